@@ -1,0 +1,83 @@
+// The JSON API: parse, dispatch on "op", and turn every failure into an error object. Nothing escapes call().
+#include "parascope/api.hpp"
+
+#include <new>
+#include <utility>
+
+#include "ops.hpp"
+
+namespace parascope {
+
+namespace {
+
+using detail::json;
+
+struct Op {
+  const char* name;
+  detail::OpHandler handler;
+};
+
+/// Every operation the engine answers. Keep in step with docs/api.md.
+constexpr Op kOps[] = {
+    {"version", detail::op_version},
+    {"presets", detail::op_presets},
+    {"mfu", detail::op_mfu},
+};
+
+constexpr std::size_t kMaxRequestBytes = 1 << 20;
+
+json error_object(const std::string& code, const std::string& message, const std::string& field) {
+  return {{"error", {{"code", code}, {"message", message}, {"field", field.empty() ? json(nullptr) : json(field)}}}};
+}
+
+json dispatch(const json& request) {
+  detail::RequestReader reader(request, "");
+  const json& op = reader.value("op");
+  if (!op.is_string()) {
+    throw RequestError(code::wrong_type, "op must be a string naming an operation", "op");
+  }
+  const std::string name = op.get<std::string>();
+  for (const Op& candidate : kOps) {
+    if (name == candidate.name) return candidate.handler(reader);
+  }
+  std::string names;
+  for (const Op& candidate : kOps) names += (names.empty() ? "" : ", ") + std::string(candidate.name);
+  throw RequestError(code::unknown_op, "unknown op \"" + name + "\"; ops: " + names, "op");
+}
+
+}  // namespace
+
+std::string call(std::string_view request_text) {
+  try {
+    if (request_text.size() > kMaxRequestBytes) {
+      return error_object(code::too_large, "the request is larger than 1 MiB", "").dump();
+    }
+    json request;
+    try {
+      request = json::parse(request_text.begin(), request_text.end());
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
+      // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
+      std::string why = e.what();
+      why = why.substr(why.find("] ") == std::string::npos ? 0 : why.find("] ") + 2);
+      return error_object(code::invalid_json, "the request is not valid JSON: " + why, "").dump();
+    }
+    if (!request.is_object()) {
+      return error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", "").dump();
+    }
+    return dispatch(request).dump();
+  } catch (const RequestError& e) {
+    return error_object(e.code, e.message, e.field).dump();
+  } catch (const std::bad_alloc&) {
+    return error_object(code::too_large, "the request needs more memory than is available", "").dump();
+  } catch (const std::exception& e) {
+    return error_object(code::internal_error, std::string("internal error: ") + e.what(), "").dump();
+  } catch (...) {
+    return error_object(code::internal_error, "internal error", "").dump();
+  }
+}
+
+bool is_error_response(std::string_view response_text) {
+  return response_text.substr(0, 9) == "{\"error\":";
+}
+
+}  // namespace parascope

@@ -1,0 +1,62 @@
+// The "mfu" operation: measured throughput -> model FLOPs utilization (and HFU), nanoGPT's estimate_mfu at any scale.
+#include "ops.hpp"
+#include "spec_json.hpp"
+
+namespace parascope::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxGpus = 10'000'000;
+
+}  // namespace
+
+json op_mfu(RequestReader& request) {
+  const ModelShape model = resolve_model(request, "model");
+  const Hardware hardware = resolve_hardware(request, "hardware");
+  const std::int64_t gpus = request.integer("gpus", 1, kMaxGpus);
+
+  request.accept("tokens_per_second");
+  request.accept("step_time");
+  request.accept("tokens_per_step");
+  double tokens_per_second = 0;
+  if (request.has("tokens_per_second")) {
+    if (request.has("step_time") || request.has("tokens_per_step")) {
+      throw RequestError(code::conflicting_fields,
+                         "give either tokens_per_second, or step_time with tokens_per_step, not both",
+                         request.has("step_time") ? "step_time" : "tokens_per_step");
+    }
+    tokens_per_second = request.number("tokens_per_second", 0, 1e18, true);
+  } else if (request.has("step_time") || request.has("tokens_per_step")) {
+    const double step_time = request.number("step_time", 0, 1e9, true);
+    const double tokens_per_step = request.number("tokens_per_step", 0, 1e15, true);
+    tokens_per_second = tokens_per_step / step_time;
+  } else {
+    throw RequestError(code::missing_field, "tokens_per_second (or step_time with tokens_per_step) is required",
+                       "tokens_per_second");
+  }
+
+  const auto attention =
+      request.choice_or("attention", "full", {"full", "causal"}) == "causal" ? AttentionFlops::causal : AttentionFlops::full;
+  const std::string recompute_name = request.choice_or("recompute", "none", {"none", "selective", "full"});
+  const Recompute recompute = recompute_name == "full"        ? Recompute::full
+                              : recompute_name == "selective" ? Recompute::selective
+                                                              : Recompute::none;
+  request.finish();
+
+  const ParamCounts params = count_params(model);
+  const FlopsPerToken flops = flops_per_token(model, attention, recompute);
+  const double peak = double(gpus) * hardware.peak_flops;
+  const double achieved = flops.model * tokens_per_second;
+  return {{"params", params.flops_params},
+          {"params_total", params.total},
+          {"flops_per_token", flops.model},
+          {"hardware_flops_per_token", flops.hardware},
+          {"tokens_per_second", tokens_per_second},
+          {"achieved_flops", achieved},
+          {"peak_flops", peak},
+          {"mfu", achieved / peak},
+          {"hfu", flops.hardware * tokens_per_second / peak},
+          {"formula", flops.formula}};
+}
+
+}  // namespace parascope::detail

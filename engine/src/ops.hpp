@@ -1,0 +1,16 @@
+/// The operations of the JSON API, one handler each; api.cpp dispatches on "op".
+#pragma once
+
+#include "request_reader.hpp"
+
+namespace parascope::detail {
+
+/// Every handler reads its fields from the request (the root object, "op" already read), calls finish(), and
+/// returns the response object. Refusals are thrown as RequestError.
+using OpHandler = json (*)(RequestReader& request);
+
+json op_version(RequestReader& request);
+json op_presets(RequestReader& request);
+json op_mfu(RequestReader& request);
+
+}  // namespace parascope::detail

@@ -1,0 +1,197 @@
+// JSON <-> ModelShape / Hardware, with the validation shared by presets and requests.
+#include "spec_json.hpp"
+
+#include "parascope/presets.hpp"
+
+namespace parascope::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxWidth = 1'000'000;      // hidden, ffn, head_dim: far above any published model
+constexpr std::int64_t kMaxLayers = 10'000;
+constexpr std::int64_t kMaxVocab = 100'000'000;
+constexpr std::int64_t kMaxSeq = 100'000'000;
+constexpr std::int64_t kMaxExperts = 1'000'000;
+constexpr double kMaxFlops = 1e21;                 // per GPU: a zettaFLOP/s
+constexpr double kMaxBytes = 1e18;
+constexpr double kMaxBandwidth = 1e16;
+
+const char* name_of(Activation a) { return a == Activation::swiglu ? "swiglu" : "gelu"; }
+const char* name_of(Norm n) { return n == Norm::layernorm ? "layernorm" : "rmsnorm"; }
+const char* name_of(PositionEmbedding p) {
+  return p == PositionEmbedding::learned ? "learned" : p == PositionEmbedding::rope ? "rope" : "none";
+}
+
+}  // namespace
+
+ModelShape read_model_shape(RequestReader& r) {
+  ModelShape m;
+  m.id = r.text_or("id", "");
+  m.name = r.text_or("name", m.id.empty() ? "custom model" : m.id);
+  m.source = r.text_or("source", "");
+  r.ignore("derived");  // output-only counts from the presets op: a preset can be passed back as it came
+  m.layers = r.integer("layers", 1, kMaxLayers);
+  m.hidden = r.integer("hidden", 1, kMaxWidth);
+  m.heads = r.integer("heads", 1, m.hidden);
+  m.kv_heads = r.integer_or("kv_heads", m.heads, 1, m.heads);
+  if (m.heads % m.kv_heads != 0) {
+    throw RequestError(code::inconsistent,
+                       r.path_of("kv_heads") + " must divide heads (" + std::to_string(m.heads) + "); got " +
+                           std::to_string(m.kv_heads),
+                       r.path_of("kv_heads"));
+  }
+  if (!r.has("head_dim") && m.hidden % m.heads != 0) {
+    throw RequestError(code::inconsistent,
+                       r.path_of("heads") + " must divide hidden when head_dim is not given (head_dim = hidden / heads)",
+                       r.path_of("heads"));
+  }
+  m.head_dim = r.integer_or("head_dim", m.hidden / m.heads, 1, kMaxWidth);
+  m.ffn = r.integer_or("ffn", 4 * m.hidden, 1, kMaxWidth);
+  m.activation = r.choice_or("activation", "gelu", {"gelu", "swiglu"}) == "swiglu" ? Activation::swiglu : Activation::gelu;
+  m.vocab = r.integer("vocab", 1, kMaxVocab);
+  m.seq = r.integer("seq", 1, kMaxSeq);
+  m.experts = r.integer_or("experts", 1, 1, kMaxExperts);
+  m.top_k = r.integer_or("top_k", 1, 1, kMaxExperts);
+  if (m.top_k > m.experts) {
+    throw RequestError(code::inconsistent,
+                       r.path_of("top_k") + " must be at most experts (" + std::to_string(m.experts) + "); got " +
+                           std::to_string(m.top_k),
+                       r.path_of("top_k"));
+  }
+  m.expert_ffn = r.integer_or("expert_ffn", m.ffn, 1, kMaxWidth);
+  m.shared_experts = r.integer_or("shared_experts", 0, 0, kMaxExperts);
+  m.dense_layers = r.integer_or("dense_layers", 0, 0, m.layers);
+  if (!m.is_moe() && (m.shared_experts > 0 || m.dense_layers > 0)) {
+    throw RequestError(code::inconsistent, "shared_experts and dense_layers apply only to MoE models (experts > 1)",
+                       r.path_of(m.shared_experts > 0 ? "shared_experts" : "dense_layers"));
+  }
+  m.q_lora_rank = r.integer_or("q_lora_rank", 0, 0, kMaxWidth);
+  m.kv_lora_rank = r.integer_or("kv_lora_rank", 0, 0, kMaxWidth);
+  m.rope_head_dim = r.integer_or("rope_head_dim", 0, 0, kMaxWidth);
+  if (!m.is_mla() && (m.q_lora_rank > 0 || m.rope_head_dim > 0)) {
+    throw RequestError(code::inconsistent, "q_lora_rank and rope_head_dim describe MLA and need kv_lora_rank > 0",
+                       r.path_of(m.q_lora_rank > 0 ? "q_lora_rank" : "rope_head_dim"));
+  }
+  m.bias = r.boolean_or("bias", false);
+  m.norm = r.choice_or("norm", "rmsnorm", {"layernorm", "rmsnorm"}) == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
+  std::string pos = r.choice_or("position_embedding", "rope", {"learned", "rope", "none"});
+  m.position_embedding = pos == "learned" ? PositionEmbedding::learned
+                         : pos == "rope" ? PositionEmbedding::rope
+                                         : PositionEmbedding::none;
+  m.tied_embeddings = r.boolean_or("tied_embeddings", false);
+  m.published_params = r.number_or("published_params", 0, 0, 1e16);
+  r.finish();
+  return m;
+}
+
+Hardware read_hardware(RequestReader& r) {
+  Hardware h;
+  h.id = r.text_or("id", "");
+  h.name = r.text_or("name", h.id.empty() ? "custom hardware" : h.id);
+  h.peak_flops = r.number("peak_flops", 0, kMaxFlops, true);
+  h.memory_bytes = r.number_or("memory_bytes", 0, 0, kMaxBytes, true);
+  h.memory_bandwidth = r.number_or("memory_bandwidth", 0, 0, kMaxBandwidth, true);
+  h.gpus_per_node = int(r.integer_or("gpus_per_node", 0, 1, 1'000'000));
+  h.intra_link = r.text_or("intra_link", "");
+  h.intra_bandwidth = r.number_or("intra_bandwidth", 0, 0, kMaxBandwidth, true);
+  h.intra_latency = r.number_or("intra_latency", 0, 0, 1.0);
+  h.inter_link = r.text_or("inter_link", "");
+  h.inter_bandwidth = r.number_or("inter_bandwidth", 0, 0, kMaxBandwidth, true);
+  h.inter_latency = r.number_or("inter_latency", 0, 0, 1.0);
+  if (r.has("sources")) {
+    RequestReader s = r.object("sources");
+    for (const auto& [key, value] : r.value("sources").items()) {
+      h.sources[key] = s.text_or(key.c_str(), "");
+    }
+    s.finish();
+  }
+  r.finish();
+  return h;
+}
+
+ModelShape resolve_model(RequestReader& request, const char* key) {
+  const json& v = request.value(key);
+  if (v.is_string()) {
+    const ModelShape* m = find_model(v.get<std::string>());
+    if (!m) {
+      std::string ids;
+      for (const auto& p : model_presets()) ids += (ids.empty() ? "" : ", ") + p.id;
+      throw RequestError(code::unknown_preset,
+                         request.path_of(key) + ": no model preset \"" + v.get<std::string>() + "\"; presets: " + ids,
+                         request.path_of(key));
+    }
+    return *m;
+  }
+  RequestReader r = request.object(key);
+  return read_model_shape(r);
+}
+
+Hardware resolve_hardware(RequestReader& request, const char* key) {
+  const json& v = request.value(key);
+  if (v.is_string()) {
+    const Hardware* h = find_hardware(v.get<std::string>());
+    if (!h) {
+      std::string ids;
+      for (const auto& p : hardware_presets()) ids += (ids.empty() ? "" : ", ") + p.id;
+      throw RequestError(code::unknown_preset,
+                         request.path_of(key) + ": no hardware preset \"" + v.get<std::string>() + "\"; presets: " + ids,
+                         request.path_of(key));
+    }
+    return *h;
+  }
+  RequestReader r = request.object(key);
+  return read_hardware(r);
+}
+
+json model_to_json(const ModelShape& m) {
+  json j = {{"id", m.id},
+            {"name", m.name},
+            {"layers", m.layers},
+            {"hidden", m.hidden},
+            {"heads", m.heads},
+            {"kv_heads", m.kv_heads},
+            {"head_dim", m.head_dim},
+            {"ffn", m.ffn},
+            {"activation", name_of(m.activation)},
+            {"vocab", m.vocab},
+            {"seq", m.seq},
+            {"experts", m.experts},
+            {"top_k", m.top_k},
+            {"bias", m.bias},
+            {"norm", name_of(m.norm)},
+            {"position_embedding", name_of(m.position_embedding)},
+            {"tied_embeddings", m.tied_embeddings}};
+  if (m.is_moe()) {
+    j["expert_ffn"] = m.expert_ffn;
+    j["shared_experts"] = m.shared_experts;
+    j["dense_layers"] = m.dense_layers;
+  }
+  if (m.is_mla()) {
+    j["q_lora_rank"] = m.q_lora_rank;
+    j["kv_lora_rank"] = m.kv_lora_rank;
+    j["rope_head_dim"] = m.rope_head_dim;
+  }
+  if (m.published_params > 0) j["published_params"] = m.published_params;
+  if (!m.source.empty()) j["source"] = m.source;
+  return j;
+}
+
+json hardware_to_json(const Hardware& h) {
+  json j = {{"id", h.id}, {"name", h.name}, {"peak_flops", h.peak_flops}};
+  auto put = [&](const char* key, double v) {
+    if (v > 0) j[key] = v;
+  };
+  put("memory_bytes", h.memory_bytes);
+  put("memory_bandwidth", h.memory_bandwidth);
+  if (h.gpus_per_node > 0) j["gpus_per_node"] = h.gpus_per_node;
+  if (!h.intra_link.empty()) j["intra_link"] = h.intra_link;
+  put("intra_bandwidth", h.intra_bandwidth);
+  put("intra_latency", h.intra_latency);
+  if (!h.inter_link.empty()) j["inter_link"] = h.inter_link;
+  put("inter_bandwidth", h.inter_bandwidth);
+  put("inter_latency", h.inter_latency);
+  if (!h.sources.empty()) j["sources"] = h.sources;
+  return j;
+}
+
+}  // namespace parascope::detail

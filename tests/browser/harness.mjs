@@ -1,0 +1,59 @@
+// Browser-test harness: serve dist/ on a free loopback port, drive Debian's Chromium, and record console errors and
+// every request that tries to leave the origin.
+import { mkdir } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
+
+import { serve } from '../../scripts/serve.mjs';
+
+export const SCREENSHOTS = new URL('./screenshots/', import.meta.url);
+
+/** Starts the site and a headless Chromium; returns { url, browser, close }. */
+export async function startSite() {
+  const { server, url } = await serve({ port: 0 });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-first-run', '--disable-quic'],
+  });
+  await mkdir(SCREENSHOTS, { recursive: true });
+  return {
+    url,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * Opens `path` on the site in a fresh page of the given width. `problems` collects console errors, page errors and
+ * requests to any other origin (those are also aborted, so a test cannot pass by reaching the internet).
+ */
+export async function openPage(site, path = '', { width = 1000, height = 900 } = {}) {
+  const context = await site.browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const problems = [];
+  const origin = new URL(site.url).origin;
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await context.route('**/*', (route) => {
+    const target = route.request().url();
+    if (target.startsWith(origin) || target.startsWith('data:')) return route.continue();
+    problems.push(`request left the origin: ${target}`);
+    return route.abort();
+  });
+  await page.goto(new URL(path, site.url).href);
+  return { page, problems, context };
+}
+
+/** Waits until the custom element matched by `selector` has started (its engine loaded and first render done). */
+export async function widgetReady(page, selector) {
+  const widget = page.locator(selector);
+  await widget.scrollIntoViewIfNeeded();
+  await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute('data-ready'), selector);
+  return widget;
+}

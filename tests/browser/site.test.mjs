@@ -1,0 +1,69 @@
+// The served site in headless Chromium: the engine loads, the MFU figure shows the engine's number, nothing leaves
+// 127.0.0.1, no console errors, bad attributes become visible notes.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { nodeEngine } from '../js/node-engine.mjs';
+import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+
+let site;
+const engine = await nodeEngine();
+before(async () => {
+  site = await startSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, 'parascope-mfu');
+  const shown = widget.locator('[data-out="mfu"]');
+  assert.equal(await shown.textContent(), '46.2 %');
+  const expected = engine.call({ op: 'mfu', model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokens_per_second: 238300 });
+  assert.equal(Number(await shown.getAttribute('data-value')), expected.mfu);
+  await page.screenshot({ path: new URL('site-mfu.png', SCREENSHOTS).pathname, fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('typing a throughput recomputes MFU through the engine', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, 'parascope-mfu');
+  await widget.locator('select[name="model"]').selectOption('llama3-405b');
+  await widget.locator('select[name="hardware"]').selectOption('h100-sxm');
+  await widget.locator('input[name="gpus"]').fill('16384');
+  await widget.locator('input[name="tokens-per-second"]').fill('2000000');
+  const expected = engine.call({ op: 'mfu', model: 'llama3-405b', hardware: 'h100-sxm', gpus: 16384, tokens_per_second: 2e6 });
+  await page.waitForFunction(
+    (v) => document.querySelector('parascope-mfu').shadowRoot.querySelector('[data-out="mfu"]').dataset.value === String(v),
+    expected.mfu,
+  );
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a bad attribute shows a visible note and the widget still works; a neighbour is unaffected', async () => {
+  const { page, problems, context } = await openPage(site, 'tests/attributes.html');
+  const bad = await widgetReady(page, '#bad');
+  const note = bad.locator('[data-note="attr-gpus"]');
+  assert.match(await note.textContent(), /gpus="lots"/);
+  assert.ok(await note.isVisible());
+  assert.match(await bad.locator('[data-out="mfu"]').textContent(), /%$/);
+  const good = await widgetReady(page, '#good');
+  assert.equal(await good.locator('.note').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the page works at 360 px wide', async () => {
+  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
+  const widget = await widgetReady(page, 'parascope-mfu');
+  const box = await widget.boundingBox();
+  assert.ok(box.width <= 360, `widget is ${box.width}px wide`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 360, `page scrolls sideways: ${overflow}px`);
+  await page.screenshot({ path: new URL('site-360.png', SCREENSHOTS).pathname, fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,42 @@
+// The JS loader: one engine per page, JSON in and out, refusals as EngineError carrying code, message and field.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { nodeEngine } from './node-engine.mjs';
+
+const { loadEngine, EngineError } = await import(new URL('../../dist/lib/engine.js', import.meta.url));
+const engine = await nodeEngine();
+
+test('loadEngine resolves to the same engine on every call', async () => {
+  assert.equal(await loadEngine(), engine);
+});
+
+test('call takes an object and returns an object', () => {
+  assert.deepEqual(engine.call({ op: 'version' }), { name: 'parascope', version: '0.1.0' });
+});
+
+test('a refused request throws EngineError with the engine code, message and field', () => {
+  assert.throws(
+    () => engine.call({ op: 'mfu', model: 'gpt2-124m', hardware: 'a100-40gb', gpus: -4, tokens_per_second: 1 }),
+    (err) =>
+      err instanceof EngineError &&
+      err.code === 'out_of_range' &&
+      err.field === 'gpus' &&
+      err.message === 'gpus must be an integer from 1 to 10000000; got -4',
+  );
+});
+
+test('PaLM 540B at 238,300 tokens/s on 6144 TPU v4 chips reads 46.2 % MFU in wasm too', () => {
+  const r = engine.call({ op: 'mfu', model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokens_per_second: 238300 });
+  assert.equal(Math.round(r.mfu * 1000) / 10, 46.2);
+});
+
+test('hostile text never breaks the module: it answers an error and keeps answering', () => {
+  const hostile = ['', '{', 'null', '"op"', '['.repeat(500000), `{"op":"version","x":${'['.repeat(100000)}${']'.repeat(100000)}}`,
+    '{"op":"mfu","gpus":1e999}', '\u0000\u0001', '{"op":"\ud800"}'];
+  for (const text of hostile) {
+    const r = JSON.parse(engine.callText(text));
+    assert.ok(r.error && typeof r.error.code === 'string', `no error object for ${text.slice(0, 40)}`);
+  }
+  assert.equal(engine.call({ op: 'version' }).name, 'parascope');
+});

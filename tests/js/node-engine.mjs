@@ -1,0 +1,24 @@
+// Loads the built web engine (dist/) under node: the same module the page uses, given the .wasm bytes directly.
+import { readFile, readdir } from 'node:fs/promises';
+
+const dist = new URL('../../dist/', import.meta.url);
+
+/** The page's engine ({ call, callText }) running in node. */
+export async function nodeEngine() {
+  const { loadEngine } = await import(new URL('lib/engine.js', dist));
+  return loadEngine({ wasmBinary: await readFile(new URL('wasm/parascope.wasm', dist)) });
+}
+
+/** Every case of tests/fixtures/api/*.txt: { file, name, request, response } with request/response as raw text. */
+export async function fixtureCases() {
+  const dir = new URL('../fixtures/api/', import.meta.url);
+  const cases = [];
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.txt')).sort()) {
+    const lines = (await readFile(new URL(file, dir), 'utf8')).split('\n').filter((l) => l.length > 0);
+    if (lines.length % 3 !== 0) throw new Error(`${file}: cases are three lines each`);
+    for (let i = 0; i < lines.length; i += 3) {
+      cases.push({ file, name: lines[i].slice(2), request: lines[i + 1], response: lines[i + 2] });
+    }
+  }
+  return cases;
+}

@@ -1,0 +1,49 @@
+// Labelled form controls for widgets: select, number field, range slider. `input` while dragging, `change` on commit.
+import { h } from './dom.js';
+
+let nextId = 0;
+const uid = (prefix) => `${prefix}-${(nextId += 1)}`;
+
+/** A labelled <select>; options are [value, label] pairs. onChange(value). */
+export function selectControl({ label, options, value, onChange, name }) {
+  const id = uid('sel');
+  const select = h(
+    'select',
+    { id, name: name ?? id },
+    options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+  );
+  select.addEventListener('change', () => onChange(select.value));
+  return { element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), select), input: select };
+}
+
+/** A labelled numeric field; onChange(number) fires for valid numbers only, invalid text is marked aria-invalid. */
+export function numberControl({ label, value, min, max, step = 'any', onChange, name, unit }) {
+  const id = uid('num');
+  const input = h('input', { id, name: name ?? id, type: 'number', inputmode: 'decimal', value, min, max, step });
+  input.addEventListener('input', () => {
+    const v = Number(input.value);
+    const ok = input.value.trim() !== '' && Number.isFinite(v) && (min === undefined || v >= min) && (max === undefined || v <= max);
+    input.setAttribute('aria-invalid', ok ? 'false' : 'true');
+    if (ok) onChange(v);
+  });
+  return {
+    element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), input, unit ? h('span', { class: 'unit' }, unit) : null),
+    input,
+  };
+}
+
+/** A labelled range slider showing its value; onInput(value) while dragging, onChange(value) on release. */
+export function sliderControl({ label, value, min, max, step = 1, onInput, onChange, name, format = String }) {
+  const id = uid('rng');
+  const input = h('input', { id, name: name ?? id, type: 'range', value, min, max, step, 'aria-valuetext': format(value) });
+  const output = h('output', { for: id }, format(value));
+  const read = () => {
+    const v = Number(input.value);
+    output.textContent = format(v);
+    input.setAttribute('aria-valuetext', format(v));
+    return v;
+  };
+  input.addEventListener('input', () => onInput?.(read()));
+  input.addEventListener('change', () => onChange?.(read()));
+  return { element: h('label', { class: 'control slider', for: id }, h('span', { class: 'label' }, label), input, output), input };
+}

@@ -1,0 +1,25 @@
+// Tiny DOM and SVG builders: h('div', {class: 'x'}, child, ...) and svg('rect', {x: 1}). No inline styles (CSP).
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function build(node, attributes, children) {
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name.startsWith('on') && typeof value === 'function') node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An HTML element in the current document. */
+export function h(tag, attributes, ...children) {
+  return build(document.createElement(tag), attributes, children);
+}
+
+/** An SVG element. */
+export function svg(tag, attributes, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attributes, children);
+}

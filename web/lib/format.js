@@ -1,0 +1,46 @@
+// Display formatting only (units and rounding for the reader); every number formatted here comes from the engine.
+const SI = [
+  [1e18, 'E'],
+  [1e15, 'P'],
+  [1e12, 'T'],
+  [1e9, 'G'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+
+/** 0.4623 -> "46.2 %". */
+export function percent(fraction, digits = 1) {
+  return `${(fraction * 100).toFixed(digits)} %`;
+}
+
+/** 7.81e17, "FLOP/s" -> "781 PFLOP/s" (three significant digits). */
+export function si(value, unit = '') {
+  const [scale, prefix] = SI.find(([s]) => Math.abs(value) >= s) ?? [1, ''];
+  return `${(value / scale).toPrecision(3).replace(/\.0+$|(\.\d*?)0+$/, '$1')} ${prefix}${unit}`;
+}
+
+/** Parameter counts: 540358649856 -> "540 B". */
+export function count(value) {
+  if (value >= 1e9) return `${(value / 1e9).toPrecision(3)} B`;
+  if (value >= 1e6) return `${(value / 1e6).toPrecision(3)} M`;
+  return value.toLocaleString('en-US');
+}
+
+/** Bytes in binary units: 85899345920 -> "80 GiB". */
+export function bytes(value) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let i = 0;
+  while (Math.abs(value) >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i += 1;
+  }
+  return `${Number(value.toPrecision(3))} ${units[i]}`;
+}
+
+/** Seconds in a readable unit: 3.4e-6 -> "3.4 µs". */
+export function seconds(value) {
+  if (value >= 1) return `${Number(value.toPrecision(3))} s`;
+  if (value >= 1e-3) return `${Number((value * 1e3).toPrecision(3))} ms`;
+  if (value >= 1e-6) return `${Number((value * 1e6).toPrecision(3))} µs`;
+  return `${Number((value * 1e9).toPrecision(3))} ns`;
+}

@@ -1,0 +1,2 @@
+// The site's entry: registers every parascope widget on the page.
+import './widgets/parascope-mfu.js';
