@@ -61,7 +61,7 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
   std::vector<double> free_at(std::size_t(p), 0.0);
   Meter meter(p);
   PipelineResult result;
-  if (spec.record_ops) result.ops.reserve(orders.ops.size());
+  if (spec.record_ops) result.ops.resize(orders.ops.size());  // op c of the programs lands at ops[c]: stage-major
 
   // A stage runs its program until an op's input is missing; the op that produces that input wakes it up again.
   std::vector<int> stack;
@@ -125,7 +125,7 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
       } else if (op.kind == 'W' || !split) {
         meter.release(s);
       }
-      if (spec.record_ops) result.ops.push_back({s, mb, op.kind, int(op.chunk), ready, end});
+      if (spec.record_ops) result.ops[std::size_t(c)] = {s, mb, op.kind, int(op.chunk), ready, end};
       auto& mine = held[std::size_t(s)];
       if (op.kind != 'W') {
         double* slot = op.kind == 'F' ? &end_f[at] : &end_b[at];

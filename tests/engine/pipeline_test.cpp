@@ -90,6 +90,15 @@ int check_timeline(const PipelineSpec& spec, const PipelineResult& r) {
       ++bad;
     }
   }
+  // The list comes per stage in execution order, stage 0 first.
+  for (std::size_t i = 1; i < r.ops.size(); ++i) {
+    const PipelineOp &a = r.ops[i - 1], &b = r.ops[i];
+    if (b.stage < a.stage || (b.stage == a.stage && b.start + eps < a.end)) {
+      ADD_FAILURE() << "op " << i << " is out of order";
+      ++bad;
+      break;
+    }
+  }
   // One op at a time per stage.
   std::vector<std::vector<const PipelineOp*>> by_stage(static_cast<std::size_t>(p));
   for (const PipelineOp& op : r.ops) by_stage[std::size_t(op.stage)].push_back(&op);

@@ -1,0 +1,156 @@
+// <parascope-bubble> in headless Chromium: the gauges show the engine's numbers for the settings the sliders reach,
+// the chart has one row per stage, the keyboard reaches every op, refusals become notes, and 360 px works.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { nodeEngine } from '../js/node-engine.mjs';
+import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+
+let site;
+const engine = await nodeEngine();
+before(async () => {
+  site = await startSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+const SELECTOR = 'parascope-bubble';
+
+/** Sets a range input inside the widget the way a user's drag does: value, then input and change events. */
+async function slide(widget, name, value) {
+  await widget.locator(`input[name="${name}"]`).evaluate((el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
+
+async function shown(widget) {
+  return {
+    efficiency: Number(await widget.locator('[data-out="efficiency"]').getAttribute('data-value')),
+    dashboard: Number(await widget.locator('[data-out="dashboard"]').getAttribute('data-value')),
+    rows: await widget.locator('.bubble-row').count(),
+    formula: await widget.locator('[data-out="formula"]').textContent(),
+    closed: await widget.locator('[data-out="closed-form"]').textContent(),
+  };
+}
+
+test('the article figure starts from its attributes and shows the engine numbers', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, SELECTOR);
+  const expected = engine.call({ op: 'pipeline', schedule: 'gpipe', stages: 4, microbatches: 8, forward_only: true,
+    include_ops: false });
+  const s = await shown(widget);
+  assert.equal(s.efficiency, expected.efficiency);
+  assert.equal(s.dashboard, 1);
+  assert.equal(s.rows, 4);
+  assert.match(s.closed, /\(4−1\)\/\(8\+4−1\)/);
+  await widget.screenshot({ path: new URL('bubble-article.png', SCREENSHOTS).pathname });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('moving the sliders recomputes: gauge equals the engine and the chart has p rows', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, SELECTOR);
+  await widget.locator('input[name="forward-only"]').uncheck();
+  await widget.locator('select[name="schedule"]').selectOption('1f1b');
+  const settings = [[8, 32], [16, 5], [32, 128], [1, 1], [5, 7]];
+  for (const [p, m] of settings) {
+    await slide(widget, 'stages', p);
+    await slide(widget, 'microbatches', m);
+    const expected = engine.call({ op: 'pipeline', schedule: '1f1b', stages: p, microbatches: m, include_ops: false });
+    const s = await shown(widget);
+    assert.equal(s.efficiency, expected.efficiency, `p=${p} m=${m}`);
+    assert.equal(s.rows, p);
+    assert.ok(s.formula.includes(`(${p} ×`), s.formula);
+    const canvasHeight = await widget.locator('canvas').evaluate((c) => c.getBoundingClientRect().height);
+    assert.ok(canvasHeight >= p * 8, `canvas ${canvasHeight}px for ${p} rows`);
+  }
+  await slide(widget, 'stages', 8);
+  await slide(widget, 'microbatches', 32);
+  await widget.screenshot({ path: new URL('bubble-1f1b-8x32.png', SCREENSHOTS).pathname });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every schedule, including interleaved chunks, shows the engine value', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, SELECTOR);
+  await widget.locator('input[name="forward-only"]').uncheck();
+  await slide(widget, 'stages', 8);
+  await slide(widget, 'microbatches', 32);
+  for (const schedule of ['gpipe', '1f1b', 'interleaved', 'zb-h1', 'zb-h2', 'dualpipe']) {
+    await widget.locator('select[name="schedule"]').selectOption(schedule);
+    const request = { op: 'pipeline', schedule, stages: 8, microbatches: 32, include_ops: false };
+    if (schedule === 'interleaved') {
+      await slide(widget, 'chunks', 4);
+      request.chunks = 4;
+    }
+    assert.equal(await widget.locator('input[name="chunks"]').isVisible(), schedule === 'interleaved');
+    const s = await shown(widget);
+    assert.equal(s.efficiency, engine.call(request).efficiency, schedule);
+    assert.equal(s.rows, 8);
+    await widget.screenshot({ path: new URL(`bubble-${schedule}.png`, SCREENSHOTS).pathname });
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the chart is keyboard operable: arrow keys walk the ops and the readout names them', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, SELECTOR);
+  const chart = widget.locator('[data-out="chart"]');
+  await chart.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 0 · microbatch 0 · forward \(F\) · from 0 to 1/);
+  await page.keyboard.press('ArrowDown');
+  assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 1 · microbatch 0 · forward \(F\) · from 1 to 2/);
+  assert.ok(await widget.locator('.bubble-marker').isVisible());
+  await page.keyboard.press('Escape');
+  assert.ok(!(await widget.locator('.bubble-marker').isVisible()));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('hovering an op names it', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, SELECTOR);
+  const box = await widget.locator('canvas').boundingBox();
+  await page.mouse.move(box.x + 3, box.y + 5);  // the first op of GPU 0
+  assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 0 · microbatch 0 · forward/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('settings the engine refuses show its reason and keep the last chart', async () => {
+  const { page, problems, context } = await openPage(site);
+  const widget = await widgetReady(page, SELECTOR);
+  await widget.locator('input[name="forward-only"]').uncheck();
+  await widget.locator('select[name="schedule"]').selectOption('dualpipe');
+  await slide(widget, 'stages', 5);
+  const note = widget.locator('[data-note="engine"]');
+  assert.match(await note.textContent(), /even number of stages/);
+  assert.ok(await note.isVisible());
+  assert.equal(await widget.evaluate((el) => el.hasAttribute('data-stale')), true);
+  await slide(widget, 'stages', 4);
+  assert.equal(await note.count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the figure works at 360 px wide', async () => {
+  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
+  const widget = await widgetReady(page, SELECTOR);
+  await slide(widget, 'stages', 32);
+  await slide(widget, 'microbatches', 128);
+  const box = await widget.boundingBox();
+  assert.ok(box.width <= 360, `widget is ${box.width}px wide`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 360, `page scrolls sideways: ${overflow}px`);
+  assert.equal(await widget.locator('.bubble-row').count(), 32);
+  await widget.screenshot({ path: new URL('bubble-360.png', SCREENSHOTS).pathname });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
