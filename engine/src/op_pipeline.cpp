@@ -1,4 +1,5 @@
 // The "pipeline" operation: a schedule's timeline of F/B/W ops and what it costs (bubble, busy time, activations).
+#include <charconv>
 #include <cmath>
 
 #include "ops.hpp"
@@ -30,8 +31,7 @@ PipelineSpec read_spec(RequestReader& request) {
   return spec;
 }
 
-/// An op's start or end: whole numbers are written as integers ("12", not "12.0"), which is shorter and much faster to
-/// print than a double; the value is the same.
+/// An op's start or end: whole numbers are written as integers ("12", not "12.0"); the value is the same.
 json time_value(double t) {
   if (t == std::floor(t) && std::fabs(t) < 9e15) return json(std::int64_t(t));
   return json(t);
@@ -46,25 +46,42 @@ json ops_as_objects(const std::vector<PipelineOp>& ops) {
   return out;
 }
 
-/// One array per field (and the kinds as one string): much smaller and faster to parse than one object per op.
-json ops_as_columns(const std::vector<PipelineOp>& ops) {
-  std::vector<int> stage, microbatch, chunk;
-  json::array_t start, end;
-  std::string kind;
-  for (auto* v : {&stage, &microbatch, &chunk}) v->reserve(ops.size());
-  start.reserve(ops.size());
-  end.reserve(ops.size());
-  kind.reserve(ops.size());
-  for (const PipelineOp& op : ops) {
-    stage.push_back(op.stage);
-    microbatch.push_back(op.microbatch);
-    chunk.push_back(op.chunk);
-    start.push_back(time_value(op.start));
-    end.push_back(time_value(op.end));
-    kind.push_back(op.kind);
+/// Appends a number as JSON would write it (integers through to_chars, others through the JSON writer itself, so
+/// native and wasm give the same text), followed by a comma.
+void append_number(std::string& out, double x) {
+  if (x == std::floor(x) && std::fabs(x) < 9e15) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, std::int64_t(x));
+    out.append(buf, r.ptr);
+  } else {
+    out += json(x).dump();
   }
-  return {{"stage", stage}, {"microbatch", microbatch}, {"kind", std::move(kind)},
-          {"chunk", chunk}, {"start", std::move(start)}, {"end", std::move(end)}};
+  out += ',';
+}
+
+/// "packed": each column is one string of comma-separated numbers. Writing (and parsing) a handful of long strings is
+/// several times faster than tens of thousands of JSON numbers, which is what lets the widget redraw within a frame.
+/// Instead of a stage per op, the number of ops of each stage (ops come stage by stage); no end times: an op ends at
+/// start + its kind's duration (times.f, times.b, times.w, in the response).
+json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
+  std::vector<std::int64_t> per_stage(static_cast<std::size_t>(stages), 0);
+  std::string kind, microbatch, chunk, start;
+  kind.reserve(ops.size());
+  microbatch.reserve(ops.size() * 4);
+  chunk.reserve(ops.size() * 2);
+  start.reserve(ops.size() * 6);
+  for (const PipelineOp& op : ops) {
+    ++per_stage[std::size_t(op.stage)];
+    kind.push_back(op.kind);
+    append_number(microbatch, op.microbatch);
+    append_number(chunk, op.chunk);
+    append_number(start, op.start);
+  }
+  for (std::string* column : {&microbatch, &chunk, &start}) {
+    if (!column->empty()) column->pop_back();  // the last comma
+  }
+  return {{"per_stage", per_stage}, {"kind", std::move(kind)}, {"microbatch", std::move(microbatch)},
+          {"chunk", std::move(chunk)}, {"start", std::move(start)}};
 }
 
 }  // namespace
@@ -72,7 +89,7 @@ json ops_as_columns(const std::vector<PipelineOp>& ops) {
 json op_pipeline(RequestReader& request) {
   PipelineSpec spec = read_spec(request);
   spec.record_ops = request.boolean_or("include_ops", true);
-  const bool columns = request.choice_or("ops_format", "objects", {"objects", "columns"}) == "columns";
+  const bool packed = request.choice_or("ops_format", "objects", {"objects", "packed"}) == "packed";
   request.finish();
 
   const PipelineResult r = run_pipeline(spec);
@@ -106,7 +123,7 @@ json op_pipeline(RequestReader& request) {
         {"condition", cf.condition},
         {"source", cf.source}}},
   };
-  if (spec.record_ops) out["ops"] = columns ? ops_as_columns(r.ops) : ops_as_objects(r.ops);
+  if (spec.record_ops) out["ops"] = packed ? ops_packed(r.ops, spec.stages) : ops_as_objects(r.ops);
   return out;
 }
 

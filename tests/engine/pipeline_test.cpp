@@ -311,21 +311,46 @@ TEST(PipelineApi, AnswersOpsAndMetricsWithTheDocumentedNames) {
   EXPECT_EQ(zb["times"], json({{"f", 1.0}, {"b", 1.0}, {"w", 1.0}, {"comm", 0.0}}));
 }
 
-TEST(PipelineApi, ColumnsCarryTheSameOpsAsObjects) {
-  json base = {{"schedule", "interleaved"}, {"stages", 4}, {"microbatches", 8}, {"chunks", 2}};
-  json objects = ask(base);
-  base["ops_format"] = "columns";
-  json columns = ask(base);
-  const json& c = columns["ops"];
-  ASSERT_EQ(c["stage"].size(), objects["ops"].size());
-  for (std::size_t i = 0; i < c["stage"].size(); ++i) {
-    const json& o = objects["ops"][i];
-    EXPECT_EQ(c["stage"][i], o["stage"]);
-    EXPECT_EQ(c["microbatch"][i], o["microbatch"]);
-    EXPECT_EQ(std::string(1, c["kind"].get<std::string>()[i]), o["kind"]);
-    EXPECT_EQ(c["chunk"][i], o["chunk"]);
-    EXPECT_EQ(c["start"][i], o["start"]);
-    EXPECT_EQ(c["end"][i], o["end"]);
+std::vector<double> split_numbers(const std::string& text) {
+  std::vector<double> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    out.push_back(std::stod(text.substr(at, comma - at)));
+    at = comma + 1;
+  }
+  return out;
+}
+
+TEST(PipelineApi, PackedOpsAreTheSameOpsAsObjects) {
+  for (json base : {json{{"schedule", "interleaved"}, {"stages", 4}, {"microbatches", 8}, {"chunks", 2}},
+                    json{{"schedule", "dualpipe"}, {"stages", 4}, {"microbatches", 8}, {"times", {{"f", 1.5}, {"comm", 0.1}}}}}) {
+    json objects = ask(base);
+    base["ops_format"] = "packed";
+    json packed = ask(base);
+    const json& c = packed["ops"];
+    const std::string kind = c["kind"];
+    const auto microbatch = split_numbers(c["microbatch"]), chunk = split_numbers(c["chunk"]),
+               start = split_numbers(c["start"]);
+    ASSERT_EQ(kind.size(), objects["ops"].size());
+    ASSERT_EQ(start.size(), kind.size());
+    std::vector<int> stage_of_op;
+    for (std::size_t s = 0; s < c["per_stage"].size(); ++s) {
+      stage_of_op.insert(stage_of_op.end(), c["per_stage"][s].get<std::size_t>(), int(s));
+    }
+    ASSERT_EQ(stage_of_op.size(), kind.size());
+    const json& t = packed["times"];
+    for (std::size_t i = 0; i < kind.size(); ++i) {
+      const json& o = objects["ops"][i];
+      EXPECT_EQ(stage_of_op[i], o["stage"]);
+      EXPECT_EQ(microbatch[i], o["microbatch"].get<double>());
+      EXPECT_EQ(std::string(1, kind[i]), o["kind"]);
+      EXPECT_EQ(chunk[i], o["chunk"].get<double>());
+      EXPECT_EQ(start[i], o["start"].get<double>());
+      const double duration = (kind[i] == 'F' ? t["f"] : kind[i] == 'B' ? t["b"] : t["w"]).get<double>();
+      EXPECT_EQ(start[i] + duration, o["end"].get<double>());
+    }
   }
   json none = ask({{"schedule", "1f1b"}, {"stages", 4}, {"microbatches", 8}, {"include_ops", false}});
   EXPECT_FALSE(none.contains("ops"));

@@ -19,14 +19,36 @@ export function rowHeight(stages, layout = GANTT_LAYOUT) {
   return Math.max(layout.minRow, Math.min(layout.maxRow, Math.floor(layout.budget / stages)));
 }
 
-/** Index ranges of each stage's ops in the engine's column arrays (ops come grouped by stage, in execution order). */
-export function stageRanges(ops, stages) {
-  const first = new Int32Array(stages + 1).fill(-1);
-  const n = ops.stage.length;
-  for (let i = n - 1; i >= 0; i -= 1) first[ops.stage[i]] = i;
-  first[stages] = n;
-  for (let s = stages - 1; s >= 0; s -= 1) if (first[s] < 0) first[s] = first[s + 1];
-  return first;
+/** End times of the ops: start + the duration of the op's kind (the engine sends durations once, in `times`). */
+export function opEnds(result) {
+  const { kind, start } = result.ops;
+  const duration = { F: result.times.f, B: result.times.b, W: result.times.w };
+  const end = new Float64Array(start.length);
+  for (let i = 0; i < start.length; i += 1) end[i] = start[i] + duration[kind[i]];
+  return end;
+}
+
+/**
+ * Where each stage's ops are in the engine's column arrays (they come stage by stage; `per_stage` counts them):
+ * ranges[s] .. ranges[s+1] − 1.
+ */
+export function indexStages(ops) {
+  const counts = ops.per_stage;
+  const ranges = new Int32Array(counts.length + 1);
+  for (let s = 0; s < counts.length; s += 1) ranges[s + 1] = ranges[s] + counts[s];
+  return { ranges };
+}
+
+/** The stage of op i, from the ranges (a binary search). */
+export function stageOfOp(ranges, i) {
+  let lo = 0;
+  let hi = ranges.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ranges[mid] <= i) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /** "Nice" tick step for a time axis of length `span` with about `count` ticks. */
@@ -36,28 +58,82 @@ function tickStep(span, count) {
   return [1, 2, 5, 10].map((k) => k * power).find((s) => s >= raw) ?? 10 * power;
 }
 
-let hatch = null;
-function hatchPattern(ctx, ratio) {
-  if (hatch?.ratio === ratio && hatch.ctx === ctx) return hatch.pattern;
-  const size = Math.round(8 * ratio);
-  const tile = document.createElement('canvas');
-  tile.width = size;
-  tile.height = size;
-  const t = tile.getContext('2d');
-  t.fillStyle = '#fbe3c9';
-  t.fillRect(0, 0, size, size);
-  t.strokeStyle = '#e39a4f';
-  t.lineWidth = Math.max(1, ratio);
-  t.beginPath();
-  t.moveTo(0, size);
-  t.lineTo(size, 0);
-  t.moveTo(-size / 2, size / 2);
-  t.lineTo(size / 2, -size / 2);
-  t.moveTo(size / 2, size * 1.5);
-  t.lineTo(size * 1.5, size / 2);
-  t.stroke();
-  hatch = { ctx, ratio, pattern: ctx.createPattern(tile, 'repeat') };
-  return hatch.pattern;
+/** RGBA packed for a little-endian Uint32Array view of ImageData. */
+function packed(r, g, b) {
+  return (255 << 24) | (b << 16) | (g << 8) | r;
+}
+
+/** CSS hsl(h s% l%) to packed RGBA. */
+function hslPacked(h, s, l) {
+  s /= 100;
+  l /= 100;
+  const k = (n) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1))));
+  return packed(f(0), f(8), f(4));
+}
+
+const colourCache = new Map();
+function opPacked(microbatch, kind) {
+  const key = microbatch * 4 + (kind === 'F' ? 0 : kind === 'B' ? 1 : 2);
+  let c = colourCache.get(key);
+  if (c === undefined) {
+    c = hslPacked((microbatch * 137.508) % 360, 62, KIND_LIGHTNESS[kind] ?? 50);
+    colourCache.set(key, c);
+  }
+  return c;
+}
+
+const imageCache = new WeakMap();
+const HATCH_BACK = packed(0xfb, 0xe3, 0xc9);
+const HATCH_LINE = packed(0xe3, 0x9a, 0x4f);
+
+/**
+ * Paints the plot area pixel by pixel: the bubble hatch (every row, 0 to the makespan; what the ops leave uncovered is
+ * idle time), then each op as a solid block at least one device pixel wide.
+ */
+function rasterise(ctx, result, ranges, { rowH, plotX, plotW, scale, ratio, gap }) {
+  const p = result.stages;
+  const width = Math.max(1, Math.round(plotW * ratio));
+  const rowPx = Math.max(1, Math.round(rowH * ratio));
+  const height = p * rowPx;
+  // Reuse the pixel buffer while the size stays (a fresh one per slider step is a megabyte of garbage each time).
+  let cached = imageCache.get(ctx);
+  if (!cached || cached.image.width !== width || cached.image.height !== height) {
+    const image = ctx.createImageData(width, height);
+    cached = { image, px: new Uint32Array(image.data.buffer), scan: new Uint32Array(width) };
+    imageCache.set(ctx, cached);
+  }
+  const { image, px, scan } = cached;
+  const period = Math.max(4, Math.round(8 * ratio));
+  const line = Math.max(1, Math.round(ratio));
+  const { microbatch, kind, start } = result.ops;
+  const end = result.ends;
+  const k = scale * ratio;
+  const inset = Math.round(gap * ratio);
+  // `scan`: one stage's ops along a scanline; 0 where the stage is idle.
+  for (let s = 0; s < p; s += 1) {
+    scan.fill(0);
+    for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
+      if (end[i] <= start[i]) continue;
+      let x0 = Math.round(start[i] * k);
+      let x1 = Math.round(end[i] * k);
+      if (x1 - x0 > 2 && inset) x1 -= inset;  // a hairline between neighbouring blocks
+      if (x1 <= x0) x1 = x0 + 1;
+      if (x0 >= width) continue;
+      if (x1 > width) x1 = width;
+      scan.fill(opPacked(microbatch[i], kind[i]), x0, x1);
+    }
+    for (let y = s * rowPx; y < (s + 1) * rowPx; y += 1) {
+      const row = y * width;
+      const band = y >= s * rowPx + inset && y < (s + 1) * rowPx - inset;
+      for (let x = 0; x < width; x += 1) {
+        const c = band ? scan[x] : 0;
+        px[row + x] = c !== 0 ? c : (x + y) % period < line ? HATCH_LINE : HATCH_BACK;
+      }
+    }
+  }
+  ctx.putImageData(image, Math.round(plotX * ratio), 0);
 }
 
 /**
@@ -72,39 +148,36 @@ export function drawGantt(canvas, result, width, layout = GANTT_LAYOUT) {
   const plotW = Math.max(40, width - layout.activations);
   const height = p * rowH + layout.axis;
   const ratio = globalThis.devicePixelRatio || 1;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${height}px`;
+  const deviceW = Math.round(width * ratio);
+  const deviceH = Math.round(height * ratio);
+  if (canvas.width !== deviceW || canvas.height !== deviceH) {  // resizing reallocates: only when it changes
+    canvas.width = deviceW;
+    canvas.height = deviceH;
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+  }
   const ctx = canvas.getContext('2d');
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
 
   const scale = result.makespan > 0 ? plotW / result.makespan : 0;
-  // The bubble: every row is hatched from 0 to the makespan; ops are drawn over it, so what shows through is idle time.
-  ctx.fillStyle = hatchPattern(ctx, ratio);
-  ctx.fillRect(plotX, 0, plotW, p * rowH);
-
+  // Ops are rasterised straight into pixels (tens of thousands of fillRect calls would take far longer than a frame).
   const gap = rowH >= 12 ? 1 : 0;
-  const ranges = stageRanges(ops, p);
-  const { microbatch, kind, start, end } = ops;
-  const label = rowH >= 14;
-  ctx.font = `${Math.min(12, rowH - 4)}px system-ui, sans-serif`;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  for (let s = 0; s < p; s += 1) {
-    const y = s * rowH + gap;
-    const h = rowH - 2 * gap;
-    for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
-      const x0 = plotX + start[i] * scale;
-      const w = (end[i] - start[i]) * scale;
-      if (w <= 0) continue;
-      const k = kind[i];
-      ctx.fillStyle = opColour(microbatch[i], k);
-      ctx.fillRect(x0, y, w > 2 ? w - gap : w, h);
-      if (label && w >= 12) {
+  const { ranges } = result.index ?? (result.index = indexStages(ops));
+  const end = result.ends ?? (result.ends = opEnds(result));
+  rasterise(ctx, result, ranges, { rowH, plotX, plotW, scale, ratio, gap });
+  const { microbatch, kind, start } = ops;
+  if (rowH >= 14) {  // letters on ops wide enough to hold them
+    ctx.font = `${Math.min(12, rowH - 4)}px system-ui, sans-serif`;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let s = 0; s < p; s += 1) {
+      for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
+        const w = (end[i] - start[i]) * scale;
+        if (w < 12) continue;
+        const k = kind[i];
         ctx.fillStyle = k === 'F' ? '#1d2330' : '#fff';
-        ctx.fillText(w >= 26 ? `${k}${microbatch[i]}` : k, x0 + w / 2, y + h / 2 + 0.5);
+        ctx.fillText(w >= 26 ? `${k}${microbatch[i]}` : k, plotX + (start[i] + end[i]) * scale / 2, (s + 0.5) * rowH + 0.5);
       }
     }
   }
@@ -156,7 +229,8 @@ export function opAt(result, geometry, x, y) {
   const s = Math.floor(y / rowH);
   if (s < 0 || s >= result.stages || scale <= 0) return -1;
   const t = (x - plotX) / scale;
-  const { start, end } = result.ops;
+  const { start } = result.ops;
+  const end = result.ends;
   let lo = ranges[s];
   let hi = ranges[s + 1] - 1;
   while (lo <= hi) {

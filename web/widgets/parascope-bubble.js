@@ -2,8 +2,9 @@
 // the timeline; the chart shows every op and the idle wedge; two gauges set honest efficiency against "GPU busy".
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
-import { drawGantt, kindName, opAt, opColour } from '../lib/gantt.js';
+import { drawGantt, kindName, opAt, opColour, stageOfOp } from '../lib/gantt.js';
 import { percent } from '../lib/format.js';
+import { unpackOps } from '../lib/packed-ops.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 const SCHEDULES = [
@@ -103,11 +104,12 @@ class ParascopeBubble extends ParascopeWidget {
   update() {
     const { stages, microbatches, schedule, chunks, forwardOnly } = this.state;
     this.chunksControl.hidden = schedule !== 'interleaved';
-    const request = { op: 'pipeline', schedule, stages, microbatches, forward_only: forwardOnly, ops_format: 'columns' };
+    const request = { op: 'pipeline', schedule, stages, microbatches, forward_only: forwardOnly, ops_format: 'packed' };
     if (schedule === 'interleaved') request.chunks = chunks;
     const r = this.ask(request);
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
+    r.ops = unpackOps(r.ops);
     this.result = r;
     this.focusIndex = -1;
     this.#showOp(-1);
@@ -163,9 +165,9 @@ class ParascopeBubble extends ParascopeWidget {
     const r = this.result;
     if (!r || !this.geometry) return;
     const { ranges } = this.geometry;
-    const n = r.ops.stage.length;
+    const n = r.ops.kind.length;
     let i = this.focusIndex;
-    const stage = i >= 0 ? r.ops.stage[i] : 0;
+    const stage = i >= 0 ? stageOfOp(ranges, i) : 0;
     const at = (s) => {  // the op on stage s nearest in time to the current one
       const t = i >= 0 ? r.ops.start[i] : 0;
       let best = ranges[s];
@@ -199,9 +201,10 @@ class ParascopeBubble extends ParascopeWidget {
         + ' use the arrow keys.';
       return;
     }
-    const { stage, microbatch, kind, chunk, start, end } = r.ops;
+    const { microbatch, kind, chunk, start } = r.ops;
+    const end = r.ends;
     const k = kind[i];
-    this.out.readout.textContent = `GPU ${stage[i]} · microbatch ${microbatch[i]} · ${kindName(k)} (${k})`
+    this.out.readout.textContent = `GPU ${stageOfOp(this.geometry.ranges, i)} · microbatch ${microbatch[i]} · ${kindName(k)} (${k})`
       + `${r.chunks > 1 || r.schedule === 'dualpipe' ? ` · chunk ${chunk[i]}` : ''} · from ${num(start[i])} to `
       + `${num(end[i])}`;
     this.out.readout.style.borderLeftColor = opColour(microbatch[i], k);
@@ -214,11 +217,12 @@ class ParascopeBubble extends ParascopeWidget {
       this.marker.hidden = true;
       return;
     }
-    const { rowH, plotX, scale } = this.geometry;
-    const { stage, start, end } = this.result.ops;
+    const { rowH, plotX, scale, ranges } = this.geometry;
+    const { start } = this.result.ops;
+    const end = this.result.ends;
     Object.assign(this.marker.style, {
       left: `${plotX + start[i] * scale - 1}px`,
-      top: `${stage[i] * rowH - 1}px`,
+      top: `${stageOfOp(ranges, i) * rowH - 1}px`,
       width: `${Math.max(3, (end[i] - start[i]) * scale + 2)}px`,
       height: `${rowH + 2}px`,
     });
