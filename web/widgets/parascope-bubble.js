@@ -130,8 +130,11 @@ class ParascopeBubble extends ParascopeWidget {
       + `${percent(measured)}.`;
     const peak = r.peak_activations;
     const unit = r.chunks > 1 ? 'chunk activations' : 'microbatches’ activations';
-    this.out.activations.textContent = `Activations in flight (peak, per GPU, right-hand column): from ${Math.max(...peak)}`
-      + ` down to ${Math.min(...peak)} ${unit}${forwardOnly ? ' (forward only: nothing is freed yet)' : ''}.`;
+    const most = Math.max(...peak);
+    const least = Math.min(...peak);
+    const spread = most === least ? `${most} ${unit} on every GPU` : `from ${most} down to ${least} ${unit}`;
+    this.out.activations.textContent = `Activations in flight (peak per GPU, the grey column): ${spread}`
+      + `${forwardOnly ? ' (forward half only: no backward has freed any yet)' : ''}.`;
     this.chart.setAttribute('aria-label', `Timeline of ${r.stages} GPUs running ${r.microbatches} microbatches with `
       + `${SCHEDULES.find(([id]) => id === r.schedule)[1]}: ${percent(r.bubble_fraction)} of the GPU time is bubble.`);
     this.#rowLabels(r.stages);
