@@ -20,6 +20,17 @@ after(async () => {
 
 const SELECTOR = 'parascope-bubble';
 
+/** Opens the article page (at `width`), waits for the figure, runs `check(widget, page)`, then asserts a clean console. */
+async function withBubble(check, { width = 1000, height = 900 } = {}) {
+  const { page, problems, context } = await openPage(site, '', { width, height });
+  try {
+    await check(await widgetReady(page, SELECTOR), page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Sets a range input inside the widget the way a user's drag does: value, then input and change events. */
 async function slide(widget, name, value) {
   await widget.locator(`input[name="${name}"]`).evaluate((el, v) => {
@@ -39,9 +50,7 @@ async function shown(widget) {
   };
 }
 
-test('the article figure starts from its attributes and shows the engine numbers', async () => {
-  const { page, problems, context } = await openPage(site);
-  const widget = await widgetReady(page, SELECTOR);
+test('the article figure starts from its attributes and shows the engine numbers', () => withBubble(async (widget, page) => {
   const expected = engine.call({ op: 'pipeline', schedule: 'gpipe', stages: 4, microbatches: 8, forward_only: true,
     include_ops: false });
   const s = await shown(widget);
@@ -50,13 +59,9 @@ test('the article figure starts from its attributes and shows the engine numbers
   assert.equal(s.rows, 4);
   assert.match(s.closed, /\(4−1\)\/\(8\+4−1\)/);
   await widget.screenshot({ path: new URL('bubble-article.png', SCREENSHOTS).pathname });
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}));
 
-test('moving the sliders recomputes: gauge equals the engine and the chart has p rows', async () => {
-  const { page, problems, context } = await openPage(site);
-  const widget = await widgetReady(page, SELECTOR);
+test('moving the sliders recomputes: gauge equals the engine and the chart has p rows', () => withBubble(async (widget, page) => {
   await widget.locator('input[name="forward-only"]').uncheck();
   await widget.locator('select[name="schedule"]').selectOption('1f1b');
   const settings = [[8, 32], [16, 5], [32, 128], [1, 1], [5, 7]];
@@ -88,13 +93,9 @@ test('moving the sliders recomputes: gauge equals the engine and the chart has p
       new RegExp(`^GPU ${s} · microbatch ${ops.ops.microbatch[i]} · ${kind}`), `stage ${s}`);
   }
   await widget.screenshot({ path: new URL('bubble-1f1b-8x32.png', SCREENSHOTS).pathname });
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}));
 
-test('every schedule, including interleaved chunks, shows the engine value', async () => {
-  const { page, problems, context } = await openPage(site);
-  const widget = await widgetReady(page, SELECTOR);
+test('every schedule, including interleaved chunks, shows the engine value', () => withBubble(async (widget, page) => {
   await widget.locator('input[name="forward-only"]').uncheck();
   await slide(widget, 'stages', 8);
   await slide(widget, 'microbatches', 32);
@@ -111,13 +112,9 @@ test('every schedule, including interleaved chunks, shows the engine value', asy
     assert.equal(s.rows, 8);
     await widget.screenshot({ path: new URL(`bubble-${schedule}.png`, SCREENSHOTS).pathname });
   }
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}));
 
-test('the chart is keyboard operable: arrow keys walk the ops and the readout names them', async () => {
-  const { page, problems, context } = await openPage(site);
-  const widget = await widgetReady(page, SELECTOR);
+test('the chart is keyboard operable: arrow keys walk the ops and the readout names them', () => withBubble(async (widget, page) => {
   const chart = widget.locator('[data-out="chart"]');
   await chart.focus();
   await page.keyboard.press('ArrowRight');
@@ -127,23 +124,15 @@ test('the chart is keyboard operable: arrow keys walk the ops and the readout na
   assert.ok(await widget.locator('.bubble-marker').isVisible());
   await page.keyboard.press('Escape');
   assert.ok(!(await widget.locator('.bubble-marker').isVisible()));
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}));
 
-test('hovering an op names it', async () => {
-  const { page, problems, context } = await openPage(site);
-  const widget = await widgetReady(page, SELECTOR);
+test('hovering an op names it', () => withBubble(async (widget, page) => {
   const box = await widget.locator('canvas').boundingBox();
   await page.mouse.move(box.x + 3, box.y + 5);  // the first op of GPU 0
   assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 0 · microbatch 0 · forward/);
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}));
 
-test('settings the engine refuses show its reason and keep the last chart', async () => {
-  const { page, problems, context } = await openPage(site);
-  const widget = await widgetReady(page, SELECTOR);
+test('settings the engine refuses show its reason and keep the last chart', () => withBubble(async (widget, page) => {
   await widget.locator('input[name="forward-only"]').uncheck();
   await widget.locator('select[name="schedule"]').selectOption('dualpipe');
   await slide(widget, 'stages', 5);
@@ -153,13 +142,9 @@ test('settings the engine refuses show its reason and keep the last chart', asyn
   assert.equal(await widget.evaluate((el) => el.hasAttribute('data-stale')), true);
   await slide(widget, 'stages', 4);
   assert.equal(await note.count(), 0);
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}));
 
-test('the figure works at 360 px wide', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
-  const widget = await widgetReady(page, SELECTOR);
+test('the figure works at 360 px wide', () => withBubble(async (widget, page) => {
   await slide(widget, 'stages', 32);
   await slide(widget, 'microbatches', 128);
   const box = await widget.boundingBox();
@@ -168,6 +153,19 @@ test('the figure works at 360 px wide', async () => {
   assert.ok(overflow <= 360, `page scrolls sideways: ${overflow}px`);
   assert.equal(await widget.locator('.bubble-row').count(), 32);
   await widget.screenshot({ path: new URL('bubble-360.png', SCREENSHOTS).pathname });
-  assert.deepEqual(problems, []);
-  await context.close();
-});
+}, { width: 360, height: 800 }));
+
+test('a bad attribute becomes a visible note and the figure falls back', () => withBubble(async (_, page) => {
+  await page.evaluate(() => {
+    const el = document.createElement('parascope-bubble');
+    el.id = 'bad-bubble';
+    el.setAttribute('stages', 'lots');
+    el.setAttribute('schedule', 'pipedream');
+    document.querySelector('main').prepend(el);
+  });
+  const bad = await widgetReady(page, '#bad-bubble');
+  assert.match(await bad.locator('[data-note="attr-stages"]').textContent(), /stages="lots"/);
+  assert.match(await bad.locator('[data-note="attr-schedule"]').textContent(), /schedule="pipedream"/);
+  assert.equal(await bad.locator('.bubble-row').count(), 4);  // the default
+  assert.equal(await page.locator('figure parascope-bubble').locator('.note').count(), 0);  // the article's is unaffected
+}));
