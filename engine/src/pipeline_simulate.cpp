@@ -59,6 +59,14 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
   std::vector<double> end_f(table, kNotYet), end_b(spec.forward_only ? 0 : table, kNotYet);
   std::vector<std::int64_t> cursor(orders.begin.begin(), orders.begin.end() - 1);
   std::vector<double> free_at(std::size_t(p), 0.0);
+  // Stage of each part, per direction (a table: the modulo in stage_of is the costliest step of the inner loop).
+  std::vector<int> stage_table(std::size_t(parts) * (layout.dual ? 2 : 1));
+  for (std::size_t i = 0; i < stage_table.size(); ++i) {
+    stage_table[i] = layout.stage_of(int(i) % parts, i < std::size_t(parts) ? 0 : layout.m - 1);
+  }
+  auto stage_at = [&](int part, int mb) {
+    return stage_table[std::size_t(layout.direction(mb)) * std::size_t(parts) + std::size_t(part)];
+  };
   Meter meter(p);
   PipelineResult result;
   if (spec.record_ops) result.ops.resize(orders.ops.size());  // op c of the programs lands at ops[c]: stage-major
@@ -81,12 +89,12 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
     if (op.kind == 'F') {  // after the forward of the previous part
       if (part == 0) return 0;
       const double e = end_f[at - 1];
-      return e == kNotYet ? kNotYet : e + (layout.stage_of(part - 1, mb) != s ? t.comm : 0);
+      return e == kNotYet ? kNotYet : e + (stage_at(part - 1, mb) != s ? t.comm : 0);
     }
     if (op.kind == 'B') {  // after the backward of the next part, or the last part's own forward
       if (part + 1 == parts) return end_f[at];
       const double e = end_b[at + 1];
-      return e == kNotYet ? kNotYet : e + (layout.stage_of(part + 1, mb) != s ? t.comm : 0);
+      return e == kNotYet ? kNotYet : e + (stage_at(part + 1, mb) != s ? t.comm : 0);
     }
     return 0;  // W follows its own B on the same stage, which the program order already guarantees
   };
@@ -129,8 +137,8 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
       auto& mine = held[std::size_t(s)];
       if (op.kind != 'W') {
         double* slot = op.kind == 'F' ? &end_f[at] : &end_b[at];
-        const int notify = op.kind == 'F' ? (part + 1 < parts ? layout.stage_of(part + 1, mb) : s)
-                                          : (part > 0 ? layout.stage_of(part - 1, mb) : s);
+        const int notify = op.kind == 'F' ? (part + 1 < parts ? stage_at(part + 1, mb) : s)
+                                          : (part > 0 ? stage_at(part - 1, mb) : s);
         if (op.release == 0) {
           *slot = end;
           if (notify != s) wake(notify);
