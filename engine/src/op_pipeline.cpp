@@ -62,7 +62,8 @@ void append_number(std::string& out, double x) {
 /// "packed": each column is one string of comma-separated numbers. Writing (and parsing) a handful of long strings is
 /// several times faster than tens of thousands of JSON numbers, which is what lets the widget redraw within a frame.
 /// Instead of a stage per op, the number of ops of each stage (ops come stage by stage); no end times: an op ends at
-/// start + its kind's duration (times.f, times.b, times.w, in the response).
+/// start + its kind's duration (times.f, times.b, times.w, in the response); and a start is left empty when the op
+/// begins the moment the stage's previous op ends (or at 0 for a stage's first op), which most ops do.
 json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
   std::vector<std::int64_t> per_stage(static_cast<std::size_t>(stages), 0);
   std::string kind, microbatch, chunk, start;
@@ -70,12 +71,20 @@ json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
   microbatch.reserve(ops.size() * 4);
   chunk.reserve(ops.size() * 2);
   start.reserve(ops.size() * 6);
-  for (const PipelineOp& op : ops) {
+  double previous_end = 0;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const PipelineOp& op = ops[i];
+    if (i == 0 || op.stage != ops[i - 1].stage) previous_end = 0;
     ++per_stage[std::size_t(op.stage)];
     kind.push_back(op.kind);
     append_number(microbatch, op.microbatch);
     append_number(chunk, op.chunk);
-    append_number(start, op.start);
+    if (op.start == previous_end) {
+      start += ',';
+    } else {
+      append_number(start, op.start);
+    }
+    previous_end = op.end;
   }
   for (std::string* column : {&microbatch, &chunk, &start}) {
     if (!column->empty()) column->pop_back();  // the last comma

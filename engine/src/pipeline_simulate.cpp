@@ -266,9 +266,9 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
     }
     if (spec.record_ops) result.ops[std::size_t(s) * per_stage + written[std::size_t(s)]++] = {s, mb, kind, 0, now, end};
     ++done;
-    update(s);
-    if (s + 1 < p) update(s + 1);
-    if (s > 0) update(s - 1);
+    update(s);  // and the neighbour whose input this op produced
+    if (kind == 'F' && s + 1 < p) update(s + 1);
+    if (kind == 'B' && s > 0) update(s - 1);
   }
   if (done != pipeline_op_count(spec)) {
     throw std::logic_error("pipeline schedule zb-h2 stalled after " + std::to_string(done) + " of " +

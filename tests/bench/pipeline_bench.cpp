@@ -59,9 +59,9 @@ const bool registered = add("pipeline", [] {
            std::string(s.name) == "1f1b p=8 m=16" ? "a few us" : "");
   }
   const std::string widget_max =
-      R"({"op":"pipeline","schedule":"interleaved","stages":32,"microbatches":128,"chunks":4,"ops_format":"columns"})";
+      R"({"op":"pipeline","schedule":"interleaved","stages":32,"microbatches":128,"chunks":4,"ops_format":"packed"})";
   Timing json = time_calls([&] { parascope::call(widget_max); });
-  report("JSON round trip 32x128 v=4, columns (median)", json.median * 1e3, "ms");
+  report("JSON round trip 32x128 v=4, packed ops (median)", json.median * 1e3, "ms");
   report("  response size", double(parascope::call(widget_max).size()) / 1024, "KiB");
 });
 

@@ -80,13 +80,13 @@ test('moving the sliders recomputes: gauge equals the engine and the chart has p
   await slide(widget, 'microbatches', 32);
   // Each row draws that stage's own ops: point at the middle of an op the engine puts on stage s, read it back.
   const ops = engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, ops_format: 'packed' });
-  ops.ops = unpackOps(ops.ops);
+  ops.ops = unpackOps(ops);
   const box = await widget.locator('canvas').boundingBox();
   const plotW = box.width - GANTT_LAYOUT.activations;
   const rowH = box.height === 0 ? 0 : (box.height - GANTT_LAYOUT.axis) / 8;
   for (let s = 0; s < 8; s += 1) {
     const i = ops.ops.per_stage.slice(0, s).reduce((a, b) => a + b, 0) + 5;  // the sixth op of stage s
-    const mid = ops.ops.start[i] + 0.5;  // 1F1B: every op is at least f = 1 long
+    const mid = (ops.ops.start[i] + ops.ops.end[i]) / 2;
     await page.mouse.move(box.x + (mid / ops.makespan) * plotW, box.y + (s + 0.5) * rowH);
     const kind = { F: 'forward', B: 'backward' }[ops.ops.kind[i]];
     assert.match(await widget.locator('[data-out="op"]').textContent(),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -311,13 +312,14 @@ TEST(PipelineApi, AnswersOpsAndMetricsWithTheDocumentedNames) {
   EXPECT_EQ(zb["times"], json({{"f", 1.0}, {"b", 1.0}, {"w", 1.0}, {"comm", 0.0}}));
 }
 
-std::vector<double> split_numbers(const std::string& text) {
+/// "1,,2.5" -> {1, NaN, 2.5}: an empty entry (a start that follows on from the previous op) reads as NaN.
+std::vector<double> split_numbers(const std::string& text, std::size_t count) {
   std::vector<double> out;
   std::size_t at = 0;
-  while (at < text.size()) {
+  while (out.size() < count) {
     std::size_t comma = text.find(',', at);
     if (comma == std::string::npos) comma = text.size();
-    out.push_back(std::stod(text.substr(at, comma - at)));
+    out.push_back(comma == at ? std::nan("") : std::stod(text.substr(at, comma - at)));
     at = comma + 1;
   }
   return out;
@@ -331,8 +333,9 @@ TEST(PipelineApi, PackedOpsAreTheSameOpsAsObjects) {
     json packed = ask(base);
     const json& c = packed["ops"];
     const std::string kind = c["kind"];
-    const auto microbatch = split_numbers(c["microbatch"]), chunk = split_numbers(c["chunk"]),
-               start = split_numbers(c["start"]);
+    const std::size_t n = kind.size();
+    const auto microbatch = split_numbers(c["microbatch"], n), chunk = split_numbers(c["chunk"], n);
+    auto start = split_numbers(c["start"], n);
     ASSERT_EQ(kind.size(), objects["ops"].size());
     ASSERT_EQ(start.size(), kind.size());
     std::vector<int> stage_of_op;
@@ -341,8 +344,11 @@ TEST(PipelineApi, PackedOpsAreTheSameOpsAsObjects) {
     }
     ASSERT_EQ(stage_of_op.size(), kind.size());
     const json& t = packed["times"];
+    double previous_end = 0;
     for (std::size_t i = 0; i < kind.size(); ++i) {
       const json& o = objects["ops"][i];
+      if (i == 0 || stage_of_op[i] != stage_of_op[i - 1]) previous_end = 0;
+      if (std::isnan(start[i])) start[i] = previous_end;  // empty: right after the stage's previous op
       EXPECT_EQ(stage_of_op[i], o["stage"]);
       EXPECT_EQ(microbatch[i], o["microbatch"].get<double>());
       EXPECT_EQ(std::string(1, kind[i]), o["kind"]);
@@ -350,6 +356,7 @@ TEST(PipelineApi, PackedOpsAreTheSameOpsAsObjects) {
       EXPECT_EQ(start[i], o["start"].get<double>());
       const double duration = (kind[i] == 'F' ? t["f"] : kind[i] == 'B' ? t["b"] : t["w"]).get<double>();
       EXPECT_EQ(start[i] + duration, o["end"].get<double>());
+      previous_end = start[i] + duration;
     }
   }
   json none = ask({{"schedule", "1f1b"}, {"stages", 4}, {"microbatches", 8}, {"include_ops", false}});

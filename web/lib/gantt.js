@@ -19,15 +19,6 @@ export function rowHeight(stages, layout = GANTT_LAYOUT) {
   return Math.max(layout.minRow, Math.min(layout.maxRow, Math.floor(layout.budget / stages)));
 }
 
-/** End times of the ops: start + the duration of the op's kind (the engine sends durations once, in `times`). */
-export function opEnds(result) {
-  const { kind, start } = result.ops;
-  const duration = { F: result.times.f, B: result.times.b, W: result.times.w };
-  const end = new Float64Array(start.length);
-  for (let i = 0; i < start.length; i += 1) end[i] = start[i] + duration[kind[i]];
-  return end;
-}
-
 /**
  * Where each stage's ops are in the engine's column arrays (they come stage by stage; `per_stage` counts them):
  * ranges[s] .. ranges[s+1] − 1.
@@ -107,8 +98,7 @@ function rasterise(ctx, result, ranges, { rowH, plotX, plotW, scale, ratio, gap 
   const { image, px, scan } = cached;
   const period = Math.max(4, Math.round(8 * ratio));
   const line = Math.max(1, Math.round(ratio));
-  const { microbatch, kind, start } = result.ops;
-  const end = result.ends;
+  const { microbatch, kind, start, end } = result.ops;
   const k = scale * ratio;
   const inset = Math.round(gap * ratio);
   // `scan`: one stage's ops along a scanline; 0 where the stage is idle.
@@ -137,7 +127,7 @@ function rasterise(ctx, result, ranges, { rowH, plotX, plotW, scale, ratio, gap 
 }
 
 /**
- * Draws `result` (an engine "pipeline" response with ops as columns) into `canvas`, `width` CSS px wide.
+ * Draws `result` (an engine "pipeline" response, its ops decoded by unpackOps) into `canvas`, `width` CSS px wide.
  * Returns the geometry needed for hit testing: { rowH, plotX, plotW, scale, ranges }.
  */
 export function drawGantt(canvas, result, width, layout = GANTT_LAYOUT) {
@@ -164,9 +154,8 @@ export function drawGantt(canvas, result, width, layout = GANTT_LAYOUT) {
   // Ops are rasterised straight into pixels (tens of thousands of fillRect calls would take far longer than a frame).
   const gap = rowH >= 12 ? 1 : 0;
   const { ranges } = result.index ?? (result.index = indexStages(ops));
-  const end = result.ends ?? (result.ends = opEnds(result));
   rasterise(ctx, result, ranges, { rowH, plotX, plotW, scale, ratio, gap });
-  const { microbatch, kind, start } = ops;
+  const { microbatch, kind, start, end } = ops;
   if (rowH >= 14) {  // letters on ops wide enough to hold them
     ctx.font = `${Math.min(12, rowH - 4)}px system-ui, sans-serif`;
     ctx.textAlign = 'center';
@@ -229,8 +218,7 @@ export function opAt(result, geometry, x, y) {
   const s = Math.floor(y / rowH);
   if (s < 0 || s >= result.stages || scale <= 0) return -1;
   const t = (x - plotX) / scale;
-  const { start } = result.ops;
-  const end = result.ends;
+  const { start, end } = result.ops;
   let lo = ranges[s];
   let hi = ranges[s + 1] - 1;
   while (lo <= hi) {

@@ -1,23 +1,26 @@
 // Decodes the engine's "packed" op list (one string of comma-separated numbers per column) into typed arrays.
 
-/** "0,1,2.5" -> Float64Array [0, 1, 2.5]; whole numbers are read digit by digit, anything else by Number(). */
+/** "0,1,,2.5" -> Float64Array [0, 1, NaN, 2.5]: whole numbers read digit by digit, others by Number(), empty as NaN. */
 export function numbers(text, count) {
   const out = new Float64Array(count);
   if (count === 0) return out;
   let n = 0;
   let value = 0;
+  let digits = 0;
   let plain = true;
   let from = 0;
   for (let i = 0; i <= text.length; i += 1) {
     const c = i < text.length ? text.charCodeAt(i) : 44;
     if (c === 44) {  // ","
-      out[n] = plain ? value : Number(text.slice(from, i));
+      out[n] = digits === 0 && plain ? NaN : plain ? value : Number(text.slice(from, i));
       n += 1;
       value = 0;
+      digits = 0;
       plain = true;
       from = i + 1;
     } else if (c >= 48 && c <= 57) {
       value = value * 10 + (c - 48);
+      digits += 1;
     } else {
       plain = false;
     }
@@ -25,14 +28,32 @@ export function numbers(text, count) {
   return out;
 }
 
-/** { per_stage, kind, microbatch, chunk, start } with the three number columns as Float64Arrays. */
-export function unpackOps(ops) {
+/**
+ * The ops of a "pipeline" response sent with ops_format "packed", as { per_stage, kind, microbatch, chunk, start, end }
+ * (typed arrays). An empty start means "when the stage's previous op ends" (0 for its first op); an op ends at start +
+ * the duration of its kind, which the response gives in `times`.
+ */
+export function unpackOps(response) {
+  const ops = response.ops;
   const count = ops.kind.length;
+  const start = numbers(ops.start, count);
+  const end = new Float64Array(count);
+  const duration = { F: response.times.f, B: response.times.b, W: response.times.w };
+  let i = 0;
+  for (const n of ops.per_stage) {
+    let previous = 0;
+    for (const last = i + n; i < last; i += 1) {
+      if (Number.isNaN(start[i])) start[i] = previous;
+      end[i] = start[i] + duration[ops.kind[i]];
+      previous = end[i];
+    }
+  }
   return {
     per_stage: ops.per_stage,
     kind: ops.kind,
     microbatch: numbers(ops.microbatch, count),
     chunk: numbers(ops.chunk, count),
-    start: numbers(ops.start, count),
+    start,
+    end,
   };
 }

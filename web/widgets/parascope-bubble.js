@@ -109,7 +109,7 @@ class ParascopeBubble extends ParascopeWidget {
     const r = this.ask(request);
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
-    r.ops = unpackOps(r.ops);
+    r.ops = unpackOps(r);
     this.result = r;
     this.focusIndex = -1;
     this.#showOp(-1);
@@ -204,8 +204,7 @@ class ParascopeBubble extends ParascopeWidget {
         + ' use the arrow keys.';
       return;
     }
-    const { microbatch, kind, chunk, start } = r.ops;
-    const end = r.ends;
+    const { microbatch, kind, chunk, start, end } = r.ops;
     const k = kind[i];
     this.out.readout.textContent = `GPU ${stageOfOp(this.geometry.ranges, i)} · microbatch ${microbatch[i]} · ${kindName(k)} (${k})`
       + `${r.chunks > 1 || r.schedule === 'dualpipe' ? ` · chunk ${chunk[i]}` : ''} · from ${num(start[i])} to `
@@ -221,8 +220,7 @@ class ParascopeBubble extends ParascopeWidget {
       return;
     }
     const { rowH, plotX, scale, ranges } = this.geometry;
-    const { start } = this.result.ops;
-    const end = this.result.ends;
+    const { start, end } = this.result.ops;
     Object.assign(this.marker.style, {
       left: `${plotX + start[i] * scale - 1}px`,
       top: `${stageOfOp(ranges, i) * rowH - 1}px`,
