@@ -152,6 +152,24 @@ TEST(Pipeline, EveryScheduleProducesAValidTimelineOverAGridOfSizesAndTimes) {
   EXPECT_GT(checked, 3000);
 }
 
+TEST(Pipeline, InterleavedRunsEveryAcceptedSizeTheWidgetCanAskFor) {
+  // The widget reaches p ≤ 32, m ≤ 128, v ≤ 8; interleaved accepts m < p (one short group) and multiples of p.
+  int checked = 0;
+  for (int p : {3, 7, 16, 24, 32}) {
+    for (int m = 1; m <= 128; ++m) {
+      if (m > p && m % p != 0) continue;
+      for (int v : {2, 5, 8}) {
+        const auto spec = spec_of(Schedule::interleaved, p, m, v);
+        const auto r = parascope::run_pipeline(spec);
+        EXPECT_EQ(r.ops.size(), std::size_t(p) * std::size_t(m) * std::size_t(v) * 2);
+        if (m % 5 == 1) EXPECT_EQ(check_timeline(spec, r), 0) << p << " " << m << " " << v;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 300);
+}
+
 TEST(Pipeline, GpipeAnd1f1bBubbleIsPMinus1OverMPlusPMinus1) {
   // GPipe (Huang et al. 2019), Sec. 2.3; Narayanan et al. 2021 (Megatron-LM), Sec. 2.2.1: (p−1)/(m+p−1).
   for (Schedule s : {Schedule::gpipe, Schedule::one_f_one_b}) {
@@ -223,7 +241,7 @@ TEST(Pipeline, DualPipeMatchesDeepSeekV3Table2) {
   // DeepSeek-V3 report, Sec. 3.2.1, Table 2: bubble (PP/2−1)(F&B + B − 3W) with B the whole backward; activations
   // PP+1 (in chunk units, a chunk being 1/p of the model, so the whole stage's share). F&B run back to back here.
   for (PipelineTimes t : {kUniformSplit, PipelineTimes{1, 1, 0.5, 0}, PipelineTimes{2, 2, 1, 0}}) {
-    for (int p : {2, 4, 8, 16}) {
+    for (int p : {2, 4, 8, 16, 32}) {
       for (int m : {2 * p, 4 * p, 6 * p}) {
         const auto r = parascope::run_pipeline(spec_of(Schedule::dualpipe, p, m, 1, t));
         const double fb = t.f + t.b + t.w, whole_b = t.b + t.w;
