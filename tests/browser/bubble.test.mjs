@@ -122,6 +122,7 @@ test('the chart is keyboard operable: arrow keys walk the ops and the readout na
   await page.keyboard.press('ArrowDown');
   assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 1 · microbatch 0 · forward \(F\) · from 1 to 2/);
   assert.ok(await widget.locator('.bubble-marker').isVisible());
+  await widget.screenshot({ path: new URL('bubble-keyboard.png', SCREENSHOTS).pathname });
   await page.keyboard.press('Escape');
   assert.ok(!(await widget.locator('.bubble-marker').isVisible()));
 }));
