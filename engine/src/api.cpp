@@ -22,6 +22,7 @@ constexpr Op kOps[] = {
     {"version", detail::op_version},
     {"presets", detail::op_presets},
     {"mfu", detail::op_mfu},
+    {"step", detail::op_step},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

@@ -12,5 +12,6 @@ using OpHandler = json (*)(RequestReader& request);
 json op_version(RequestReader& request);
 json op_presets(RequestReader& request);
 json op_mfu(RequestReader& request);
+json op_step(RequestReader& request);
 
 }  // namespace parascope::detail
