@@ -23,6 +23,10 @@ constexpr Op kOps[] = {
     {"presets", detail::op_presets},
     {"mfu", detail::op_mfu},
     {"step", detail::op_step},
+    {"allreduce", detail::op_allreduce},
+    {"allgather", detail::op_allgather},
+    {"reducescatter", detail::op_reducescatter},
+    {"alltoall", detail::op_alltoall},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

@@ -13,5 +13,9 @@ json op_version(RequestReader& request);
 json op_presets(RequestReader& request);
 json op_mfu(RequestReader& request);
 json op_step(RequestReader& request);
+json op_allreduce(RequestReader& request);
+json op_allgather(RequestReader& request);
+json op_reducescatter(RequestReader& request);
+json op_alltoall(RequestReader& request);
 
 }  // namespace parascope::detail
