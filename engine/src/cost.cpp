@@ -8,6 +8,7 @@
 #include "layer_work.hpp"
 #include "memory_model.hpp"
 #include "parascope/collectives.hpp"
+#include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
 
 namespace parascope {
@@ -32,10 +33,16 @@ struct ChunkTimes {
   double tp_fwd = 0, tp_bwd = 0;                    // exposed tensor-parallel communication
   double ep_fwd = 0, ep_bwd = 0;                    // exposed expert all-to-all
   double cp_fwd = 0, cp_bwd = 0;                    // exposed context-parallel ring traffic
+  // Backward GEMMs cost twice the forward (input and weight gradients; Narayanan et al. 2021, Sec. 5.1). A backward
+  // element-wise kernel reads its saved input and the incoming gradient and writes one gradient: 3 tensor passes
+  // against the forward's 2 (read, write), so 1.5× the forward's traffic.
+  static constexpr double kMemBackward = 1.5;
   double math() const { return 3.0 * (gemm_fwd + attn_fwd) + recompute - recompute_mem; }
-  double memory() const { return 3.0 * mem_fwd + recompute_mem; }
+  double memory() const { return (1.0 + kMemBackward) * mem_fwd + recompute_mem; }
   double forward() const { return gemm_fwd + attn_fwd + mem_fwd + tp_fwd + ep_fwd + cp_fwd; }
-  double backward() const { return 2.0 * (gemm_fwd + attn_fwd + mem_fwd) + recompute + tp_bwd + ep_bwd + cp_bwd; }
+  double backward() const {
+    return 2.0 * (gemm_fwd + attn_fwd) + kMemBackward * mem_fwd + recompute + tp_bwd + ep_bwd + cp_bwd;
+  }
   ChunkTimes scaled(double k) const {
     ChunkTimes c = *this;
     for (double* v : {&c.gemm_fwd, &c.attn_fwd, &c.mem_fwd, &c.recompute, &c.recompute_mem, &c.tp_fwd, &c.tp_bwd,
@@ -176,17 +183,19 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
 
   // The output layer runs on the last stage's last chunk (Megatron places it there).
   const detail::LogitsWork logits = detail::logits_work(run);
-  const double logits_fwd = logits.flops / (peak * gemm_efficiency(eff, logits.width)) + logits.bytes / hbm;
-  const double logits_math = 3.0 * logits.flops / (peak * gemm_efficiency(eff, logits.width));
+  const double logits_gemm = logits.flops / (peak * gemm_efficiency(eff, logits.width));
+  const double logits_fwd = logits_gemm + logits.bytes / hbm;
+  const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits.bytes / hbm;
+  const double logits_math = 3.0 * logits_gemm;
 
   // The slowest chunk sets the pipeline's pace: ceil(L / (pp·vpp)) layers, or the average plus the logits.
   const double layers_avg = double(m.layers) / chunks;
   const double layers_max = std::ceil(layers_avg);
   const ChunkTimes avg = layer.scaled(layers_avg);
   const double avg_f = avg.forward() + logits_fwd / chunks;
-  const double avg_b = avg.backward() + 2.0 * logits_fwd / chunks;
+  const double avg_b = avg.backward() + logits_bwd / chunks;
   const double max_f = std::max(layer.scaled(layers_max).forward(), avg.forward() + logits_fwd);
-  const double max_b = std::max(layer.scaled(layers_max).backward(), avg.backward() + 2.0 * logits_fwd);
+  const double max_b = std::max(layer.scaled(layers_max).backward(), avg.backward() + logits_bwd);
 
   // Pipeline point-to-point: each stage boundary sends the microbatch's activations forward and their gradient
   // back; with tp > 1 each rank sends 1/tp and the rest is all-gathered over NVLink (Narayanan et al. 2021, Sec. 4.1).
@@ -250,7 +259,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // Breakdown: the average chunk's work per kind; the slowest chunk's excess is "other".
   const double per_gpu = mb * double(p.vpp);
   r.breakdown.compute = per_gpu * avg.math() + mb * logits_math / double(p.pp);
-  r.breakdown.memory_bound = per_gpu * avg.memory() + mb * 3.0 * (logits.bytes / hbm) / double(p.pp);
+  r.breakdown.memory_bound = per_gpu * avg.memory() + mb * (1.0 + ChunkTimes::kMemBackward) * (logits.bytes / hbm) / double(p.pp);
   r.breakdown.tp_comm = per_gpu * (avg.tp_fwd + avg.tp_bwd);
   r.breakdown.ep_comm = per_gpu * (avg.ep_fwd + avg.ep_bwd);
   r.breakdown.cp_comm = per_gpu * (avg.cp_fwd + avg.cp_bwd);

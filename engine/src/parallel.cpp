@@ -49,7 +49,10 @@ GroupPlacement place_group(const Cluster& cluster, const ParallelConfig& paralle
   out.members_per_node = std::clamp<std::int64_t>(node / g.stride, 1, g.size);
   out.crosses_nodes = g.size > 1 && (block > node || node % block != 0);
   if (out.crosses_nodes) {
-    out.bandwidth = cluster.inter_bandwidth;
+    // Each GPU has its own NIC (rail-optimized DGX / SuperPOD networks), and NCCL runs one ring per channel, each
+    // crossing nodes through a different NIC: with k members of the group in a node, the k NICs carry the group's
+    // traffic in parallel, so a member sees k × its NIC's bandwidth, capped by the links inside the node.
+    out.bandwidth = std::min(cluster.intra_bandwidth, double(out.members_per_node) * cluster.inter_bandwidth);
     out.latency = cluster.inter_latency;
     out.link = cluster.inter_link;
   } else {

@@ -48,7 +48,7 @@ struct GroupPlacement {
   std::int64_t stride = 1;
   std::int64_t members_per_node = 1;  ///< how many of the group share a node
   bool crosses_nodes = false;         ///< true: its traffic goes over the network
-  double bandwidth = 0;               ///< of the link that carries it (the slower one when it crosses nodes)
+  double bandwidth = 0;               ///< per member, one direction: intra, or members_per_node × inter (capped by intra)
   double latency = 0;
   std::string link;                   ///< that link's name
 };
