@@ -161,20 +161,25 @@ class ParascopeRing extends ParascopeWidget {
   updateChart() {
     const { hardware, bytes } = this.state;
     const perNode = this.hardware.get(hardware).gpus_per_node || 8;
-    const series = [];
-    for (const [algorithm, name] of ALGORITHMS) {
-      const points = [];
-      for (const gpus of CHART_GPUS) {
-        // A flat ring or tree that spans nodes is held to the network's pace; inside one node it runs on the intra link.
-        const where = algorithm === 'hierarchical' ? { link: hardware }
-          : { link: hardware, link_kind: gpus <= perNode ? 'intra' : 'inter' };
-        const r = this.ask({ op: 'allreduce', algorithm, gpus, bytes, ...where }, 'chart');
-        if (!r) return;
-        points.push({ x: gpus, y: r.time });
+    const key = `${hardware} ${bytes}`; // the curves do not depend on the ring's N: only the marker moves
+    if (this.chartKey !== key) {
+      const series = [];
+      for (const [algorithm, name] of ALGORITHMS) {
+        const points = [];
+        for (const gpus of CHART_GPUS) {
+          // A flat ring or tree that spans nodes is held to the network's pace; inside one node it uses the intra link.
+          const where = algorithm === 'hierarchical' ? { link: hardware }
+            : { link: hardware, link_kind: gpus <= perNode ? 'intra' : 'inter' };
+          const r = this.ask({ op: 'allreduce', algorithm, gpus, bytes, ...where }, 'chart');
+          if (!r) return;
+          points.push({ x: gpus, y: r.time });
+        }
+        series.push({ name, className: `series-${algorithm}`, points });
       }
-      series.push({ name, className: `series-${algorithm}`, points });
+      this.chartData = series;
+      this.chartKey = key;
     }
-    this.chartData = series;
+    const series = this.chartData;
     this.out.chart.replaceChildren(logLogChart({
       series,
       xTicks: [2, 16, 128, 1024, 16384],
