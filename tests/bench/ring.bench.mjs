@@ -22,7 +22,7 @@ export default async function ring(site, report) {
         latency: 0, trace: true }), 10),
     };
   });
-  report('ring: change N to 15/16 (trace + redraw + chart), median', times.rebuild, 'ms', '< 16 ms');
+  report('ring: change N to 15/16 (trace + redraw; chart curves cached), median', times.rebuild, 'ms', '< 16 ms');
   report('ring: chart of 3 x 14 engine requests, median', times.chart, 'ms', '< 8 ms');
   report('engine: traced ring all-reduce, N = 64 (wasm), median', times.trace64, 'ms');
   await context.close();
