@@ -5,16 +5,10 @@ import { after, before, test } from 'node:test';
 
 import { seconds } from '../../web/lib/format.js';
 import { nodeEngine } from '../js/node-engine.mjs';
-import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
-let site;
 const engine = await nodeEngine();
-before(async () => {
-  site = await startSite();
-});
-after(async () => {
-  await site?.close();
-});
+const site = useSite(before, after);
 
 const ringRequest = (gpus, extra = {}) => ({ op: 'allreduce', algorithm: 'ring', gpus, bytes: 2 ** 30, link: 'h100-sxm',
   link_kind: 'intra', ...extra });
@@ -31,7 +25,7 @@ async function shownBuffers(widget, n) {
 const status = (widget) => widget.locator('[data-out="status"]');
 
 test('stepping through all 2(N-1) rounds for N = 4 shows the engine trace and ends with the sum on every GPU', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const widget = await widgetReady(page, 'parascope-ring');
   const trace = engine.call(ringRequest(4, { trace: true }));
@@ -57,7 +51,7 @@ test('stepping through all 2(N-1) rounds for N = 4 shows the engine trace and en
 });
 
 test('a step with motion sends one chunk per GPU along the arc, then the receivers add it in', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-ring');
   await widget.locator('button[name="forward"]').click();
   await page.waitForFunction(() =>
@@ -73,7 +67,7 @@ test('a step with motion sends one chunk per GPU along the arc, then the receive
 });
 
 test('arrow keys step, space plays to the end', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const widget = await widgetReady(page, 'parascope-ring');
   await widget.locator('select[name="speed"]').selectOption('4');
@@ -95,7 +89,7 @@ test('arrow keys step, space plays to the end', async () => {
 });
 
 test('the cost panel and the chart show the engine numbers for the chosen link', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-ring');
   const intra = engine.call(ringRequest(4));
   assert.equal(Number(await widget.locator('[data-out="time"]').getAttribute('data-value')), intra.time);
@@ -117,7 +111,7 @@ test('the cost panel and the chart show the engine numbers for the chosen link',
 });
 
 test('at 16 GPUs on a 360 px screen the ring fits and the page does not scroll sideways', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
+  const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-ring');
   await widget.locator('input[name="gpus"]').fill('16');
   assert.equal(await widget.locator('.ring-cell').count(), 256);

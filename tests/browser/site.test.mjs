@@ -4,19 +4,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
-import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
-let site;
 const engine = await nodeEngine();
-before(async () => {
-  site = await startSite();
-});
-after(async () => {
-  await site?.close();
-});
+const site = useSite(before, after);
 
 test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
   const shown = widget.locator('[data-out="mfu"]');
   assert.equal(await shown.textContent(), '46.2 %');
@@ -28,7 +22,7 @@ test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () 
 });
 
 test('typing a throughput recomputes MFU through the engine', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
   await widget.locator('select[name="model"]').selectOption('llama3-405b');
   await widget.locator('select[name="hardware"]').selectOption('h100-sxm');
@@ -44,7 +38,7 @@ test('typing a throughput recomputes MFU through the engine', async () => {
 });
 
 test('a bad attribute shows a visible note and the widget still works; a neighbour is unaffected', async () => {
-  const { page, problems, context } = await openPage(site, 'tests/attributes.html');
+  const { page, problems, context } = await openPage(site(), 'tests/attributes.html');
   const bad = await widgetReady(page, '#bad');
   const note = bad.locator('[data-note="attr-gpus"]');
   assert.match(await note.textContent(), /gpus="lots"/);
@@ -57,7 +51,7 @@ test('a bad attribute shows a visible note and the widget still works; a neighbo
 });
 
 test('the page works at 360 px wide', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
+  const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-mfu');
   const box = await widget.boundingBox();
   assert.ok(box.width <= 360, `widget is ${box.width}px wide`);
