@@ -22,6 +22,10 @@ constexpr Op kOps[] = {
     {"version", detail::op_version},
     {"presets", detail::op_presets},
     {"mfu", detail::op_mfu},
+    {"allreduce", detail::op_allreduce},
+    {"allgather", detail::op_allgather},
+    {"reducescatter", detail::op_reducescatter},
+    {"alltoall", detail::op_alltoall},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

@@ -12,5 +12,9 @@ using OpHandler = json (*)(RequestReader& request);
 json op_version(RequestReader& request);
 json op_presets(RequestReader& request);
 json op_mfu(RequestReader& request);
+json op_allreduce(RequestReader& request);
+json op_allgather(RequestReader& request);
+json op_reducescatter(RequestReader& request);
+json op_alltoall(RequestReader& request);
 
 }  // namespace parascope::detail
