@@ -26,6 +26,7 @@ constexpr Op kOps[] = {
     {"allgather", detail::op_allgather},
     {"reducescatter", detail::op_reducescatter},
     {"alltoall", detail::op_alltoall},
+    {"moe_route", detail::op_moe_route},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

@@ -16,5 +16,6 @@ json op_allreduce(RequestReader& request);
 json op_allgather(RequestReader& request);
 json op_reducescatter(RequestReader& request);
 json op_alltoall(RequestReader& request);
+json op_moe_route(RequestReader& request);
 
 }  // namespace parascope::detail
