@@ -27,6 +27,7 @@ constexpr Op kOps[] = {
     {"reducescatter", detail::op_reducescatter},
     {"alltoall", detail::op_alltoall},
     {"moe_route", detail::op_moe_route},
+    {"placement", detail::op_placement},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

@@ -17,5 +17,6 @@ json op_allgather(RequestReader& request);
 json op_reducescatter(RequestReader& request);
 json op_alltoall(RequestReader& request);
 json op_moe_route(RequestReader& request);
+json op_placement(RequestReader& request);
 
 }  // namespace parascope::detail
