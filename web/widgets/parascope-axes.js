@@ -70,7 +70,8 @@ class ParascopeAxes extends ParascopeWidget {
     const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
     if (!step) return;
     event.preventDefault();
-    const i = (TABS.indexOf(this.state.axis) + step + TABS.length) % TABS.length;
+    const from = TABS.indexOf(event.target.dataset?.axis ?? this.state.axis);
+    const i = (from + step + TABS.length) % TABS.length;
     this.select(TABS[i]);
     this.buttons[i].focus();
   }
