@@ -1,4 +1,6 @@
 // The "moe_route" operation: route tokens with a skewed router, report expert and rank loads, drops, all-to-all time.
+#include <initializer_list>
+
 #include "ops.hpp"
 #include "parascope/moe.hpp"
 #include "parascope/presets.hpp"
@@ -22,6 +24,13 @@ struct NamedLink {
   Link link;
 };
 
+/// Refuses the first of `keys` present: it excludes the field already chosen, as `why` says.
+void refuse_present(const RequestReader& request, std::initializer_list<const char*> keys, const std::string& why) {
+  for (const char* k : keys) {
+    if (request.has(k)) throw RequestError(code::conflicting_fields, std::string(k) + ": " + why, k);
+  }
+}
+
 /// "hardware" (preset id or object) with optional "link_kind", or "bandwidth" + "latency" (bytes/s one way; s per step).
 NamedLink read_link(RequestReader& request, std::int64_t ep) {
   request.accept("hardware");
@@ -29,12 +38,7 @@ NamedLink read_link(RequestReader& request, std::int64_t ep) {
   request.accept("latency");
   request.accept("link_kind");
   if (request.has("hardware")) {
-    for (const char* k : {"bandwidth", "latency"}) {
-      if (request.has(k)) {
-        throw RequestError(code::conflicting_fields,
-                           std::string(k) + ": give either hardware (its links) or bandwidth with latency, not both", k);
-      }
-    }
+    refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
     const Hardware h = resolve_hardware(request, "hardware");
     // Default: the EP group of consecutive ranks stays in one node when it fits (and tiles it), as place_group says.
     const bool fits = h.gpus_per_node > 0 && ep <= h.gpus_per_node && h.gpus_per_node % ep == 0;
@@ -70,13 +74,8 @@ double read_bytes_per_token(RequestReader& request) {
   request.accept("bytes_per_element");
   request.accept("bytes_per_token");
   if (request.has("bytes_per_token")) {
-    for (const char* k : {"hidden", "bytes_per_element"}) {
-      if (request.has(k)) {
-        throw RequestError(code::conflicting_fields,
-                           std::string(k) + ": give either bytes_per_token or hidden (with bytes_per_element), not both",
-                           k);
-      }
-    }
+    refuse_present(request, {"hidden", "bytes_per_element"},
+                   "give either bytes_per_token or hidden (with bytes_per_element), not both");
     return request.number("bytes_per_token", 0, 1e12, true);
   }
   if (!request.has("hidden")) {
