@@ -28,6 +28,7 @@ constexpr Op kOps[] = {
     {"alltoall", detail::op_alltoall},
     {"moe_route", detail::op_moe_route},
     {"placement", detail::op_placement},
+    {"pipeline", detail::op_pipeline},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

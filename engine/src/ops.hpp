@@ -18,5 +18,6 @@ json op_reducescatter(RequestReader& request);
 json op_alltoall(RequestReader& request);
 json op_moe_route(RequestReader& request);
 json op_placement(RequestReader& request);
+json op_pipeline(RequestReader& request);
 
 }  // namespace parascope::detail
