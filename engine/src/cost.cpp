@@ -10,6 +10,7 @@
 #include "parascope/collectives.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_detail.hpp"
 
 namespace parascope {
 
@@ -143,9 +144,14 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   return t;
 }
 
-/// Runs the pipeline engine's schedule with these op times. Its refusals name pipeline fields; re-aim them at
-/// the step request's parallel fields.
-PipelineMetrics schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
+/// The pipeline engine's schedule with these op times, run twice on the same stage programs: with the sends (the real
+/// step) and without (to tell the bubble from time spent waiting on sends). Refusals name pipeline fields; they are
+/// re-aimed at the step request's parallel fields.
+struct ScheduledPair {
+  PipelineMetrics with_comm, without_comm;
+};
+
+ScheduledPair schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
   PipelineSpec spec;
   spec.schedule = *parse_schedule(p.schedule);
   spec.stages = int(p.pp);
@@ -153,8 +159,20 @@ PipelineMetrics schedule(const ParallelConfig& p, double f, double b, double w, 
   spec.chunks = int(p.vpp);
   spec.times = {f, b, w, comm};
   spec.record_ops = false;
+  PipelineSpec silent = spec;
+  silent.times.comm = 0;
   try {
-    return run_pipeline(spec).metrics;
+    if (spec.schedule == Schedule::zb_h2) {  // decided while simulating: no fixed programs to share
+      ScheduledPair out{run_pipeline(spec).metrics, {}};
+      out.without_comm = comm > 0 ? run_pipeline(silent).metrics : out.with_comm;
+      return out;
+    }
+    validate_pipeline(spec);
+    const detail::PipelineLayout layout = detail::make_layout(spec);
+    const detail::StageOrders orders = detail::build_orders(spec);
+    ScheduledPair out{detail::simulate_orders(spec, layout, orders).metrics, {}};
+    out.without_comm = comm > 0 ? detail::simulate_orders(silent, layout, orders).metrics : out.with_comm;
+    return out;
   } catch (const RequestError& e) {
     const std::string field = e.field == "stages"         ? "parallel.pp"
                               : e.field == "microbatches" ? "parallel.global_batch"
@@ -210,8 +228,9 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // weight-gradient GEMMs are half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
   const double w_part = split_backward ? layer.scaled(layers_max).gemm_fwd : 0.0;
-  const PipelineMetrics with_comm = schedule(p, max_f, max_b - w_part, w_part, p2p);
-  const PipelineMetrics no_comm = p2p > 0 ? schedule(p, max_f, max_b - w_part, w_part, 0.0) : with_comm;
+  const ScheduledPair scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
+  const PipelineMetrics& with_comm = scheduled.with_comm;
+  const PipelineMetrics& no_comm = scheduled.without_comm;
   const double busy = *std::max_element(no_comm.busy.begin(), no_comm.busy.end());
   r.pipeline_makespan = with_comm.makespan;
 
