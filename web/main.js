@@ -1,2 +1,3 @@
 // The site's entry: registers every parascope widget on the page.
 import './widgets/parascope-mfu.js';
+import './widgets/parascope-ring.js';

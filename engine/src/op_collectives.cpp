@@ -188,7 +188,7 @@ json op_allreduce(RequestReader& request) {
     r["gpus_per_node"] = t.gpus_per_node;
     r["formula"] =
         "ring reduce-scatter in each node of g GPUs + ring all-reduce of S/g across N/g nodes + ring all-gather in the "
-        "node: 2(g-1)·a_intra + 2(g-1)/g·S/B_intra + 2(N/g-1)·a_inter + 2(N/g-1)/(N/g)·(S/g)/B_inter (Horovod "
+        "node: 2(g-1)·α_intra + 2(g-1)/g·S/B_intra + 2(N/g-1)·α_inter + 2(N/g-1)/(N/g)·(S/g)/B_inter (Horovod "
         "hierarchical all-reduce, PR #411; Jia et al. 2018)";
   } else {
     const NamedLink link = read_flat_link(request);
@@ -196,8 +196,8 @@ json op_allreduce(RequestReader& request) {
     const bool ring = algorithm == "ring";
     r = cost_json(ring ? ring_allreduce(gpus, bytes, link.link) : tree_allreduce(gpus, bytes, link.link));
     r["link"] = link_json(link);
-    r["formula"] = ring ? "2(N-1)·a + 2(N-1)/N·S/B (ring: Patarasuk & Yuan 2009; Thakur et al. 2005)"
-                        : "2·floor(log2 N)·a + 2·S/B (double binary tree as NCCL's tuning model costs it, "
+    r["formula"] = ring ? "2(N-1)·α + 2(N-1)/N·S/B (ring: Patarasuk & Yuan 2009; Thakur et al. 2005)"
+                        : "2·floor(log2 N)·α + 2·S/B (double binary tree as NCCL's tuning model costs it, "
                           "src/graph/tuning.cc)";
   }
   if (trace) {
@@ -218,17 +218,17 @@ json op_allreduce(RequestReader& request) {
 
 json op_allgather(RequestReader& request) {
   return one_pass_op(request, "ring", ring_allgather,
-                     "(N-1)·a + (N-1)/N·S/B, S = the gathered buffer (ring all-gather, Thakur et al. 2005)");
+                     "(N-1)·α + (N-1)/N·S/B, S = the gathered buffer (ring all-gather, Thakur et al. 2005)");
 }
 
 json op_reducescatter(RequestReader& request) {
   return one_pass_op(request, "ring", ring_reducescatter,
-                     "(N-1)·a + (N-1)/N·S/B, S = the full input buffer (ring reduce-scatter, Thakur et al. 2005)");
+                     "(N-1)·α + (N-1)/N·S/B, S = the full input buffer (ring reduce-scatter, Thakur et al. 2005)");
 }
 
 json op_alltoall(RequestReader& request) {
   return one_pass_op(request, "pairwise", alltoall,
-                     "(N-1)·a + (N-1)/N·S/B, S = each GPU's send buffer (pairwise exchange, Thakur et al. 2005)");
+                     "(N-1)·α + (N-1)/N·S/B, S = each GPU's send buffer (pairwise exchange, Thakur et al. 2005)");
 }
 
 }  // namespace parascope::detail
