@@ -61,7 +61,7 @@ export const PRESETS = [
       efficiency: { flash_attention: false, dp_overlap: false },
     },
     published: {
-      quote: '52 % of peak',
+      quote: '52 %',
       source: '163 TFLOP/s per GPU counting the recomputed forward, so compare with HFU (Narayanan et al. 2021, Table 1)',
       compare: 'hfu',
     },

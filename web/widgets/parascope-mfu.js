@@ -13,11 +13,11 @@ import { ParascopeWidget } from '../lib/widget.js';
 const RUN_DEFAULTS = { model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokensPerSecond: 238300, attention: 'full' };
 /** Slider stops; a preset's or attribute's own value joins its list. Infeasible picks are the engine's to refuse. */
 const STOPS = {
-  tp: [1, 2, 4, 8, 16, 32, 64],
+  tp: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64], // head counts are often 3·2^k (PaLM: 48)
   pp: [1, 2, 4, 8, 16, 32, 64, 128],
   vpp: [1, 2, 3, 4, 6, 8],
   microbatch_size: [1, 2, 4, 8, 16],
-  global_batch: [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384],
+  global_batch: [16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384],
 };
 const SLIDERS = [
   ['tp', 'Tensor parallel (tp)', 'tp'],
@@ -37,7 +37,9 @@ class ParascopeMfu extends ParascopeWidget {
   setup(body) {
     const presets = this.ask({ op: 'presets' });
     const ids = [...PRESETS.map((p) => p.id), YOUR_RUN];
-    const fallback = this.hasAttribute('tokens-per-second') ? YOUR_RUN : PRESETS[0].id;
+    // Without a preset attribute, any of the calculator's attributes asks for "your run".
+    const runAttributes = ['model', 'hardware', 'gpus', 'tokens-per-second', 'attention'];
+    const fallback = runAttributes.some((a) => this.hasAttribute(a)) ? YOUR_RUN : PRESETS[0].id;
     this.mode = this.choiceAttribute('preset', ids, fallback);
     this.run = {
       model: this.choiceAttribute('model', presets.models.map((m) => m.id), RUN_DEFAULTS.model),
