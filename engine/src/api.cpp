@@ -27,6 +27,7 @@ constexpr Op kOps[] = {
     {"allgather", detail::op_allgather},
     {"reducescatter", detail::op_reducescatter},
     {"alltoall", detail::op_alltoall},
+    {"pipeline", detail::op_pipeline},
 };
 
 constexpr std::size_t kMaxRequestBytes = 1 << 20;

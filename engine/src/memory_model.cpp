@@ -25,7 +25,7 @@ ParamsOnGpu params_on_gpu(const TrainingRun& run) {
   // Embeddings, vocabulary-parallel over tp: with pp = 1 the GPU holds them all; otherwise the first stage holds the
   // input table and the last the output table (a tied table is kept on both).
   const double table = double(m.vocab) * double(m.hidden) / tp;
-  out.dense += p.pp == 1 ? c.embedding / tp : table;
+  out.dense += (p.pp == 1 ? c.embedding / tp : table) + c.final_norm;
   return out;
 }
 

@@ -17,5 +17,6 @@ json op_allreduce(RequestReader& request);
 json op_allgather(RequestReader& request);
 json op_reducescatter(RequestReader& request);
 json op_alltoall(RequestReader& request);
+json op_pipeline(RequestReader& request);
 
 }  // namespace parascope::detail

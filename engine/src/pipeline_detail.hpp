@@ -1,0 +1,66 @@
+/// Internals of the pipeline engine: where each model part lives, per-stage op orders, and the two simulators.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "parascope/pipeline.hpp"
+
+namespace parascope::detail {
+
+/// Where the parts of the model live. A microbatch runs its forward through parts 0..parts−1 and its backward back.
+/// Plain: part k on stage k. Interleaved: part k = chunk·p + stage, Megatron's layout (Narayanan et al. 2021, Sec.
+/// 2.2.2). DualPipe: microbatches 0..m/2−1 enter at stage 0 (chunk 0, part k on stage k), microbatches m/2..m−1 enter
+/// at stage p−1 (chunk 1, part k on stage p−1−k): DeepSeek-V3 report, Sec. 3.2.1, Fig. 5.
+struct PipelineLayout {
+  int p = 1, m = 1, v = 1, parts = 1;
+  bool dual = false;
+
+  int direction(int mb) const { return dual && mb >= m / 2 ? 1 : 0; }
+  int stage_of(int part, int mb) const {
+    if (dual) return direction(mb) == 0 ? part : p - 1 - part;
+    return part % p;
+  }
+  int part_of(int stage, int chunk, int mb) const {
+    if (dual) return direction(mb) == 0 ? stage : p - 1 - stage;
+    return chunk * p + stage;
+  }
+};
+
+PipelineLayout make_layout(const PipelineSpec& spec);
+
+/// One op in a stage's program (times are found by simulation).
+struct StageOp {
+  char kind;  ///< 'F', 'B' or 'W'
+  std::uint8_t chunk;
+  std::uint8_t fuse = 0;     ///< the next `fuse` ops run with this one as one call: it waits for all their inputs
+  std::uint8_t release = 0;  ///< the output is sent when the op `release` places later ends (0: when this one ends)
+  std::int32_t microbatch;
+};
+
+/// Every stage's program, concatenated: stage s runs ops[begin[s]] .. ops[begin[s+1] − 1] in that order.
+struct StageOrders {
+  std::vector<StageOp> ops;
+  std::vector<std::int64_t> begin;
+};
+
+/// True for schedules whose backward is split into B (input gradient) and W (weight gradient) ops.
+bool splits_backward(Schedule schedule);
+
+/// The fixed per-stage programs of gpipe, 1f1b, interleaved, zb-h1 and dualpipe (zb-h2 is decided while simulating).
+StageOrders build_orders(const PipelineSpec& spec);
+
+/// Runs fixed programs: each op starts when its stage is free and its inputs have arrived (plus comm across stages).
+/// Throws std::logic_error if the programs deadlock (a bug in an order generator).
+PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders);
+
+/// ZB-H2, decided greedily in time order: each free stage runs a ready B, else a ready F while fewer than 2p−1 of its
+/// microbatches wait for their W, else its oldest pending W (Qi et al. 2024, Sec. 2.2, Fig. 4: stage s warms up with
+/// 2(p−s)−1 forwards and W's fill the tail; this rule yields exactly that, a parallelogram with no idle time inside any
+/// stage's span when f = b = w and m ≥ 2p−1).
+PipelineResult simulate_zb_h2(const PipelineSpec& spec);
+
+/// The closed form a schedule is known for, at the spec's numbers.
+PipelineClosedForm closed_form(const PipelineSpec& spec);
+
+}  // namespace parascope::detail
