@@ -1,5 +1,5 @@
 // The served site in headless Chromium: the engine loads, the MFU figure shows the engine's number, nothing leaves
-// 127.0.0.1, no console errors, bad attributes become visible notes.
+// 127.0.0.1, no console errors, bad attributes become visible notes. (The MFU figure itself: mfu.test.mjs.)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -12,8 +12,8 @@ const site = useSite(before, after);
 test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () => {
   const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
-  const shown = widget.locator('[data-out="mfu"]');
-  assert.equal(await shown.textContent(), '46.2 %');
+  const shown = widget.locator('[data-out="published-mfu"]');
+  assert.equal(await shown.textContent(), '46.2 % MFU');
   const expected = engine.call({ op: 'mfu', model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokens_per_second: 238300 });
   assert.equal(Number(await shown.getAttribute('data-value')), expected.mfu);
   await page.screenshot({ path: new URL('site-mfu.png', SCREENSHOTS).pathname, fullPage: true });
@@ -24,6 +24,7 @@ test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () 
 test('typing a throughput recomputes MFU through the engine', async () => {
   const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
+  await widget.locator('input[name="preset"][value="your-run"]').check();
   await widget.locator('select[name="model"]').selectOption('llama3-405b');
   await widget.locator('select[name="hardware"]').selectOption('h100-sxm');
   await widget.locator('input[name="gpus"]').fill('16384');
