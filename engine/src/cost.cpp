@@ -191,6 +191,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   const double peak = hw.peak_flops;
   const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
   StepResult r;
+  r.parallel = p;
   r.microbatches = p.microbatches();
   const double mb = double(r.microbatches);
   const double chunks = double(p.pp * p.vpp);

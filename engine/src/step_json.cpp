@@ -89,7 +89,19 @@ json step_to_json(const StepResult& r) {
             {"total", r.memory.total}}},
           {"memory_capacity", r.memory_capacity},
           {"fits", r.fits},
-          {"axes", std::move(axes)}};
+          {"axes", std::move(axes)},
+          {"parallel",
+           {{"dp", r.parallel.dp},
+            {"tp", r.parallel.tp},
+            {"pp", r.parallel.pp},
+            {"cp", r.parallel.cp},
+            {"ep", r.parallel.ep},
+            {"vpp", r.parallel.vpp},
+            {"microbatch_size", r.parallel.microbatch_size},
+            {"global_batch", r.parallel.global_batch},
+            {"schedule", r.parallel.schedule},
+            {"zero", r.parallel.zero},
+            {"sequence_parallel", r.parallel.sequence_parallel}}}};
 }
 
 }  // namespace parascope::detail

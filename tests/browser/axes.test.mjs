@@ -4,26 +4,17 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
-import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
-let site;
 const engine = await nodeEngine();
 const RUN = { model: 'mixtral-8x7b', hardware: 'h100-sxm', cluster: { gpus: 64 },
   parallel: { tp: 2, pp: 4, ep: 8, global_batch: 256 } };  // the article page's attributes
-// The traffic op is the cost model's per-axis projection (issue 5); until it is merged the table tests are skipped.
-const hasTraffic = !engine.callText('{"op":"traffic"}').includes('"unknown_op"');
-const needsTraffic = hasTraffic ? {} : { skip: 'no traffic op in this engine yet (it comes with the cost model)' };
-before(async () => {
-  site = await startSite();
-});
-after(async () => {
-  await site?.close();
-});
+const site = useSite(before, after);
 
 const shot = (page, name) => page.screenshot({ path: new URL(name, SCREENSHOTS).pathname, fullPage: true });
 
-test('each axis button shows that axis row with the engine traffic numbers', needsTraffic, async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 1000, height: 1400 });
+test('each axis button shows that axis row with the engine traffic numbers', async () => {
+  const { page, problems, context } = await openPage(site(), '', { width: 1000, height: 1400 });
   const widget = await widgetReady(page, 'parascope-axes');
   const expected = engine.call({ op: 'traffic', ...RUN });
   for (const axis of ['data', 'tensor', 'pipeline', 'expert']) {
@@ -53,7 +44,7 @@ test('each axis button shows that axis row with the engine traffic numbers', nee
 });
 
 test('the grid labels each GPU with the shard the engine places on it, and links follow the nodes', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-axes');
   const placement = engine.call({ op: 'placement', ...RUN });
   await widget.locator('button[data-axis="pipeline"]').click();
@@ -71,7 +62,7 @@ test('the grid labels each GPU with the shard the engine places on it, and links
 });
 
 test('the skew slider re-routes through moe_route and marks the hot expert and GPU', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 1000, height: 1400 });
+  const { page, problems, context } = await openPage(site(), '', { width: 1000, height: 1400 });
   const widget = await widgetReady(page, 'parascope-axes');
   await widget.locator('button[data-axis="expert"]').click();
   const slider = widget.locator('input[name="skew"]');
@@ -91,7 +82,7 @@ test('the skew slider re-routes through moe_route and marks the hot expert and G
 });
 
 test('arrow keys move between axes and attributes set the first axis', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-axes');
   await widget.locator('button[data-axis="data"]').focus();
   await page.keyboard.press('ArrowRight');
@@ -110,13 +101,13 @@ test('arrow keys move between axes and attributes set the first axis', async () 
   const second = await widgetReady(page, '#second');
   assert.equal(await second.locator('button[data-axis="tensor"]').getAttribute('aria-pressed'), 'true');
   assert.equal(await second.locator('.gpu-label').first().textContent(), 'h0–7');
-  assert.equal(await second.locator(hasTraffic ? '.note' : '.note:not([data-note="traffic"])').count(), 0);
+  assert.equal(await second.locator('.note').count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('at 360 px the figure fits without sideways scrolling', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 360, height: 900 });
+  const { page, problems, context } = await openPage(site(), '', { width: 360, height: 900 });
   const widget = await widgetReady(page, 'parascope-axes');
   await widget.locator('button[data-axis="expert"]').click();
   const box = await widget.boundingBox();

@@ -6,16 +6,10 @@ import { after, before, test } from 'node:test';
 import { PRESETS } from '../../web/lib/mfu-presets.js';
 import { STEP_SEGMENTS } from '../../web/lib/step-bar.js';
 import { nodeEngine } from '../js/node-engine.mjs';
-import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
-let site;
 const engine = await nodeEngine();
-before(async () => {
-  site = await startSite();
-});
-after(async () => {
-  await site?.close();
-});
+const site = useSite(before, after);
 
 const preset = (id) => PRESETS.find((p) => p.id === id);
 /** The step request for a preset with part of its split changed (dp is left to the engine, as in the widget). */
@@ -38,7 +32,7 @@ const expectedSegments = (r) =>
 const modelled = (widget) => widget.locator('[data-out="modelled-mfu"]');
 
 test('the PaLM preset reads 46.2 % published and shows the engine\'s modelled step, bar and memory', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
   assert.ok(await widget.locator('input[name="preset"][value="palm-540b"]').isChecked());
   const published = widget.locator('[data-out="published-mfu"]');
@@ -65,7 +59,7 @@ test('the PaLM preset reads 46.2 % published and shows the engine\'s modelled st
 });
 
 test('moving tp by keyboard redraws the breakdown from the engine; a refused split greys the bars and says why', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const widget = await widgetReady(page, 'parascope-mfu');
   const before12 = await shownSegments(widget);
@@ -96,7 +90,7 @@ test('moving tp by keyboard redraws the breakdown from the engine; a refused spl
 });
 
 test('memory per GPU turns red when the engine says the split does not fit', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
   const memory = widget.locator('[data-out="memory"]');
   assert.equal(await memory.getAttribute('data-fits'), 'true');
@@ -114,7 +108,7 @@ test('memory per GPU turns red when the engine says the split does not fit', asy
 });
 
 test('every preset shows the engine\'s modelled MFU and bar, and "your run" the mfu op', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
   for (const p of PRESETS) {
     await widget.locator(`input[name="preset"][value="${p.id}"]`).check();
@@ -141,7 +135,7 @@ test('every preset shows the engine\'s modelled MFU and bar, and "your run" the 
 });
 
 test('the figure is operable from the keyboard alone and fits 360 px', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
+  const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-mfu');
   const radio = widget.locator('input[name="preset"][value="palm-540b"]');
   await radio.focus();
@@ -159,7 +153,7 @@ test('the figure is operable from the keyboard alone and fits 360 px', async () 
 });
 
 test('attributes set the initial preset and split; a bad one is a visible note', async () => {
-  const { page, problems, context } = await openPage(site, 'tests/mfu-attributes.html');
+  const { page, problems, context } = await openPage(site(), 'tests/mfu-attributes.html');
   const llama = await widgetReady(page, '#llama-tp4');
   const r = engine.call(stepRequest('llama3-405b', { tp: 4, recompute: 'full' }));
   assert.equal(Number(await llama.locator('[data-out="modelled-mfu"]').getAttribute('data-value')), r.mfu);

@@ -87,7 +87,7 @@ class ParascopeMfu extends ParascopeWidget {
         h('dt', {}, 'Step time'), this.out.stepTime,
         h('dt', {}, 'Throughput'), this.out.tokens,
         h('dt', {}, 'HFU (recomputation counted)'), this.out.hfu,
-        h('dt', {}, 'dp (gpus ÷ tp·pp)'), this.out.dp,
+        h('dt', {}, 'dp (gpus ÷ tp·pp·cp)'), this.out.dp,
         h('dt', {}, 'Microbatches per step'), this.out.microbatches),
       this.out.kernelNote, this.out.formula);
     const dashboard = h('section', { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
@@ -204,7 +204,6 @@ class ParascopeMfu extends ParascopeWidget {
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
     const gpus = p.run.cluster.gpus;
-    const { tp, pp } = this.split;
     this.grid.update(gpus, r.dashboard_utilization);
     this.out.dashboardNote.textContent = `A kernel is resident on each GPU ${percent(r.dashboard_utilization)} of the `
       + 'step, which is what a utilization gauge reads: communication kernels and the waits inside them count as busy.';
@@ -214,7 +213,7 @@ class ParascopeMfu extends ParascopeWidget {
     this.out.stepTime.textContent = seconds(r.step_time);
     this.out.tokens.textContent = `${si(r.tokens_per_second).trim()} tokens/s`;
     this.out.hfu.textContent = percent(r.hfu);
-    this.out.dp.textContent = String(gpus / (tp * pp * (p.run.parallel.cp ?? 1)));
+    this.out.dp.textContent = String(r.parallel.dp);
     this.out.microbatches.textContent = String(r.microbatches);
     const skipped = -r.compute_split.kernel_inefficiency;
     this.out.kernelNote.textContent = skipped > 0

@@ -74,6 +74,7 @@ struct StepResult {
   std::int64_t microbatches = 0;        ///< per pipeline per step
   double pipeline_makespan = 0;         ///< seconds of the forward/backward schedule
   std::vector<AxisTraffic> axes;
+  ParallelConfig parallel;              ///< the split as evaluated (dp and schedule resolved)
 };
 
 /// Evaluates one step. Assumes a validated run (detail::read_run checks products and divisibility).
