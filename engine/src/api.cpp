@@ -22,6 +22,14 @@ constexpr Op kOps[] = {
     {"version", detail::op_version},
     {"presets", detail::op_presets},
     {"mfu", detail::op_mfu},
+    {"step", detail::op_step},
+    {"traffic", detail::op_traffic},
+    {"allreduce", detail::op_allreduce},
+    {"allgather", detail::op_allgather},
+    {"reducescatter", detail::op_reducescatter},
+    {"alltoall", detail::op_alltoall},
+    {"moe_route", detail::op_moe_route},
+    {"placement", detail::op_placement},
     {"pipeline", detail::op_pipeline},
 };
 

@@ -12,6 +12,14 @@ using OpHandler = json (*)(RequestReader& request);
 json op_version(RequestReader& request);
 json op_presets(RequestReader& request);
 json op_mfu(RequestReader& request);
+json op_step(RequestReader& request);
+json op_traffic(RequestReader& request);
+json op_allreduce(RequestReader& request);
+json op_allgather(RequestReader& request);
+json op_reducescatter(RequestReader& request);
+json op_alltoall(RequestReader& request);
+json op_moe_route(RequestReader& request);
+json op_placement(RequestReader& request);
 json op_pipeline(RequestReader& request);
 
 }  // namespace parascope::detail

@@ -134,6 +134,8 @@ std::int64_t pipeline_op_count(const PipelineSpec& spec) {
   return std::int64_t(std::max(spec.stages, 0)) * std::int64_t(std::max(spec.microbatches, 0)) * chunks * kinds;
 }
 
+void validate_pipeline(const PipelineSpec& spec) { validate(spec); }
+
 PipelineResult run_pipeline(const PipelineSpec& spec) {
   validate(spec);
   PipelineResult result;

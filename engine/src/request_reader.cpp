@@ -86,7 +86,9 @@ std::int64_t RequestReader::integer(const char* key, std::int64_t min, std::int6
   std::string range = "from " + format_number(double(min)) + " to " + format_number(double(max));
   if (v.is_number_integer() || v.is_number_unsigned()) {
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(max)) {
-      throw RequestError(code::out_of_range, path_of(key) + " must be an integer " + range, path_of(key));
+      throw RequestError(code::out_of_range,
+                         path_of(key) + " must be an integer " + range + "; got " + std::to_string(v.get<std::uint64_t>()),
+                         path_of(key));
     }
     std::int64_t i = v.get<std::int64_t>();
     if (i < min || i > max) {

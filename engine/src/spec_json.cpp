@@ -109,38 +109,35 @@ Hardware read_hardware(RequestReader& r) {
   return h;
 }
 
-ModelShape resolve_model(RequestReader& request, const char* key) {
+namespace {
+
+/// A request field holding a preset id (looked up in `presets`) or an object (read by `read`).
+template <typename T, typename Read>
+T resolve(RequestReader& request, const char* key, const char* kind, const std::vector<T>& presets, Read read) {
   const json& v = request.value(key);
-  if (v.is_string()) {
-    const ModelShape* m = find_model(v.get<std::string>());
-    if (!m) {
-      std::string ids;
-      for (const auto& p : model_presets()) ids += (ids.empty() ? "" : ", ") + p.id;
-      throw RequestError(code::unknown_preset,
-                         request.path_of(key) + ": no model preset \"" + v.get<std::string>() + "\"; presets: " + ids,
-                         request.path_of(key));
-    }
-    return *m;
+  if (!v.is_string()) {
+    RequestReader r = request.object(key);
+    return read(r);
   }
-  RequestReader r = request.object(key);
-  return read_model_shape(r);
+  const std::string id = v.get<std::string>();
+  std::string ids;
+  for (const T& p : presets) {
+    if (p.id == id) return p;
+    ids += (ids.empty() ? "" : ", ") + p.id;
+  }
+  throw RequestError(code::unknown_preset,
+                     request.path_of(key) + ": no " + kind + " preset \"" + id + "\"; presets: " + ids,
+                     request.path_of(key));
+}
+
+}  // namespace
+
+ModelShape resolve_model(RequestReader& request, const char* key) {
+  return resolve(request, key, "model", model_presets(), read_model_shape);
 }
 
 Hardware resolve_hardware(RequestReader& request, const char* key) {
-  const json& v = request.value(key);
-  if (v.is_string()) {
-    const Hardware* h = find_hardware(v.get<std::string>());
-    if (!h) {
-      std::string ids;
-      for (const auto& p : hardware_presets()) ids += (ids.empty() ? "" : ", ") + p.id;
-      throw RequestError(code::unknown_preset,
-                         request.path_of(key) + ": no hardware preset \"" + v.get<std::string>() + "\"; presets: " + ids,
-                         request.path_of(key));
-    }
-    return *h;
-  }
-  RequestReader r = request.object(key);
-  return read_hardware(r);
+  return resolve(request, key, "hardware", hardware_presets(), read_hardware);
 }
 
 json model_to_json(const ModelShape& m) {

@@ -4,25 +4,19 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
-import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
 const { GANTT_LAYOUT } = await import(new URL('../../dist/lib/gantt.js', import.meta.url));
 const { unpackOps } = await import(new URL('../../dist/lib/packed-ops.js', import.meta.url));
 
-let site;
+const site = useSite(before, after);
 const engine = await nodeEngine();
-before(async () => {
-  site = await startSite();
-});
-after(async () => {
-  await site?.close();
-});
 
 const SELECTOR = 'parascope-bubble';
 
 /** Opens the article page (at `width`), waits for the figure, runs `check(widget, page)`, then asserts a clean console. */
 async function withBubble(check, { width = 1000, height = 900 } = {}) {
-  const { page, problems, context } = await openPage(site, '', { width, height });
+  const { page, problems, context } = await openPage(site(), '', { width, height });
   try {
     await check(await widgetReady(page, SELECTOR), page);
     assert.deepEqual(problems, []);
@@ -81,6 +75,7 @@ test('moving the sliders recomputes: gauge equals the engine and the chart has p
   // Each row draws that stage's own ops: point at the middle of an op the engine puts on stage s, read it back.
   const ops = engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, ops_format: 'packed' });
   ops.ops = unpackOps(ops);
+  await widget.locator('canvas').scrollIntoViewIfNeeded();
   const box = await widget.locator('canvas').boundingBox();
   const plotW = box.width - GANTT_LAYOUT.activations;
   const rowH = box.height === 0 ? 0 : (box.height - GANTT_LAYOUT.axis) / 8;
@@ -128,6 +123,7 @@ test('the chart is keyboard operable: arrow keys walk the ops and the readout na
 }));
 
 test('hovering an op names it', () => withBubble(async (widget, page) => {
+  await widget.locator('canvas').scrollIntoViewIfNeeded();
   const box = await widget.locator('canvas').boundingBox();
   await page.mouse.move(box.x + 3, box.y + 5);  // the first op of GPU 0
   assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 0 · microbatch 0 · forward/);

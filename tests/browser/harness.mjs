@@ -57,3 +57,18 @@ export async function widgetReady(page, selector) {
   await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute('data-ready'), selector);
   return widget;
 }
+
+/**
+ * Registers node:test hooks that start the site before a file's tests and close it after; returns a getter for it.
+ * Usage: `const site = useSite(before, after);` then `openPage(site(), ...)`.
+ */
+export function useSite(before, after) {
+  let site;
+  before(async () => {
+    site = await startSite();
+  });
+  after(async () => {
+    await site?.close();
+  });
+  return () => site;
+}

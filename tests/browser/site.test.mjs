@@ -1,25 +1,19 @@
 // The served site in headless Chromium: the engine loads, the MFU figure shows the engine's number, nothing leaves
-// 127.0.0.1, no console errors, bad attributes become visible notes.
+// 127.0.0.1, no console errors, bad attributes become visible notes. (The MFU figure itself: mfu.test.mjs.)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
-import { SCREENSHOTS, openPage, startSite, widgetReady } from './harness.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
-let site;
 const engine = await nodeEngine();
-before(async () => {
-  site = await startSite();
-});
-after(async () => {
-  await site?.close();
-});
+const site = useSite(before, after);
 
 test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
-  const shown = widget.locator('[data-out="mfu"]');
-  assert.equal(await shown.textContent(), '46.2 %');
+  const shown = widget.locator('[data-out="published-mfu"]');
+  assert.equal(await shown.textContent(), '46.2 % MFU');
   const expected = engine.call({ op: 'mfu', model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokens_per_second: 238300 });
   assert.equal(Number(await shown.getAttribute('data-value')), expected.mfu);
   await page.screenshot({ path: new URL('site-mfu.png', SCREENSHOTS).pathname, fullPage: true });
@@ -28,8 +22,9 @@ test('the article page loads the engine and shows PaLM at 46.2 % MFU', async () 
 });
 
 test('typing a throughput recomputes MFU through the engine', async () => {
-  const { page, problems, context } = await openPage(site);
+  const { page, problems, context } = await openPage(site());
   const widget = await widgetReady(page, 'parascope-mfu');
+  await widget.locator('input[name="preset"][value="your-run"]').check();
   await widget.locator('select[name="model"]').selectOption('llama3-405b');
   await widget.locator('select[name="hardware"]').selectOption('h100-sxm');
   await widget.locator('input[name="gpus"]').fill('16384');
@@ -44,7 +39,7 @@ test('typing a throughput recomputes MFU through the engine', async () => {
 });
 
 test('a bad attribute shows a visible note and the widget still works; a neighbour is unaffected', async () => {
-  const { page, problems, context } = await openPage(site, 'tests/attributes.html');
+  const { page, problems, context } = await openPage(site(), 'tests/attributes.html');
   const bad = await widgetReady(page, '#bad');
   const note = bad.locator('[data-note="attr-gpus"]');
   assert.match(await note.textContent(), /gpus="lots"/);
@@ -57,7 +52,7 @@ test('a bad attribute shows a visible note and the widget still works; a neighbo
 });
 
 test('the page works at 360 px wide', async () => {
-  const { page, problems, context } = await openPage(site, '', { width: 360, height: 800 });
+  const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-mfu');
   const box = await widget.boundingBox();
   assert.ok(box.width <= 360, `widget is ${box.width}px wide`);

@@ -1,0 +1,83 @@
+/// The cost model: one training run (model, hardware, cluster, 4-D split) -> step time, broken into compute,
+/// memory-bound kernels, exposed communication per axis, pipeline bubble and optimizer; MFU, HFU, memory per GPU.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "parascope/model.hpp"
+#include "parascope/parallel.hpp"
+
+namespace parascope {
+
+/// How close kernels and links get to their peaks, and what overlaps what. Every default is documented (with its
+/// source) in engine/API.md under "step"; a request may override any of them.
+struct Efficiency {
+  double gemm_max = 0.8;             ///< fraction of peak FLOP/s a large BF16 GEMM reaches
+  double gemm_half_width = 128;      ///< GEMM width (elements) at which it reaches half of gemm_max
+  double flash_attention_efficiency = 0.55;  ///< fraction of peak for FlashAttention-2 fwd+bwd
+  double memory_efficiency = 0.8;    ///< fraction of HBM bandwidth memory-bound kernels reach
+  double link_efficiency = 0.8;      ///< fraction of a link's bandwidth NCCL collectives reach (busbw / peak)
+  bool flash_attention = true;       ///< fused attention: no s×s scores in memory, causal blocks skipped
+  double tp_overlap = 0.0;           ///< fraction of tensor-parallel communication hidden behind compute
+  bool dp_overlap = true;            ///< gradient reduction overlapped with the last microbatch's backward
+  double ep_overlap = 0.0;           ///< fraction of expert all-to-all hidden behind compute
+  double grad_reduce_bytes = 4;      ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
+  double router_imbalance = 1.0;     ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
+  bool bubble_kernel_resident = true;  ///< a stage waiting in the bubble sits in a posted receive kernel
+  AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
+};
+
+/// One parallel axis's communication in one step, as seen by one GPU.
+struct AxisTraffic {
+  Axis axis = Axis::data;
+  std::string splits;          ///< what the axis cuts: "batch", "weight matrices", "layers", "experts", "sequence"
+  std::string collective;      ///< the collective(s) it adds, in words
+  double count = 0;            ///< collectives per step (per GPU)
+  double bytes_per_gpu = 0;    ///< bytes each GPU sends per step on this axis
+  bool inter = false;          ///< true: the group crosses nodes, so the network carries it
+  std::string link;            ///< the carrying link's name
+  double time = 0;             ///< seconds per step on that link, were nothing overlapped
+  double hidden_fraction = 0;  ///< 0..1 of `time` hidden behind compute
+};
+
+/// Seconds per step, summing to step_time.
+struct StepBreakdown {
+  double compute = 0;       ///< GEMMs and attention math, recomputation included
+  double memory_bound = 0;  ///< element-wise kernels bound by HBM bandwidth (norms, activations, softmax, dropout)
+  double tp_comm = 0, cp_comm = 0, pp_comm = 0, dp_comm = 0, ep_comm = 0;  ///< exposed communication per axis
+  double bubble = 0;        ///< pipeline fill and drain
+  double optimizer = 0;     ///< the Adam update (memory-bound)
+  double other = 0;         ///< stages waiting on the slowest stage (uneven layers, logits on the last stage)
+};
+
+/// Bytes per GPU (the most loaded pipeline stage).
+struct MemoryPerGpu {
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0, total = 0;
+};
+
+struct StepResult {
+  double step_time = 0;
+  double tokens_per_second = 0;
+  double mfu = 0, hfu = 0;
+  double flops_per_token = 0;           ///< model FLOPs (the MFU convention)
+  double hardware_flops_per_token = 0;  ///< with recomputation
+  std::string formula;
+  StepBreakdown breakdown;
+  /// The compute time split for the "where does the time go" bar: useful model FLOPs at peak, recomputation at peak,
+  /// and the rest of compute (kernels below peak). useful_at_peak / step_time = mfu.
+  double useful_at_peak = 0, recompute_at_peak = 0, kernel_inefficiency = 0;
+  double dashboard_utilization = 0;     ///< fraction of the step some kernel is resident (what nvidia-smi reads)
+  MemoryPerGpu memory;
+  double memory_capacity = 0;           ///< the GPU's memory in bytes (0 = unknown)
+  bool fits = true;
+  std::int64_t microbatches = 0;        ///< per pipeline per step
+  double pipeline_makespan = 0;         ///< seconds of the forward/backward schedule
+  std::vector<AxisTraffic> axes;
+  ParallelConfig parallel;              ///< the split as evaluated (dp and schedule resolved)
+};
+
+/// Evaluates one step. Assumes a validated run (detail::read_run checks products and divisibility).
+StepResult evaluate_step(const TrainingRun& run, const Efficiency& efficiency);
+
+}  // namespace parascope

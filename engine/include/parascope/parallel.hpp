@@ -1,0 +1,78 @@
+/// A cluster and a 4-D split of one training run across it (DP × TP × PP × CP, with EP inside DP·CP), and where
+/// each parallel group's members sit: inside one node or across nodes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "parascope/hardware.hpp"
+#include "parascope/model.hpp"
+
+namespace parascope {
+
+/// The GPUs and their two kinds of link. Bandwidths: bytes/s, ONE direction, per GPU. Latencies: seconds per step.
+struct Cluster {
+  std::int64_t gpus = 1;
+  std::int64_t gpus_per_node = 8;
+  double intra_bandwidth = 0;
+  double intra_latency = 0;
+  double inter_bandwidth = 0;
+  double inter_latency = 0;
+  std::string intra_link;   ///< e.g. "NVLink 4"
+  std::string inter_link;   ///< e.g. "InfiniBand NDR 400 Gb/s"
+};
+
+/// How one run is split. dp·tp·pp·cp = gpus; ep divides dp·cp (expert parallelism reuses the data-parallel ranks,
+/// as in Megatron-Core) and the number of experts.
+struct ParallelConfig {
+  std::int64_t dp = 1, tp = 1, pp = 1, ep = 1, cp = 1;
+  std::int64_t vpp = 1;                  ///< virtual pipeline stages (model chunks) per GPU
+  std::int64_t microbatch_size = 1;      ///< sequences per microbatch
+  std::int64_t global_batch = 1;         ///< sequences per optimizer step
+  std::string schedule = "1f1b";         ///< a pipeline schedule id ("gpipe", "1f1b", "interleaved", ...)
+  Recompute recompute = Recompute::none;
+  bool sequence_parallel = false;        ///< Korthikanti et al. 2022: split LayerNorm/dropout activations over TP
+  int zero = 0;                          ///< ZeRO stage 0-3 (Rajbhandari et al. 2020); 3 = FSDP
+
+  /// Microbatches per pipeline per step: global_batch / (dp · microbatch_size).
+  std::int64_t microbatches() const { return global_batch / (dp * microbatch_size); }
+};
+
+/// The parallel axes, in Megatron-Core's rank order from fastest- to slowest-varying: tp, cp, dp, pp
+/// (Narayanan et al. 2021 Sec. 3.3 put TP innermost so that its heavy traffic stays on NVLink).
+enum class Axis { tensor, context, data, pipeline, expert };
+
+/// Where one group of an axis sits: `size` members, `stride` ranks apart.
+struct GroupPlacement {
+  std::int64_t size = 1;
+  std::int64_t stride = 1;
+  std::int64_t members_per_node = 1;  ///< how many of the group share a node
+  bool crosses_nodes = false;         ///< true: its traffic goes over the network
+  double bandwidth = 0;               ///< per member, one direction: intra, or members_per_node × inter (capped by intra)
+  double latency = 0;
+  std::string link;                   ///< that link's name
+};
+
+/// Placement of a group of `axis` under rank order tp < cp < dp < pp. The expert group is the first `ep` ranks of
+/// the DP·CP ranks (stride tp).
+GroupPlacement place_group(const Cluster& cluster, const ParallelConfig& parallel, Axis axis);
+
+const char* axis_name(Axis axis);
+
+/// Which shard one GPU holds: its index along each axis, and its node. ep_rank indexes the expert shard
+/// ((dp_rank·cp + cp_rank) mod ep).
+struct RankCoords {
+  std::int64_t rank = 0, node = 0;
+  std::int64_t tp_rank = 0, cp_rank = 0, dp_rank = 0, pp_rank = 0, ep_rank = 0;
+};
+RankCoords rank_coords(const Cluster& cluster, const ParallelConfig& parallel, std::int64_t rank);
+
+/// One training run: what is trained, on what, and how it is split.
+struct TrainingRun {
+  ModelShape model;
+  Hardware hardware;
+  Cluster cluster;
+  ParallelConfig parallel;
+};
+
+}  // namespace parascope

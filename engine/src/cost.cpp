@@ -1,0 +1,356 @@
+// The step-time model: kernel times per layer, communication per axis (collectives engine), the pipeline schedule
+// (pipeline engine), data-parallel reduction and optimizer -> step time, MFU, HFU, and where the time went.
+#include "parascope/cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "layer_work.hpp"
+#include "memory_model.hpp"
+#include "parascope/collectives.hpp"
+#include "parascope/error.hpp"
+#include "parascope/pipeline.hpp"
+#include "pipeline_detail.hpp"
+
+namespace parascope {
+
+namespace {
+
+using detail::LayerWork;
+
+/// Roofline-style GEMM efficiency: gemm_max for wide GEMMs, falling as the narrowest dimension w shrinks (tiles
+/// and waves go partly empty; NVIDIA Matrix Multiplication Background User's Guide, "Dimension quantization").
+double gemm_efficiency(const Efficiency& eff, double width) {
+  return eff.gemm_max * width / (width + eff.gemm_half_width);
+}
+
+Link link_of(const GroupPlacement& g, const Efficiency& eff) { return {g.bandwidth * eff.link_efficiency, g.latency}; }
+
+/// Seconds of one microbatch's work for one model chunk on one GPU, by kind.
+struct ChunkTimes {
+  double gemm_fwd = 0, attn_fwd = 0, mem_fwd = 0;   // forward kernels
+  double recompute = 0;                             // forward work repeated in the backward
+  double recompute_mem = 0;                         // the memory-bound part of that
+  double tp_fwd = 0, tp_bwd = 0;                    // exposed tensor-parallel communication
+  double ep_fwd = 0, ep_bwd = 0;                    // exposed expert all-to-all
+  double cp_fwd = 0, cp_bwd = 0;                    // exposed context-parallel ring traffic
+  // Backward GEMMs cost twice the forward (input and weight gradients; Narayanan et al. 2021, Sec. 5.1). A backward
+  // element-wise kernel reads its saved input and the incoming gradient and writes one gradient: 3 tensor passes
+  // against the forward's 2 (read, write), so 1.5× the forward's traffic.
+  static constexpr double kMemBackward = 1.5;
+  double math() const { return 3.0 * (gemm_fwd + attn_fwd) + recompute - recompute_mem; }
+  double memory() const { return (1.0 + kMemBackward) * mem_fwd + recompute_mem; }
+  double forward() const { return gemm_fwd + attn_fwd + mem_fwd + tp_fwd + ep_fwd + cp_fwd; }
+  double backward() const {
+    return 2.0 * (gemm_fwd + attn_fwd) + kMemBackward * mem_fwd + recompute + tp_bwd + ep_bwd + cp_bwd;
+  }
+  ChunkTimes scaled(double k) const {
+    ChunkTimes c = *this;
+    for (double* v : {&c.gemm_fwd, &c.attn_fwd, &c.mem_fwd, &c.recompute, &c.recompute_mem, &c.tp_fwd, &c.tp_bwd,
+                      &c.ep_fwd, &c.ep_bwd, &c.cp_fwd, &c.cp_bwd}) {
+      *v *= k;
+    }
+    return c;
+  }
+};
+
+/// Per-layer communication of one microbatch, full (before any overlap), and the traffic it makes.
+struct LayerComm {
+  double tp_fwd = 0, tp_bwd = 0, tp_bytes = 0, tp_count = 0;
+  double ep_fwd = 0, ep_bwd = 0, ep_bytes = 0, ep_count = 0;
+  double cp_fwd = 0, cp_bwd = 0, cp_bytes = 0, cp_count = 0;
+};
+
+LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerWork& w) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  LayerComm c;
+  const bool full_recompute = p.recompute == Recompute::full;
+  const double activation = w.tokens * double(m.hidden) * 2.0;  // bf16 activations of the microbatch, bytes
+
+  if (p.tp > 1) {
+    // Megatron: 2 all-reduces forward (after attention and MLP) and 2 backward (Shoeybi et al. 2019, Sec. 3);
+    // with sequence parallelism each all-reduce becomes a reduce-scatter + all-gather of the same total
+    // (Korthikanti et al. 2022, Sec. 4.2.2). Full recomputation repeats the forward pair in the backward.
+    const Link link = link_of(place_group(run.cluster, p, Axis::tensor), eff);
+    CollectiveCost one = ring_allreduce(p.tp, activation, link);
+    if (p.sequence_parallel) {
+      const CollectiveCost ag = ring_allgather(p.tp, activation, link);
+      const CollectiveCost rs = ring_reducescatter(p.tp, activation, link);
+      one.time = ag.time + rs.time;
+      one.bytes_sent_per_gpu = ag.bytes_sent_per_gpu + rs.bytes_sent_per_gpu;
+    }
+    const double per_pass = 2.0;
+    c.tp_fwd = per_pass * one.time;
+    c.tp_bwd = per_pass * one.time * (full_recompute ? 2.0 : 1.0);
+    const double collectives = per_pass * (full_recompute ? 3.0 : 2.0) * (p.sequence_parallel ? 2.0 : 1.0);
+    c.tp_count = collectives;
+    c.tp_bytes = per_pass * (full_recompute ? 3.0 : 2.0) * one.bytes_sent_per_gpu;
+  }
+  if (p.ep > 1 && m.is_moe()) {
+    // Dispatch and combine all-to-alls per MoE layer, forward and backward (Lepikhin et al. 2021, GShard, Sec. 2.2;
+    // Fedus et al. 2022, Sec. 2.2): each token's hidden state goes to top_k experts. The busiest rank sets the pace.
+    const Link link = link_of(place_group(run.cluster, p, Axis::expert), eff);
+    const double bytes = w.tokens * double(m.top_k) * double(m.hidden) * 2.0 * eff.router_imbalance;
+    const CollectiveCost one = alltoall(p.ep, bytes, link);
+    c.ep_fwd = w.moe_layer_share * 2.0 * one.time;
+    c.ep_bwd = w.moe_layer_share * 2.0 * one.time * (full_recompute ? 2.0 : 1.0);
+    c.ep_count = w.moe_layer_share * (full_recompute ? 6.0 : 4.0);
+    c.ep_bytes = c.ep_count * one.bytes_sent_per_gpu;
+  }
+  if (p.cp > 1) {
+    // Ring attention (Liu et al. 2023; Megatron-Core context parallelism): cp − 1 point-to-point steps pass the
+    // local K and V blocks forward; the backward passes K, V and their gradients (twice the bytes).
+    const Link link = link_of(place_group(run.cluster, p, Axis::context), eff);
+    const double kv = 2.0 * w.tokens * double(m.kv_heads * m.head_dim) * 2.0 / double(p.tp);
+    const double steps = double(p.cp - 1);
+    c.cp_fwd = steps * (link.latency + kv / link.bandwidth);
+    c.cp_bwd = steps * (link.latency + 2.0 * kv / link.bandwidth) + (full_recompute ? c.cp_fwd : 0.0);
+    c.cp_count = steps * (full_recompute ? 4.0 : 3.0);
+    c.cp_bytes = steps * kv * (full_recompute ? 4.0 : 3.0);
+  }
+  return c;
+}
+
+/// Kernel and exposed-communication seconds of one layer (average) for one microbatch.
+ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, const LayerComm& c) {
+  const double peak = run.hardware.peak_flops;
+  const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
+  ChunkTimes t;
+  t.gemm_fwd = w.attn_proj_flops / (peak * gemm_efficiency(eff, w.attn_proj_width)) +
+               (w.dense_ffn_flops > 0 ? w.dense_ffn_flops / (peak * gemm_efficiency(eff, w.dense_ffn_width)) : 0) +
+               (w.expert_ffn_flops > 0 ? w.expert_ffn_flops / (peak * gemm_efficiency(eff, w.expert_ffn_width)) : 0);
+  // FlashAttention-2 reaches 50–73 % of A100 peak forward + backward (Dao 2023, Sec. 4.1); unfused attention runs
+  // as batched GEMMs whose narrow dimension is the head width.
+  t.attn_fwd = w.attention_core_flops /
+               (peak * (eff.flash_attention ? eff.flash_attention_efficiency : gemm_efficiency(eff, run.model.head_dim)));
+  t.mem_fwd = (w.elementwise_bytes + w.softmax_bytes) / hbm;
+  // Recomputation (Korthikanti et al. 2022, Sec. 5): full repeats the layer's forward; selective repeats the
+  // attention core and its softmax (with FlashAttention the kernel's own backward already does that).
+  if (run.parallel.recompute == Recompute::full) {
+    t.recompute = t.gemm_fwd + t.attn_fwd + t.mem_fwd;
+    t.recompute_mem = t.mem_fwd;
+  } else if (run.parallel.recompute == Recompute::selective && !eff.flash_attention) {
+    t.recompute_mem = w.softmax_bytes / hbm;
+    t.recompute = t.attn_fwd + t.recompute_mem;
+  }
+  t.tp_fwd = c.tp_fwd * (1.0 - eff.tp_overlap);
+  t.tp_bwd = c.tp_bwd * (1.0 - eff.tp_overlap);
+  t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
+  t.ep_bwd = c.ep_bwd * (1.0 - eff.ep_overlap);
+  // Ring attention overlaps each KV step with the attention block it feeds: only the excess is exposed.
+  t.cp_fwd = std::max(0.0, c.cp_fwd - t.attn_fwd);
+  t.cp_bwd = std::max(0.0, c.cp_bwd - 2.0 * t.attn_fwd);
+  return t;
+}
+
+/// The pipeline engine's schedule with these op times, run twice on the same stage programs: with the sends (the real
+/// step) and without (to tell the bubble from time spent waiting on sends). Refusals name pipeline fields; they are
+/// re-aimed at the step request's parallel fields.
+struct ScheduledPair {
+  PipelineMetrics with_comm, without_comm;
+};
+
+ScheduledPair schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
+  PipelineSpec spec;
+  spec.schedule = *parse_schedule(p.schedule);
+  spec.stages = int(p.pp);
+  spec.microbatches = int(p.microbatches());
+  spec.chunks = int(p.vpp);
+  spec.times = {f, b, w, comm};
+  spec.record_ops = false;
+  PipelineSpec silent = spec;
+  silent.times.comm = 0;
+  try {
+    if (spec.schedule == Schedule::zb_h2) {  // decided while simulating: no fixed programs to share
+      ScheduledPair out{run_pipeline(spec).metrics, {}};
+      out.without_comm = comm > 0 ? run_pipeline(silent).metrics : out.with_comm;
+      return out;
+    }
+    validate_pipeline(spec);
+    const detail::PipelineLayout layout = detail::make_layout(spec);
+    const detail::StageOrders orders = detail::build_orders(spec);
+    ScheduledPair out{detail::simulate_orders(spec, layout, orders).metrics, {}};
+    out.without_comm = comm > 0 ? detail::simulate_orders(silent, layout, orders).metrics : out.with_comm;
+    return out;
+  } catch (const RequestError& e) {
+    const std::string field = e.field == "stages"         ? "parallel.pp"
+                              : e.field == "microbatches" ? "parallel.global_batch"
+                              : e.field == "chunks"       ? "parallel.vpp"
+                                                          : "parallel.schedule";
+    throw RequestError(e.code, "pipeline schedule: " + e.message, field);
+  }
+}
+
+}  // namespace
+
+StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const Hardware& hw = run.hardware;
+  const double peak = hw.peak_flops;
+  const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
+  StepResult r;
+  r.parallel = p;
+  r.microbatches = p.microbatches();
+  const double mb = double(r.microbatches);
+  const double chunks = double(p.pp * p.vpp);
+
+  const LayerWork work = detail::layer_work(run, eff);
+  const LayerComm comm = layer_comm(run, eff, work);
+  const ChunkTimes layer = layer_times(run, eff, work, comm);
+
+  // The output layer runs on the last stage's last chunk (Megatron places it there).
+  const detail::LogitsWork logits = detail::logits_work(run);
+  const double logits_gemm = logits.flops / (peak * gemm_efficiency(eff, logits.width));
+  const double logits_fwd = logits_gemm + logits.bytes / hbm;
+  const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits.bytes / hbm;
+  const double logits_math = 3.0 * logits_gemm;
+
+  // The slowest chunk sets the pipeline's pace: ceil(L / (pp·vpp)) layers, or the average plus the logits.
+  const double layers_avg = double(m.layers) / chunks;
+  const double layers_max = std::ceil(layers_avg);
+  const ChunkTimes avg = layer.scaled(layers_avg);
+  const double avg_f = avg.forward() + logits_fwd / chunks;
+  const double avg_b = avg.backward() + logits_bwd / chunks;
+  const double max_f = std::max(layer.scaled(layers_max).forward(), avg.forward() + logits_fwd);
+  const double max_b = std::max(layer.scaled(layers_max).backward(), avg.backward() + logits_bwd);
+
+  // Pipeline point-to-point: each stage boundary sends the microbatch's activations forward and their gradient
+  // back; with tp > 1 each rank sends 1/tp and the rest is all-gathered over NVLink (Narayanan et al. 2021, Sec. 4.1).
+  double p2p = 0, p2p_bytes = 0;
+  if (p.pp > 1) {
+    const Link link = link_of(place_group(run.cluster, p, Axis::pipeline), eff);
+    p2p_bytes = work.tokens * double(m.hidden) * 2.0 / double(p.tp);
+    p2p = link.latency + p2p_bytes / link.bandwidth;
+  }
+
+  // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; the
+  // weight-gradient GEMMs are half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
+  const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
+  const double w_part = split_backward ? layer.scaled(layers_max).gemm_fwd : 0.0;
+  const ScheduledPair scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
+  const PipelineMetrics& with_comm = scheduled.with_comm;
+  const PipelineMetrics& no_comm = scheduled.without_comm;
+  const double busy = *std::max_element(no_comm.busy.begin(), no_comm.busy.end());
+  r.pipeline_makespan = with_comm.makespan;
+
+  // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share weights.
+  const detail::ParamsOnGpu held = detail::params_on_gpu(run);
+  const Link dp_link = link_of(place_group(run.cluster, p, Axis::data), eff);
+  const std::int64_t dp_group = p.dp * p.cp;
+  const std::int64_t expert_group = std::max<std::int64_t>(1, dp_group / p.ep);
+  double dp_time = 0, dp_bytes = 0, dp_count = 0, dp_hidden = 0;
+  auto add_dp = [&](const CollectiveCost& c, double times, double window) {
+    dp_time += times * c.time;
+    dp_bytes += times * c.bytes_sent_per_gpu;
+    dp_count += times;
+    dp_hidden += std::min(times * c.time, times * window);
+  };
+  const double last_backward = double(p.vpp) * max_b;  // the last microbatch's backward on this GPU
+  const double first_forward = double(p.vpp) * max_f;
+  for (const auto& [params, group] : {std::pair{held.dense, dp_group}, std::pair{held.expert, expert_group}}) {
+    if (group <= 1 || params <= 0) continue;
+    const double grads = params * eff.grad_reduce_bytes;
+    if (p.zero == 0) {
+      // Plain data parallelism: one all-reduce of the gradients (Li et al. 2020, PyTorch DDP), overlapped with
+      // the last backward when bucketed.
+      add_dp(ring_allreduce(group, grads, dp_link), 1, eff.dp_overlap ? last_backward : 0);
+    } else if (p.zero <= 2) {
+      // ZeRO-1/2 (Rajbhandari et al. 2020, Sec. 5; Megatron's distributed optimizer): reduce-scatter the gradients,
+      // all-gather the updated bf16 parameters: the all-reduce's volume.
+      add_dp(ring_reducescatter(group, grads, dp_link), 1, eff.dp_overlap ? last_backward : 0);
+      add_dp(ring_allgather(group, params * 2.0, dp_link), 1, eff.dp_overlap ? first_forward : 0);
+    } else {
+      // ZeRO-3 / FSDP (Zhao et al. 2023, Sec. 3): every microbatch gathers the parameters for the forward and again
+      // for the backward and reduce-scatters the gradients, prefetched behind the neighbouring layers' compute.
+      add_dp(ring_allgather(group, params * 2.0, dp_link), 2.0 * mb, (max_f + max_b) / 2.0);
+      add_dp(ring_reducescatter(group, grads, dp_link), mb, max_b);
+    }
+  }
+  r.breakdown.dp_comm = dp_time - dp_hidden;
+
+  // Adam (Kingma & Ba 2015) on the parameters this GPU updates: read fp32 master, m, v and the fp32 gradient,
+  // write master, m, v and the bf16 copy: 30 bytes per parameter, memory-bound.
+  const double updated = (p.zero >= 1) ? held.dense / double(dp_group) + held.expert / double(expert_group)
+                                       : held.dense + held.expert;
+  r.breakdown.optimizer = updated * 30.0 / hbm;
+
+  // Breakdown: the average chunk's work per kind; the slowest chunk's excess is "other".
+  const double per_gpu = mb * double(p.vpp);
+  r.breakdown.compute = per_gpu * avg.math() + mb * logits_math / double(p.pp);
+  r.breakdown.memory_bound = per_gpu * avg.memory() + mb * (1.0 + ChunkTimes::kMemBackward) * (logits.bytes / hbm) / double(p.pp);
+  r.breakdown.tp_comm = per_gpu * (avg.tp_fwd + avg.tp_bwd);
+  r.breakdown.ep_comm = per_gpu * (avg.ep_fwd + avg.ep_bwd);
+  r.breakdown.cp_comm = per_gpu * (avg.cp_fwd + avg.cp_bwd);
+  r.breakdown.other = std::max(0.0, busy - per_gpu * (avg_f + avg_b));
+  r.breakdown.bubble = no_comm.makespan - busy;
+  r.breakdown.pp_comm = with_comm.makespan - no_comm.makespan;
+  r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
+
+  // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.
+  const FlopsPerToken flops = flops_per_token(m, eff.attention, p.recompute);
+  const double tokens_per_step = double(p.global_batch) * double(m.seq);
+  const double gpus = double(run.cluster.gpus);
+  r.tokens_per_second = tokens_per_step / r.step_time;
+  r.flops_per_token = flops.model;
+  r.hardware_flops_per_token = flops.hardware;
+  r.formula = flops.formula;
+  r.mfu = flops.model * r.tokens_per_second / (gpus * peak);
+  r.hfu = flops.hardware * r.tokens_per_second / (gpus * peak);
+  r.useful_at_peak = flops.model * tokens_per_step / gpus / peak;
+  r.recompute_at_peak = (flops.hardware - flops.model) * tokens_per_step / gpus / peak;
+  r.kernel_inefficiency = r.breakdown.compute - r.useful_at_peak - r.recompute_at_peak;
+  // nvidia-smi's "utilization" is the share of time any kernel is resident (NVML nvmlDeviceGetUtilizationRates):
+  // NCCL kernels count, and a stage in the bubble waits inside a posted receive kernel.
+  const double idle = eff.bubble_kernel_resident ? 0.0 : r.breakdown.bubble;
+  r.dashboard_utilization = (r.step_time - idle) / r.step_time;
+
+  r.memory = detail::memory_per_gpu(run, eff, with_comm);
+  r.memory_capacity = hw.memory_bytes;
+  r.fits = hw.memory_bytes <= 0 || r.memory.total <= hw.memory_bytes;
+
+  // Per-axis traffic, for the four-axis figure: what each split adds and how much of it compute hides.
+  auto axis = [&](Axis a, const char* splits, std::string collective, double count, double bytes, double time,
+                  double exposed) {
+    const GroupPlacement g = place_group(run.cluster, p, a);
+    AxisTraffic t;
+    t.axis = a;
+    t.splits = splits;
+    t.collective = std::move(collective);
+    t.count = count;
+    t.bytes_per_gpu = bytes;
+    t.inter = g.crosses_nodes;
+    t.link = g.link;
+    t.time = time;
+    t.hidden_fraction = time > 0 ? std::clamp(1.0 - exposed / time, 0.0, 1.0) : 0.0;
+    r.axes.push_back(std::move(t));
+  };
+  const double layer_mb = double(m.layers) / double(p.pp) * mb;  // layer-microbatches per GPU per step
+  axis(Axis::data, "batch",
+       p.zero == 0   ? "all-reduce of gradients"
+       : p.zero <= 2 ? "reduce-scatter of gradients + all-gather of parameters"
+                     : "all-gather of parameters (forward and backward) + reduce-scatter of gradients, per microbatch",
+       dp_count, dp_bytes, dp_time, r.breakdown.dp_comm);
+  axis(Axis::tensor, "weight matrices",
+       p.sequence_parallel ? "reduce-scatter + all-gather, 2 each per layer forward and backward"
+                           : "all-reduce, 2 per layer forward and 2 backward",
+       comm.tp_count * layer_mb, comm.tp_bytes * layer_mb, (comm.tp_fwd + comm.tp_bwd) * layer_mb,
+       r.breakdown.tp_comm);
+  axis(Axis::pipeline, "layers", "point-to-point activations and gradients at each stage boundary",
+       p.pp > 1 ? 2.0 * mb * double(p.vpp) : 0.0, p.pp > 1 ? 2.0 * mb * double(p.vpp) * p2p_bytes : 0.0,
+       p.pp > 1 ? 2.0 * mb * double(p.vpp) * p2p : 0.0, r.breakdown.pp_comm);
+  if (m.is_moe()) {
+    axis(Axis::expert, "experts", "all-to-all dispatch + combine per MoE layer, forward and backward",
+         comm.ep_count * layer_mb, comm.ep_bytes * layer_mb, (comm.ep_fwd + comm.ep_bwd) * layer_mb,
+         r.breakdown.ep_comm);
+  }
+  if (p.cp > 1) {
+    axis(Axis::context, "sequence", "ring exchange of K and V blocks per layer (backward adds their gradients)",
+         comm.cp_count * layer_mb, comm.cp_bytes * layer_mb, (comm.cp_fwd + comm.cp_bwd) * layer_mb,
+         r.breakdown.cp_comm);
+  }
+  return r;
+}
+
+}  // namespace parascope

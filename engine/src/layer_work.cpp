@@ -1,0 +1,119 @@
+// FLOPs, HBM traffic and stored activations of one transformer layer on one GPU, from the shape and the split.
+#include "layer_work.hpp"
+
+#include <algorithm>
+
+namespace parascope::detail {
+
+namespace {
+
+constexpr double kBf16 = 2.0;  // bytes per activation element
+
+}  // namespace
+
+bool has_dropout(const ModelShape& model) { return model.bias; }
+
+LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const ParamCounts params = count_params(m);
+  const double tp = double(p.tp);
+  const double h = double(m.hidden);
+  const double attn_width = double(m.heads * m.head_dim);  // H·Q
+  const double kv_width = double(m.kv_heads * m.head_dim);
+
+  LayerWork w;
+  w.tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
+  const double t = w.tokens;
+  w.moe_layer_share = double(m.moe_layers()) / double(m.layers);
+  const double dense_share = 1.0 - w.moe_layer_share;
+
+  // A GEMM of m·k·n costs 2·m·k·n FLOPs; a weight matrix of P parameters applied to t tokens costs 2·t·P (Kaplan et
+  // al. 2020, Table 1). Megatron splits each layer's matrices over tp ranks (Shoeybi et al. 2019, Sec. 3).
+  w.attn_proj_flops = 2.0 * t * params.attention_per_layer / tp;
+  w.attn_proj_width = std::min(t, attn_width / tp);
+  w.dense_ffn_flops = dense_share * 2.0 * t * params.dense_ffn_per_layer / tp;
+  w.dense_ffn_width = std::min(t, double(m.ffn) / tp);
+  if (m.is_moe()) {
+    const double active_experts = double(m.top_k + m.shared_experts);
+    w.expert_ffn_flops = w.moe_layer_share * eff.router_imbalance *
+                         (2.0 * t * (active_experts * params.expert_ffn + params.router_per_layer)) / tp;
+    // Each local expert sees the tokens routed to it from the whole EP group: ep · t · top_k / experts.
+    const double tokens_per_expert = double(p.ep) * t * double(m.top_k) / double(m.experts);
+    w.expert_ffn_width = std::max(1.0, std::min(tokens_per_expert, double(m.expert_ffn) / tp));
+  }
+
+  // Attention core: Q·K^T and A·V, 2·t·s·H·width each (PaLM App. B's 12·L·H·Q·T counts these three times over).
+  // FlashAttention skips fully masked blocks of a causal mask (Dao 2023, Sec. 3.1); unfused kernels compute all.
+  const double qk_width = double(m.head_dim + (m.is_mla() ? m.rope_head_dim : 0));
+  const double core = 2.0 * t * double(m.seq) * double(m.heads) * (qk_width + double(m.head_dim)) / tp;
+  w.attention_core_flops = eff.flash_attention ? 0.5 * core : core;
+
+  // Element-wise kernels, in elements read + written per token. Replicated over the tp ranks unless sequence
+  // parallelism splits them (Korthikanti et al. 2022, Sec. 4.2.2): 2 norms (read h, write h), 2 residual adds
+  // (read 2h, write h), dropout after attention and MLP (read h, write h, plus a 1-byte mask, counted as h/2).
+  const double dropout = has_dropout(m) ? 2.0 * (2.0 * h + 0.5 * h) : 0.0;
+  const double replicated = 2.0 * 2.0 * h + 2.0 * 3.0 * h + dropout;
+  // Split by tp always: the activation function over the FFN width (GELU reads f, writes f; SwiGLU reads 2f,
+  // writes f) and rotary embeddings on Q and K (read + write).
+  const double ffn_active = dense_share * double(m.ffn) +
+                            (m.is_moe() ? w.moe_layer_share * double(m.top_k + m.shared_experts) * double(m.expert_ffn) : 0);
+  const double act = (m.activation == Activation::swiglu ? 3.0 : 2.0) * ffn_active;
+  const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
+  w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
+
+  // Unfused attention writes the s×s scores and reads them back: scale+mask+softmax (read 2, write 2 bytes),
+  // dropout (read 2, write 2, mask 1): 9 bytes per score (Korthikanti et al. 2022, Sec. 4.1: 5·a·s²·b bytes kept).
+  w.softmax_bytes = eff.flash_attention ? 0.0 : 9.0 * t * double(m.seq) * double(m.heads) / tp;
+  return w;
+}
+
+LogitsWork logits_work(const TrainingRun& run) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const double t = double(p.microbatch_size) * double(m.seq) / double(p.cp);
+  const double tp = double(p.tp);
+  LogitsWork l;
+  // Output layer t·h·V, vocabulary split over tp (Shoeybi et al. 2019, Sec. 3); cross-entropy in fp32 reads and
+  // writes the logits (4 + 4 bytes per element).
+  l.flops = 2.0 * t * double(m.hidden) * double(m.vocab) / tp;
+  l.width = std::min({t, double(m.hidden), double(m.vocab) / tp});
+  l.bytes = 8.0 * t * double(m.vocab) / tp;
+  return l;
+}
+
+double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& eff) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const double s = double(m.seq) / double(p.cp);
+  const double b = double(p.microbatch_size);
+  const double h = double(m.hidden);
+  const double tp = double(p.tp);
+  const double sb = s * b;
+  // Full recomputation keeps only each layer's input (Korthikanti et al. 2022, Table 2: 2sbh, /t with SP).
+  if (p.recompute == Recompute::full) return 2.0 * sb * h / (p.sequence_parallel ? tp : 1.0);
+
+  // Korthikanti Sec. 4.1, per layer: attention 11sbh + 5as²b, MLP 19sbh, norms 4sbh = sbh(34 + 5as/h).
+  // Kept whole on every tp rank without SP: norm inputs 4sbh, QKV and MLP inputs 2sbh each, dropout masks sbh each.
+  const double dropout_masks = has_dropout(m) ? 2.0 * sb * h : 0.0;
+  const double replicated = 4.0 * sb * h + 2.0 * sb * h + 2.0 * sb * h + dropout_masks;
+  // Split over tp: Q, K, V (2 bytes each; K and V at kv_heads for GQA), the output projection's input, and the
+  // FFN internals (GELU: input of the activation and of the second matrix, 2·2sbf; SwiGLU: gate and up outputs and
+  // the product, 3·2sbf), averaged over dense and MoE layers with top_k + shared experts active.
+  const double attn_width = double(m.heads * m.head_dim);
+  const double kv_width = double(m.kv_heads * m.head_dim);
+  const double moe_share = double(m.moe_layers()) / double(m.layers);
+  const double ffn_active = (1.0 - moe_share) * double(m.ffn) +
+                            (m.is_moe() ? moe_share * double(m.top_k + m.shared_experts) * double(m.expert_ffn) : 0);
+  const double ffn_bytes = (m.activation == Activation::swiglu ? 6.0 : 4.0) * sb * ffn_active;
+  const double split = 2.0 * sb * (attn_width + 2.0 * kv_width) + 2.0 * sb * attn_width + ffn_bytes;
+  double bytes = (p.sequence_parallel ? replicated / tp : replicated) + split / tp;
+  // The s×s scores, softmax output and dropout mask: 5·a·s²·b (Korthikanti Sec. 4.1); gone with selective
+  // recomputation (Sec. 5) or FlashAttention, which keeps only per-row statistics.
+  if (p.recompute == Recompute::none && !eff.flash_attention) {
+    bytes += 5.0 * double(m.heads) * s * double(m.seq) * b / tp;
+  }
+  return bytes;
+}
+
+}  // namespace parascope::detail

@@ -1,0 +1,39 @@
+/// What one transformer layer asks of one GPU for one microbatch, before any timing: FLOPs, HBM traffic, bytes kept.
+#pragma once
+
+#include "parascope/cost.hpp"
+
+namespace parascope::detail {
+
+/// Forward-pass work of one average layer on one GPU for one microbatch (backward ≈ 2× forward, Narayanan et al.
+/// 2021 Sec. 5.1). GEMM FLOPs are split by what sets their shape, so each can get its own efficiency.
+struct LayerWork {
+  double tokens = 0;               ///< tokens of the microbatch on this GPU: microbatch_size · seq / cp
+  double attn_proj_flops = 0;      ///< Q, K, V and output projections
+  double attn_proj_width = 0;      ///< smallest GEMM dimension of those (elements)
+  double dense_ffn_flops = 0;      ///< dense FFN (averaged over dense and MoE layers)
+  double dense_ffn_width = 0;
+  double expert_ffn_flops = 0;     ///< routed + shared experts (averaged over layers; × router imbalance)
+  double expert_ffn_width = 0;
+  double attention_core_flops = 0; ///< Q·K^T and A·V as the kernel computes them
+  double elementwise_bytes = 0;    ///< norms, residuals, dropout, activation function, RoPE
+  double softmax_bytes = 0;        ///< the s×s score traffic of unfused attention (0 with FlashAttention)
+  double moe_layer_share = 0;      ///< fraction of layers that are MoE layers
+};
+
+LayerWork layer_work(const TrainingRun& run, const Efficiency& efficiency);
+
+/// Forward work of the output layer (logits) for one microbatch on one GPU: GEMM FLOPs and cross-entropy traffic.
+struct LogitsWork {
+  double flops = 0, width = 0, bytes = 0;
+};
+LogitsWork logits_work(const TrainingRun& run);
+
+/// Activation bytes one layer keeps for one microbatch until its backward (Korthikanti et al. 2022, Sec. 4,
+/// Table 2, generalised to GQA, SwiGLU and MoE), under the run's recomputation, sequence parallelism and attention.
+double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& efficiency);
+
+/// Whether the model trains with dropout: GPT-style models with biases do; PaLM, Llama, Mixtral and DeepSeek do not.
+bool has_dropout(const ModelShape& model);
+
+}  // namespace parascope::detail

@@ -1,0 +1,149 @@
+// The "moe_route" operation: route tokens with a skewed router, report expert and rank loads, drops, all-to-all time.
+#include <initializer_list>
+
+#include "ops.hpp"
+#include "parascope/moe.hpp"
+#include "parascope/presets.hpp"
+#include "spec_json.hpp"
+
+namespace parascope::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxTokens = 1 << 22;
+constexpr std::int64_t kMaxAssignments = 1 << 23;  // tokens · top_k: bounds the work (about 1 s native)
+constexpr std::int64_t kMaxExperts = 4096;
+constexpr std::int64_t kMaxEp = 256;               // the send matrix is ep × ep numbers
+constexpr double kMaxSkew = 10;
+constexpr std::int64_t kMaxSeed = std::int64_t(1) << 53;  // exact in a JSON double
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+struct NamedLink {
+  std::string name;
+  Link link;
+};
+
+/// Refuses the first of `keys` present: it excludes the field already chosen, as `why` says.
+void refuse_present(const RequestReader& request, std::initializer_list<const char*> keys, const std::string& why) {
+  for (const char* k : keys) {
+    if (request.has(k)) throw RequestError(code::conflicting_fields, std::string(k) + ": " + why, k);
+  }
+}
+
+/// "hardware" (preset id or object) with optional "link_kind", or "bandwidth" + "latency" (bytes/s one way; s per step).
+NamedLink read_link(RequestReader& request, std::int64_t ep) {
+  request.accept("hardware");
+  request.accept("bandwidth");
+  request.accept("latency");
+  request.accept("link_kind");
+  if (request.has("hardware")) {
+    refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
+    const Hardware h = resolve_hardware(request, "hardware");
+    // Default: the EP group of consecutive ranks stays in one node when it fits (and tiles it), as place_group says.
+    const bool fits = h.gpus_per_node > 0 && ep <= h.gpus_per_node && h.gpus_per_node % ep == 0;
+    const bool intra = request.choice_or("link_kind", fits ? "intra" : "inter", {"intra", "inter"}) == "intra";
+    NamedLink l = intra ? NamedLink{h.intra_link, {h.intra_bandwidth, h.intra_latency}}
+                        : NamedLink{h.inter_link, {h.inter_bandwidth, h.inter_latency}};
+    if (l.link.bandwidth <= 0) {
+      throw RequestError(code::missing_field,
+                         std::string("hardware gives no ") + (intra ? "intra" : "inter") +
+                             "_bandwidth: add it to the hardware object, or give bandwidth and latency",
+                         "hardware");
+    }
+    return l;
+  }
+  if (request.has("link_kind")) {
+    throw RequestError(code::inconsistent, "link_kind only applies with hardware", "link_kind");
+  }
+  if (!request.has("bandwidth")) {
+    throw RequestError(code::missing_field,
+                       "a link is required: hardware (a preset id or object, optionally with link_kind \"intra\" or "
+                       "\"inter\"), or bandwidth (bytes/s, one direction, per GPU) with latency (seconds per step)",
+                       "hardware");
+  }
+  NamedLink l;
+  l.link.bandwidth = request.number("bandwidth", 0, 1e16, true);
+  l.link.latency = request.number("latency", 0, 1.0);
+  return l;
+}
+
+/// "bytes_per_token", or "hidden" × "bytes_per_element" (default 2: BF16 activations).
+double read_bytes_per_token(RequestReader& request) {
+  request.accept("hidden");
+  request.accept("bytes_per_element");
+  request.accept("bytes_per_token");
+  if (request.has("bytes_per_token")) {
+    refuse_present(request, {"hidden", "bytes_per_element"},
+                   "give either bytes_per_token or hidden (with bytes_per_element), not both");
+    return request.number("bytes_per_token", 0, 1e12, true);
+  }
+  if (!request.has("hidden")) {
+    throw RequestError(code::missing_field,
+                       "hidden (the model width; one token's activation is hidden · bytes_per_element bytes) or "
+                       "bytes_per_token is required",
+                       "hidden");
+  }
+  const double hidden = double(request.integer("hidden", 1, 1'000'000));
+  return hidden * request.number_or("bytes_per_element", 2, 0, 16, true);
+}
+
+}  // namespace
+
+json op_moe_route(RequestReader& request) {
+  RouteSpec spec;
+  spec.tokens = request.integer("tokens", 1, kMaxTokens);
+  spec.experts = request.integer("experts", 1, kMaxExperts);
+  spec.top_k = request.integer("top_k", 1, kMaxExperts);
+  if (spec.top_k > spec.experts) {
+    throw RequestError(code::inconsistent,
+                       "top_k = " + str(spec.top_k) + " distinct experts per token, but there are only " +
+                           str(spec.experts) + " experts",
+                       "top_k");
+  }
+  if (spec.tokens * spec.top_k > kMaxAssignments) {
+    throw RequestError(code::too_large,
+                       "tokens · top_k = " + str(spec.tokens * spec.top_k) + " assignments; at most " +
+                           str(kMaxAssignments) + " are routed in one request",
+                       "tokens");
+  }
+  spec.ep = request.integer_or("ep", 1, 1, kMaxEp);
+  if (spec.experts % spec.ep != 0) {
+    throw RequestError(code::inconsistent,
+                       "ep = " + str(spec.ep) + " must divide experts = " + str(spec.experts) +
+                           " (each rank holds experts / ep whole experts)",
+                       "ep");
+  }
+  spec.skew = request.number_or("skew", 0, 0, kMaxSkew);
+  spec.capacity_factor = request.number_or("capacity_factor", 0, 0, 1000);
+  spec.seed = std::uint64_t(request.integer_or("seed", 0, 0, kMaxSeed));
+  AllToAllLoad load;
+  load.bytes_per_token = read_bytes_per_token(request);
+  const NamedLink link = read_link(request, spec.ep);
+  load.link = link.link;
+  request.finish();
+
+  const Routing routing = route_tokens(spec);
+  const CollectiveCost routed = routed_alltoall(routing, spec.ep, load);
+  const CollectiveCost balanced = balanced_alltoall(spec.tokens, spec.top_k, spec.ep, load);
+  json link_out = {{"bandwidth", link.link.bandwidth}, {"latency", link.link.latency}};
+  if (!link.name.empty()) link_out["name"] = link.name;
+  return {{"expert_load", routing.expert_load},
+          {"kept_load", routing.kept_load},
+          {"rank_load", routing.rank_load},
+          {"send_matrix", routing.send_matrix},
+          {"max_over_mean", routing.max_over_mean},
+          {"capacity", routing.capacity},
+          {"dropped", routing.dropped},
+          {"hot_expert", routing.hot_expert},
+          {"hot_rank", routing.hot_rank},
+          {"hot_rank_bytes", busiest_rank_bytes(routing, load.bytes_per_token)},
+          {"bytes_per_token", load.bytes_per_token},
+          {"time", routed.time},
+          {"balanced_time", balanced.time},
+          {"link", link_out},
+          {"router", "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
+                     "top_k distinct experts drawn without replacement in proportion to weight"}};
+}
+
+}  // namespace parascope::detail

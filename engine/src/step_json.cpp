@@ -1,0 +1,107 @@
+// JSON for the cost model: efficiency overrides in, step time / breakdown / memory / traffic out.
+#include "step_json.hpp"
+
+#include "run_json.hpp"
+
+namespace parascope::detail {
+
+namespace {
+
+Efficiency read_efficiency(RequestReader& r) {
+  Efficiency e;
+  e.gemm_max = r.number_or("gemm_max", e.gemm_max, 0, 1, true);
+  e.gemm_half_width = r.number_or("gemm_half_width", e.gemm_half_width, 0, 1e6);
+  e.flash_attention_efficiency = r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, 0, 1, true);
+  e.memory_efficiency = r.number_or("memory_efficiency", e.memory_efficiency, 0, 1, true);
+  e.link_efficiency = r.number_or("link_efficiency", e.link_efficiency, 0, 1, true);
+  e.flash_attention = r.boolean_or("flash_attention", e.flash_attention);
+  e.tp_overlap = r.number_or("tp_overlap", e.tp_overlap, 0, 1);
+  e.dp_overlap = r.boolean_or("dp_overlap", e.dp_overlap);
+  e.ep_overlap = r.number_or("ep_overlap", e.ep_overlap, 0, 1);
+  e.grad_reduce_bytes = r.number_or("grad_reduce_bytes", e.grad_reduce_bytes, 0, 8, true);
+  e.router_imbalance = r.number_or("router_imbalance", e.router_imbalance, 1, 1000);
+  e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
+  r.finish();
+  return e;
+}
+
+}  // namespace
+
+StepRequest read_step_request(RequestReader& request) {
+  StepRequest s;
+  s.run = read_run(request);
+  request.accept("efficiency");
+  if (request.has("efficiency")) {
+    RequestReader e = request.object("efficiency");
+    s.efficiency = read_efficiency(e);
+  }
+  s.efficiency.attention =
+      request.choice_or("attention", "full", {"full", "causal"}) == "causal" ? AttentionFlops::causal : AttentionFlops::full;
+  return s;
+}
+
+json axis_to_json(const AxisTraffic& a) {
+  return {{"axis", axis_name(a.axis)},
+          {"splits", a.splits},
+          {"collective", a.collective},
+          {"count", a.count},
+          {"bytes_per_gpu", a.bytes_per_gpu},
+          {"link", a.inter ? "inter" : "intra"},
+          {"link_name", a.link},
+          {"time", a.time},
+          {"hidden_fraction", a.hidden_fraction}};
+}
+
+json step_to_json(const StepResult& r) {
+  const StepBreakdown& b = r.breakdown;
+  json axes = json::array();
+  for (const auto& a : r.axes) axes.push_back(axis_to_json(a));
+  return {{"step_time", r.step_time},
+          {"tokens_per_second", r.tokens_per_second},
+          {"mfu", r.mfu},
+          {"hfu", r.hfu},
+          {"flops_per_token", r.flops_per_token},
+          {"hardware_flops_per_token", r.hardware_flops_per_token},
+          {"formula", r.formula},
+          {"microbatches", r.microbatches},
+          {"pipeline_makespan", r.pipeline_makespan},
+          {"breakdown",
+           {{"compute", b.compute},
+            {"memory_bound", b.memory_bound},
+            {"tp_comm", b.tp_comm},
+            {"cp_comm", b.cp_comm},
+            {"pp_comm", b.pp_comm},
+            {"bubble", b.bubble},
+            {"dp_comm", b.dp_comm},
+            {"ep_comm", b.ep_comm},
+            {"optimizer", b.optimizer},
+            {"other", b.other}}},
+          {"compute_split",
+           {{"useful_at_peak", r.useful_at_peak},
+            {"recompute_at_peak", r.recompute_at_peak},
+            {"kernel_inefficiency", r.kernel_inefficiency}}},
+          {"dashboard_utilization", r.dashboard_utilization},
+          {"memory_per_gpu",
+           {{"weights", r.memory.weights},
+            {"gradients", r.memory.gradients},
+            {"optimizer_states", r.memory.optimizer},
+            {"activations", r.memory.activations},
+            {"total", r.memory.total}}},
+          {"memory_capacity", r.memory_capacity},
+          {"fits", r.fits},
+          {"axes", std::move(axes)},
+          {"parallel",
+           {{"dp", r.parallel.dp},
+            {"tp", r.parallel.tp},
+            {"pp", r.parallel.pp},
+            {"cp", r.parallel.cp},
+            {"ep", r.parallel.ep},
+            {"vpp", r.parallel.vpp},
+            {"microbatch_size", r.parallel.microbatch_size},
+            {"global_batch", r.parallel.global_batch},
+            {"schedule", r.parallel.schedule},
+            {"zero", r.parallel.zero},
+            {"sequence_parallel", r.parallel.sequence_parallel}}}};
+}
+
+}  // namespace parascope::detail

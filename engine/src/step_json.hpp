@@ -1,0 +1,20 @@
+/// Reads a whole "step" (or "traffic") request: the run plus optional efficiency overrides and the MFU convention.
+#pragma once
+
+#include "parascope/cost.hpp"
+#include "request_reader.hpp"
+
+namespace parascope::detail {
+
+struct StepRequest {
+  TrainingRun run;
+  Efficiency efficiency;
+};
+
+/// Reads model, hardware, cluster, parallel, optional efficiency {...} and optional attention ("full" | "causal").
+StepRequest read_step_request(RequestReader& request);
+
+json step_to_json(const StepResult& step);
+json axis_to_json(const AxisTraffic& axis);
+
+}  // namespace parascope::detail

@@ -1,0 +1,93 @@
+// The published training runs <parascope-mfu> starts from: each a step request (model, hardware, cluster, split) for
+// the engine, what the paper reports, and where every choice comes from. Data only: the engine computes every figure.
+
+/**
+ * `run` is the body of a {"op": "step"} request. `published` is either an engine request whose answer is the paper's
+ * own measurement turned into MFU (`request`), or a figure quoted from the paper (`quote`), with `source` either way.
+ * dp is left to the engine (gpus / tp·pp·cp) so that moving tp or pp keeps the GPU count.
+ * `assumed` lists what the paper does not state and we chose.
+ */
+export const PRESETS = [
+  {
+    id: 'palm-540b',
+    label: 'PaLM 540B',
+    where: '6,144 TPU v4',
+    run: {
+      model: 'palm-540b',
+      hardware: 'tpu-v4',
+      cluster: { gpus: 6144 },
+      // PaLM Sec. 4: within each 3,072-chip pod, 12-way model parallelism × 256-way fully sharded data parallelism,
+      // and 2 pods in data parallel: 12 × 512 = 6,144. No pipeline. Batch 2,048 sequences of 2,048 tokens late in
+      // training (Sec. 5). HFU 57.8 % vs MFU 46.2 % (Sec. 4.1, Table 3) means rematerialization was on.
+      parallel: { tp: 12, pp: 1, microbatch_size: 4, global_batch: 2048, recompute: 'full', sequence_parallel: true,
+        zero: 3 },
+    },
+    published: {
+      request: { op: 'mfu', model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokens_per_second: 238300 },
+      source: '238.3K tokens/s on 6,144 chips (Chowdhery et al. 2022, Table 3)',
+    },
+    assumed: 'The 2-D weight sharding is modelled as tensor parallelism with sequence parallelism plus ZeRO-3; the TPU '
+      + 'torus as one flat ICI link (the network between the two pods is not modelled); full rematerialization.',
+  },
+  {
+    id: 'gpt3-175b',
+    label: 'GPT-3 175B',
+    where: '64 A100s, Megatron-LM',
+    run: {
+      model: 'gpt3-175b',
+      hardware: 'a100-80gb',
+      cluster: { gpus: 64, gpus_per_node: 8 },
+      parallel: { tp: 8, pp: 8, vpp: 3, microbatch_size: 1, global_batch: 64, recompute: 'selective',
+        sequence_parallel: true },
+      efficiency: { flash_attention: false },
+    },
+    published: {
+      request: { op: 'mfu', model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 64, step_time: 13.75,
+        tokens_per_step: 64 * 2048 },
+      source: '13.75 s per step with selective recomputation and sequence parallelism (Korthikanti et al. 2022, Table 5)',
+    },
+    assumed: 'Attention without FlashAttention (2022 Megatron-LM); vocabulary 50,257 (GPT-3) where the paper pads to 51,200.',
+  },
+  {
+    id: 'megatron-1t',
+    label: 'Megatron 1T',
+    where: '3,072 A100s',
+    run: {
+      model: 'megatron-1t',
+      hardware: 'a100-80gb',
+      cluster: { gpus: 3072, gpus_per_node: 8 },
+      // Narayanan et al. 2021 Table 1: tp 8, pp 64, dp 6 (derived), batch 3,072.
+      parallel: { tp: 8, pp: 64, microbatch_size: 1, global_batch: 3072, recompute: 'full' },
+      efficiency: { flash_attention: false, dp_overlap: false },
+    },
+    published: {
+      quote: '52 %',
+      source: '163 TFLOP/s per GPU counting the recomputed forward, so compare with HFU (Narayanan et al. 2021, Table 1)',
+      compare: 'hfu',
+    },
+    assumed: 'Plain 1F1B (the table gives no interleaving); gradients all-reduced after the pipeline flush; no FlashAttention.',
+  },
+  {
+    id: 'llama3-405b',
+    label: 'Llama 3 405B',
+    where: '16,384 H100s',
+    run: {
+      model: 'llama3-405b',
+      hardware: 'h100-sxm',
+      cluster: { gpus: 16384, gpus_per_node: 8 },
+      // Llama 3 paper Table 4: TP 8, CP 1, PP 16, DP 128 (derived), 16M tokens per batch = 2,048 sequences of 8,192.
+      parallel: { tp: 8, pp: 16, vpp: 4, microbatch_size: 1, global_batch: 2048, recompute: 'none',
+        sequence_parallel: true, zero: 2 },
+    },
+    published: {
+      quote: '38 %',
+      source: 'BF16 MFU on 16,384 GPUs, 400 TFLOP/s per GPU; 43 % on 8,192 (Dubey et al. 2024, Table 4)',
+      compare: 'mfu',
+    },
+    assumed: 'The paper does not give the virtual stages: we take 4 per rank (interleaved 1F1B); FSDP that keeps the '
+      + 'weights gathered between forward and backward as ZeRO-2; sequence parallelism; no recomputation.',
+  },
+];
+
+/** The "your run" mode's id (the calculator on the mfu op). */
+export const YOUR_RUN = 'your-run';
