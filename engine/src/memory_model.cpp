@@ -20,8 +20,11 @@ ParamsOnGpu params_on_gpu(const TrainingRun& run) {
   // Megatron splits every weight matrix over tp (norms are replicated, negligible) and the experts over ep × tp.
   const double dense_layer = c.attention_per_layer / tp + c.norms_per_layer + (1.0 - moe_share) * c.dense_ffn_per_layer / tp +
                              moe_share * (double(m.shared_experts) * c.expert_ffn / tp + c.router_per_layer);
-  out.dense = layers * dense_layer;
-  out.expert = layers * moe_share * double(m.experts) * c.expert_ffn / (double(p.ep) * tp);
+  // DualPipe feeds microbatches from both ends, so every GPU holds its stage and the mirrored one: two copies of the
+  // parameters (DeepSeek-V3 report, Sec. 3.2.1, Table 2: "Parameter 2×").
+  const double copies = p.schedule == "dualpipe" && p.pp > 1 ? 2.0 : 1.0;
+  out.dense = copies * layers * dense_layer;
+  out.expert = copies * layers * moe_share * double(m.experts) * c.expert_ffn / (double(p.ep) * tp);
   // Embeddings, vocabulary-parallel over tp: with pp = 1 the GPU holds them all; otherwise the first stage holds the
   // input table and the last the output table (a tied table is kept on both).
   const double table = double(m.vocab) * double(m.hidden) / tp;

@@ -105,6 +105,18 @@ TEST(Step, ZeroStagesShardOptimizerThenGradientsThenWeights) {
   EXPECT_DOUBLE_EQ(z0["weights"].get<double>(), 2.0 * 8030261248.0);
 }
 
+TEST(Step, DualPipeHoldsTwoCopiesOfEachStagesParameters) {
+  // DeepSeek-V3 report, Table 2: DualPipe's parameter memory is 2× that of 1F1B.
+  auto weights = [&](const char* schedule) {
+    json r = step({{"tp", 8}, {"pp", 8}, {"global_batch", 64}, {"schedule", schedule}}, "gpt3-175b", "a100-80gb", 64,
+                  {{"flash_attention", false}});
+    return r["memory_per_gpu"]["weights"].get<double>();
+  };
+  // Not doubled: the stage's embedding shard and the final LayerNorm (weight + bias), 2 bytes each.
+  const double fixed = (50257.0 * 12288 / 8 + 2.0 * 12288) * 2;
+  EXPECT_DOUBLE_EQ(weights("dualpipe") - fixed, 2.0 * (weights("1f1b") - fixed));
+}
+
 TEST(Step, A405BModelOnOneNodeDoesNotFit) {
   json r = step({{"tp", 8}, {"global_batch", 8}}, "llama3-405b", "h100-sxm", 8);
   EXPECT_FALSE(r["fits"].get<bool>());
