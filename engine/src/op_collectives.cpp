@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "link_json.hpp"
 #include "ops.hpp"
 #include "parascope/collectives.hpp"
 #include "parascope/presets.hpp"
@@ -15,18 +16,6 @@ constexpr std::int64_t kMaxGpus = 1'000'000;
 constexpr double kMaxBytes = 1e18;
 constexpr double kMaxBandwidth = 1e16;  // bytes/s: far above any link
 constexpr double kMaxLatency = 1.0;     // seconds per step
-
-/// A link as the response reports it: its name (from a preset) and its two numbers.
-struct NamedLink {
-  std::string name;
-  Link link;
-};
-
-json link_json(const NamedLink& l) {
-  json j = {{"bandwidth", l.link.bandwidth}, {"latency", l.link.latency}};
-  if (!l.name.empty()) j["name"] = l.name;
-  return j;
-}
 
 const Hardware& preset_for(RequestReader& request) {
   const json& v = request.value("link");
@@ -41,14 +30,6 @@ const Hardware& preset_for(RequestReader& request) {
                        "link");
   }
   return *h;
-}
-
-/// Refuses each of `keys` that is present: they do not fit with the way this request names its link.
-void refuse_present(RequestReader& request, std::initializer_list<const char*> keys, const std::string& why) {
-  for (const char* k : keys) {
-    request.accept(k);
-    if (request.has(k)) throw RequestError(code::conflicting_fields, std::string(k) + ": " + why, k);
-  }
 }
 
 /// One link for a flat algorithm: "link" (preset id) + "link_kind" ("intra" | "inter"), or "bandwidth" + "latency".
@@ -71,8 +52,7 @@ NamedLink read_flat_link(RequestReader& request) {
                          "link_kind");
     }
     const bool intra = request.choice("link_kind", {"intra", "inter"}) == "intra";
-    return intra ? NamedLink{h.intra_link, {h.intra_bandwidth, h.intra_latency}}
-                 : NamedLink{h.inter_link, {h.inter_bandwidth, h.inter_latency}};
+    return preset_link(h, intra);
   }
   if (request.has("link_kind")) {
     throw RequestError(code::inconsistent, "link_kind only applies with link (a hardware preset id)", "link_kind");
@@ -83,10 +63,7 @@ NamedLink read_flat_link(RequestReader& request) {
                        "direction, per GPU) with latency (seconds per step)",
                        "link");
   }
-  NamedLink l;
-  l.link.bandwidth = request.number("bandwidth", 0, kMaxBandwidth, true);
-  l.link.latency = request.number("latency", 0, kMaxLatency);
-  return l;
+  return read_bandwidth_latency(request);
 }
 
 /// Both links and the node size for "hierarchical": "link" (preset: both its links, gpus_per_node defaulting to the

@@ -1,6 +1,7 @@
 // The "moe_route" operation: route tokens with a skewed router, report expert and rank loads, drops, all-to-all time.
 #include <initializer_list>
 
+#include "link_json.hpp"
 #include "ops.hpp"
 #include "parascope/moe.hpp"
 #include "parascope/presets.hpp"
@@ -19,18 +20,6 @@ constexpr std::int64_t kMaxSeed = std::int64_t(1) << 53;  // exact in a JSON dou
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-struct NamedLink {
-  std::string name;
-  Link link;
-};
-
-/// Refuses the first of `keys` present: it excludes the field already chosen, as `why` says.
-void refuse_present(const RequestReader& request, std::initializer_list<const char*> keys, const std::string& why) {
-  for (const char* k : keys) {
-    if (request.has(k)) throw RequestError(code::conflicting_fields, std::string(k) + ": " + why, k);
-  }
-}
-
 /// "hardware" (preset id or object) with optional "link_kind", or "bandwidth" + "latency" (bytes/s one way; s per step).
 NamedLink read_link(RequestReader& request, std::int64_t ep) {
   request.accept("hardware");
@@ -43,8 +32,7 @@ NamedLink read_link(RequestReader& request, std::int64_t ep) {
     // Default: the EP group of consecutive ranks stays in one node when it fits (and tiles it), as place_group says.
     const bool fits = h.gpus_per_node > 0 && ep <= h.gpus_per_node && h.gpus_per_node % ep == 0;
     const bool intra = request.choice_or("link_kind", fits ? "intra" : "inter", {"intra", "inter"}) == "intra";
-    NamedLink l = intra ? NamedLink{h.intra_link, {h.intra_bandwidth, h.intra_latency}}
-                        : NamedLink{h.inter_link, {h.inter_bandwidth, h.inter_latency}};
+    NamedLink l = preset_link(h, intra);
     if (l.link.bandwidth <= 0) {
       throw RequestError(code::missing_field,
                          std::string("hardware gives no ") + (intra ? "intra" : "inter") +
@@ -62,10 +50,7 @@ NamedLink read_link(RequestReader& request, std::int64_t ep) {
                        "\"inter\"), or bandwidth (bytes/s, one direction, per GPU) with latency (seconds per step)",
                        "hardware");
   }
-  NamedLink l;
-  l.link.bandwidth = request.number("bandwidth", 0, 1e16, true);
-  l.link.latency = request.number("latency", 0, 1.0);
-  return l;
+  return read_bandwidth_latency(request);
 }
 
 /// "bytes_per_token", or "hidden" × "bytes_per_element" (default 2: BF16 activations).
