@@ -207,14 +207,17 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits.bytes / hbm;
   const double logits_math = 3.0 * logits_gemm;
 
-  // The slowest chunk sets the pipeline's pace: ceil(L / (pp·vpp)) layers, or the average plus the logits.
+  // The schedule runs uniform ops, so each op carries the slowest stage's work spread over its vpp chunks: the slowest
+  // stage holds ceil(L / pp) layers, or the average share plus the output layer (the last stage). Spreading it over
+  // the chunks keeps an interleaved stage's total right instead of multiplying its one heavy chunk by vpp.
+  const double vpp = double(p.vpp);
   const double layers_avg = double(m.layers) / chunks;
-  const double layers_max = std::ceil(layers_avg);
   const ChunkTimes avg = layer.scaled(layers_avg);
+  const ChunkTimes slowest = layer.scaled(std::ceil(double(m.layers) / double(p.pp)) / vpp);
   const double avg_f = avg.forward() + logits_fwd / chunks;
   const double avg_b = avg.backward() + logits_bwd / chunks;
-  const double max_f = std::max(layer.scaled(layers_max).forward(), avg.forward() + logits_fwd);
-  const double max_b = std::max(layer.scaled(layers_max).backward(), avg.backward() + logits_bwd);
+  const double max_f = std::max(slowest.forward(), avg.forward() + logits_fwd / vpp);
+  const double max_b = std::max(slowest.backward(), avg.backward() + logits_bwd / vpp);
 
   // Pipeline point-to-point: each stage boundary sends the microbatch's activations forward and their gradient
   // back; with tp > 1 each rank sends 1/tp and the rest is all-gathered over NVLink (Narayanan et al. 2021, Sec. 4.1).
@@ -228,7 +231,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; the
   // weight-gradient GEMMs are half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
-  const double w_part = split_backward ? layer.scaled(layers_max).gemm_fwd : 0.0;
+  const double w_part = split_backward ? slowest.gemm_fwd : 0.0;
   const ScheduledPair scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
   const PipelineMetrics& with_comm = scheduled.with_comm;
   const PipelineMetrics& no_comm = scheduled.without_comm;
