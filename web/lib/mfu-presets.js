@@ -80,8 +80,9 @@ export const PRESETS = [
         sequence_parallel: true, zero: 2 },
     },
     published: {
-      quote: '38 %',
-      source: 'BF16 MFU on 16,384 GPUs, 400 TFLOP/s per GPU; 43 % on 8,192 (Dubey et al. 2024, Table 4)',
+      quote: '41 %',
+      source: 'BF16 MFU on 16,384 GPUs at 8K context, 400 TFLOP/s per GPU; 43 % on 8,192 GPUs, 38 % at 131K context '
+        + 'with CP 16 (Dubey et al. 2024, Table 4)',
       compare: 'mfu',
     },
     assumed: 'The paper does not give the virtual stages: we take 4 per rank (interleaved 1F1B); FSDP that keeps the '
