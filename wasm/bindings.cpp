@@ -1,5 +1,7 @@
-// The Embind skin over the engine: one function, call(request JSON string) -> response JSON string. Never throws.
+// The Embind skin over the engine: call(request JSON string) -> response JSON string, which never throws, and
+// attachment(): a view of the numbers the last call attached (copy it out at once with .slice()).
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 
 #include <string>
 
@@ -9,6 +11,14 @@ namespace {
 
 std::string call(const std::string& request) { return parascope::call(request); }
 
+emscripten::val attachment() {
+  const auto& numbers = parascope::last_attachment();
+  return emscripten::val(emscripten::typed_memory_view(numbers.size(), numbers.data()));
+}
+
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(parascope) { emscripten::function("call", &call); }
+EMSCRIPTEN_BINDINGS(parascope) {
+  emscripten::function("call", &call);
+  emscripten::function("attachment", &attachment);
+}

@@ -56,7 +56,19 @@ json dispatch(const json& request) {
 
 }  // namespace
 
+namespace detail {
+
+std::vector<double>& attachment() {
+  thread_local std::vector<double> numbers;
+  return numbers;
+}
+
+}  // namespace detail
+
+const std::vector<double>& last_attachment() { return detail::attachment(); }
+
 std::string call(std::string_view request_text) {
+  detail::attachment().clear();
   try {
     if (request_text.size() > kMaxRequestBytes) {
       return error_object(code::too_large, "the request is larger than 1 MiB", "").dump();
@@ -75,12 +87,16 @@ std::string call(std::string_view request_text) {
     }
     return dispatch(request).dump();
   } catch (const RequestError& e) {
+    detail::attachment().clear();
     return error_object(e.code, e.message, e.field).dump();
   } catch (const std::bad_alloc&) {
+    detail::attachment().clear();
     return error_object(code::too_large, "the request needs more memory than is available", "").dump();
   } catch (const std::exception& e) {
+    detail::attachment().clear();
     return error_object(code::internal_error, std::string("internal error: ") + e.what(), "").dump();
   } catch (...) {
+    detail::attachment().clear();
     return error_object(code::internal_error, "internal error", "").dump();
   }
 }

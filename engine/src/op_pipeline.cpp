@@ -93,12 +93,36 @@ json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
           {"chunk", std::move(chunk)}, {"start", std::move(start)}};
 }
 
+/// "binary": no numbers in the JSON at all. The columns go to the call's attachment (parascope::last_attachment),
+/// column after column, `count` numbers each: microbatch, kind (the character code of 'F', 'B' or 'W'), chunk, start,
+/// end. Ops come stage by stage, `per_stage` of each. For in-process callers (the wasm page copies them out as one
+/// Float64Array); the CLI prints only the JSON.
+json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
+  std::vector<std::int64_t> per_stage(static_cast<std::size_t>(stages), 0);
+  const std::size_t n = ops.size();
+  std::vector<double>& out = attachment();
+  out.assign(5 * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const PipelineOp& op = ops[i];
+    ++per_stage[std::size_t(op.stage)];
+    out[i] = op.microbatch;
+    out[n + i] = double(op.kind);
+    out[2 * n + i] = op.chunk;
+    out[3 * n + i] = op.start;
+    out[4 * n + i] = op.end;
+  }
+  return {{"format", "binary"},
+          {"count", n},
+          {"per_stage", per_stage},
+          {"columns", {"microbatch", "kind", "chunk", "start", "end"}}};
+}
+
 }  // namespace
 
 json op_pipeline(RequestReader& request) {
   PipelineSpec spec = read_spec(request);
   spec.record_ops = request.boolean_or("include_ops", true);
-  const bool packed = request.choice_or("ops_format", "objects", {"objects", "packed"}) == "packed";
+  const std::string format = request.choice_or("ops_format", "objects", {"objects", "packed", "binary"});
   request.finish();
 
   const PipelineResult r = run_pipeline(spec);
@@ -132,7 +156,11 @@ json op_pipeline(RequestReader& request) {
         {"condition", cf.condition},
         {"source", cf.source}}},
   };
-  if (spec.record_ops) out["ops"] = packed ? ops_packed(r.ops, spec.stages) : ops_as_objects(r.ops);
+  if (spec.record_ops) {
+    out["ops"] = format == "packed"   ? ops_packed(r.ops, spec.stages)
+                 : format == "binary" ? ops_binary(r.ops, spec.stages)
+                                      : ops_as_objects(r.ops);
+  }
   return out;
 }
 

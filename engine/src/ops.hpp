@@ -1,6 +1,8 @@
 /// The operations of the JSON API, one handler each; api.cpp dispatches on "op".
 #pragma once
 
+#include <vector>
+
 #include "request_reader.hpp"
 
 namespace parascope::detail {
@@ -8,6 +10,9 @@ namespace parascope::detail {
 /// Every handler reads its fields from the request (the root object, "op" already read), calls finish(), and
 /// returns the response object. Refusals are thrown as RequestError.
 using OpHandler = json (*)(RequestReader& request);
+
+/// The numbers an op attaches to its response (see parascope::last_attachment); emptied before every call.
+std::vector<double>& attachment();
 
 json op_version(RequestReader& request);
 json op_presets(RequestReader& request);

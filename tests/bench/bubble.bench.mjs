@@ -1,5 +1,5 @@
 // In-page speed of <parascope-bubble> at its largest setting (32 stages x 128 microbatches, interleaved, v = 4): one
-// slider step = engine call + JSON parse + canvas redraw, timed inside the page, p50 and p95 over many steps.
+// slider step = engine call (JSON + binary op columns) + canvas redraw, timed inside the page, p50 and p95 over many steps.
 import { openPage, widgetReady } from '../browser/harness.mjs';
 
 const STEPS = 60;
@@ -39,13 +39,13 @@ export default async function bubble(site, report) {
       sizes.push(widget.result.ops.microbatch.length);
       if (name === 'microbatches') set('microbatches', 128);
     }
-    // Where the time goes, at 32 x 128 x 4: the engine call alone (wasm + JSON both ways) and the redraw alone.
+    // Where the time goes, at 32 x 128 x 4: the engine call alone (wasm, JSON, op columns copied out) and the redraw.
     const engineTimes = [];
     const drawTimes = [];
     for (let i = 0; i < steps; i += 1) {
       const t0 = performance.now();
-      widget.engine.call({ op: 'pipeline', schedule: 'interleaved', stages: 32, microbatches: 128, chunks: 4,
-        forward_only: false, ops_format: 'packed' });
+      widget.engine.callWithAttachment({ op: 'pipeline', schedule: 'interleaved', stages: 32, microbatches: 128,
+        chunks: 4, forward_only: false, ops_format: 'binary' });
       const t1 = performance.now();
       widget.draw();
       drawTimes.push(performance.now() - t1);
@@ -58,6 +58,6 @@ export default async function bubble(site, report) {
   report(`slider step, 32x128 v=4 (${times.ops} ops): recompute + redraw p50`, pct(times.handler, 0.5), 'ms');
   report('slider step, 32x128 v=4: recompute + redraw p95', pct(times.handler, 0.95), 'ms', '< 16 ms');
   report('slider step, 32x128 v=4: until the next frame p95', pct(times.toFrame, 0.95), 'ms');
-  report('  engine.call alone (wasm + JSON), p50', pct(times.engineTimes, 0.5), 'ms');
+  report('  engine call alone (wasm + JSON + binary ops), p50', pct(times.engineTimes, 0.5), 'ms');
   report('  canvas redraw alone, p50', pct(times.drawTimes, 0.5), 'ms');
 }

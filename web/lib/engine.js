@@ -6,12 +6,21 @@ let loading = null;
 
 /** Wraps the Embind module: JSON in, JSON out, error objects turned into EngineError. */
 function wrap(module) {
+  const answer = (request) => {
+    const response = JSON.parse(module.call(JSON.stringify(request)));
+    if (response.error) throw new EngineError(response.error);
+    return response;
+  };
   return {
     /** Answers one request object; throws EngineError when the engine refuses it. */
-    call(request) {
-      const response = JSON.parse(module.call(JSON.stringify(request)));
-      if (response.error) throw new EngineError(response.error);
-      return response;
+    call: answer,
+    /**
+     * Like call, for requests whose numbers come beside the JSON (e.g. pipeline ops_format "binary"): returns
+     * { response, attachment }, the attachment a Float64Array copied out of the engine's memory.
+     */
+    callWithAttachment(request) {
+      const response = answer(request);
+      return { response, attachment: module.attachment().slice() };
     },
     /** Sends request text as is and returns the response text as is (for byte-exact tests and the console). */
     callText(requestText) {

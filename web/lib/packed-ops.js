@@ -1,4 +1,5 @@
-// Decodes the engine's "packed" op list (one string of comma-separated numbers per column) into typed arrays.
+// Decodes the engine's compact op lists into typed arrays: "packed" (one string of numbers per column) and "binary"
+// (the columns in the call's attachment, a Float64Array).
 
 /** "0,1,,2.5" -> Float64Array [0, 1, NaN, 2.5]: whole numbers read digit by digit, others by Number(), empty as NaN. */
 export function numbers(text, count) {
@@ -57,3 +58,21 @@ export function unpackOps(response) {
     end,
   };
 }
+
+/**
+ * The ops of a "pipeline" response sent with ops_format "binary", in the same shape as unpackOps gives: the
+ * attachment holds `count` numbers per column (microbatch, kind as a character code, chunk, start, end).
+ */
+export function opsFromAttachment(response, attachment) {
+  const n = response.ops.count;
+  const column = (k) => attachment.subarray(k * n, (k + 1) * n);
+  return {
+    per_stage: response.ops.per_stage,
+    kind: new TextDecoder().decode(Uint8Array.from(column(1))),
+    microbatch: column(0),
+    chunk: column(2),
+    start: column(3),
+    end: column(4),
+  };
+}
+

@@ -82,10 +82,19 @@ export class ParascopeWidget extends HTMLElement {
 
   /** Asks the engine; on a refusal shows the engine's message under `key` and returns null. */
   ask(request, key = 'engine') {
+    return this.#attempt(key, () => this.engine.call(request));
+  }
+
+  /** Like ask, for requests whose numbers come beside the JSON: { response, attachment } or null on a refusal. */
+  askWithAttachment(request, key = 'engine') {
+    return this.#attempt(key, () => this.engine.callWithAttachment(request));
+  }
+
+  #attempt(key, question) {
     try {
-      const response = this.engine.call(request);
+      const answer = question();
       this.clearNote(key);
-      return response;
+      return answer;
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
       this.setNote(key, `The engine refused these settings: ${err.message}`, 'warning');

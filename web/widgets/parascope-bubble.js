@@ -4,7 +4,7 @@ import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { drawGantt, kindName, opAt, opColour, stageOfOp } from '../lib/gantt.js';
 import { percent } from '../lib/format.js';
-import { unpackOps } from '../lib/packed-ops.js';
+import { opsFromAttachment } from '../lib/packed-ops.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 const SCHEDULES = [
@@ -104,12 +104,13 @@ class ParascopeBubble extends ParascopeWidget {
   update() {
     const { stages, microbatches, schedule, chunks, forwardOnly } = this.state;
     this.chunksControl.hidden = schedule !== 'interleaved';
-    const request = { op: 'pipeline', schedule, stages, microbatches, forward_only: forwardOnly, ops_format: 'packed' };
+    const request = { op: 'pipeline', schedule, stages, microbatches, forward_only: forwardOnly, ops_format: 'binary' };
     if (schedule === 'interleaved') request.chunks = chunks;
-    const r = this.ask(request);
-    this.toggleAttribute('data-stale', r === null);
-    if (!r) return;
-    r.ops = unpackOps(r);
+    const answer = this.askWithAttachment(request);
+    this.toggleAttribute('data-stale', answer === null);
+    if (!answer) return;
+    const r = answer.response;
+    r.ops = opsFromAttachment(r, answer.attachment);
     this.result = r;
     this.focusIndex = -1;
     this.#showOp(-1);

@@ -3,11 +3,17 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace parascope {
 
 /// Answers one request. Bad input yields {"error": {"code", "message", "field"}}; this function never throws.
 std::string call(std::string_view request_text);
+
+/// Numbers the last call() on this thread attached beside its JSON (empty when it attached none). The fast path for
+/// in-process callers such as the wasm module: e.g. "pipeline" with "ops_format": "binary" puts its op columns here
+/// instead of formatting tens of thousands of numbers as text. The response says how the numbers are laid out.
+const std::vector<double>& last_attachment();
 
 /// True when a response text (from call) is an error object.
 bool is_error_response(std::string_view response_text);
