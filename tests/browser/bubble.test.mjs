@@ -7,7 +7,7 @@ import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
 const { GANTT_LAYOUT } = await import(new URL('../../dist/lib/gantt.js', import.meta.url));
-const { unpackOps } = await import(new URL('../../dist/lib/packed-ops.js', import.meta.url));
+const { opsFromAttachment } = await import(new URL('../../dist/lib/op-columns.js', import.meta.url));
 
 const site = useSite(before, after);
 const engine = await nodeEngine();
@@ -73,8 +73,9 @@ test('moving the sliders recomputes: gauge equals the engine and the chart has p
   await slide(widget, 'stages', 8);
   await slide(widget, 'microbatches', 32);
   // Each row draws that stage's own ops: point at the middle of an op the engine puts on stage s, read it back.
-  const ops = engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, ops_format: 'packed' });
-  ops.ops = unpackOps(ops);
+  const { response: ops, attachment } = engine.callWithAttachment({ op: 'pipeline', schedule: '1f1b', stages: 8,
+    microbatches: 32, ops_format: 'binary' });
+  ops.ops = opsFromAttachment(ops, attachment);
   await widget.locator('canvas').scrollIntoViewIfNeeded();
   const box = await widget.locator('canvas').boundingBox();
   const plotW = box.width - GANTT_LAYOUT.activations;

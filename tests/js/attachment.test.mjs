@@ -6,19 +6,30 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
-const { opsFromAttachment } = await import(new URL('../../dist/lib/packed-ops.js', import.meta.url));
+const { opsFromAttachment } = await import(new URL('../../dist/lib/op-columns.js', import.meta.url));
 
-for (const schedule of ['1f1b', 'interleaved', 'zb-h2', 'dualpipe']) {
-  test(`binary ops of ${schedule} equal the object form op for op`, () => {
-    const request = { op: 'pipeline', schedule, stages: 4, microbatches: 8, ...(schedule === 'interleaved' ? { chunks: 2 } : {}) };
-    const objects = engine.call(request).ops;
-    const { response, attachment } = engine.callWithAttachment({ ...request, ops_format: 'binary' });
+const REQUESTS = [
+  { schedule: '1f1b', stages: 4, microbatches: 8 },
+  { schedule: 'interleaved', stages: 4, microbatches: 8, chunks: 3 },
+  { schedule: 'dualpipe', stages: 4, microbatches: 8, times: { f: 1.5, b: 0.7, w: 0.3, comm: 0.1 } },
+  { schedule: 'zb-h2', stages: 3, microbatches: 7, times: { f: 1, b: 1, w: 0 } },
+  { schedule: 'gpipe', stages: 5, microbatches: 3, forward_only: true, times: { f: 0.1 } },
+];
+
+for (const request of REQUESTS) {
+  test(`binary ops of ${request.schedule} equal the object form op for op`, () => {
+    const objects = engine.call({ op: 'pipeline', ...request }).ops;
+    const { response, attachment } = engine.callWithAttachment({ op: 'pipeline', ...request, ops_format: 'binary' });
     assert.ok(attachment instanceof Float64Array);
     const ops = opsFromAttachment(response, attachment);
     assert.equal(ops.kind.length, objects.length);
-    objects.forEach((op, i) => {
-      assert.deepEqual([ops.microbatch[i], ops.kind[i], ops.chunk[i], ops.start[i], ops.end[i]],
-        [op.microbatch, op.kind, op.chunk, op.start, op.end], `op ${i}`);
+    let i = 0;
+    response.ops.per_stage.forEach((n, stage) => {
+      for (const last = i + n; i < last; i += 1) {
+        const o = objects[i];
+        assert.deepEqual([stage, ops.microbatch[i], ops.kind[i], ops.chunk[i], ops.start[i], ops.end[i]],
+          [o.stage, o.microbatch, o.kind, o.chunk, o.start, o.end], `op ${i}`);
+      }
     });
   });
 }

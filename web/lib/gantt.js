@@ -127,7 +127,7 @@ function rasterise(ctx, result, ranges, { rowH, plotX, plotW, scale, ratio, gap 
 }
 
 /**
- * Draws `result` (an engine "pipeline" response, its ops decoded by unpackOps) into `canvas`, `width` CSS px wide.
+ * Draws `result` (an engine "pipeline" response, its ops decoded by opsFromAttachment) into `canvas`, `width` CSS px wide.
  * Returns the geometry needed for hit testing: { rowH, plotX, plotW, scale, ranges }.
  */
 export function drawGantt(canvas, result, width, layout = GANTT_LAYOUT) {

@@ -4,7 +4,7 @@ import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { drawGantt, kindName, opAt, opColour, stageOfOp } from '../lib/gantt.js';
 import { percent } from '../lib/format.js';
-import { opsFromAttachment } from '../lib/packed-ops.js';
+import { opsFromAttachment } from '../lib/op-columns.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 const SCHEDULES = [
