@@ -122,6 +122,10 @@ json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
 json op_pipeline(RequestReader& request) {
   PipelineSpec spec = read_spec(request);
   spec.record_ops = request.boolean_or("include_ops", true);
+  // A stage in the bubble waits inside a posted receive (or the step's closing synchronisation): a kernel is resident,
+  // so "GPU utilization" (NVML's share of time a kernel runs, what nvidia-smi shows) counts the wait as busy. Set
+  // false for a runtime that waits on the host instead: then the dashboard sees the bubble as idle.
+  const bool bubble_kernel_resident = request.boolean_or("bubble_kernel_resident", true);
   const std::string format = request.choice_or("ops_format", "objects", {"objects", "packed", "binary"});
   request.finish();
 
@@ -143,9 +147,7 @@ json op_pipeline(RequestReader& request) {
       {"efficiency", 1 - mt.bubble_fraction},
       {"bubble_fraction", mt.bubble_fraction},
       {"steady_bubble_fraction", mt.steady_bubble_fraction},
-      // A stage in the bubble is blocked in a receive (or the step's final synchronisation): a kernel is resident,
-      // so "GPU utilization" (the share of time a kernel runs, as nvidia-smi reports it) reads 100 %.
-      {"dashboard_utilization", 1.0},
+      {"dashboard_utilization", bubble_kernel_resident ? 1.0 : 1.0 - mt.bubble_fraction},
       {"peak_activations", mt.peak_activations},
       {"chunk_model_fraction", mt.chunk_model_fraction},
       {"closed_form",

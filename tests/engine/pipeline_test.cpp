@@ -417,3 +417,17 @@ TEST(PipelineApi, RefusesAMillionOpsQuicklyWithTooLarge) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PipelineDashboard, ReadsFullUnlessTheBubbleWaitsOnTheHost) {
+  const nlohmann::json resident = nlohmann::json::parse(parascope::call(
+      R"({"op":"pipeline","schedule":"gpipe","stages":4,"microbatches":8,"include_ops":false})"));
+  EXPECT_EQ(resident["dashboard_utilization"].get<double>(), 1.0);
+  const nlohmann::json host = nlohmann::json::parse(parascope::call(
+      R"({"op":"pipeline","schedule":"gpipe","stages":4,"microbatches":8,"include_ops":false,"bubble_kernel_resident":false})"));
+  EXPECT_DOUBLE_EQ(host["dashboard_utilization"].get<double>(), 1.0 - host["bubble_fraction"].get<double>());
+  EXPECT_DOUBLE_EQ(host["dashboard_utilization"].get<double>(), host["efficiency"].get<double>());
+}
+
+}  // namespace
