@@ -1,4 +1,4 @@
-// <parascope-axes>: the four ways to cut a model (data, tensor, pipeline, expert), what each holds and what it sends.
+// <parascope-axes>: one model sliced by data, tensor, pipeline and expert parallelism: what each GPU holds and sends.
 import { sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { expertFacts, loadBars } from '../lib/axes-experts.js';

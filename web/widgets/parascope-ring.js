@@ -214,7 +214,7 @@ class ParascopeRing extends ParascopeWidget {
     else if (k <= half) text = `scatter-reduce, round ${k} of ${half}`;
     else text = `all-gather, round ${k - half} of ${half}`;
     if (k === this.rounds && k > 0) text += ': done, every GPU holds the full sum';
-    else if (k === half) text += ': each GPU now owns one fully summed chunk';
+    else if (k === half) text += ': every GPU now holds one complete sum, a different chunk each';
     this.status.textContent = text;
     this.status.dataset.round = String(k);
     this.status.dataset.phase = k === 0 ? 'start' : this.trace.rounds[k - 1].phase;
