@@ -144,14 +144,16 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   return t;
 }
 
-/// The pipeline engine's schedule with these op times, run twice on the same stage programs: with the sends (the real
-/// step) and without (to tell the bubble from time spent waiting on sends). Refusals name pipeline fields; they are
-/// re-aimed at the step request's parallel fields.
-struct ScheduledPair {
-  PipelineMetrics with_comm, without_comm;
+/// The pipeline engine's schedule with these op times: the real step (with sends) and how long its bubble and its
+/// sends take. Sends on the critical path × send time is what the schedule spends on sends (the simulator counts
+/// them); it equals "with sends minus without" whenever a send is short next to an op (tests/engine/pipeline_test.cpp).
+/// ZB-H2's greedy simulator does not count them: there the schedule runs a second time without sends.
+struct Scheduled {
+  PipelineMetrics metrics;
+  double sends = 0;  ///< seconds of the makespan spent on stage-to-stage sends
 };
 
-ScheduledPair schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
+Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
   PipelineSpec spec;
   spec.schedule = *parse_schedule(p.schedule);
   spec.stages = int(p.pp);
@@ -159,19 +161,22 @@ ScheduledPair schedule(const ParallelConfig& p, double f, double b, double w, do
   spec.chunks = int(p.vpp);
   spec.times = {f, b, w, comm};
   spec.record_ops = false;
-  PipelineSpec silent = spec;
-  silent.times.comm = 0;
   try {
-    if (spec.schedule == Schedule::zb_h2) {  // decided while simulating: no fixed programs to share
-      ScheduledPair out{run_pipeline(spec).metrics, {}};
-      out.without_comm = comm > 0 ? run_pipeline(silent).metrics : out.with_comm;
-      return out;
-    }
+    // run_pipeline's own steps, without the closed-form text it would format for the "pipeline" op.
     validate_pipeline(spec);
-    const detail::PipelineLayout layout = detail::make_layout(spec);
-    const detail::StageOrders orders = detail::build_orders(spec);
-    ScheduledPair out{detail::simulate_orders(spec, layout, orders).metrics, {}};
-    out.without_comm = comm > 0 ? detail::simulate_orders(silent, layout, orders).metrics : out.with_comm;
+    auto simulate = [](const PipelineSpec& s) {
+      return s.schedule == Schedule::zb_h2
+                 ? detail::simulate_zb_h2(s).metrics
+                 : detail::simulate_orders(s, detail::make_layout(s), detail::build_orders(s)).metrics;
+    };
+    Scheduled out{simulate(spec), 0.0};
+    if (comm > 0 && out.metrics.critical_sends >= 0) {
+      out.sends = double(out.metrics.critical_sends) * comm;
+    } else if (comm > 0) {
+      PipelineSpec silent = spec;
+      silent.times.comm = 0;
+      out.sends = out.metrics.makespan - simulate(silent).makespan;
+    }
     return out;
   } catch (const RequestError& e) {
     const std::string field = e.field == "stages"         ? "parallel.pp"
@@ -232,10 +237,9 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // weight-gradient GEMMs are half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
   const double w_part = split_backward ? slowest.gemm_fwd : 0.0;
-  const ScheduledPair scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
-  const PipelineMetrics& with_comm = scheduled.with_comm;
-  const PipelineMetrics& no_comm = scheduled.without_comm;
-  const double busy = *std::max_element(no_comm.busy.begin(), no_comm.busy.end());
+  const Scheduled scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
+  const PipelineMetrics& with_comm = scheduled.metrics;
+  const double busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
   r.pipeline_makespan = with_comm.makespan;
 
   // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share weights.
@@ -287,8 +291,8 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   r.breakdown.ep_comm = per_gpu * (avg.ep_fwd + avg.ep_bwd);
   r.breakdown.cp_comm = per_gpu * (avg.cp_fwd + avg.cp_bwd);
   r.breakdown.other = std::max(0.0, busy - per_gpu * (avg_f + avg_b));
-  r.breakdown.bubble = no_comm.makespan - busy;
-  r.breakdown.pp_comm = with_comm.makespan - no_comm.makespan;
+  r.breakdown.pp_comm = std::min(scheduled.sends, with_comm.makespan - busy);
+  r.breakdown.bubble = with_comm.makespan - busy - r.breakdown.pp_comm;
   r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
 
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.

@@ -150,6 +150,7 @@ json op_pipeline(RequestReader& request) {
       {"dashboard_utilization", bubble_kernel_resident ? 1.0 : 1.0 - mt.bubble_fraction},
       {"peak_activations", mt.peak_activations},
       {"chunk_model_fraction", mt.chunk_model_fraction},
+      {"critical_sends", mt.critical_sends >= 0 ? json(mt.critical_sends) : json(nullptr)},
       {"closed_form",
        {{"formula", cf.formula},
         {"substituted", cf.substituted},

@@ -57,6 +57,11 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
   const std::size_t table = std::size_t(layout.m) * std::size_t(parts);
   // When each op's output is available to its consumers (kNotYet until it has been sent), by microbatch and part.
   std::vector<double> end_f(table, kNotYet), end_b(spec.forward_only ? 0 : table, kNotYet);
+  // Beside each output: how many stage-to-stage sends lie on the chain of waits that set when it became available.
+  // Each op inherits the count of whatever it waited for last (its input, plus one if that crossed stages, or its
+  // stage's previous op); the last op's count × comm is the time the makespan spends on sends (critical_sends).
+  std::vector<std::int32_t> sends_f(table, 0), sends_b(spec.forward_only ? 0 : table, 0);
+  std::vector<std::int32_t> stage_sends(std::size_t(p), 0);
   std::vector<std::int64_t> cursor(orders.begin.begin(), orders.begin.end() - 1);
   std::vector<double> free_at(std::size_t(p), 0.0);
   // Stage of each part, per direction (a table: the modulo in stage_of is the costliest step of the inner loop).
@@ -82,25 +87,35 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
     }
   };
   // The earliest start of ops[c] on stage s as far as its input is concerned, or kNotYet while the input is missing.
-  auto input_ready = [&](int s, std::int64_t c) -> double {
+  // `sends` receives the send count of the input's chain (including the hop to s).
+  auto input_ready = [&](int s, std::int64_t c, std::int32_t& sends) -> double {
     const StageOp& op = orders.ops[std::size_t(c)];
     const int mb = op.microbatch, part = layout.part_of(s, op.chunk, mb);
     const std::size_t at = std::size_t(mb) * std::size_t(parts) + std::size_t(part);
+    sends = 0;
     if (op.kind == 'F') {  // after the forward of the previous part
       if (part == 0) return 0;
       const double e = end_f[at - 1];
-      return e == kNotYet ? kNotYet : e + (stage_at(part - 1, mb) != s ? t.comm : 0);
+      const bool cross = stage_at(part - 1, mb) != s;
+      sends = sends_f[at - 1] + (cross ? 1 : 0);
+      return e == kNotYet ? kNotYet : e + (cross ? t.comm : 0);
     }
     if (op.kind == 'B') {  // after the backward of the next part, or the last part's own forward
-      if (part + 1 == parts) return end_f[at];
+      if (part + 1 == parts) {
+        sends = sends_f[at];
+        return end_f[at];
+      }
       const double e = end_b[at + 1];
-      return e == kNotYet ? kNotYet : e + (stage_at(part + 1, mb) != s ? t.comm : 0);
+      const bool cross = stage_at(part + 1, mb) != s;
+      sends = sends_b[at + 1] + (cross ? 1 : 0);
+      return e == kNotYet ? kNotYet : e + (cross ? t.comm : 0);
     }
     return 0;  // W follows its own B on the same stage, which the program order already guarantees
   };
   struct Release {  // an output held back until ops[at_cursor] ends
     std::int64_t at_cursor;
     double* slot;
+    std::int32_t* sends;
     int notify;
   };
   std::vector<std::vector<Release>> held(static_cast<std::size_t>(p));
@@ -112,16 +127,22 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
     std::int64_t& c = cursor[std::size_t(s)];
     for (; c < orders.begin[std::size_t(s) + 1]; ++c) {
       const StageOp& op = orders.ops[std::size_t(c)];
-      double ready = input_ready(s, c);
+      std::int32_t sends = 0;
+      double ready = input_ready(s, c, sends);
       if (ready == kNotYet) break;
       bool waiting = false;  // a fused call starts only when every member's input is there
       for (std::int64_t k = 1; k <= op.fuse && !waiting; ++k) {
-        const double r = input_ready(s, c + k);
+        std::int32_t member_sends = 0;
+        const double r = input_ready(s, c + k, member_sends);
         waiting = r == kNotYet;
+        if (r > ready) sends = member_sends;
         ready = std::max(ready, r);
       }
       if (waiting) break;
+      // Waiting for the stage rather than the input (a tie counts as the stage: free sends would not start it sooner).
+      if (free_at[std::size_t(s)] >= ready) sends = stage_sends[std::size_t(s)];
       ready = std::max(ready, free_at[std::size_t(s)]);
+      stage_sends[std::size_t(s)] = sends;
       const int mb = op.microbatch, part = layout.part_of(s, op.chunk, mb);
       const std::size_t at = std::size_t(mb) * std::size_t(parts) + std::size_t(part);
       const double duration = op.kind == 'F' ? t.f : op.kind == 'B' ? t.b : t.w;
@@ -137,13 +158,15 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
       auto& mine = held[std::size_t(s)];
       if (op.kind != 'W') {
         double* slot = op.kind == 'F' ? &end_f[at] : &end_b[at];
+        std::int32_t* slot_sends = op.kind == 'F' ? &sends_f[at] : &sends_b[at];
         const int notify = op.kind == 'F' ? (part + 1 < parts ? stage_at(part + 1, mb) : s)
                                           : (part > 0 ? stage_at(part - 1, mb) : s);
         if (op.release == 0) {
           *slot = end;
+          *slot_sends = sends;
           if (notify != s) wake(notify);
         } else {
-          mine.push_back({c + op.release, slot, notify});
+          mine.push_back({c + op.release, slot, slot_sends, notify});
         }
       }
       for (std::size_t i = 0; i < mine.size();) {  // outputs held back until this op's end
@@ -152,6 +175,7 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
           continue;
         }
         *mine[i].slot = end;
+        *mine[i].sends = sends;
         if (mine[i].notify != s) wake(mine[i].notify);
         mine[i] = mine.back();
         mine.pop_back();
@@ -165,6 +189,9 @@ PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& l
     }
   }
   result.metrics = meter.finish(layout);
+  // The critical path ends on the stage that finishes last (the first such stage on a tie).
+  const auto last = std::max_element(free_at.begin(), free_at.end());
+  result.metrics.critical_sends = stage_sends[std::size_t(last - free_at.begin())];
   return result;
 }
 

@@ -431,3 +431,57 @@ TEST(PipelineDashboard, ReadsFullUnlessTheBubbleWaitsOnTheHost) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PipelineCriticalSends, TimesTheSendTimeTheyEqualTheMakespanTheSendsAddWhenSendsAreShort) {
+  // The cost model reads the time a schedule spends on sends from one run: sends on the critical path × comm. With
+  // sends at most a tenth of a forward pass this is exactly the makespan with sends minus the makespan without.
+  using parascope::PipelineSpec;
+  using parascope::Schedule;
+  int checked = 0;
+  for (Schedule schedule : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1,
+                            Schedule::dualpipe}) {
+    for (int p : {2, 3, 4, 8}) {
+      for (int m : {1, 2, 4, 8, 16, 17, 32}) {
+        for (int v : {1, 2, 3}) {
+          for (double comm : {0.01, 0.05, 0.1}) {
+            if (v > 1 && schedule != Schedule::interleaved) continue;
+            PipelineSpec spec;
+            spec.schedule = schedule;
+            spec.stages = p;
+            spec.microbatches = m;
+            spec.chunks = v;
+            spec.record_ops = false;
+            const bool split = schedule == Schedule::zb_h1 || schedule == Schedule::dualpipe;
+            spec.times = split ? parascope::PipelineTimes{1, 0.65, 0.65, comm} : parascope::PipelineTimes{1, 1.3, 0, comm};
+            PipelineSpec silent = spec;
+            silent.times.comm = 0;
+            try {
+              const auto with = parascope::run_pipeline(spec).metrics;
+              const auto without = parascope::run_pipeline(silent).metrics;
+              EXPECT_NEAR(double(with.critical_sends) * comm, with.makespan - without.makespan, 1e-9)
+                  << parascope::schedule_id(schedule) << " p=" << p << " m=" << m << " v=" << v << " comm=" << comm;
+              ++checked;
+            } catch (const parascope::RequestError&) {
+              // a combination the schedule refuses (e.g. DualPipe with odd p, interleaved m not a multiple of p)
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 400);
+}
+
+TEST(PipelineCriticalSends, ZbH2DoesNotCountThem) {
+  parascope::PipelineSpec spec;
+  spec.schedule = parascope::Schedule::zb_h2;
+  spec.stages = 4;
+  spec.microbatches = 8;
+  spec.times = {1, 1, 1, 0.1};
+  EXPECT_EQ(parascope::run_pipeline(spec).metrics.critical_sends, -1);
+}
+
+}  // namespace
+

@@ -35,6 +35,9 @@ struct PipelineMetrics {
   double steady_bubble_fraction = 0;  ///< idle inside each stage's own span (first start to last end) / Σ spans
   std::vector<int> peak_activations;  ///< per stage: most (microbatch, chunk) activation sets held at once
   double chunk_model_fraction = 1;    ///< share of the model's layers one such set covers: 1/(p·v) interleaved, else 1/p
+  /// Stage-to-stage sends on the critical path (the chain of waits that ends at the makespan): each costs
+  /// times.comm, so critical_sends · comm is the makespan's time spent on sends. −1 where not tracked (zb-h2).
+  std::int64_t critical_sends = -1;
 };
 
 struct PipelineOp {
