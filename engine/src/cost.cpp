@@ -10,7 +10,6 @@
 #include "parascope/collectives.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
-#include "pipeline_detail.hpp"
 
 namespace parascope {
 
@@ -162,20 +161,13 @@ Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double
   spec.times = {f, b, w, comm};
   spec.record_ops = false;
   try {
-    // run_pipeline's own steps, without the closed-form text it would format for the "pipeline" op.
-    validate_pipeline(spec);
-    auto simulate = [](const PipelineSpec& s) {
-      return s.schedule == Schedule::zb_h2
-                 ? detail::simulate_zb_h2(s).metrics
-                 : detail::simulate_orders(s, detail::make_layout(s), detail::build_orders(s)).metrics;
-    };
-    Scheduled out{simulate(spec), 0.0};
+    Scheduled out{pipeline_metrics(spec), 0.0};
     if (comm > 0 && out.metrics.critical_sends >= 0) {
       out.sends = double(out.metrics.critical_sends) * comm;
     } else if (comm > 0) {
       PipelineSpec silent = spec;
       silent.times.comm = 0;
-      out.sends = out.metrics.makespan - simulate(silent).makespan;
+      out.sends = out.metrics.makespan - pipeline_metrics(silent).makespan;
     }
     return out;
   } catch (const RequestError& e) {

@@ -134,17 +134,21 @@ std::int64_t pipeline_op_count(const PipelineSpec& spec) {
   return std::int64_t(std::max(spec.stages, 0)) * std::int64_t(std::max(spec.microbatches, 0)) * chunks * kinds;
 }
 
-void validate_pipeline(const PipelineSpec& spec) { validate(spec); }
+namespace {
+
+/// Validates, builds the programs and simulates: everything run_pipeline does but the closed form.
+PipelineResult simulate(const PipelineSpec& spec) {
+  validate(spec);
+  if (spec.schedule == Schedule::zb_h2) return detail::simulate_zb_h2(spec);
+  return detail::simulate_orders(spec, detail::make_layout(spec), detail::build_orders(spec));
+}
+
+}  // namespace
+
+PipelineMetrics pipeline_metrics(const PipelineSpec& spec) { return simulate(spec).metrics; }
 
 PipelineResult run_pipeline(const PipelineSpec& spec) {
-  validate(spec);
-  PipelineResult result;
-  if (spec.schedule == Schedule::zb_h2) {
-    result = detail::simulate_zb_h2(spec);
-  } else {
-    const detail::PipelineLayout layout = detail::make_layout(spec);
-    result = detail::simulate_orders(spec, layout, detail::build_orders(spec));
-  }
+  PipelineResult result = simulate(spec);
   result.closed_form = detail::closed_form(spec);
   return result;
 }

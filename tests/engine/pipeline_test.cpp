@@ -437,8 +437,6 @@ namespace {
 TEST(PipelineCriticalSends, TimesTheSendTimeTheyEqualTheMakespanTheSendsAddWhenSendsAreShort) {
   // The cost model reads the time a schedule spends on sends from one run: sends on the critical path × comm. With
   // sends at most a tenth of a forward pass this is exactly the makespan with sends minus the makespan without.
-  using parascope::PipelineSpec;
-  using parascope::Schedule;
   int checked = 0;
   for (Schedule schedule : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1,
                             Schedule::dualpipe}) {
@@ -447,14 +445,9 @@ TEST(PipelineCriticalSends, TimesTheSendTimeTheyEqualTheMakespanTheSendsAddWhenS
         for (int v : {1, 2, 3}) {
           for (double comm : {0.01, 0.05, 0.1}) {
             if (v > 1 && schedule != Schedule::interleaved) continue;
-            PipelineSpec spec;
-            spec.schedule = schedule;
-            spec.stages = p;
-            spec.microbatches = m;
-            spec.chunks = v;
+            PipelineSpec spec = spec_of(schedule, p, m, v,
+                                        splits(schedule) ? PipelineTimes{1, 0.65, 0.65, comm} : PipelineTimes{1, 1.3, 0, comm});
             spec.record_ops = false;
-            const bool split = schedule == Schedule::zb_h1 || schedule == Schedule::dualpipe;
-            spec.times = split ? parascope::PipelineTimes{1, 0.65, 0.65, comm} : parascope::PipelineTimes{1, 1.3, 0, comm};
             PipelineSpec silent = spec;
             silent.times.comm = 0;
             try {
@@ -475,11 +468,7 @@ TEST(PipelineCriticalSends, TimesTheSendTimeTheyEqualTheMakespanTheSendsAddWhenS
 }
 
 TEST(PipelineCriticalSends, ZbH2DoesNotCountThem) {
-  parascope::PipelineSpec spec;
-  spec.schedule = parascope::Schedule::zb_h2;
-  spec.stages = 4;
-  spec.microbatches = 8;
-  spec.times = {1, 1, 1, 0.1};
+  const PipelineSpec spec = spec_of(Schedule::zb_h2, 4, 8, 1, {1, 1, 1, 0.1});
   EXPECT_EQ(parascope::run_pipeline(spec).metrics.critical_sends, -1);
 }
 

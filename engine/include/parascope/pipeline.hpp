@@ -77,8 +77,9 @@ PipelineTimes default_times(Schedule schedule);
 /// How many ops the spec produces (p · m · v · kinds), without building anything.
 std::int64_t pipeline_op_count(const PipelineSpec& spec);
 
-/// Refuses an invalid spec (the checks run_pipeline starts with), with the JSON field names.
-void validate_pipeline(const PipelineSpec& spec);
+/// run_pipeline's metrics alone, without formatting the closed form: the cost model's inner loop (use with
+/// record_ops = false). Throws RequestError like run_pipeline.
+PipelineMetrics pipeline_metrics(const PipelineSpec& spec);
 
 /// Builds the schedule's per-stage op order, simulates it (each op starts when its stage is free and its inputs have
 /// arrived) and measures the timeline. Throws RequestError, with the JSON field names, on an invalid spec.
