@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "parascope/error.hpp"
+#include "pipeline_compiled.hpp"
 #include "pipeline_detail.hpp"
 #include "request_reader.hpp"
 
@@ -145,7 +146,11 @@ PipelineResult simulate(const PipelineSpec& spec) {
 
 }  // namespace
 
-PipelineMetrics pipeline_metrics(const PipelineSpec& spec) { return simulate(spec).metrics; }
+PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
+  validate(spec);
+  if (auto steady = detail::steady_pipeline_metrics(spec)) return *steady;
+  return simulate(spec).metrics;
+}
 
 PipelineResult run_pipeline(const PipelineSpec& spec) {
   PipelineResult result = simulate(spec);

@@ -77,8 +77,10 @@ PipelineTimes default_times(Schedule schedule);
 /// How many ops the spec produces (p · m · v · kinds), without building anything.
 std::int64_t pipeline_op_count(const PipelineSpec& spec);
 
-/// run_pipeline's metrics alone, without formatting the closed form: the cost model's inner loop (use with
-/// record_ops = false). Throws RequestError like run_pipeline.
+/// run_pipeline's metrics alone, without the op list or the closed form: the cost model's inner loop. Schedules with
+/// a steady phase (1f1b, interleaved, zb-h1, dualpipe) time a short copy of themselves and add the steady cycles the
+/// copy lacks once its state repeats exactly (engine/src/pipeline_steady.cpp); the result equals simulating every op
+/// up to rounding. Throws RequestError like run_pipeline.
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec);
 
 /// Builds the schedule's per-stage op order, simulates it (each op starts when its stage is free and its inputs have
