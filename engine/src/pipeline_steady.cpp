@@ -22,34 +22,41 @@ struct Timed {
 /// inputs are there; a tie between the two counts as waiting for the stage), so the same times and send counts.
 void time_ops(const CompiledPipeline& c, const PipelineTimes& t, Timed& out) {
   const double duration[3] = {t.f, t.b, t.w};
+  const double send[2] = {0.0, t.comm};
   const std::size_t p = std::size_t(c.p);
   out.end.resize(c.kind_at.size());
   out.sends.resize(c.kind_at.size());
-  out.first.assign(p, -1.0);
   out.last.assign(p, 0.0);
   out.last_sends.assign(p, 0);
   double* end = out.end.data();
   std::int32_t* sends_at = out.sends.data();
-  for (const CompiledOp& op : c.ops) {
+  double* last = out.last.data();
+  std::int32_t* last_sends = out.last_sends.data();
+  const CompiledPred* preds = c.preds.data();
+  for (const CompiledOp& op : c.ops) {  // selects rather than branches: which input is later varies op to op
     double ready = 0;
     std::int32_t sends = 0;
-    for (int i = 0; i < op.pred_count; ++i) {
-      const CompiledPred& in = c.preds[std::size_t(op.first_pred + i)];
-      const double arrives = end[in.source] + (in.cross ? t.comm : 0.0);
-      if (arrives > ready) {
-        ready = arrives;
-        sends = sends_at[in.source] + in.cross;
-      }
+    for (const CompiledPred* in = preds + op.first_pred; in != preds + op.first_pred + op.pred_count; ++in) {
+      const double arrives = end[in->source] + send[in->cross];
+      const std::int32_t chain = sends_at[in->source] + in->cross;
+      const bool later = arrives > ready;
+      sends = later ? chain : sends;
+      ready = later ? arrives : ready;
     }
     const std::size_t s = std::size_t(op.stage);
-    if (out.last[s] >= ready) sends = out.last_sends[s];
-    ready = std::max(ready, out.last[s]);
-    if (out.first[s] < 0) out.first[s] = ready;
+    const bool stage_later = last[s] >= ready;
+    sends = stage_later ? last_sends[s] : sends;
+    ready = stage_later ? last[s] : ready;
     const double finish = ready + duration[op.kind];
     end[op.pos] = finish;
     sends_at[op.pos] = sends;
-    out.last[s] = finish;
-    out.last_sends[s] = sends;
+    last[s] = finish;
+    last_sends[s] = sends;
+  }
+  out.first.resize(p);  // each stage's first op starts its duration before it ends
+  for (std::size_t s = 0; s < p; ++s) {
+    const auto first = std::size_t(c.begin[s]);
+    out.first[s] = end[first] - duration[c.kind_at[first]];
   }
 }
 
