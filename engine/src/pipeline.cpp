@@ -137,11 +137,11 @@ std::int64_t pipeline_op_count(const PipelineSpec& spec) {
 
 namespace {
 
-/// Validates, builds the programs and simulates: everything run_pipeline does but the closed form.
+/// Validates, builds the programs and times every op: everything run_pipeline does but the closed form.
 PipelineResult simulate(const PipelineSpec& spec) {
   validate(spec);
   if (spec.schedule == Schedule::zb_h2) return detail::simulate_zb_h2(spec);
-  return detail::simulate_orders(spec, detail::make_layout(spec), detail::build_orders(spec));
+  return detail::simulate_programs(spec, detail::make_layout(spec), detail::build_orders(spec));
 }
 
 }  // namespace

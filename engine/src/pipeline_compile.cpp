@@ -1,4 +1,5 @@
-// Compiles a fixed-program pipeline schedule into a dependency graph in evaluation order and finds its steady phase.
+// Runs fixed-program pipeline schedules in dependency order: timing every op as it runs (the drawn timeline), or
+// compiling the dependency graph once (the cost model times it again and again) and finding its steady phase.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -11,10 +12,12 @@ namespace {
 
 int kind_index(char kind) { return kind == 'F' ? 0 : kind == 'B' ? 1 : 2; }
 
-/// The stack algorithm of simulate_orders without times: a stage runs its program until an op's input is missing,
-/// and the op that produces it wakes the stage. The order ops run in respects every dependency, whatever the times.
-void order_ops(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders,
-               CompiledPipeline& out) {
+/// Runs the programs in an order that respects every dependency, whatever the times: a stage runs its program until
+/// an op's input is missing, and the op that produces it wakes the stage. visit(stage, position, inputs, count) is
+/// called for each op as it runs, with the positions of the ops whose ends make its inputs available (a fused call
+/// lists its members' inputs too; a held-back output names the op it waits for).
+template <class Visit>
+void run_programs(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders, Visit&& visit) {
   const int p = layout.p, parts = layout.parts;
   const std::size_t table = std::size_t(layout.m) * std::size_t(parts);
   std::vector<std::int32_t> source_f(table, -1), source_b(table, -1);  // position whose end makes the output available
@@ -60,8 +63,6 @@ void order_ops(const PipelineSpec& spec, const PipelineLayout& layout, const Sta
   };
   std::vector<std::vector<Release>> held(static_cast<std::size_t>(p));
   std::vector<CompiledPred> mine;
-  out.ops.reserve(orders.ops.size());
-  out.preds.reserve(orders.ops.size() + orders.ops.size() / 4);
 
   while (!stack.empty()) {
     const int s = stack.back();
@@ -74,9 +75,7 @@ void order_ops(const PipelineSpec& spec, const PipelineLayout& layout, const Sta
       bool ready = input(s, c, mine);
       for (std::int64_t k = 1; k <= op.fuse && ready; ++k) ready = input(s, c + k, mine);  // a fused call waits for all
       if (!ready) break;
-      out.ops.push_back({std::int32_t(c), s, std::int32_t(out.preds.size()), std::uint8_t(mine.size()),
-                         std::uint8_t(kind_index(op.kind))});
-      out.preds.insert(out.preds.end(), mine.begin(), mine.end());
+      visit(s, c, mine.data(), int(mine.size()));
       const int mb = op.microbatch, part = layout.part_of(s, op.chunk, mb);
       const std::size_t at = std::size_t(mb) * std::size_t(parts) + std::size_t(part);
       auto& pending = held[std::size_t(s)];
@@ -134,134 +133,59 @@ void count_ops(const PipelineSpec& spec, const StageOrders& orders, CompiledPipe
   }
 }
 
-/// The repeating unit of each schedule's steady phase: ops per stage per cycle and how far microbatch labels move.
-/// 1F1B: one F and one B (Narayanan et al. 2021, Sec. 2.2.1); interleaved: a group of p microbatches through all v
-/// chunks, forward and backward (Sec. 2.2.2); ZB-H1: F, B, W (Qi et al. 2024, Fig. 3); DualPipe: step 4's pair of
-/// F&B calls, one microbatch from each end (DeepSeek-V3 report, Fig. 5). GPipe has no phase mixing F and B.
-bool steady_unit(const PipelineSpec& spec, SteadyPhase& phase) {
-  const int p = spec.stages, v = spec.schedule == Schedule::interleaved ? spec.chunks : 1;
-  if (spec.forward_only) return false;
-  switch (spec.schedule) {
-    case Schedule::one_f_one_b: phase.period = 2, phase.label_shift = 1, phase.m_step = 1; return true;
-    case Schedule::interleaved:
-      if (v == 1) {
-        phase.period = 2, phase.label_shift = 1, phase.m_step = 1;
-      } else {
-        phase.period = 2 * p * v, phase.label_shift = p, phase.m_step = p;
-      }
-      return true;
-    case Schedule::zb_h1: phase.period = 3, phase.label_shift = 1, phase.m_step = 1; return true;
-    case Schedule::dualpipe:
-      if (p == 1) {
-        phase.period = 3, phase.label_shift = 1, phase.m_step = 1;
-      } else {
-        phase.period = 6, phase.label_shift = 1, phase.m_step = 2;
-      }
-      return true;
-    default: return false;
-  }
-}
+}  // namespace
 
-/// Finds each stage's longest run where the program repeats itself one period later with labels shifted, the cuts
-/// where a jump is allowed, and what to compare there.
-void find_steady_phase(const PipelineSpec& spec, const StageOrders& orders, CompiledPipeline& out) {
-  SteadyPhase& phase = out.steady;
-  if (!steady_unit(spec, phase)) return;
-  const int p = spec.stages, period = phase.period;
-  auto repeats = [&](std::int64_t c) {
-    const StageOp& a = orders.ops[std::size_t(c)];
-    const StageOp& b = orders.ops[std::size_t(c + period)];
-    return a.kind == b.kind && a.chunk == b.chunk && a.fuse == b.fuse && a.release == b.release &&
-           a.microbatch + phase.label_shift == b.microbatch;
-  };
-  phase.start.assign(std::size_t(p), 0);
-  phase.cycle_counts.assign(std::size_t(p), {0, 0, 0});
-  std::vector<int> cycles(std::size_t(p), 0);
-  for (int s = 0; s < p; ++s) {
-    const std::int64_t lo = orders.begin[std::size_t(s)], hi = orders.begin[std::size_t(s) + 1] - period;
-    std::int64_t best_start = lo, best_length = -1;
-    for (std::int64_t c = lo; c < hi;) {
-      if (!repeats(c)) {
-        ++c;
-        continue;
-      }
-      std::int64_t e = c;
-      while (e < hi && repeats(e)) ++e;
-      if (e - c > best_length) best_start = c, best_length = e - c;
-      c = e;
-    }
-    if (best_length < 0) return;  // this stage never repeats: no steady phase
-    phase.start[std::size_t(s)] = best_start;
-    cycles[std::size_t(s)] = int(best_length / period) + 1;
-    for (std::int64_t c = best_start; c < best_start + period; ++c) {
-      ++phase.cycle_counts[std::size_t(s)][out.kind_at[std::size_t(c)]];
-    }
-    const auto& cc = phase.cycle_counts[std::size_t(s)];
-    const bool split = splits_backward(spec.schedule);
-    if (cc[0] != (split ? cc[2] : cc[1])) return;  // activations held would grow cycle by cycle
-  }
-  phase.cycles = *std::min_element(cycles.begin(), cycles.end());
-  const int n = phase.cycles;
-  if (n < 3) {
-    phase.cycles = 0;
-    return;
-  }
 
-  // Cycle index of a position: −1 before the phase, n + 1 after this stage's cycles (any index past n is after every
-  // cut considered).
-  std::vector<int> stage_at(out.kind_at.size());
-  for (int s = 0; s < p; ++s) {
-    for (std::int64_t c = orders.begin[std::size_t(s)]; c < orders.begin[std::size_t(s) + 1]; ++c) {
-      stage_at[std::size_t(c)] = s;
-    }
-  }
-  auto cycle_of = [&](std::int32_t pos) {
-    const int s = stage_at[std::size_t(pos)];
-    const std::int64_t d = pos - phase.start[std::size_t(s)];
-    if (d < 0) return -1;
-    const std::int64_t k = d / period;
-    return k < cycles[std::size_t(s)] ? int(std::min<std::int64_t>(k, n + 1)) : n + 1;
-  };
-  // Sources read across each cut K, and cuts something before them waits across (not open).
-  phase.cuts.assign(std::size_t(n) + 1, SteadyPhase::Cut{true, n + 1, {}});
-  for (const CompiledOp& op : out.ops) {
-    const int consumer = cycle_of(op.pos);
-    for (int i = 0; i < op.pred_count; ++i) {
-      const std::int32_t source = out.preds[std::size_t(op.first_pred + i)].source;
-      const int produced = cycle_of(source);
-      for (int k = std::max(produced + 1, 0); k <= std::min(consumer, n); ++k) {
-        SteadyPhase::Cut& cut = phase.cuts[std::size_t(k)];
-        cut.crossing.push_back(source);
-        cut.oldest = std::min(cut.oldest, produced);
-      }
-      for (int k = std::max(consumer + 1, 0); k <= std::min(produced, n); ++k) phase.cuts[std::size_t(k)].open = false;
-    }
-  }
-  for (SteadyPhase::Cut& cut : phase.cuts) {
-    std::sort(cut.crossing.begin(), cut.crossing.end());
-    cut.crossing.erase(std::unique(cut.crossing.begin(), cut.crossing.end()), cut.crossing.end());
-  }
+namespace {
+
+/// Everything about the programs but the graph: shape, counts, activations in flight.
+CompiledPipeline program_facts(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders) {
+  CompiledPipeline out;
+  out.schedule = spec.schedule;
+  out.p = spec.stages;
+  out.m = spec.microbatches;
+  out.v = layout.v;
+  out.parts = layout.parts;
+  out.begin = orders.begin;
+  count_ops(spec, orders, out);
+  return out;
 }
 
 }  // namespace
 
-int steady_m_step(const PipelineSpec& spec) {
-  SteadyPhase phase;
-  return steady_unit(spec, phase) ? phase.m_step : 0;
+CompiledPipeline compile_program(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders) {
+  CompiledPipeline out = program_facts(spec, layout, orders);
+  out.ops.reserve(orders.ops.size());
+  out.preds.reserve(orders.ops.size() + orders.ops.size() / 4);
+  run_programs(spec, layout, orders, [&](int s, std::int64_t c, const CompiledPred* in, int count) {
+    out.ops.push_back({std::int32_t(c), s, std::int32_t(out.preds.size()), std::uint8_t(count),
+                       out.kind_at[std::size_t(c)]});
+    out.preds.insert(out.preds.end(), in, in + count);
+  });
+  return out;
+}
+
+PipelineResult simulate_programs(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders) {
+  const CompiledPipeline facts = program_facts(spec, layout, orders);
+  Timed timed;
+  Clock clock(spec.times, timed, orders.begin);
+  PipelineResult result;
+  if (spec.record_ops) result.ops.resize(orders.ops.size());
+  run_programs(spec, layout, orders, [&](int s, std::int64_t c, const CompiledPred* in, int count) {
+    const double start = clock.run(s, facts.kind_at[std::size_t(c)], std::int32_t(c), in, in + count);
+    if (spec.record_ops) {
+      const StageOp& op = orders.ops[std::size_t(c)];
+      result.ops[std::size_t(c)] = {s, op.microbatch, op.kind, int(op.chunk), start, timed.end[std::size_t(c)]};
+    }
+  });
+  add_busy(facts, spec.times, timed);
+  result.metrics = timed_metrics(facts, timed, timed.busy, timed.last);
+  return result;
 }
 
 std::shared_ptr<const CompiledPipeline> compile_pipeline(const PipelineSpec& spec) {
-  auto out = std::make_shared<CompiledPipeline>();
-  const PipelineLayout layout = make_layout(spec);
   const StageOrders orders = build_orders(spec);
-  out->schedule = spec.schedule;
-  out->p = spec.stages;
-  out->m = spec.microbatches;
-  out->v = layout.v;
-  out->begin = orders.begin;
-  out->chunk_model_fraction = 1.0 / double(layout.parts);
-  order_ops(spec, layout, orders, *out);
-  count_ops(spec, orders, *out);
+  auto out = std::make_shared<CompiledPipeline>(compile_program(spec, make_layout(spec), orders));
   find_steady_phase(spec, orders, *out);
   return out;
 }

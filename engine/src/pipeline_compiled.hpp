@@ -2,8 +2,10 @@
 /// that respects every dependency, so that timing it is one pass over arrays, and where its steady phase repeats.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -59,17 +61,97 @@ struct CompiledPipeline {
   std::vector<std::uint8_t> kind_at;         ///< per position: 0 F, 1 B, 2 W
   std::vector<std::array<int, 3>> counts;    ///< per stage: F, B, W ops
   std::vector<int> peak_activations;         ///< per stage (depends on the program order only, not on times)
-  double chunk_model_fraction = 1;
+  int parts = 1;                             ///< model parts a microbatch passes through (p·v)
   SteadyPhase steady;                        ///< cycles == 0 when the schedule has no repeating phase
 };
 
-/// Compiles the spec's programs (times are ignored). Throws std::logic_error if they deadlock.
+/// The dependency graph of these programs (times are ignored; no steady phase looked for). Throws std::logic_error if
+/// they deadlock (a bug in an order generator).
+CompiledPipeline compile_program(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders);
+
+/// Fills c.steady: where the programs repeat and the cuts a repeat can be checked at (cycles = 0 when none).
+void find_steady_phase(const PipelineSpec& spec, const StageOrders& orders, CompiledPipeline& c);
+
+/// compile_program on the spec's own programs, plus where their steady phase repeats.
 std::shared_ptr<const CompiledPipeline> compile_pipeline(const PipelineSpec& spec);
 
 /// compile_pipeline through a small per-thread cache keyed by (schedule, p, m, v): a planner asks for few shapes.
 std::shared_ptr<const CompiledPipeline> compiled_pipeline(const PipelineSpec& spec);
 /// Empties this thread's cache (the benchmark's cold figures).
 void clear_compiled_pipelines();
+
+/// A timing of a compiled graph: per position, each op's end and the stage-to-stage sends on the chain of waits that
+/// set it; per stage, busy time, first start (+∞ before any op), last end and that last op's sends.
+struct Timed {
+  std::vector<double> end;
+  std::vector<std::int32_t> sends;
+  std::vector<double> busy, first, last;
+  std::vector<std::int32_t> last_sends;
+};
+
+/// The timing rule, one op at a time: an op starts when its stage is free and its inputs have arrived (plus comm from
+/// another stage); a tie counts as waiting for the stage. Each op inherits the send count of whatever it waited for
+/// last (its input, plus one if that crossed stages, or its stage's previous op), so the last op's count × comm is
+/// the time the makespan spends on sends. Ops must come in an order that respects their dependencies.
+class Clock {
+ public:
+  /// Sizes `out` for the programs' ops (stage s holds positions begin[s] .. begin[s+1] − 1) and times into it.
+  Clock(const PipelineTimes& t, Timed& out, const std::vector<std::int64_t>& begin)
+      : duration_{t.f, t.b, t.w}, send_{0.0, t.comm} {
+    const std::size_t stages = begin.size() - 1;
+    out.end.resize(std::size_t(begin.back()));
+    out.sends.resize(std::size_t(begin.back()));
+    out.first.assign(stages, std::numeric_limits<double>::infinity());
+    out.last.assign(stages, 0.0);
+    out.last_sends.assign(stages, 0);
+    end_ = out.end.data(), sends_ = out.sends.data(), first_ = out.first.data();
+    last_ = out.last.data(), last_sends_ = out.last_sends.data();
+  }
+
+  /// Times the op at `pos` (kind 0 F, 1 B, 2 W) on `stage`, whose inputs come from [in, in_end); returns its start.
+  double run(int stage, int kind, std::int32_t pos, const CompiledPred* in, const CompiledPred* in_end) {
+    double ready = 0;
+    std::int32_t sends = 0;
+    for (; in != in_end; ++in) {  // selects rather than branches: which input is later varies op to op
+      const double arrives = end_[in->source] + send_[in->cross];
+      const std::int32_t chain = sends_[in->source] + in->cross;
+      const bool later = arrives > ready;
+      sends = later ? chain : sends;
+      ready = later ? arrives : ready;
+    }
+    const std::size_t s = std::size_t(stage);
+    const bool stage_later = last_[s] >= ready;
+    sends = stage_later ? last_sends_[s] : sends;
+    ready = stage_later ? last_[s] : ready;
+    first_[s] = std::min(first_[s], ready);  // a stage's starts only grow: the least is its first
+    const double finish = ready + duration_[kind];
+    end_[pos] = finish;
+    sends_[pos] = sends;
+    last_[s] = finish;
+    last_sends_[s] = sends;
+    return ready;
+  }
+
+ private:
+  double duration_[3], send_[2];
+  double *end_, *first_, *last_;
+  std::int32_t *sends_, *last_sends_;
+};
+
+/// Each stage's busy time: its F, B and W counts times their durations.
+void add_busy(const CompiledPipeline& c, const PipelineTimes& t, Timed& out);
+
+/// Times every op of a compiled graph (one pass over arrays), then adds up busy time.
+void time_ops(const CompiledPipeline& c, const PipelineTimes& t, Timed& out);
+
+/// Times every op of the programs while running them in dependency order, without keeping a graph: the `pipeline`
+/// op's timeline (every op once, recorded when spec.record_ops). Throws std::logic_error if they deadlock.
+PipelineResult simulate_programs(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders);
+
+/// The metrics of a timing (makespan, bubbles, activations, critical sends), with the per-stage busy time and last
+/// ends given (the timing's own, or extrapolated).
+PipelineMetrics timed_metrics(const CompiledPipeline& c, const Timed& timed, const std::vector<double>& busy,
+                              const std::vector<double>& last, std::int64_t extra_sends = 0);
 
 /// Microbatches one steady cycle adds (0: the schedule has no steady phase to extrapolate: gpipe, zb-h2, forward only).
 int steady_m_step(const PipelineSpec& spec);
@@ -85,7 +167,7 @@ struct SteadyPathInfo {
 /// pipeline_metrics for schedules with a steady phase: times a copy with few microbatches (congruent to m modulo one
 /// cycle's), finds a cut where the whole state repeats r cycles later shifted by one step in time and in sends (a
 /// max-plus system's periodic regime), and adds the missing cycles in whole repeats: every op after them is the copy's
-/// op shifted by those steps. The times are the same as simulating every op (checked against simulate_orders in
+/// op shifted by those steps. The times are the same as simulating every op (checked against timing every op in
 /// tests/engine/pipeline_steady_test.cpp). nullopt when the schedule has no steady phase or no repeat shows within
 /// 4p + 32 cycles.
 std::optional<PipelineMetrics> steady_pipeline_metrics(const PipelineSpec& spec, SteadyPathInfo* info = nullptr);

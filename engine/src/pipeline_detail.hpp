@@ -50,9 +50,10 @@ bool splits_backward(Schedule schedule);
 /// The fixed per-stage programs of gpipe, 1f1b, interleaved, zb-h1 and dualpipe (zb-h2 is decided while simulating).
 StageOrders build_orders(const PipelineSpec& spec);
 
-/// Runs fixed programs: each op starts when its stage is free and its inputs have arrived (plus comm across stages).
-/// Throws std::logic_error if the programs deadlock (a bug in an order generator).
-PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders);
+/// Makespan, bubbles and activation metrics of a timeline from each stage's busy time, first start (+∞: no ops) and
+/// last end; the model share of one activation set is 1/parts. Both timings (compiled graphs, ZB-H2) end here.
+PipelineMetrics timeline_metrics(int parts, const std::vector<double>& busy, const std::vector<double>& first,
+                                 const std::vector<double>& last, const std::vector<int>& peak_activations);
 
 /// ZB-H2, decided greedily in time order: each free stage runs a ready B, else a ready F while fewer than 2p−1 of its
 /// microbatches wait for their W, else its oldest pending W (Qi et al. 2024, Sec. 2.2, Fig. 4: stage s warms up with

@@ -1,5 +1,5 @@
-// The two pipeline simulators: fixed per-stage programs (as-soon-as-possible, in dependency order) and ZB-H2's greedy
-// choice in time order. Both measure busy time, spans and activations in flight as they go.
+// ZB-H2's greedy simulator: which op each stage runs is decided in time order, so its programs cannot be fixed in
+// advance (the fixed-program schedules are compiled and timed in pipeline_compile.cpp / pipeline_time.cpp).
 #include <algorithm>
 #include <deque>
 #include <limits>
@@ -14,32 +14,20 @@ namespace {
 
 /// Per-stage measurements gathered while simulating; finish() turns them into PipelineMetrics.
 struct Meter {
-  explicit Meter(int p) : busy(std::size_t(p), 0.0), first(std::size_t(p), -1.0), last(std::size_t(p), 0.0),
-                          held(std::size_t(p), 0), peak(std::size_t(p), 0) {}
+  explicit Meter(int p)
+      : busy(std::size_t(p), 0.0), first(std::size_t(p), std::numeric_limits<double>::infinity()),
+        last(std::size_t(p), 0.0), held(std::size_t(p), 0), peak(std::size_t(p), 0) {}
 
   void run(int s, double start, double end) {
     busy[std::size_t(s)] += end - start;
-    if (first[std::size_t(s)] < 0) first[std::size_t(s)] = start;
+    first[std::size_t(s)] = std::min(first[std::size_t(s)], start);
     last[std::size_t(s)] = std::max(last[std::size_t(s)], end);
   }
   void hold(int s) { peak[std::size_t(s)] = std::max(peak[std::size_t(s)], ++held[std::size_t(s)]); }
   void release(int s) { --held[std::size_t(s)]; }
 
   PipelineMetrics finish(const PipelineLayout& layout) const {
-    PipelineMetrics out;
-    double useful = 0, spans = 0;
-    for (std::size_t s = 0; s < busy.size(); ++s) {
-      out.makespan = std::max(out.makespan, last[s]);
-      useful += busy[s];
-      if (first[s] >= 0) spans += last[s] - first[s];
-    }
-    out.busy = busy;
-    const double capacity = double(layout.p) * out.makespan;
-    out.bubble_fraction = capacity > 0 ? 1 - useful / capacity : 0;
-    out.steady_bubble_fraction = spans > 0 ? 1 - useful / spans : 0;
-    out.peak_activations = peak;
-    out.chunk_model_fraction = 1.0 / double(layout.parts);
-    return out;
+    return timeline_metrics(layout.parts, busy, first, last, peak);
   }
 
   std::vector<double> busy, first, last;
@@ -49,151 +37,6 @@ struct Meter {
 constexpr double kNotYet = -1;  // end-time table entry of an op that has not run
 
 }  // namespace
-
-PipelineResult simulate_orders(const PipelineSpec& spec, const PipelineLayout& layout, const StageOrders& orders) {
-  const PipelineTimes& t = spec.times;
-  const int p = layout.p, parts = layout.parts;
-  const bool split = splits_backward(spec.schedule);
-  const std::size_t table = std::size_t(layout.m) * std::size_t(parts);
-  // When each op's output is available to its consumers (kNotYet until it has been sent), by microbatch and part.
-  std::vector<double> end_f(table, kNotYet), end_b(spec.forward_only ? 0 : table, kNotYet);
-  // Beside each output: how many stage-to-stage sends lie on the chain of waits that set when it became available.
-  // Each op inherits the count of whatever it waited for last (its input, plus one if that crossed stages, or its
-  // stage's previous op); the last op's count × comm is the time the makespan spends on sends (critical_sends).
-  std::vector<std::int32_t> sends_f(table, 0), sends_b(spec.forward_only ? 0 : table, 0);
-  std::vector<std::int32_t> stage_sends(std::size_t(p), 0);
-  std::vector<std::int64_t> cursor(orders.begin.begin(), orders.begin.end() - 1);
-  std::vector<double> free_at(std::size_t(p), 0.0);
-  // Stage of each part, per direction (a table: the modulo in stage_of is the costliest step of the inner loop).
-  std::vector<int> stage_table(std::size_t(parts) * (layout.dual ? 2 : 1));
-  for (std::size_t i = 0; i < stage_table.size(); ++i) {
-    stage_table[i] = layout.stage_of(int(i) % parts, i < std::size_t(parts) ? 0 : layout.m - 1);
-  }
-  auto stage_at = [&](int part, int mb) {
-    return stage_table[std::size_t(layout.direction(mb)) * std::size_t(parts) + std::size_t(part)];
-  };
-  Meter meter(p);
-  PipelineResult result;
-  if (spec.record_ops) result.ops.resize(orders.ops.size());  // op c of the programs lands at ops[c]: stage-major
-
-  // A stage runs its program until an op's input is missing; the op that produces that input wakes it up again.
-  std::vector<int> stack;
-  std::vector<char> queued(std::size_t(p), 1);
-  for (int s = p - 1; s >= 0; --s) stack.push_back(s);
-  auto wake = [&](int s) {
-    if (!queued[std::size_t(s)]) {
-      queued[std::size_t(s)] = 1;
-      stack.push_back(s);
-    }
-  };
-  // The earliest start of ops[c] on stage s as far as its input is concerned, or kNotYet while the input is missing.
-  // `sends` receives the send count of the input's chain (including the hop to s).
-  auto input_ready = [&](int s, std::int64_t c, std::int32_t& sends) -> double {
-    const StageOp& op = orders.ops[std::size_t(c)];
-    const int mb = op.microbatch, part = layout.part_of(s, op.chunk, mb);
-    const std::size_t at = std::size_t(mb) * std::size_t(parts) + std::size_t(part);
-    sends = 0;
-    if (op.kind == 'F') {  // after the forward of the previous part
-      if (part == 0) return 0;
-      const double e = end_f[at - 1];
-      const bool cross = stage_at(part - 1, mb) != s;
-      sends = sends_f[at - 1] + (cross ? 1 : 0);
-      return e == kNotYet ? kNotYet : e + (cross ? t.comm : 0);
-    }
-    if (op.kind == 'B') {  // after the backward of the next part, or the last part's own forward
-      if (part + 1 == parts) {
-        sends = sends_f[at];
-        return end_f[at];
-      }
-      const double e = end_b[at + 1];
-      const bool cross = stage_at(part + 1, mb) != s;
-      sends = sends_b[at + 1] + (cross ? 1 : 0);
-      return e == kNotYet ? kNotYet : e + (cross ? t.comm : 0);
-    }
-    return 0;  // W follows its own B on the same stage, which the program order already guarantees
-  };
-  struct Release {  // an output held back until ops[at_cursor] ends
-    std::int64_t at_cursor;
-    double* slot;
-    std::int32_t* sends;
-    int notify;
-  };
-  std::vector<std::vector<Release>> held(static_cast<std::size_t>(p));
-
-  while (!stack.empty()) {
-    const int s = stack.back();
-    stack.pop_back();
-    queued[std::size_t(s)] = 0;
-    std::int64_t& c = cursor[std::size_t(s)];
-    for (; c < orders.begin[std::size_t(s) + 1]; ++c) {
-      const StageOp& op = orders.ops[std::size_t(c)];
-      std::int32_t sends = 0;
-      double ready = input_ready(s, c, sends);
-      if (ready == kNotYet) break;
-      bool waiting = false;  // a fused call starts only when every member's input is there
-      for (std::int64_t k = 1; k <= op.fuse && !waiting; ++k) {
-        std::int32_t member_sends = 0;
-        const double r = input_ready(s, c + k, member_sends);
-        waiting = r == kNotYet;
-        if (r > ready) sends = member_sends;
-        ready = std::max(ready, r);
-      }
-      if (waiting) break;
-      // Waiting for the stage rather than the input (a tie counts as the stage: free sends would not start it sooner).
-      if (free_at[std::size_t(s)] >= ready) sends = stage_sends[std::size_t(s)];
-      ready = std::max(ready, free_at[std::size_t(s)]);
-      stage_sends[std::size_t(s)] = sends;
-      const int mb = op.microbatch, part = layout.part_of(s, op.chunk, mb);
-      const std::size_t at = std::size_t(mb) * std::size_t(parts) + std::size_t(part);
-      const double duration = op.kind == 'F' ? t.f : op.kind == 'B' ? t.b : t.w;
-      const double end = ready + duration;
-      free_at[std::size_t(s)] = end;
-      meter.run(s, ready, end);
-      if (op.kind == 'F') {
-        meter.hold(s);
-      } else if (op.kind == 'W' || !split) {
-        meter.release(s);
-      }
-      if (spec.record_ops) result.ops[std::size_t(c)] = {s, mb, op.kind, int(op.chunk), ready, end};
-      auto& mine = held[std::size_t(s)];
-      if (op.kind != 'W') {
-        double* slot = op.kind == 'F' ? &end_f[at] : &end_b[at];
-        std::int32_t* slot_sends = op.kind == 'F' ? &sends_f[at] : &sends_b[at];
-        const int notify = op.kind == 'F' ? (part + 1 < parts ? stage_at(part + 1, mb) : s)
-                                          : (part > 0 ? stage_at(part - 1, mb) : s);
-        if (op.release == 0) {
-          *slot = end;
-          *slot_sends = sends;
-          if (notify != s) wake(notify);
-        } else {
-          mine.push_back({c + op.release, slot, slot_sends, notify});
-        }
-      }
-      for (std::size_t i = 0; i < mine.size();) {  // outputs held back until this op's end
-        if (mine[i].at_cursor != c) {
-          ++i;
-          continue;
-        }
-        *mine[i].slot = end;
-        *mine[i].sends = sends;
-        if (mine[i].notify != s) wake(mine[i].notify);
-        mine[i] = mine.back();
-        mine.pop_back();
-      }
-    }
-  }
-  for (int s = 0; s < p; ++s) {
-    if (cursor[std::size_t(s)] != orders.begin[std::size_t(s) + 1]) {
-      throw std::logic_error("pipeline schedule " + std::string(schedule_id(spec.schedule)) + " deadlocks at stage " +
-                             std::to_string(s));
-    }
-  }
-  result.metrics = meter.finish(layout);
-  // The critical path ends on the stage that finishes last (the first such stage on a tie).
-  const auto last = std::max_element(free_at.begin(), free_at.end());
-  result.metrics.critical_sends = stage_sends[std::size_t(last - free_at.begin())];
-  return result;
-}
 
 PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
   const PipelineTimes& t = spec.times;

@@ -10,56 +10,6 @@ namespace parascope::detail {
 
 namespace {
 
-/// Op end times and the sends on each op's critical chain, by position; the per-stage state at the end of the pass.
-struct Timed {
-  std::vector<double> end;
-  std::vector<std::int32_t> sends;
-  std::vector<double> first, last;  ///< per stage: first op's start, last op's end
-  std::vector<std::int32_t> last_sends;
-};
-
-/// One pass over the compiled graph: the same rules as simulate_orders (an op starts when its stage is free and its
-/// inputs are there; a tie between the two counts as waiting for the stage), so the same times and send counts.
-void time_ops(const CompiledPipeline& c, const PipelineTimes& t, Timed& out) {
-  const double duration[3] = {t.f, t.b, t.w};
-  const double send[2] = {0.0, t.comm};
-  const std::size_t p = std::size_t(c.p);
-  out.end.resize(c.kind_at.size());
-  out.sends.resize(c.kind_at.size());
-  out.last.assign(p, 0.0);
-  out.last_sends.assign(p, 0);
-  double* end = out.end.data();
-  std::int32_t* sends_at = out.sends.data();
-  double* last = out.last.data();
-  std::int32_t* last_sends = out.last_sends.data();
-  const CompiledPred* preds = c.preds.data();
-  for (const CompiledOp& op : c.ops) {  // selects rather than branches: which input is later varies op to op
-    double ready = 0;
-    std::int32_t sends = 0;
-    for (const CompiledPred* in = preds + op.first_pred; in != preds + op.first_pred + op.pred_count; ++in) {
-      const double arrives = end[in->source] + send[in->cross];
-      const std::int32_t chain = sends_at[in->source] + in->cross;
-      const bool later = arrives > ready;
-      sends = later ? chain : sends;
-      ready = later ? arrives : ready;
-    }
-    const std::size_t s = std::size_t(op.stage);
-    const bool stage_later = last[s] >= ready;
-    sends = stage_later ? last_sends[s] : sends;
-    ready = stage_later ? last[s] : ready;
-    const double finish = ready + duration[op.kind];
-    end[op.pos] = finish;
-    sends_at[op.pos] = sends;
-    last[s] = finish;
-    last_sends[s] = sends;
-  }
-  out.first.resize(p);  // each stage's first op starts its duration before it ends
-  for (std::size_t s = 0; s < p; ++s) {
-    const auto first = std::size_t(c.begin[s]);
-    out.first[s] = end[first] - duration[c.kind_at[first]];
-  }
-}
-
 /// The run repeats every `every` cycles from cut `cut` on, each repeat adding `time` and `sends` to every op.
 struct Repeat {
   int cut, every;
@@ -110,32 +60,15 @@ std::optional<Repeat> find_repeat(const CompiledPipeline& c, const Timed& timed)
 
 /// The metrics of the timed copy with `cycles` more steady cycles, which move every later op by `shift` (time) and
 /// add `sends` to the critical chain.
-PipelineMetrics metrics_of(const CompiledPipeline& c, const PipelineTimes& t, const Timed& timed, std::int64_t cycles,
-                           double shift, std::int64_t sends) {
-  PipelineMetrics out;
-  const std::size_t p = std::size_t(c.p);
+PipelineMetrics extended_metrics(const CompiledPipeline& c, const PipelineTimes& t, const Timed& timed,
+                                 std::int64_t cycles, double shift, std::int64_t sends) {
   const double duration[3] = {t.f, t.b, t.w};
-  out.busy.assign(p, 0.0);
-  std::vector<double> last(timed.last);
-  double useful = 0, spans = 0;
-  for (std::size_t s = 0; s < p; ++s) {
-    for (std::size_t k = 0; k < 3; ++k) {
-      const auto per_cycle = cycles > 0 ? c.steady.cycle_counts[s][k] : 0;
-      out.busy[s] += double(c.counts[s][k] + cycles * per_cycle) * duration[k];
-    }
+  std::vector<double> busy(timed.busy), last(timed.last);
+  for (std::size_t s = 0; s < busy.size(); ++s) {
+    for (std::size_t k = 0; k < 3; ++k) busy[s] += double(cycles * c.steady.cycle_counts[s][k]) * duration[k];
     last[s] += shift;
-    out.makespan = std::max(out.makespan, last[s]);
-    useful += out.busy[s];
-    spans += last[s] - timed.first[s];
   }
-  const double capacity = double(p) * out.makespan;
-  out.bubble_fraction = capacity > 0 ? 1 - useful / capacity : 0;
-  out.steady_bubble_fraction = spans > 0 ? 1 - useful / spans : 0;
-  out.peak_activations = c.peak_activations;
-  out.chunk_model_fraction = c.chunk_model_fraction;
-  const auto critical = std::size_t(std::max_element(last.begin(), last.end()) - last.begin());
-  out.critical_sends = timed.last_sends[critical] + sends;
-  return out;
+  return timed_metrics(c, timed, busy, last, sends);
 }
 
 /// The fewest microbatches whose schedule has `cycles` complete steady cycles and which leave a whole number of
@@ -153,9 +86,8 @@ int short_copy_size(const PipelineSpec& spec, int m_step, int cycles) {
   }
   const int m = spec.microbatches;
   if (lower >= m) return m;
-  const int modulus = m_step * std::max(1, p / m_step);
-  const int size = lower + (m - lower) % modulus;
-  return size <= m ? size : lower + (m - lower) % m_step;
+  const int modulus = m_step * std::max(1, p / m_step);  // a multiple of m_step, so whole cycles are left to add
+  return lower + (m - lower) % modulus;
 }
 
 }  // namespace
@@ -180,7 +112,7 @@ std::optional<PipelineMetrics> steady_pipeline_metrics(const PipelineSpec& spec,
       time_ops(*c, spec.times, timed);
       if (copy.microbatches == m) {  // short enough to time whole
         if (info) *info = {m, 0, 0, 0};
-        return metrics_of(*c, spec.times, timed, 0, 0, 0);
+        return timed_metrics(*c, timed, timed.busy, timed.last);
       }
       const auto repeat = find_repeat(*c, timed);
       if (!repeat) break;
@@ -192,7 +124,7 @@ std::optional<PipelineMetrics> steady_pipeline_metrics(const PipelineSpec& spec,
       }
       const std::int64_t repeats = added / repeat->every;
       if (info) *info = {copy.microbatches, repeat->cut, repeat->every, added};
-      return metrics_of(*c, spec.times, timed, added, double(repeats) * repeat->time, repeats * repeat->sends);
+      return extended_metrics(*c, spec.times, timed, added, double(repeats) * repeat->time, repeats * repeat->sends);
     }
   }
   return std::nullopt;  // no exact repeat found: the caller simulates every op
