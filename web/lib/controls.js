@@ -1,5 +1,17 @@
 // Labelled form controls for widgets: select, number field, range slider. `input` while dragging, `change` on commit.
+// Each control has a hint line under it: hint(text) explains there, next to the control, why its value moved or what
+// it needs; hint('') hides it.
 import { h } from './dom.js';
+
+/** The hint line of a control and its setter. */
+function hintLine(id) {
+  const line = h('span', { class: 'hint', id: `${id}-hint`, hidden: true });
+  const hint = (text) => {
+    line.textContent = text ?? '';
+    line.hidden = !text;
+  };
+  return { line, hint };
+}
 
 let nextId = 0;
 const uid = (prefix) => `${prefix}-${(nextId += 1)}`;
@@ -13,7 +25,9 @@ export function selectControl({ label, options, value, onChange, name }) {
     options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
   );
   select.addEventListener('change', () => onChange(select.value));
-  return { element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), select), input: select };
+  const { line, hint } = hintLine(id);
+  select.setAttribute('aria-describedby', line.id);
+  return { element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), select, line), input: select, hint };
 }
 
 /** A labelled numeric field; onChange(number) fires for valid numbers only, invalid text is marked aria-invalid. */
@@ -26,9 +40,13 @@ export function numberControl({ label, value, min, max, step = 'any', onChange, 
     input.setAttribute('aria-invalid', ok ? 'false' : 'true');
     if (ok) onChange(v);
   });
+  const { line, hint } = hintLine(id);
+  input.setAttribute('aria-describedby', line.id);
   return {
-    element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), input, unit ? h('span', { class: 'unit' }, unit) : null),
+    element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), input,
+      unit ? h('span', { class: 'unit' }, unit) : null, line),
     input,
+    hint,
   };
 }
 
@@ -45,5 +63,17 @@ export function sliderControl({ label, value, min, max, step = 1, onInput, onCha
   };
   input.addEventListener('input', () => onInput?.(read()));
   input.addEventListener('change', () => onChange?.(read()));
-  return { element: h('label', { class: 'control slider', for: id }, h('span', { class: 'label' }, label), input, output), input };
+  const { line, hint } = hintLine(id);
+  input.setAttribute('aria-describedby', line.id);
+  /** Moves the slider without firing its handlers (a dependent control following another). */
+  const set = (v) => {
+    input.value = String(v);
+    read();
+  };
+  return {
+    element: h('label', { class: 'control slider', for: id }, h('span', { class: 'label' }, label), input, output, line),
+    input,
+    hint,
+    set,
+  };
 }

@@ -18,7 +18,7 @@ export class ParascopeWidget extends HTMLElement {
       const root = this.attachShadow({ mode: 'open' });
       this.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
       this.body = h('div', { class: 'body' });
-      root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }), this.notesBox, this.body);
+      root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }), h('div', { class: 'frame' }, this.notesBox, this.body));
     }
     if (this.#started) return;
     this.#observer = new IntersectionObserver(
