@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Serves dist/ on http://127.0.0.1:8080 (PORT overrides) with a strict Content-Security-Policy: nothing leaves the origin.
+// GET and HEAD only; no request, however malformed, can stop it, redirect off the origin or reach outside dist/.
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
@@ -17,7 +18,10 @@ const TYPES = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The policy the site must run under: scripts and styles from the origin only, wasm allowed, no inline code. */
+/**
+ * The policy the site must run under: scripts and styles from the origin only, wasm allowed, no inline code. Framing
+ * is limited to the site itself until an embed route exists that is meant to be framed by other origins.
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
@@ -26,30 +30,83 @@ export const CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
+  "frame-ancestors 'self'",
 ].join('; ');
 
-/** Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests). */
-export function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1' } = {}) {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
-    const headers = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
-    if (!file.startsWith(normalize(root + sep)) && file !== normalize(root)) {
-      res.writeHead(403, headers).end('forbidden');
+const BASE_HEADERS = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
+
+/**
+ * The request target's path as a list of decoded segments, or null when it cannot name a file under the root:
+ * undecodable escapes, NUL, a "." or ".." segment, separators hidden in a segment (%2F, %5C), or a target that is
+ * not origin-form ("/path"), such as "http://host/…" or "*".
+ */
+export function pathSegments(target) {
+  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//')) return null;
+  const raw = target.split(/[?#]/, 1)[0];
+  const segments = [];
+  for (const part of raw.split('/').slice(1)) {
+    let name;
+    try {
+      name = decodeURIComponent(part);
+    } catch {
+      return null;
+    }
+    if (name === '.' || name === '..' || /[\/\0\\]/.test(name)) return null;
+    segments.push(name);
+  }
+  return segments;
+}
+
+/** Answers one request from `root` (a real path); never throws. Only GET and HEAD are served. */
+async function answer(req, res, root) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { ...BASE_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('method not allowed');
+    return;
+  }
+  const segments = pathSegments(req.url);
+  if (segments === null) {
+    res.writeHead(400, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('bad request');
+    return;
+  }
+  const wantsDirectory = segments.length === 0 || segments.at(-1) === '';
+  const named = segments.filter((s) => s !== '');
+  const file = join(root, ...named, ...(wantsDirectory ? ['index.html'] : []));
+  try {
+    const real = await realpath(file);  // symlinks are followed only when they stay inside the root
+    if (real !== root && !real.startsWith(root + sep)) throw new Error('outside the root');
+    const info = await stat(real);
+    if (info.isDirectory()) {
+      // The redirect is rebuilt from the checked segments, so it always stays on this origin ("/a/b/").
+      const location = `/${named.map(encodeURIComponent).join('/')}/`;
+      res.writeHead(301, { ...BASE_HEADERS, Location: location }).end();
       return;
     }
-    try {
-      const info = await stat(file);
-      if (info.isDirectory()) {
-        res.writeHead(301, { ...headers, Location: `${path}/` }).end();
-        return;
-      }
-      const body = await readFile(file);
-      res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    } catch {
-      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
-    }
+    const body = await readFile(real);
+    res.writeHead(200, {
+      ...BASE_HEADERS,
+      'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream',
+      'Content-Length': body.length,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch {
+    res.writeHead(404, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+  }
+}
+
+/** Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests). */
+export async function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1' } = {}) {
+  const realRoot = await realpath(root);
+  const server = createServer((req, res) => {
+    answer(req, res, realRoot).catch(() => {
+      if (!res.headersSent) res.writeHead(500, BASE_HEADERS);
+      res.end();
+    });
+  });
+  // A request node cannot even parse gets a 400 and a closed socket; the server keeps running.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
