@@ -33,7 +33,9 @@ constexpr Op kOps[] = {
     {"pipeline", detail::op_pipeline},
 };
 
-constexpr std::size_t kMaxRequestBytes = 1 << 20;
+/// Response text. Strings may hold bytes that are not UTF-8 (a parse error quotes the bytes it read last): those are
+/// written as U+FFFD instead of throwing, so such a request gets its invalid_json answer, not an internal error.
+std::string text(const json& response) { return response.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 json error_object(const std::string& code, const std::string& message, const std::string& field) {
   return {{"error", {{"code", code}, {"message", message}, {"field", field.empty() ? json(nullptr) : json(field)}}}};
@@ -71,7 +73,7 @@ std::string call(std::string_view request_text) {
   detail::attachment().clear();
   try {
     if (request_text.size() > kMaxRequestBytes) {
-      return error_object(code::too_large, "the request is larger than 1 MiB", "").dump();
+      return text(error_object(code::too_large, "the request is larger than 1 MiB", ""));
     }
     json request;
     try {
@@ -80,24 +82,24 @@ std::string call(std::string_view request_text) {
       // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
       std::string why = e.what();
       why = why.substr(why.find("] ") == std::string::npos ? 0 : why.find("] ") + 2);
-      return error_object(code::invalid_json, "the request is not valid JSON: " + why, "").dump();
+      return text(error_object(code::invalid_json, "the request is not valid JSON: " + why, ""));
     }
     if (!request.is_object()) {
-      return error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", "").dump();
+      return text(error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", ""));
     }
-    return dispatch(request).dump();
+    return text(dispatch(request));
   } catch (const RequestError& e) {
     detail::attachment().clear();
-    return error_object(e.code, e.message, e.field).dump();
+    return text(error_object(e.code, e.message, e.field));
   } catch (const std::bad_alloc&) {
     detail::attachment().clear();
-    return error_object(code::too_large, "the request needs more memory than is available", "").dump();
+    return text(error_object(code::too_large, "the request needs more memory than is available", ""));
   } catch (const std::exception& e) {
     detail::attachment().clear();
-    return error_object(code::internal_error, std::string("internal error: ") + e.what(), "").dump();
+    return text(error_object(code::internal_error, std::string("internal error: ") + e.what(), ""));
   } catch (...) {
     detail::attachment().clear();
-    return error_object(code::internal_error, "internal error", "").dump();
+    return text(error_object(code::internal_error, "internal error", ""));
   }
 }
 

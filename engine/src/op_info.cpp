@@ -1,5 +1,6 @@
 // The "version" and "presets" operations: what the engine is and what it knows.
 #include "ops.hpp"
+#include "parascope/api.hpp"
 #include "parascope/presets.hpp"
 #include "parascope/version.hpp"
 #include "spec_json.hpp"
@@ -12,7 +13,7 @@ namespace detail {
 
 json op_version(RequestReader& request) {
   request.finish();
-  return {{"name", kName}, {"version", version()}};
+  return {{"name", kName}, {"version", version()}, {"max_request_bytes", kMaxRequestBytes}};
 }
 
 json op_presets(RequestReader& request) {

@@ -27,6 +27,7 @@ TEST(Api, VersionNamesTheEngineAndASemver) {
   json r = ask(R"({"op": "version"})");
   EXPECT_EQ(r["name"], "parascope");
   EXPECT_TRUE(std::regex_match(r["version"].get<std::string>(), std::regex(R"(\d+\.\d+\.\d+)")));
+  EXPECT_EQ(r["max_request_bytes"], parascope::kMaxRequestBytes);
 }
 
 TEST(Api, PresetsListEveryContractId) {
@@ -108,6 +109,10 @@ TEST(Api, HostileInputNeverCrashes) {
       {R"({"op": "mfu", "model": "gpt2-124m", "hardware": "a100-40gb", "gpus": 8, "tokens_per_second": 1,
            "attention": "sparse"})",
        "invalid_value"},
+      // Bytes that are not UTF-8: the parser's message quotes them, and the answer must still be written.
+      {"{\"op\":\"\xff\"}", "invalid_json"},
+      {"{\"op\":\"\xc3\x28\"}", "invalid_json"},
+      {"\xfe\xff", "invalid_json"},
   };
   for (const auto& [request, code] : cases) {
     json e = error_of(request);
@@ -133,6 +138,44 @@ TEST(Cli, AnswersOnStdoutAndExitsTwoOnABadRequest) {
   std::string bad = run(R"({"op":"nope"})", &status);
   EXPECT_EQ(status, 2);
   EXPECT_EQ(json::parse(bad)["error"]["code"], "unknown_op");
+}
+
+/// Runs a shell command; returns its stdout and sets its exit status.
+std::string shell(const std::string& cmd, int* status) {
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  *status = WEXITSTATUS(pclose(pipe));
+  return out;
+}
+
+TEST(Cli, StopsReadingAnEndlessInputAtTheLimit) {
+  // /dev/zero never ends: the CLI must answer too_large after reading just over 1 MiB (before, it read forever).
+  const std::string cli = PARASCOPE_CLI;
+  int status = -1;
+  const std::string out = shell("timeout 20 " + cli + " /dev/zero", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(json::parse(out)["error"]["code"], "too_large");
+  const std::string piped = shell("head -c 50000000 /dev/zero | timeout 20 " + cli, &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(json::parse(piped)["error"]["code"], "too_large");
+}
+
+TEST(Cli, ADirectoryIsAnInputThatCannotBeRead) {
+  const std::string cli = PARASCOPE_CLI;
+  int status = -1;
+  const std::string out = shell(cli + " /tmp 2>&1", &status);
+  EXPECT_EQ(status, 1);
+  EXPECT_NE(out.find("cannot read /tmp"), std::string::npos) << out;
+}
+
+TEST(Cli, InvalidUtf8IsInvalidJsonNotAnInternalError) {
+  const std::string cli = PARASCOPE_CLI;
+  int status = -1;
+  const std::string out = shell("printf '{\"op\":\"\\377\"}' | " + cli, &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_EQ(json::parse(out)["error"]["code"], "invalid_json") << out;
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ test('loadEngine resolves to the same engine on every call', async () => {
 });
 
 test('call takes an object and returns an object', () => {
-  assert.deepEqual(engine.call({ op: 'version' }), { name: 'parascope', version: '0.1.0' });
+  assert.deepEqual(engine.call({ op: 'version' }), { name: 'parascope', version: '0.1.0', max_request_bytes: 1048576 });
 });
 
 test('a refused request throws EngineError with the engine code, message and field', () => {
@@ -37,6 +37,22 @@ test('hostile text never breaks the module: it answers an error and keeps answer
   for (const text of hostile) {
     const r = JSON.parse(engine.callText(text));
     assert.ok(r.error && typeof r.error.code === 'string', `no error object for ${text.slice(0, 40)}`);
+  }
+  assert.equal(engine.call({ op: 'version' }).name, 'parascope');
+});
+
+test('an oversized request is refused without being copied whole into the engine', () => {
+  const huge = `{"op":"version","pad":"${'x'.repeat(64 << 20)}"}`;  // 64 MiB of text
+  const r = JSON.parse(engine.callText(huge));
+  assert.equal(r.error.code, 'too_large');
+  assert.throws(() => engine.call({ op: 'version', pad: 'x'.repeat(2 << 20) }), (err) => err.code === 'too_large');
+});
+
+test('a request JSON cannot express is an EngineError, not a RangeError', () => {
+  let deep = {};
+  for (let i = 0; i < 20000; i += 1) deep = { x: deep };
+  for (const request of [{ op: 'version', deep }, { op: 'version', big: 1n }]) {
+    assert.throws(() => engine.call(request), (err) => err instanceof EngineError && err.code === 'invalid_request');
   }
   assert.equal(engine.call({ op: 'version' }).name, 'parascope');
 });

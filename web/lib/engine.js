@@ -6,8 +6,19 @@ let loading = null;
 
 /** Wraps the Embind module: JSON in, JSON out, error objects turned into EngineError. */
 function wrap(module) {
+  // Text longer than the engine reads is cut just past its limit before it is copied into wasm memory: the engine
+  // still refuses it (too_large), but a 300 MB string no longer grows the heap. UTF-8 is never shorter than the
+  // string's UTF-16 length, so a longer string is always over the limit.
+  const limit = JSON.parse(module.call('{"op":"version"}')).max_request_bytes;
+  const send = (text) => module.call(text.length > limit ? text.slice(0, limit + 1) : text);
   const answer = (request) => {
-    const response = JSON.parse(module.call(JSON.stringify(request)));
+    let text;
+    try {
+      text = JSON.stringify(request);
+    } catch (err) {  // nested too deeply for the JS stack, a cycle, a BigInt: the request cannot even be written
+      throw new EngineError({ code: 'invalid_request', message: `the request cannot be written as JSON (${err.message})`, field: null });
+    }
+    const response = JSON.parse(send(text));
     if (response.error) throw new EngineError(response.error);
     return response;
   };
@@ -24,7 +35,7 @@ function wrap(module) {
     },
     /** Sends request text as is and returns the response text as is (for byte-exact tests and the console). */
     callText(requestText) {
-      return module.call(requestText);
+      return send(requestText);
     },
   };
 }

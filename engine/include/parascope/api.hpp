@@ -1,11 +1,16 @@
 /// The engine's one entry point: a JSON request with an "op" in, a JSON response out. Never throws.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace parascope {
+
+/// The largest request text call() reads, in bytes; longer requests are refused with too_large. Readers (the CLI,
+/// the wasm boundary) stop at this many bytes plus one instead of holding a larger input.
+inline constexpr std::size_t kMaxRequestBytes = std::size_t{1} << 20;
 
 /// Answers one request. Bad input yields {"error": {"code", "message", "field"}}; this function never throws.
 std::string call(std::string_view request_text);
