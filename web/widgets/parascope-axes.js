@@ -5,12 +5,11 @@ import { h, svg } from '../lib/dom.js';
 import { factsList, loadBars } from '../lib/axes-experts.js';
 import { drawGrid, shardColour } from '../lib/axes-grid.js';
 import { trafficTable } from '../lib/axes-table.js';
-import { caption, colourKey, gpuReadout, gridName } from '../lib/model/axes-captions.js';
-import { expertPanel, noRoutingText, routingSummary } from '../lib/model/axes-expert-facts.js';
-import { focusLinks, gridLayout } from '../lib/model/axes-layout.js';
+import { routingSummary } from '../lib/model/axes-expert-facts.js';
 import { routeRequest, runRequest } from '../lib/model/axes-requests.js';
-import { AXES, TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
-import { axisSummary, trafficRows } from '../lib/model/axes-traffic-rows.js';
+import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
+import { axisSummary } from '../lib/model/axes-traffic-rows.js';
+import { axesView, staticText } from '../lib/model/axes-view.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 const DEFAULTS = { axis: 'all', model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8,
@@ -107,6 +106,7 @@ class ParascopeAxes extends ParascopeWidget {
     this.state.focus = rank;
     this.focusControl.set(rank);
     this.render();
+    this.announce(this.out.readout.textContent);
   }
 
   setSkew(value) {
@@ -133,16 +133,16 @@ class ParascopeAxes extends ParascopeWidget {
     this.focusControl.input.max = String(p.drawn - 1);
     this.focusControl.set(this.state.focus);
     // Text that differs by tab or GPU is stacked in one grid cell, so the tallest one sets the height for all.
-    this.out.captions.replaceChildren(...TABS.map((axis) => h('p', { class: 'axes-caption', 'data-tab': axis }, caption(axis, p))));
-    this.out.keys.replaceChildren(...TABS.map((axis) => this.keyBlock(axis)));
-    this.out.sizer.textContent = p.ranks.map((r) => gpuReadout(p, r.rank)).reduce((a, b) => (b.length > a.length ? b : a), '');
+    const text = staticText(p);
+    this.out.captions.replaceChildren(...text.captions.map((c) => h('p', { class: 'axes-caption', 'data-tab': c.axis }, c.text)));
+    this.out.keys.replaceChildren(...text.keys.map((k) => this.keyBlock(k)));
+    this.out.sizer.textContent = text.longestReadout;
     this.route();
     this.render();
   }
 
-  keyBlock(axis) {
-    const key = colourKey(axis, this.placement);
-    return h('p', { class: 'axes-key', 'data-tab': axis },
+  keyBlock(key) {
+    return h('p', { class: 'axes-key', 'data-tab': key.axis },
       key.entries.map((e) => h('span', { class: 'key-entry' },
         svg('svg', { class: 'key-swatch', width: 12, height: 12, 'aria-hidden': 'true' },
           svg('rect', { width: 12, height: 12, rx: 2, fill: shardColour(e.index, e.size) })),
@@ -155,62 +155,54 @@ class ParascopeAxes extends ParascopeWidget {
     const request = routeRequest(this.state, this.models[this.state.model], this.placement);
     this.routeAsked = request;
     this.routing = request ? this.ask(request, 'route') : null;
-    this.view = this.routing ? expertPanel(this.routing, request, this.placement) : null;
+  }
+
+  /** What to show now (model/axes-view.js), at the grid box's width in CSS pixels. */
+  view() {
+    this.width = this.out.grid.clientWidth;
+    return axesView({ state: this.state, placement: this.placement, traffic: this.traffic, route: this.routing,
+      routeAsked: this.routeAsked, model: this.models[this.state.model], width: this.width || 686 });
   }
 
   render() {
-    const { axis, focus } = this.state;
-    const p = this.placement;
-    if (!p) return;
+    if (!this.placement) return;
+    const v = this.view();
     this.tabs.forEach((b) => {
-      const on = b.dataset.axis === axis;
+      const on = b.dataset.axis === v.axis;
       b.setAttribute('aria-selected', String(on));
       b.tabIndex = on ? 0 : -1;
     });
-    this.panel.setAttribute('aria-labelledby', `axes-tab-${axis}`);
+    this.panel.setAttribute('aria-labelledby', `axes-tab-${v.axis}`);
     for (const stack of [this.out.captions, this.out.keys]) {
-      for (const child of stack.children) child.toggleAttribute('data-active', child.dataset.tab === axis);
+      for (const child of stack.children) child.toggleAttribute('data-active', child.dataset.tab === v.axis);
     }
-    this.out.readout.textContent = gpuReadout(p, focus);
-    this.out.table.replaceChildren(trafficTable(trafficRows(this.traffic, axis)));
-    this.paintFigures();
-    this.renderExperts();
+    this.out.readout.textContent = v.readout;
+    this.out.table.replaceChildren(trafficTable(v.rows));
+    this.paintFigures(v);
+    this.renderExperts(v);
   }
 
-  /** The grid and the bars: drawn at the box's width in CSS pixels, so text keeps its size at any width. */
-  paintFigures() {
-    const p = this.placement;
-    if (!p) return;
-    const { axis, focus } = this.state;
-    this.width = this.out.grid.clientWidth;
-    const layout = gridLayout(p, this.width || 686);
-    const rows = this.traffic?.axes ?? [];
-    const maxBytes = Math.max(1, ...rows.map((r) => r.bytes_per_gpu));
-    const bytesOf = Object.fromEntries(rows.map((r) => [r.axis, r.bytes_per_gpu]));
-    const axes = axis === 'all' ? AXES : [axis];
-    const hot = this.view?.hotGpus ?? [];
+  /** The grid and the bars, drawn at 1:1 CSS pixels so text keeps its size at any width. */
+  paintFigures(v = this.placement && this.view()) {
+    if (!v) return;
     this.out.grid.replaceChildren(drawGrid({
-      placement: p, layout, axis, focus, hot,
-      links: focusLinks(p, axes, focus),
-      widthOf: (a) => (bytesOf[a] === undefined ? 2 : 1.5 + 3.5 * Math.sqrt(bytesOf[a] / maxBytes)),
-      name: gridName({ axis, placement: p, focus, hot, hotExpert: this.view?.hotExpert }),
-      onPick: (rank) => this.setFocus(rank),
+      placement: this.placement, layout: v.layout, axis: v.axis, focus: v.focus, hot: v.hot, links: v.links,
+      widthOf: (a) => v.widths[a] ?? 2, name: v.gridName, onPick: (rank) => this.setFocus(rank),
     }));
-    if (this.view) this.out.expertChart.replaceChildren(loadBars(this.view.bars, Math.min(520, this.out.expertChart.clientWidth || 520)));
+    if (v.expert) this.out.expertChart.replaceChildren(loadBars(v.expert.bars, Math.min(520, this.out.expertChart.clientWidth || 520)));
   }
 
-  renderExperts() {
-    const m = this.models[this.state.model];
-    this.skewControl.element.hidden = !this.view;
-    if (!this.view) {
-      this.out.expertTitle.textContent = noRoutingText(m);
+  renderExperts(v) {
+    this.skewControl.element.hidden = !v.expert;
+    if (!v.expert) {
+      this.out.expertTitle.textContent = v.noRouting;
       this.out.expertChart.replaceChildren();
       this.out.expertFacts.replaceChildren();
       return;
     }
-    this.out.expertTitle.textContent = this.view.title;
-    this.out.expertFacts.replaceChildren(factsList(this.view.facts));
-    this.skewInput.setAttribute('aria-valuetext', this.view.skewText);
+    this.out.expertTitle.textContent = v.expert.title;
+    this.out.expertFacts.replaceChildren(factsList(v.expert.facts));
+    this.skewInput.setAttribute('aria-valuetext', v.expert.skewText);
   }
 }
 
