@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { shardColour } from '../../web/lib/axes-grid.js';
-import { cellTag, colourKey, gpuReadout } from '../../web/lib/model/axes-captions.js';
+import { cellTag, colourKey, gpuReadout, gridName } from '../../web/lib/model/axes-captions.js';
 import { expertPanel } from '../../web/lib/model/axes-expert-facts.js';
 import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/lib/model/axes-layout.js';
 import { routeRequest, runRequest } from '../../web/lib/model/axes-requests.js';
@@ -93,10 +93,9 @@ test('the grid keeps 12 px labels on cells that do not overlap, at 360 and 1280 
 
 test('links are drawn for the focused GPU\'s own groups only: a ring, a chain, and a star for the all-to-all', () => {
   for (const focus of [0, 13, 63]) {
-    const links = focusLinks(placement, ['data', 'tensor', 'pipeline', 'expert'], focus);
     for (const axis of ['data', 'tensor', 'pipeline', 'expert']) {
       const group = placement.axes.find((a) => a.axis === axis).groups.find((g) => g.includes(focus));
-      const mine = links.filter((l) => l.axis === axis);
+      const mine = focusLinks(placement, [axis], focus);
       mine.forEach((l) => assert.ok(group.includes(l.from) && group.includes(l.to)));
       const want = { data: group.length, tensor: group.length === 2 ? 1 : group.length, pipeline: group.length - 1,
         expert: group.length - 1 }[axis];
@@ -106,6 +105,10 @@ test('links are drawn for the focused GPU\'s own groups only: a ring, a chain, a
   }
   // The old grid drew every pair of every expert group: 8 groups × 28 pairs.
   assert.ok(focusLinks(placement, ['expert'], 0).length <= 7);
+  // On "all four", the expert group is the data group here: drawn once, as the data ring.
+  const all = focusLinks(placement, ['data', 'tensor', 'pipeline', 'expert'], 0);
+  assert.deepEqual([...new Set(all.map((l) => l.axis))], ['data', 'tensor', 'pipeline']);
+  assert.match(gridName({ axis: 'all', placement, focus: 0 }), /expert: the same GPUs as data/);
 });
 
 test('shard fills are mid-tones (they sit under labels with a halo on both palettes)', () => {

@@ -13,14 +13,17 @@ export function shardColour(index, count) {
   return `hsl(${Math.round(hue)} 55% ${index % 2 ? 64 : 52}%)`;
 }
 
-/** A curved path between two cell centres, bowed to one side so that a ring's links do not lie on each other. */
+/**
+ * A curved path between two cell centres, bowed to one side so that a ring's links do not lie on each other and a
+ * link between neighbouring cells rises clear of them (the curve's peak is half its control point's offset).
+ */
 function arc(a, b, bend) {
   const mx = (a.cx + b.cx) / 2;
   const my = (a.cy + b.cy) / 2;
   const dx = b.cx - a.cx;
   const dy = b.cy - a.cy;
   const len = Math.hypot(dx, dy) || 1;
-  const k = Math.min(50, 8 + len * 0.16) * bend;
+  const k = Math.min(70, a.size + 12 + len * 0.08) * bend;
   return `M${a.cx},${a.cy} Q${mx - (dy / len) * k},${my + (dx / len) * k} ${b.cx},${b.cy}`;
 }
 
@@ -35,8 +38,7 @@ export function drawGrid({ placement, layout, axis, links, widthOf, hot = [], fo
   const root = svg('svg', { class: 'axes-grid', role: 'img', 'aria-label': name, width: layout.width, height: layout.height,
     viewBox: `0 0 ${layout.width} ${layout.height}` });
   for (const b of layout.boxes) {
-    root.append(svg('rect', { class: 'node', x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1, rx: 8 }),
-      svg('text', { class: 'node-label', x: b.x + 8, y: b.y + 15 }, `node ${b.node}`));
+    root.append(svg('rect', { class: 'node', x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1, rx: 8 }));
   }
   const size = sizes(placement);
   const stripes = splitAxes(placement);
@@ -66,11 +68,15 @@ export function drawGrid({ placement, layout, axis, links, widthOf, hot = [], fo
     const b = byRank.get(l.to);
     if (!a || !b) return;
     const inter = placement.ranks.find((r) => r.rank === l.from).node !== placement.ranks.find((r) => r.rank === l.to).node;
-    const bend = (BEND[l.axis] ?? 1) * (l.axis === 'expert' && k % 2 ? -1 : 1);
+    // Neighbours in a node's top row bow upwards, in its bottom row downwards: away from the other cells.
+    const sameRow = a.cy === b.cy && a.row === b.row && (a.row === 0 || a.row === a.lastRow);
+    const out = a.cx < b.cx ? 1 : -1;
+    const bend = sameRow ? (a.row === 0 ? -out : out) * 1.1 : (BEND[l.axis] ?? 1) * (l.axis === 'expert' && k % 2 ? -1 : 1);
     lines.append(svg('path', { d: arc(a, b, bend), class: `link ${inter ? 'inter' : 'intra'}`, 'stroke-width': widthOf(l.axis),
       'data-axis': l.axis }));
   });
-  const labels = svg('g', { class: 'labels', 'aria-hidden': 'true' });
+  const labels = svg('g', { class: 'labels', 'aria-hidden': 'true' },
+    layout.boxes.map((b) => svg('text', { class: 'node-label', x: b.x + 8, y: b.y + 15 }, `node ${b.node}`)));
   placement.ranks.forEach((r) => {
     const c = byRank.get(r.rank);
     labels.append(svg('text', { class: 'gpu-label', x: c.cx, y: c.cy + 4 }, cellTag(r, axis)));

@@ -90,13 +90,20 @@ export function rankList(ranks, limit = 8) {
 /** Who the focused GPU talks to on each drawn axis, in words ("data ring with GPUs 2, 4 and 6 across nodes"). */
 export function partnersText(placement, axes, focus) {
   const out = [];
+  const drawn = [];
   for (const entry of placement.axes.filter((a) => axes.includes(a.axis))) {
     const group = entry.groups.find((g) => g.includes(focus));
     if (!group) continue;
+    const same = drawn.find((d) => d.group.length === group.length && d.group.every((r, i) => r === group[i]));
+    if (same) {
+      out.push(`${entry.axis}: the same GPUs as ${same.axis}`);
+      continue;
+    }
+    drawn.push({ axis: entry.axis, group });
     const others = group.filter((r) => r !== focus);
     const where = entry.link === 'inter' ? 'across nodes' : 'inside its node';
-    const shape = entry.axis === 'pipeline' ? 'pipeline neighbours in the chain' : entry.axis === 'expert' ? 'expert all-to-all with' : `${entry.axis} ring with`;
-    out.push(`${shape} GPUs ${rankList(others)} (${where})`);
+    const shape = { pipeline: 'pipeline chain', expert: 'expert all-to-all' }[entry.axis] ?? `${entry.axis} ring`;
+    out.push(`${shape} with ${others.length === 1 ? 'GPU' : 'GPUs'} ${rankList(others)} (${where})`);
   }
   return out.length ? `Lines: GPU ${focus}'s ${out.join('; ')}.` : `Lines: GPU ${focus} has no partner among the drawn GPUs on this view.`;
 }

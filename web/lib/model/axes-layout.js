@@ -43,7 +43,7 @@ export function gridLayout(placement, width) {
     const i = r.rank - r.node * perNode;
     const x = box.x + PAD + (i % cols) * (cell + GAP);
     const y = box.y + LABEL + PAD + Math.floor(i / cols) * (cell + GAP);
-    return { rank: r.rank, x, y, size: cell, cx: x + cell / 2, cy: y + cell / 2 };
+    return { rank: r.rank, x, y, size: cell, cx: x + cell / 2, cy: y + cell / 2, row: Math.floor(i / cols), lastRow: rows - 1 };
   });
   const nodeRows = Math.ceil(nodes / columns);
   return {
@@ -61,13 +61,19 @@ export function groupOf(axisEntry, rank) {
 /**
  * The links to draw for the focused GPU on each of `axes`: the ring of its group for all-reduce axes (data,
  * tensor, context), the chain of its pipeline group, and its own all-to-all partners for expert (a star, not every
- * pair). Each link: { axis, from, to } as ranks.
+ * pair). An axis whose group is the very same GPUs as an earlier axis's is not drawn again. Each link:
+ * { axis, from, to } as ranks.
  */
 export function focusLinks(placement, axes, focus) {
   const links = [];
+  const drawn = [];
   for (const entry of placement.axes.filter((a) => axes.includes(a.axis))) {
     const group = groupOf(entry, focus);
     if (!group) continue;
+    // Two axes over the very same GPUs (data and expert here) are drawn once: the first one's shape stands for both.
+    const same = drawn.find((g) => g.length === group.length && g.every((r, i) => r === group[i]));
+    if (same) continue;
+    drawn.push(group);
     if (entry.axis === 'expert') {
       group.filter((r) => r !== focus).forEach((r) => links.push({ axis: entry.axis, from: focus, to: r }));
     } else {
