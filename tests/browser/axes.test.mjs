@@ -132,6 +132,10 @@ test('at skew 0 the outline follows the busiest expert the engine names; per-mic
   }
   await setSkew(page, widget, 0);
   assert.equal(route(0).hot_expert, 6);  // and hot_rank 0: the two differ at skew 0
+  // The change is announced politely, and the slider's value text names the state.
+  assert.equal(await widget.locator('[data-out="announce"]').getAttribute('aria-live'), 'polite');
+  assert.match(await widget.locator('[data-out="announce"]').textContent(), /^Router skew 0\.0: busiest expert 6 at /);
+  assert.match(await widget.locator('input[name="skew"]').getAttribute('aria-valuetext'), /^0\.0: busiest expert 6 at/);
   const terms = await widget.locator('.expert-facts dt').allTextContents();
   assert.ok(terms.includes('One dispatch all-to-all (per MoE layer, per microbatch)'), terms.join(' | '));
   assert.ok(!terms.includes('Busiest GPU'));
@@ -284,6 +288,18 @@ test('attributes set the first tab and the run; a dense model explains why there
     document.querySelector('main').prepend(el);
   });
   const second = await widgetReady(page, '#second');
+  // A skew between the slider's steps moves to the nearest one, explained beside the slider (not a note).
+  await page.evaluate(() => {
+    const el = document.createElement('parascope-axes');
+    el.id = 'third';
+    el.setAttribute('skew', '1.26');
+    document.querySelector('main').prepend(el);
+  });
+  const third = await widgetReady(page, '#third');
+  assert.equal(await third.locator('input[name="skew"]').inputValue(), '1.3');
+  assert.match(await third.locator('[data-out="expert-title"]').textContent(), /skew 1\.3\.$/);
+  assert.match(await third.locator('label:has(input[name="skew"]) .hint').textContent(), /1\.26 → 1\.3/);
+  assert.equal(await third.locator('.note').count(), 0);
   assert.equal(await tab(second, 'tensor').getAttribute('aria-selected'), 'true');
   assert.equal(await second.locator('.gpu-label').first().textContent(), 'T0');
   assert.match(await second.locator('.axes-key[data-tab="tensor"]').textContent(), /T0 heads 0–7/);

@@ -7,7 +7,7 @@ import { shardColour } from '../../web/lib/axes-grid.js';
 import { cellTag, colourKey, gpuReadout, gridName } from '../../web/lib/model/axes-captions.js';
 import { expertPanel } from '../../web/lib/model/axes-expert-facts.js';
 import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/lib/model/axes-layout.js';
-import { routeRequest, runRequest } from '../../web/lib/model/axes-requests.js';
+import { routeRequest, runRequest, snapSkew } from '../../web/lib/model/axes-requests.js';
 import { TABS, tabAfterKey } from '../../web/lib/model/axes-tabs.js';
 import { COLUMNS, trafficRows } from '../../web/lib/model/axes-traffic-rows.js';
 import { axesView } from '../../web/lib/model/axes-view.js';
@@ -131,4 +131,11 @@ test('the colour key and readout name what each GPU holds, from the placement', 
     routeAsked: null, model: models['llama3-70b'], width: WIDE });
   assert.equal(view.expert, null);
   assert.match(view.noRouting, /dense: it has no experts/);
+});
+
+test('a skew attribute between the slider\'s steps moves to the nearest step and says so', () => {
+  assert.deepEqual(snapSkew(1), { value: 1, hint: '' });
+  assert.deepEqual(snapSkew(0), { value: 0, hint: '' });
+  assert.deepEqual(snapSkew(3), { value: 3, hint: '' });
+  assert.deepEqual(snapSkew(1.26), { value: 1.3, hint: 'the slider moves in steps of 0.1: 1.26 → 1.3' });
 });

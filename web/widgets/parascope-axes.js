@@ -6,7 +6,7 @@ import { factsList, loadBars } from '../lib/axes-experts.js';
 import { drawGrid, shardColour } from '../lib/axes-grid.js';
 import { trafficTable } from '../lib/axes-table.js';
 import { routingSummary } from '../lib/model/axes-expert-facts.js';
-import { routeRequest, runRequest } from '../lib/model/axes-requests.js';
+import { routeRequest, runRequest, snapSkew } from '../lib/model/axes-requests.js';
 import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
 import { axisSummary } from '../lib/model/axes-traffic-rows.js';
 import { axesView, staticText } from '../lib/model/axes-view.js';
@@ -62,6 +62,10 @@ class ParascopeAxes extends ParascopeWidget {
     this.skewControl = sliderControl({ label: 'Router skew (Zipf exponent; 0 = uniform)', name: 'skew',
       value: this.state.skew, min: 0, max: 3, step: 0.1, format: (v) => v.toFixed(1), onInput: (v) => this.setSkew(v) });
     this.skewInput = this.skewControl.input;
+    const skew = snapSkew(this.state.skew);
+    this.state.skew = skew.value;
+    this.skewControl.set(skew.value);
+    this.skewControl.hint(skew.hint);
 
     this.panel = h('div', { class: 'axes-panel', role: 'tabpanel', id: 'axes-panel', tabindex: 0 },
       this.out.captions, this.out.grid, this.out.keys, legend,
@@ -111,6 +115,7 @@ class ParascopeAxes extends ParascopeWidget {
 
   setSkew(value) {
     this.state.skew = value;
+    this.skewControl.hint('');
     cancelAnimationFrame(this.frame);
     this.frame = requestAnimationFrame(() => {
       this.route();

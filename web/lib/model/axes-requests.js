@@ -25,3 +25,15 @@ export function routeRequest(state, model, placement) {
   return { op: 'moe_route', tokens, experts: model.experts, top_k: model.top_k, ep: expert.size, skew: state.skew,
     seed: state.seed, hidden: model.hidden, hardware: state.hardware, link_kind: expert.link };
 }
+
+/** The skew slider's step (a UI limit: the engine takes any skew from 0 to 10). */
+export const SKEW_STEP = 0.1;
+
+/**
+ * An attribute's skew on the slider's grid: { value, hint }, where hint explains a move ("" when none), so the
+ * slider and the figure always show the same skew.
+ */
+export function snapSkew(skew) {
+  const value = Number((Math.round(skew / SKEW_STEP) * SKEW_STEP).toFixed(1));
+  return { value, hint: Math.abs(value - skew) > 1e-9 ? `the slider moves in steps of ${SKEW_STEP}: ${skew} → ${value.toFixed(1)}` : '' };
+}
