@@ -1,40 +1,40 @@
-// The expert tab of <parascope-axes>: per-expert load bars from the engine's moe_route answer, the hot expert and GPU.
+// Paints the expert panel of <parascope-axes>: load bars per expert and the facts list, from model/axes-expert-facts.js.
 import { h, svg } from './dom.js';
-import { seconds } from './format.js';
 
-/** A bar per expert (its token assignments), the hot one marked, with the capacity line when there is one. */
-export function loadBars(route) {
-  const loads = route.expert_load;
-  const max = Math.max(...loads, route.capacity, 1);
-  const W = 400;
-  const H = 90;
+const H = 90;
+const LABEL_ROOM = 20;
+
+/** Bars at 1:1 CSS pixels `width` wide: one per expert, the busiest marked, the capacity line when there is one. */
+export function loadBars(bars, width) {
+  const W = Math.max(120, Math.round(width));
+  const loads = bars.loads;
+  const max = Math.max(...loads, bars.capacity, 1);
   const bw = W / loads.length;
-  const chart = svg('svg', { viewBox: `0 0 ${W} ${H + 14}`, class: 'expert-bars', role: 'img',
-    'aria-label': `token assignments per expert; expert ${route.hot_expert} is the busiest` });
+  const chart = svg('svg', { class: 'expert-bars', role: 'img', 'aria-label': bars.name, width: W, height: H + LABEL_ROOM,
+    viewBox: `0 0 ${W} ${H + LABEL_ROOM}` });
   loads.forEach((load, e) => {
     const bh = (load / max) * H;
-    chart.append(svg('rect', { x: e * bw + bw * 0.1, y: H - bh, width: bw * 0.8, height: bh,
-      class: e === route.hot_expert ? 'load hot' : 'load', 'data-expert': e }));
+    chart.append(svg('rect', { x: e * bw + bw * 0.1, y: H - bh, width: Math.max(1, bw * 0.8), height: bh,
+      class: e === bars.hot ? 'load hot' : 'load', 'data-expert': e }));
   });
-  if (route.capacity > 0) {
-    const y = H - (route.capacity / max) * H;
+  if (bars.capacity > 0) {
+    const y = H - (bars.capacity / max) * H;
     chart.append(svg('line', { x1: 0, x2: W, y1: y, y2: y, class: 'capacity' }));
   }
-  if (loads.length <= 32) {
-    loads.forEach((_, e) => chart.append(svg('text', { x: e * bw + bw / 2, y: H + 12, class: 'bar-label' }, `${e}`)));
-  }
+  // Label every k-th expert so labels stay 24 px apart or more (and always the busiest one).
+  const every = Math.max(1, Math.ceil(24 / bw));
+  loads.forEach((_, e) => {
+    if (e % every !== 0 && e !== bars.hot) return;
+    if (e !== bars.hot && Math.abs(e - bars.hot) * bw < 24) return;
+    chart.append(svg('text', { x: e * bw + bw / 2, y: H + 15, class: `bar-label${e === bars.hot ? ' hot' : ''}` }, `${e}`));
+  });
   return chart;
 }
 
-/** The facts line: hot expert, hot GPU, all-to-all time against a balanced router. */
-export function expertFacts(route, hotGpus) {
-  return h('dl', { class: 'facts expert-facts' },
-    h('dt', {}, 'Busiest expert'), h('dd', { 'data-out': 'hot-expert' },
-      `expert ${route.hot_expert}: ${Number(route.max_over_mean.toPrecision(3))}× the mean load`),
-    h('dt', {}, 'Busiest GPU'), h('dd', { 'data-out': 'hot-rank' },
-      `EP rank ${route.hot_rank}${hotGpus.length ? ` (GPU ${hotGpus.join(', ')} in the grid)` : ''}`),
-    h('dt', {}, 'All-to-all (dispatch)'), h('dd', { 'data-out': 'a2a-time', 'data-value': String(route.time) },
-      `${seconds(route.time)} (a balanced router: ${seconds(route.balanced_time)})`),
-    h('dt', {}, 'Dropped'), h('dd', { 'data-out': 'dropped', 'data-value': String(route.dropped) },
-      route.capacity > 0 ? `${route.dropped} assignments over capacity ${route.capacity}` : 'none (dropless)'));
+/** The facts list (terms and values) of the expert panel. */
+export function factsList(facts) {
+  return h('dl', { class: 'facts expert-facts' }, facts.flatMap((f) => [
+    h('dt', {}, f.term),
+    h('dd', { 'data-out': f.key, 'data-value': String(f.value) }, f.text),
+  ]));
 }

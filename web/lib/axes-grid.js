@@ -1,133 +1,86 @@
-// The GPU grid of <parascope-axes>: nodes of GPUs coloured by the shard they hold, traffic drawn between group members.
+// Paints the <parascope-axes> grid: nodes of GPU cells coloured by shard, the focused GPU's links behind the labels.
+// Geometry and words come from model/axes-layout.js and model/axes-captions.js; this file only builds the SVG.
 import { svg } from './dom.js';
+import { FIELD, cellTag, sizes, splitAxes } from './model/axes-captions.js';
 
-const CELL = 44;
-const GAP = 6;
-const PAD = 8;
-const LABEL = 18;
-
-/** Distinct hues for the index of a shard along an axis (drawing only). */
+/**
+ * A fixed mid-tone colour for shard `index` of `count` along an axis: hues spread round the wheel, two lightnesses
+ * alternating so neighbours differ. Mid-tones read on the light and the dark palette; labels on them carry a halo.
+ */
 export function shardColour(index, count) {
-  if (count <= 1) return 'hsl(215 20% 82%)';
-  const hue = (index * 360) / count + 200;
-  return `hsl(${hue % 360} 62% ${index % 2 ? 70 : 80}%)`;
+  if (count <= 1) return 'hsl(215 14% 58%)';
+  const hue = ((index * 360) / count + 200) % 360;
+  return `hsl(${Math.round(hue)} 55% ${index % 2 ? 64 : 52}%)`;
 }
 
-/** The coordinate of a rank along an axis, as the engine's `placement` response names it. */
-const FIELD = { data: 'dp', tensor: 'tp', pipeline: 'pp', expert: 'ep', context: 'cp' };
-
-/** What a GPU holds along an axis, in a few characters, from the engine's rank entry. */
-export function shardLabel(rank, axis) {
-  const span = ([a, b]) => (b - a === 1 ? `${a}` : `${a}–${b - 1}`);
-  if (axis === 'data') return `r${rank.dp}`;
-  if (axis === 'tensor') return `h${span(rank.heads)}`;
-  if (axis === 'pipeline') return `L${rank.layers.map(span).join(',')}`;
-  if (axis === 'expert') return rank.experts ? `E${span(rank.experts)}` : '—';
-  if (axis === 'context') return `s${rank.cp}`;
-  return `${rank.rank}`;
-}
-
-/** Pixel layout of the drawn GPUs: node boxes and cell centres, `nodeColumns` nodes per row. */
-function layout(placement, nodeColumns) {
-  const perNode = placement.gpus_per_node;
-  const cols = Math.min(perNode, 4);
-  const rows = Math.ceil(Math.min(perNode, placement.drawn) / cols);
-  const nodeW = 2 * PAD + cols * CELL + (cols - 1) * GAP;
-  const nodeH = LABEL + 2 * PAD + rows * CELL + (rows - 1) * GAP;
-  const nodes = Math.ceil(placement.drawn / perNode);
-  const columns = Math.min(nodeColumns, nodes);
-  const cells = placement.ranks.map((r) => {
-    const n = r.node;
-    const i = r.rank - n * perNode;
-    const nx = (n % columns) * (nodeW + 2 * GAP);
-    const ny = Math.floor(n / columns) * (nodeH + 2 * GAP);
-    const x = nx + PAD + (i % cols) * (CELL + GAP);
-    const y = ny + LABEL + PAD + Math.floor(i / cols) * (CELL + GAP);
-    return { x, y, cx: x + CELL / 2, cy: y + CELL / 2 };
-  });
-  const boxes = Array.from({ length: nodes }, (_, n) => ({
-    x: (n % columns) * (nodeW + 2 * GAP),
-    y: Math.floor(n / columns) * (nodeH + 2 * GAP),
-  }));
-  return {
-    cells, boxes, nodeW, nodeH,
-    width: columns * nodeW + (columns - 1) * 2 * GAP,
-    height: Math.ceil(nodes / columns) * (nodeH + 2 * GAP) - 2 * GAP,
-  };
-}
-
-/** Which member pairs exchange traffic: a ring for all-reduce style axes, a chain for pipeline, all pairs for expert. */
-function pairs(axis, members) {
-  const out = [];
-  if (axis === 'pipeline') {
-    for (let i = 0; i + 1 < members.length; i += 1) out.push([members[i], members[i + 1]]);
-  } else if (axis === 'expert') {
-    for (let i = 0; i < members.length; i += 1) for (let j = i + 1; j < members.length; j += 1) out.push([members[i], members[j]]);
-  } else {
-    for (let i = 0; i + 1 < members.length; i += 1) out.push([members[i], members[i + 1]]);
-    if (members.length > 2) out.push([members[members.length - 1], members[0]]);
-  }
-  return out;
-}
-
-/** A curved path between two cell centres, bowed so that lines along a row do not hide behind the cells. */
+/**
+ * A curved path between two cell centres, bowed to one side so that a ring's links do not lie on each other and a
+ * link between neighbouring cells rises clear of them (the curve's peak is half its control point's offset).
+ */
 function arc(a, b, bend) {
   const mx = (a.cx + b.cx) / 2;
   const my = (a.cy + b.cy) / 2;
   const dx = b.cx - a.cx;
   const dy = b.cy - a.cy;
   const len = Math.hypot(dx, dy) || 1;
-  const k = Math.min(60, 10 + len * 0.18) * bend;
+  const k = Math.min(70, a.size + 12 + len * 0.08) * bend;
   return `M${a.cx},${a.cy} Q${mx - (dy / len) * k},${my + (dx / len) * k} ${b.cx},${b.cy}`;
 }
 
+const BEND = { data: 1, tensor: 1.2, pipeline: -1, expert: -0.8, context: 0.6 };
+
 /**
- * Draws the grid into a fresh <svg>. `axes`: the axes whose traffic to draw; `colourBy`: the axis whose shard index
- * colours the cells ('all' = one stripe per axis); `widthOf(axis)`: stroke width for that axis's lines;
- * `hot`: ranks to outline (the expert tab's hot GPU).
+ * A fresh <svg> at 1:1 CSS pixels. `layout`: gridLayout(); `axis`: the tab ('all' stripes every split axis);
+ * `links`: focusLinks(); `widthOf(axis)`: stroke width; `hot`: ranks outlined; `focus`: the focused rank; `name`:
+ * the accessible name; `onPick(rank)`: called when a cell is clicked.
  */
-export function drawGrid({ placement, axes, colourBy, widthOf, hot = new Set(), nodeColumns }) {
-  const L = layout(placement, nodeColumns);
-  const root = svg('svg', { viewBox: `-4 -4 ${L.width + 8} ${L.height + 8}`, class: 'axes-grid', role: 'img',
-    'aria-label': `${placement.drawn} of ${placement.gpus} GPUs in nodes of ${placement.gpus_per_node}` });
-  L.boxes.forEach((b, n) => {
-    root.append(svg('rect', { class: 'node', x: b.x, y: b.y, width: L.nodeW, height: L.nodeH, rx: 8 }),
-      svg('text', { class: 'node-label', x: b.x + PAD, y: b.y + 13 }, `node ${n}`));
-  });
-  const sizeOf = Object.fromEntries(placement.axes.map((a) => [a.axis, a.size]));
-  const stripeAxes = placement.axes.map((a) => a.axis).filter((a) => sizeOf[a] > 1);
-  const labels = svg('g', { class: 'labels' });
-  placement.ranks.forEach((r, i) => {
-    const c = L.cells[i];
-    const g = svg('g', { class: hot.has(r.rank) ? 'gpu hot' : 'gpu', 'data-rank': r.rank });
-    if (colourBy === 'all') {
-      const bands = stripeAxes.length || 1;
-      stripeAxes.forEach((axis, k) => {
-        g.append(svg('rect', { x: c.x, y: c.y + (k * CELL) / bands, width: CELL, height: CELL / bands,
-          fill: shardColour(r[FIELD[axis]], sizeOf[axis]) }));
-      });
-      if (!stripeAxes.length) g.append(svg('rect', { x: c.x, y: c.y, width: CELL, height: CELL, fill: shardColour(0, 1) }));
-    } else {
-      g.append(svg('rect', { x: c.x, y: c.y, width: CELL, height: CELL, fill: shardColour(r[FIELD[colourBy]], sizeOf[colourBy]) }));
+export function drawGrid({ placement, layout, axis, links, widthOf, hot = [], focus, name, onPick }) {
+  const root = svg('svg', { class: 'axes-grid', role: 'img', 'aria-label': name, width: layout.width, height: layout.height,
+    viewBox: `0 0 ${layout.width} ${layout.height}` });
+  for (const b of layout.boxes) {
+    root.append(svg('rect', { class: 'node', x: b.x + 0.5, y: b.y + 0.5, width: b.width - 1, height: b.height - 1, rx: 8 }));
+  }
+  const size = sizes(placement);
+  const stripes = splitAxes(placement);
+  const byRank = new Map(layout.cells.map((c) => [c.rank, c]));
+  const hotSet = new Set(hot);
+  const cells = svg('g', { class: 'cells' });
+  placement.ranks.forEach((r) => {
+    const c = byRank.get(r.rank);
+    const g = svg('g', { class: `gpu${hotSet.has(r.rank) ? ' hot' : ''}${r.rank === focus ? ' focus' : ''}`, 'data-rank': r.rank });
+    const bands = axis === 'all' ? stripes : [axis];
+    if (!bands.length) g.append(svg('rect', { x: c.x, y: c.y, width: c.size, height: c.size, fill: shardColour(0, 1) }));
+    bands.forEach((a, k) => {
+      g.append(svg('rect', { x: c.x, y: c.y + (k * c.size) / bands.length, width: c.size, height: c.size / bands.length,
+        fill: shardColour(r[FIELD[a]], size[a] ?? 1) }));
+    });
+    g.append(svg('rect', { class: 'gpu-edge', x: c.x, y: c.y, width: c.size, height: c.size, rx: 3 }));
+    // The busiest expert's GPUs and the focused GPU get a ring just outside the cell, visible on any fill.
+    if (hotSet.has(r.rank) || r.rank === focus) {
+      g.append(svg('rect', { class: 'gpu-ring', x: c.x - 2.5, y: c.y - 2.5, width: c.size + 5, height: c.size + 5, rx: 5 }));
     }
-    g.append(svg('rect', { class: 'gpu-edge', x: c.x, y: c.y, width: CELL, height: CELL, rx: 4 }));
-    root.append(g);
-    labels.append(svg('text', { class: 'gpu-label', x: c.cx, y: c.cy + 4 }, colourBy === 'all' ? `${r.rank}` : shardLabel(r, colourBy)));
+    if (onPick) g.addEventListener('click', () => onPick(r.rank));
+    cells.append(g);
   });
   const lines = svg('g', { class: 'traffic' });
-  const byRank = new Map(placement.ranks.map((r, i) => [r.rank, { rank: r, cell: L.cells[i] }]));
-  for (const entry of placement.axes.filter((a) => axes.includes(a.axis))) {
-    const width = widthOf(entry.axis);
-    entry.groups.forEach((members) => {
-      pairs(entry.axis, members).forEach(([p, q], k) => {
-        const a = byRank.get(p);
-        const b = byRank.get(q);
-        const inter = a.rank.node !== b.rank.node;
-        lines.append(svg('path', { d: arc(a.cell, b.cell, k % 2 ? -1 : 1), class: `link ${inter ? 'inter' : 'intra'}`,
-          'stroke-width': width, 'data-axis': entry.axis }));
-      });
-    });
-  }
-  root.append(lines, labels);
+  links.forEach((l, k) => {
+    const a = byRank.get(l.from);
+    const b = byRank.get(l.to);
+    if (!a || !b) return;
+    const inter = placement.ranks.find((r) => r.rank === l.from).node !== placement.ranks.find((r) => r.rank === l.to).node;
+    // Neighbours in a node's top row bow upwards, in its bottom row downwards: away from the other cells.
+    const sameRow = a.cy === b.cy && a.row === b.row && (a.row === 0 || a.row === a.lastRow);
+    const out = a.cx < b.cx ? 1 : -1;
+    const bend = sameRow ? (a.row === 0 ? -out : out) * 1.1 : (BEND[l.axis] ?? 1) * (l.axis === 'expert' && k % 2 ? -1 : 1);
+    lines.append(svg('path', { d: arc(a, b, bend), class: `link ${inter ? 'inter' : 'intra'}`, 'stroke-width': widthOf(l.axis),
+      'data-axis': l.axis }));
+  });
+  const labels = svg('g', { class: 'labels', 'aria-hidden': 'true' },
+    layout.boxes.map((b) => svg('text', { class: 'node-label', x: b.x + 8, y: b.y + 15 }, `node ${b.node}`)));
+  placement.ranks.forEach((r) => {
+    const c = byRank.get(r.rank);
+    labels.append(svg('text', { class: 'gpu-label', x: c.cx, y: c.cy + 4 }, cellTag(r, axis)));
+  });
+  root.append(cells, lines, labels);
   return root;
 }

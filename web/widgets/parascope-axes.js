@@ -1,16 +1,19 @@
 // <parascope-axes>: one model sliced by data, tensor, pipeline and expert parallelism: what each GPU holds and sends.
+// State logic and words live in lib/model/axes-*.js; this file binds the controls and paints.
 import { sliderControl } from '../lib/controls.js';
-import { h } from '../lib/dom.js';
-import { expertFacts, loadBars } from '../lib/axes-experts.js';
-import { drawGrid } from '../lib/axes-grid.js';
-import { FIXES, trafficTable } from '../lib/axes-table.js';
+import { h, svg } from '../lib/dom.js';
+import { factsList, loadBars } from '../lib/axes-experts.js';
+import { drawGrid, shardColour } from '../lib/axes-grid.js';
+import { trafficTable } from '../lib/axes-table.js';
+import { routingSummary } from '../lib/model/axes-expert-facts.js';
+import { routeRequest, runRequest, snapSkew } from '../lib/model/axes-requests.js';
+import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
+import { axisSummary } from '../lib/model/axes-traffic-rows.js';
+import { axesView, staticText } from '../lib/model/axes-view.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-const AXES = ['data', 'tensor', 'pipeline', 'expert'];
-const TABS = [...AXES, 'all'];
 const DEFAULTS = { axis: 'all', model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8,
   globalBatch: 256, skew: 1, seed: 1 };
-const MAX_ASSIGNMENTS = 1 << 19;  // keeps one routing under ~50 ms in the page while the slider moves
 
 class ParascopeAxes extends ParascopeWidget {
   setup(body) {
@@ -29,34 +32,57 @@ class ParascopeAxes extends ParascopeWidget {
       globalBatch: this.intAttribute('global-batch', { min: 1, max: 100_000_000, fallback: DEFAULTS.globalBatch }),
       skew: this.numberAttribute('skew', { min: -1e-9, max: 3, fallback: DEFAULTS.skew }),
       seed: this.intAttribute('seed', { min: 0, max: 2 ** 53, fallback: DEFAULTS.seed }),
+      focus: 0,
     };
 
-    this.buttons = TABS.map((axis) => h('button', { type: 'button', class: 'axis-button', 'data-axis': axis,
-      'aria-pressed': String(axis === this.state.axis), onclick: () => this.select(axis) },
-    axis === 'all' ? 'all four' : axis));
-    const bar = h('div', { class: 'axis-buttons', role: 'group', 'aria-label': 'parallel axis' }, this.buttons);
-    bar.addEventListener('keydown', (e) => this.arrowKeys(e));
+    this.tabs = TABS.map((axis) => h('button', { type: 'button', role: 'tab', class: 'axis-tab', id: `axes-tab-${axis}`,
+      'data-axis': axis, 'aria-controls': 'axes-panel', onclick: () => this.select(axis) }, TAB_NAMES[axis]));
+    const tablist = h('div', { class: 'axis-tabs', role: 'tablist', 'aria-label': 'Parallel axis shown' }, this.tabs);
+    tablist.addEventListener('keydown', (e) => this.tabKeys(e));
 
     this.out = {
-      caption: h('p', { class: 'axes-caption', 'data-out': 'caption' }),
+      captions: h('div', { class: 'axes-stack', 'data-out': 'caption' }),
       grid: h('div', { class: 'axes-grid-box' }),
-      legend: h('p', { class: 'axes-legend' },
-        h('span', { class: 'swatch intra' }), ' inside a node ', h('span', { class: 'swatch inter' }), ' across nodes; ',
-        'line width ∝ bytes per GPU per step'),
-      experts: h('div', { class: 'axes-experts', hidden: true }),
+      keys: h('div', { class: 'axes-stack axes-keys' }),
+      readout: h('p', { class: 'axes-readout', 'data-out': 'readout' }),
+      sizer: h('p', { class: 'axes-readout sizer', 'aria-hidden': 'true' }),
       table: h('div', { class: 'axes-table-box' }),
+      expertTitle: h('p', { class: 'axes-expert-title', 'data-out': 'expert-title' }),
+      expertChart: h('div', { class: 'expert-chart' }),
+      expertFacts: h('div', { class: 'expert-facts-box' }),
+      live: h('p', { class: 'axes-live', role: 'status', 'aria-live': 'polite', 'data-out': 'announce' }),
     };
-    const skew = sliderControl({ label: 'Router skew (Zipf exponent)', name: 'skew', value: this.state.skew, min: 0, max: 3,
-      step: 0.1, format: (v) => v.toFixed(1), onInput: (v) => this.setSkew(v) });
-    this.skewInput = skew.input;
-    this.out.expertChart = h('div', { class: 'expert-chart' });
-    this.out.expertFacts = h('div', {});
-    this.out.experts.append(skew.element, this.out.expertChart, this.out.expertFacts);
+    const legend = h('p', { class: 'axes-legend' },
+      h('span', { class: 'swatch intra' }), ' inside a node ', h('span', { class: 'swatch inter' }), ' across nodes; ',
+      'line width ∝ bytes per GPU per step; ', h('span', { class: 'swatch-box hot' }), ' holds the busiest expert; ',
+      h('span', { class: 'swatch-box focus' }), ' the GPU whose links are drawn');
 
-    body.append(h('div', { class: 'axes' }, bar, this.out.caption, this.out.grid, this.out.legend, this.out.experts,
-      this.out.table));
-    this.resize = new ResizeObserver(() => this.drawGridOnly());
-    this.resize.observe(this);
+    this.focusControl = sliderControl({ label: 'GPU whose links are drawn (or click a GPU)', name: 'focus',
+      value: 0, min: 0, max: 0, step: 1, format: (v) => `GPU ${v}`, onInput: (v) => this.setFocus(v) });
+    this.skewControl = sliderControl({ label: 'Router skew (Zipf exponent; 0 = uniform)', name: 'skew',
+      value: this.state.skew, min: 0, max: 3, step: 0.1, format: (v) => v.toFixed(1), onInput: (v) => this.setSkew(v) });
+    this.skewInput = this.skewControl.input;
+    const skew = snapSkew(this.state.skew);
+    this.state.skew = skew.value;
+    this.skewControl.set(skew.value);
+    this.skewControl.hint(skew.hint);
+
+    this.panel = h('div', { class: 'axes-panel', role: 'tabpanel', id: 'axes-panel', tabindex: 0 },
+      this.out.captions, this.out.grid, this.out.keys, legend,
+      h('div', { class: 'axes-focus' }, this.focusControl.element,
+        h('div', { class: 'axes-stack' }, this.out.readout, this.out.sizer)),
+      this.out.table);
+    const experts = h('section', { class: 'axes-experts', 'aria-label': 'Router skew and one MoE layer' },
+      h('h3', { class: 'axes-experts-heading' }, 'The router: one MoE layer, one microbatch'),
+      this.out.expertTitle, this.skewControl.element, this.out.expertChart, this.out.expertFacts);
+    body.append(h('div', { class: 'axes' }, tablist, this.panel, experts, this.out.live));
+
+    this.width = 0;
+    this.resize = new ResizeObserver(() => {
+      const w = this.out.grid.clientWidth;
+      if (w && w !== this.width) this.paintFigures();
+    });
+    this.resize.observe(this.out.grid);
     this.update();
   }
 
@@ -65,113 +91,123 @@ class ParascopeAxes extends ParascopeWidget {
     cancelAnimationFrame(this.frame);
   }
 
-  /** Left/right arrows move between the axis buttons (Tab and Enter/Space work as for any button). */
-  arrowKeys(event) {
-    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-    if (!step) return;
+  /** ←/→ move to the neighbouring tab (wrapping), Home/End to the first/last; the tab is selected and focused. */
+  tabKeys(event) {
+    const next = tabAfterKey(this.state.axis, event.key);
+    if (!next) return;
     event.preventDefault();
-    const from = TABS.indexOf(event.target.dataset?.axis ?? this.state.axis);
-    const i = (from + step + TABS.length) % TABS.length;
-    this.select(TABS[i]);
-    this.buttons[i].focus();
+    this.select(next);
+    this.tabs[TABS.indexOf(next)].focus();
   }
 
   select(axis) {
     this.state.axis = axis;
-    this.buttons.forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.axis === axis)));
     this.render();
+    this.announce(axis === 'all' ? 'All four axes.' : axisSummary(this.traffic, axis));
+  }
+
+  setFocus(rank) {
+    this.state.focus = rank;
+    this.focusControl.set(rank);
+    this.render();
+    this.announce(this.out.readout.textContent);
   }
 
   setSkew(value) {
     this.state.skew = value;
+    this.skewControl.hint('');
     cancelAnimationFrame(this.frame);
     this.frame = requestAnimationFrame(() => {
       this.route();
       this.render();
+      if (this.routing) this.announce(routingSummary(this.routing, this.routeAsked));
     });
   }
 
-  /** The run, as step / traffic / placement take it. */
-  runRequest() {
-    const { model, hardware, gpus, tp, pp, ep, globalBatch } = this.state;
-    return { model, hardware, cluster: { gpus }, parallel: { tp, pp, ep, global_batch: globalBatch } };
+  announce(text) {
+    this.out.live.textContent = text;
   }
 
   update() {
-    this.placement = this.ask({ op: 'placement', ...this.runRequest() }, 'run');
-    this.traffic = this.placement ? this.ask({ op: 'traffic', ...this.runRequest() }, 'traffic') : null;
+    this.placement = this.ask({ op: 'placement', ...runRequest(this.state) }, 'run');
+    this.traffic = this.placement ? this.ask({ op: 'traffic', ...runRequest(this.state) }, 'traffic') : null;
     this.toggleAttribute('data-stale', !this.placement);
     if (!this.placement) return;
+    const p = this.placement;
+    this.state.focus = Math.min(this.state.focus, p.drawn - 1);
+    this.focusControl.input.max = String(p.drawn - 1);
+    this.focusControl.set(this.state.focus);
+    // Text that differs by tab or GPU is stacked in one grid cell, so the tallest one sets the height for all.
+    const text = staticText(p);
+    this.out.captions.replaceChildren(...text.captions.map((c) => h('p', { class: 'axes-caption', 'data-tab': c.axis }, c.text)));
+    this.out.keys.replaceChildren(...text.keys.map((k) => this.keyBlock(k)));
+    this.out.sizer.textContent = text.longestReadout;
     this.route();
     this.render();
   }
 
-  /** Routes one microbatch per EP rank through the engine's router at the current skew. */
-  route() {
-    const m = this.models[this.state.model];
-    const expert = this.placement.axes.find((a) => a.axis === 'expert');
-    if (m.experts <= 1 || expert.size <= 1) {
-      this.routing = null;
-      return;
-    }
-    const tokens = Math.max(1, Math.min(expert.size * m.seq, Math.floor(MAX_ASSIGNMENTS / m.top_k)));
-    this.routing = this.ask({ op: 'moe_route', tokens, experts: m.experts, top_k: m.top_k, ep: expert.size,
-      skew: this.state.skew, seed: this.state.seed, hidden: m.hidden, hardware: this.state.hardware,
-      link_kind: expert.link }, 'route');
+  keyBlock(key) {
+    return h('p', { class: 'axes-key', 'data-tab': key.axis },
+      key.entries.map((e) => h('span', { class: 'key-entry' },
+        svg('svg', { class: 'key-swatch', width: 12, height: 12, 'aria-hidden': 'true' },
+          svg('rect', { width: 12, height: 12, rx: 2, fill: shardColour(e.index, e.size) })),
+        h('b', {}, e.tag), ` ${e.text}`)),
+      key.text ? h('span', { class: 'key-note' }, key.text) : null);
   }
 
-  rows() {
-    return this.traffic?.axes ?? [];
+  /** Routes one microbatch per EP rank through the engine's router at the current skew. */
+  route() {
+    const request = routeRequest(this.state, this.models[this.state.model], this.placement);
+    this.routeAsked = request;
+    this.routing = request ? this.ask(request, 'route') : null;
+  }
+
+  /** What to show now (model/axes-view.js), at the grid box's width in CSS pixels. */
+  view() {
+    this.width = this.out.grid.clientWidth;
+    return axesView({ state: this.state, placement: this.placement, traffic: this.traffic, route: this.routing,
+      routeAsked: this.routeAsked, model: this.models[this.state.model], width: this.width || 686 });
   }
 
   render() {
-    const { axis } = this.state;
-    const p = this.placement;
-    if (!p) return;
-    const shown = p.gpus > p.drawn ? `the first ${p.drawn} of ${p.gpus} GPUs` : `${p.gpus} GPUs`;
-    this.out.caption.textContent = axis === 'all'
-      ? `${shown}, each striped by its data, tensor, pipeline and expert shard.`
-      : `${axis}: ${FIXES[axis]}. Colour: the ${axis} shard each of ${shown} holds.`;
-    this.drawGridOnly();
-    const rows = this.rows().filter((r) => axis === 'all' || r.axis === axis);
-    this.out.table.replaceChildren(this.traffic ? trafficTable(rows, axis) : '');
-    const showExperts = axis === 'expert' || axis === 'all';
-    this.out.experts.hidden = !showExperts;
-    if (showExperts) this.renderExperts();
-  }
-
-  drawGridOnly() {
     if (!this.placement) return;
-    const { axis } = this.state;
-    const rows = this.rows();
-    const maxBytes = Math.max(1, ...rows.map((r) => r.bytes_per_gpu));
-    const bytesOf = Object.fromEntries(rows.map((r) => [r.axis, r.bytes_per_gpu]));
-    const hot = new Set();
-    if (this.routing && (axis === 'expert' || axis === 'all')) {
-      this.placement.ranks.filter((r) => r.ep === this.routing.hot_rank).forEach((r) => hot.add(r.rank));
+    const v = this.view();
+    this.tabs.forEach((b) => {
+      const on = b.dataset.axis === v.axis;
+      b.setAttribute('aria-selected', String(on));
+      b.tabIndex = on ? 0 : -1;
+    });
+    this.panel.setAttribute('aria-labelledby', `axes-tab-${v.axis}`);
+    for (const stack of [this.out.captions, this.out.keys]) {
+      for (const child of stack.children) child.toggleAttribute('data-active', child.dataset.tab === v.axis);
     }
-    this.hotGpus = [...hot];
-    const narrow = this.getBoundingClientRect().width < 560;
-    this.out.grid.replaceChildren(drawGrid({
-      placement: this.placement,
-      axes: axis === 'all' ? AXES : [axis],
-      colourBy: axis,
-      widthOf: (a) => (bytesOf[a] === undefined ? 2 : 1 + 7 * Math.sqrt(bytesOf[a] / maxBytes)),
-      hot,
-      nodeColumns: narrow ? 2 : 4,
-    }));
+    this.out.readout.textContent = v.readout;
+    this.out.table.replaceChildren(trafficTable(v.rows));
+    this.paintFigures(v);
+    this.renderExperts(v);
   }
 
-  renderExperts() {
-    const m = this.models[this.state.model];
-    if (!this.routing) {
-      this.out.expertChart.replaceChildren(h('p', { class: 'axes-caption' },
-        m.experts > 1 ? 'Expert parallelism is 1 here: every GPU holds every expert.' : `${m.name} is dense: it has no experts to split.`));
+  /** The grid and the bars, drawn at 1:1 CSS pixels so text keeps its size at any width. */
+  paintFigures(v = this.placement && this.view()) {
+    if (!v) return;
+    this.out.grid.replaceChildren(drawGrid({
+      placement: this.placement, layout: v.layout, axis: v.axis, focus: v.focus, hot: v.hot, links: v.links,
+      widthOf: (a) => v.widths[a] ?? 2, name: v.gridName, onPick: (rank) => this.setFocus(rank),
+    }));
+    if (v.expert) this.out.expertChart.replaceChildren(loadBars(v.expert.bars, Math.min(520, this.out.expertChart.clientWidth || 520)));
+  }
+
+  renderExperts(v) {
+    this.skewControl.element.hidden = !v.expert;
+    if (!v.expert) {
+      this.out.expertTitle.textContent = v.noRouting;
+      this.out.expertChart.replaceChildren();
       this.out.expertFacts.replaceChildren();
       return;
     }
-    this.out.expertChart.replaceChildren(loadBars(this.routing));
-    this.out.expertFacts.replaceChildren(expertFacts(this.routing, this.hotGpus ?? []));
+    this.out.expertTitle.textContent = v.expert.title;
+    this.out.expertFacts.replaceChildren(factsList(v.expert.facts));
+    this.skewInput.setAttribute('aria-valuetext', v.expert.skewText);
   }
 }
 
