@@ -1,6 +1,8 @@
 // Alpha-beta costs of the collectives, and the ring all-reduce simulated round by round on integer buffers.
 #include "parascope/collectives.hpp"
 
+#include <algorithm>
+
 namespace parascope {
 
 namespace {
@@ -88,6 +90,20 @@ CollectiveCost ring_reducescatter(std::int64_t gpus, double bytes, const Link& l
 }
 
 CollectiveCost alltoall(std::int64_t gpus, double bytes, const Link& link) { return one_pass(gpus, bytes, link); }
+
+CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, double bytes, const Link& intra,
+                                  const Link& inter) {
+  if (gpus <= 1) return {};
+  const std::int64_t k = std::clamp<std::int64_t>(per_node, 1, gpus);
+  const double piece = bytes / double(gpus);
+  CollectiveCost c;
+  c.steps = gpus - 1;
+  c.bytes_sent_per_gpu = one_pass_bus_factor(gpus) * bytes;
+  const double near = double(k - 1) * piece, far = double(gpus - k) * piece;
+  c.time = double(k - 1) * intra.latency + double(gpus - k) * inter.latency +
+           std::max(near > 0 ? near / intra.bandwidth : 0.0, far > 0 ? far / inter.bandwidth : 0.0);
+  return finish(c, bytes, one_pass_bus_factor(gpus));
+}
 
 std::int64_t ring_trace_initial_value(std::int64_t gpu, std::int64_t chunk) { return gpu + 1 + chunk; }
 

@@ -89,9 +89,14 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
   if (p.ep > 1 && m.is_moe()) {
     // Dispatch and combine all-to-alls per MoE layer, forward and backward (Lepikhin et al. 2021, GShard, Sec. 2.2;
     // Fedus et al. 2022, Sec. 2.2): each token's hidden state goes to top_k experts. The busiest rank sets the pace.
-    const Link link = link_of(place_group(run.cluster, p, Axis::expert), eff);
+    // A group that spans nodes sends to node mates over NVLink and to the rest through each GPU's own NIC at once
+    // (alltoall_two_level); the k-NICs-in-parallel bandwidth of place_group holds for rings, not for all-to-all.
+    const GroupPlacement g = place_group(run.cluster, p, Axis::expert);
     const double bytes = w.tokens * double(m.top_k) * double(m.hidden) * 2.0 * eff.router_imbalance;
-    const CollectiveCost one = alltoall(p.ep, bytes, link);
+    const Link intra{run.cluster.intra_bandwidth * eff.link_efficiency, run.cluster.intra_latency};
+    const Link inter{run.cluster.inter_bandwidth * eff.link_efficiency, run.cluster.inter_latency};
+    const CollectiveCost one = g.crosses_nodes ? alltoall_two_level(p.ep, g.members_per_node, bytes, intra, inter)
+                                               : alltoall(p.ep, bytes, link_of(g, eff));
     c.ep_fwd = w.moe_layer_share * 2.0 * one.time;
     c.ep_bwd = w.moe_layer_share * 2.0 * one.time * (full_recompute ? 2.0 : 1.0);
     c.ep_count = w.moe_layer_share * (full_recompute ? 6.0 : 4.0);

@@ -180,13 +180,36 @@ double busiest_rank_bytes(const Routing& routing, double bytes_per_token) {
 CollectiveCost routed_alltoall(const Routing& routing, std::int64_t ep, const AllToAllLoad& load) {
   const double wire = busiest_rank_bytes(routing, load.bytes_per_token);
   if (ep <= 1 || wire <= 0) return {};
-  // S such that the all-to-all's wire bytes (N-1)/N · S equal the busiest rank's off-rank bytes.
-  return alltoall(ep, wire * double(ep) / double(ep - 1), load.link);
+  const std::int64_t k = std::clamp<std::int64_t>(load.ranks_per_node, 1, ep);
+  if (k == 1) {
+    // S such that the all-to-all's wire bytes (N-1)/N · S equal the busiest rank's off-rank bytes.
+    return alltoall(ep, wire * double(ep) / double(ep - 1), load.link);
+  }
+  const double latency = double(k - 1) * load.intra.latency + double(ep - k) * load.link.latency;
+  double slowest = 0;
+  for (std::int64_t r = 0; r < ep; ++r) {
+    std::int64_t near_sent = 0, near_received = 0, far_sent = 0, far_received = 0;
+    for (std::int64_t q = 0; q < ep; ++q) {
+      if (q == r) continue;
+      const bool near = q / k == r / k;
+      (near ? near_sent : far_sent) += routing.send_matrix[std::size_t(r)][std::size_t(q)];
+      (near ? near_received : far_received) += routing.send_matrix[std::size_t(q)][std::size_t(r)];
+    }
+    const double t_near = double(std::max(near_sent, near_received)) * load.bytes_per_token / load.intra.bandwidth;
+    const double t_far = double(std::max(far_sent, far_received)) * load.bytes_per_token / load.link.bandwidth;
+    slowest = std::max(slowest, std::max(t_near, t_far));
+  }
+  CollectiveCost c;
+  c.steps = ep - 1;
+  c.bytes_sent_per_gpu = wire;
+  c.time = latency + slowest;
+  return c;
 }
 
 CollectiveCost balanced_alltoall(std::int64_t tokens, std::int64_t top_k, std::int64_t ep, const AllToAllLoad& load) {
   const double send_buffer = double(tokens) * double(top_k) / double(ep) * load.bytes_per_token;
   if (ep <= 1 || send_buffer <= 0) return {};
+  if (load.ranks_per_node > 1) return alltoall_two_level(ep, load.ranks_per_node, send_buffer, load.intra, load.link);
   return alltoall(ep, send_buffer, load.link);
 }
 

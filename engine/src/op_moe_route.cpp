@@ -20,12 +20,54 @@ constexpr std::int64_t kMaxSeed = std::int64_t(1) << 53;  // exact in a JSON dou
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-/// "hardware" (preset id or object) with optional "link_kind", or "bandwidth" + "latency" (bytes/s one way; s per step).
-NamedLink read_link(RequestReader& request, std::int64_t ep) {
+/// The links of the all-to-all: the one link (a preset's, or bandwidth + latency), and with ranks_per_node k between
+/// 2 and ep − 1 the preset's intra-node link for node mates as well.
+struct RouteLinks {
+  NamedLink link;   ///< between nodes, or the only link
+  NamedLink intra;  ///< inside a node, when the group is split over nodes (ranks_per_node > 1)
+  std::int64_t ranks_per_node = 1;
+};
+
+/// "hardware" with "ranks_per_node": EP ranks r and q share a node when r / k == q / k; the preset gives both links.
+RouteLinks read_split_links(RequestReader& request, std::int64_t ep) {
+  refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
+  refuse_present(request, {"link_kind"}, "give either ranks_per_node (which ranks share a node) or link_kind, not both");
+  const std::int64_t k = request.integer("ranks_per_node", 1, kMaxEp);
+  if (ep % k != 0) {
+    throw RequestError(code::inconsistent,
+                       "ranks_per_node = " + str(k) + " must divide ep = " + str(ep) + " (nodes hold equal shares)",
+                       "ranks_per_node");
+  }
+  const Hardware h = resolve_hardware(request, "hardware");
+  RouteLinks out;
+  out.ranks_per_node = k;
+  for (const bool intra : {false, true}) {
+    if (intra ? k == 1 : k == ep) continue;  // a link no rank uses need not exist
+    const NamedLink l = preset_link(h, intra);
+    if (l.link.bandwidth <= 0) {
+      throw RequestError(code::missing_field,
+                         std::string("hardware gives no ") + (intra ? "intra" : "inter") +
+                             "_bandwidth: add it to the hardware object, or give bandwidth and latency",
+                         "hardware");
+    }
+    (intra && k < ep ? out.intra : out.link) = l;
+  }
+  if (k == ep) out.ranks_per_node = 1;  // the whole group in one node: one link, the intra one
+  return out;
+}
+
+/// "hardware" (preset id or object) with optional "link_kind" or "ranks_per_node", or "bandwidth" + "latency"
+/// (bytes/s one way; s per step).
+RouteLinks read_link(RequestReader& request, std::int64_t ep) {
   request.accept("hardware");
   request.accept("bandwidth");
   request.accept("latency");
   request.accept("link_kind");
+  request.accept("ranks_per_node");
+  if (request.has("hardware") && request.has("ranks_per_node")) return read_split_links(request, ep);
+  if (request.has("ranks_per_node")) {
+    throw RequestError(code::inconsistent, "ranks_per_node only applies with hardware", "ranks_per_node");
+  }
   if (request.has("hardware")) {
     refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
     const Hardware h = resolve_hardware(request, "hardware");
@@ -39,7 +81,7 @@ NamedLink read_link(RequestReader& request, std::int64_t ep) {
                              "_bandwidth: add it to the hardware object, or give bandwidth and latency",
                          "hardware");
     }
-    return l;
+    return {l, {}, 1};
   }
   if (request.has("link_kind")) {
     throw RequestError(code::inconsistent, "link_kind only applies with hardware", "link_kind");
@@ -50,7 +92,7 @@ NamedLink read_link(RequestReader& request, std::int64_t ep) {
                        "\"inter\"), or bandwidth (bytes/s, one direction, per GPU) with latency (seconds per step)",
                        "hardware");
   }
-  return read_bandwidth_latency(request);
+  return {read_bandwidth_latency(request), {}, 1};
 }
 
 /// "bytes_per_token", or "hidden" × "bytes_per_element" (default 2: BF16 activations).
@@ -104,16 +146,16 @@ json op_moe_route(RequestReader& request) {
   spec.seed = std::uint64_t(request.integer_or("seed", 0, 0, kMaxSeed));
   AllToAllLoad load;
   load.bytes_per_token = read_bytes_per_token(request);
-  const NamedLink link = read_link(request, spec.ep);
-  load.link = link.link;
+  const RouteLinks links = read_link(request, spec.ep);
+  load.link = links.link.link;
+  load.intra = links.intra.link;
+  load.ranks_per_node = links.ranks_per_node;
   request.finish();
 
   const Routing routing = route_tokens(spec);
   const CollectiveCost routed = routed_alltoall(routing, spec.ep, load);
   const CollectiveCost balanced = balanced_alltoall(spec.tokens, spec.top_k, spec.ep, load);
-  json link_out = {{"bandwidth", link.link.bandwidth}, {"latency", link.link.latency}};
-  if (!link.name.empty()) link_out["name"] = link.name;
-  return {{"expert_load", routing.expert_load},
+  json out = {{"expert_load", routing.expert_load},
           {"kept_load", routing.kept_load},
           {"rank_load", routing.rank_load},
           {"send_matrix", routing.send_matrix},
@@ -126,9 +168,14 @@ json op_moe_route(RequestReader& request) {
           {"bytes_per_token", load.bytes_per_token},
           {"time", routed.time},
           {"balanced_time", balanced.time},
-          {"link", link_out},
+          {"link", link_json(links.link)},
           {"router", "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
                      "top_k distinct experts drawn without replacement in proportion to weight"}};
+  if (links.ranks_per_node > 1) {
+    out["intra_link"] = link_json(links.intra);
+    out["ranks_per_node"] = links.ranks_per_node;
+  }
+  return out;
 }
 
 }  // namespace parascope::detail

@@ -15,7 +15,7 @@ const placement = engine.call({ op: 'placement', ...RUN });
 const traffic = engine.call({ op: 'traffic', ...RUN });
 /** The article's routing: one sequence of 32,768 tokens on each of the 8 EP ranks (expert group crosses nodes). */
 const route = (skew) => engine.call({ op: 'moe_route', tokens: 262144, experts: 8, top_k: 2, ep: 8, skew, seed: 1,
-  hidden: 4096, hardware: 'h100-sxm', link_kind: 'inter' });
+  hidden: 4096, hardware: 'h100-sxm', ranks_per_node: placement.axes.find((a) => a.axis === 'expert').members_per_node });
 const holders = (expert) => placement.ranks.filter((r) => r.experts[0] <= expert && expert < r.experts[1]).map((r) => r.rank);
 const site = useSite(before, after);
 

@@ -2,6 +2,7 @@
 // the all-to-all time follows the busiest rank.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "parascope/moe.hpp"
@@ -116,6 +117,34 @@ TEST(MoeAllToAll, TheBusiestRankSetsTheTimeAndSkewMakesItSlower) {
 TEST(MoeAllToAll, OneRankMovesNothing) {
   const Routing r = route_tokens(spec(100, 4, 2, 1, 1.0));
   EXPECT_EQ(routed_alltoall(r, 1, AllToAllLoad{8192, {100e9, 2e-6}}).time, 0);
+}
+
+TEST(MoeAllToAll, TwoLevelAllToAllReducesToOneLinkAtItsEnds) {
+  const Link intra{450e9, 3e-6}, inter{50e9, 10e-6};
+  const double s = 512e6;
+  EXPECT_DOUBLE_EQ(alltoall_two_level(8, 8, s, intra, inter).time, alltoall(8, s, intra).time);
+  EXPECT_DOUBLE_EQ(alltoall_two_level(8, 1, s, intra, inter).time, alltoall(8, s, inter).time);
+  // 4 of 8 per node: 3 peers over NVLink (3/8 of S) while 4 go through the NIC (4/8 of S); the NIC part is slower.
+  const CollectiveCost c = alltoall_two_level(8, 4, s, intra, inter);
+  EXPECT_DOUBLE_EQ(c.time, 3 * 3e-6 + 4 * 10e-6 + std::max(3.0 / 8 * s / 450e9, 4.0 / 8 * s / 50e9));
+  EXPECT_DOUBLE_EQ(c.bytes_sent_per_gpu, 7.0 / 8 * s);
+}
+
+TEST(MoeAllToAll, RanksSharingANodeSendToNodeMatesOverTheFastLink) {
+  // A uniform router over 8 ranks, 4 per node: the routed time is the two-level all-to-all of each rank's share, up
+  // to the router's sampling noise; all on one link it would be much slower.
+  const Routing r = route_tokens(spec(1 << 16, 64, 2, 8, 0.0));
+  AllToAllLoad split{8192, {50e9, 10e-6}, {450e9, 3e-6}, 4};
+  const double routed = routed_alltoall(r, 8, split).time;
+  const double balanced = balanced_alltoall(1 << 16, 2, 8, split).time;
+  EXPECT_DOUBLE_EQ(balanced, alltoall_two_level(8, 4, double(1 << 16) * 2 / 8 * 8192, {450e9, 3e-6}, {50e9, 10e-6}).time);
+  EXPECT_GE(routed, balanced * 0.99);
+  EXPECT_LE(routed, balanced * 1.05);
+  const double one_link = routed_alltoall(r, 8, AllToAllLoad{8192, {50e9, 10e-6}}).time;
+  EXPECT_LT(routed, one_link * 0.65);  // 4/8 of the bytes on the NIC instead of 7/8
+  // Skew makes the hot rank's NIC the bottleneck: slower than balanced.
+  const Routing hot = route_tokens(spec(1 << 16, 64, 2, 8, 1.5));
+  EXPECT_GT(routed_alltoall(hot, 8, split).time, 1.3 * balanced);
 }
 
 }  // namespace

@@ -59,6 +59,14 @@ CollectiveCost ring_reducescatter(std::int64_t gpus, double bytes, const Link& l
 /// all-to-all for long messages): time = (N-1)·alpha + (N-1)/N · S/B.
 CollectiveCost alltoall(std::int64_t gpus, double bytes, const Link& link);
 
+/// Pairwise all-to-all over a group spread across nodes, `per_node` members in each (1 ≤ per_node ≤ gpus, dividing
+/// it): each GPU sends S/N to each of its per_node − 1 node mates over `intra` and to each of its N − per_node other
+/// peers through its own NIC over `inter`, both at once (NCCL groups every send and receive of an all-to-all;
+/// DeepSeek-V3, Liu et al. 2024 Sec. 3.2.2, sizes its all-to-all by the IB part for this reason):
+/// time = (per_node − 1)·α_intra + (N − per_node)·α_inter + max((per_node − 1)·S/N / B_intra, (N − per_node)·S/N / B_inter).
+/// per_node = N is alltoall(N, S, intra); per_node = 1 is alltoall(N, S, inter).
+CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, double bytes, const Link& intra, const Link& inter);
+
 // ---- The ring all-reduce, round by round (for teaching: small N) ----
 
 /// The largest N the trace is built for: 2(N-1) rounds of N x N cells is about 0.5 M numbers at 64.

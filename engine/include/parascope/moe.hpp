@@ -53,10 +53,14 @@ struct Routing {
 /// Blackman & Vigna 2018). Cost: O(tokens · top_k · log experts) time, O(experts + ep²) memory.
 Routing route_tokens(const RouteSpec& spec);
 
-/// The all-to-all that carries a routing's dispatch (and, transposed, its combine) over one link.
+/// The all-to-all that carries a routing's dispatch (and, transposed, its combine): over one link, or, with
+/// ranks_per_node > 1, over `intra` between ranks of one node (ranks r and q share a node when r / k == q / k) and
+/// over `link` (each GPU's own NIC) between nodes.
 struct AllToAllLoad {
   double bytes_per_token = 0;  ///< bytes of one token's activation (hidden · bytes per element)
-  Link link;
+  Link link;                   ///< the link between nodes (or the only link when ranks_per_node is 1)
+  Link intra;                  ///< the link inside a node; used only when ranks_per_node > 1
+  std::int64_t ranks_per_node = 1;  ///< consecutive EP ranks that share a node (divides ep)
 };
 
 /// Off-rank bytes the busiest rank sends or receives (whichever is larger; a link carries B each way at once).
@@ -69,6 +73,9 @@ double busiest_rank_bytes(const Routing& routing, double bytes_per_token);
 /// port has moved its off-rank bytes, so the step is paced by the busiest rank: we charge that rank's off-rank
 /// bytes T as the wire bytes, i.e. S = T · N/(N-1), giving (N-1)·alpha + T/B. With a balanced router this is exactly
 /// the uniform all-to-all. It is a lower bound for an imbalanced exchange (pairwise steps can also wait on each other).
+/// With k = ranks_per_node > 1 each rank's bytes split into those for node mates (over `intra`) and the rest (over
+/// `link`), moved at once as in alltoall_two_level: a rank takes (k−1)·α_intra + (N−k)·α_inter + max(T_near/B_intra,
+/// T_far/B_inter), T_near and T_far each the larger of sent and received; the slowest rank sets the time.
 CollectiveCost routed_alltoall(const Routing& routing, std::int64_t ep, const AllToAllLoad& load);
 
 /// The same all-to-all if every rank sent and received an equal share of the tokens·top_k assignments.

@@ -23,7 +23,9 @@ export function routeRequest(state, model, placement) {
   if (model.experts <= 1 || expert.size <= 1) return null;
   const tokens = Math.max(1, Math.min(expert.size * model.seq, Math.floor(MAX_ASSIGNMENTS / model.top_k)));
   return { op: 'moe_route', tokens, experts: model.experts, top_k: model.top_k, ep: expert.size, skew: state.skew,
-    seed: state.seed, hidden: model.hidden, hardware: state.hardware, link_kind: expert.link };
+    seed: state.seed, hidden: model.hidden, hardware: state.hardware,
+    // Which EP ranks share a node, as the placement put them: node mates talk over NVLink, the rest over the network.
+    ...(expert.link === 'inter' ? { ranks_per_node: expert.members_per_node } : { link_kind: 'intra' }) };
 }
 
 /** The skew slider's step (a UI limit: the engine takes any skew from 0 to 10). */
