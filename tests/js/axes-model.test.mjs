@@ -63,7 +63,18 @@ test('per-step figures say "per step" and the routed all-to-all says per MoE lay
   const request = routeRequest({ ...ARTICLE, skew: 1 }, models[ARTICLE.model], placement);
   const a2a = expertPanel(engine.call(request), request, placement).facts.find((f) => f.key === 'a2a-time');
   assert.match(a2a.term, /per MoE layer, per microbatch/);
-  assert.match(a2a.text, /^23\.8 ms; with a balanced router 9\.49 ms$/);
+  assert.match(a2a.text, /^13\.6 ms; with a balanced router 5\.43 ms$/);
+});
+
+test('the router panel and the traffic table price one balanced all-to-all alike (the table at 80 % of link peak)', () => {
+  // One source per number: the panel's balanced all-to-all (moe_route at the link's peak) and the table's per-step
+  // expert time over its count (step's model, at link_efficiency 0.8 of the same links) describe the same exchange.
+  const request = routeRequest({ ...ARTICLE, skew: 0 }, models[ARTICLE.model], placement);
+  assert.equal(request.ranks_per_node, placement.axes.find((a) => a.axis === 'expert').members_per_node);
+  const balanced = engine.call(request).balanced_time;
+  const expert = traffic.axes.find((a) => a.axis === 'expert');
+  const one = expert.time / expert.count;
+  assert.ok(one >= balanced && one <= balanced / 0.8 * 1.001, `${one} vs ${balanced}`);
 });
 
 test('the grid keeps 12 px labels on cells that do not overlap, at 360 and 1280 px, on every tab', () => {
