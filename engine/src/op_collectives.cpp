@@ -55,8 +55,8 @@ NamedLink read_flat_link(RequestReader& request, std::int64_t gpus) {
     const bool intra = request.choice("link_kind", {"intra", "inter"}) == "intra";
     if (intra && h.gpus_per_node > 0 && gpus > h.gpus_per_node) {
       throw RequestError(code::inconsistent,
-                         "link_kind \"intra\" joins one node's accelerators: a " + h.id + " node holds " +
-                             std::to_string(h.gpus_per_node) + ", so " + std::to_string(gpus) +
+                         "link_kind \"intra\" joins the accelerators of one node: " + h.id + " has " +
+                             std::to_string(h.gpus_per_node) + " per node, so " + std::to_string(gpus) +
                              " span nodes and cross the network (link_kind \"inter\")",
                          "link_kind");
     }

@@ -276,8 +276,8 @@ TEST(FlatCollectives, RefuseAnIntraNodeLinkForMoreGpusThanANodeHolds) {
     EXPECT_EQ(e["code"], "inconsistent") << op;
     EXPECT_EQ(e["field"], "link_kind") << op;
     EXPECT_EQ(e["message"],
-              "link_kind \"intra\" joins one node's accelerators: a h100-sxm node holds 8, so 9 span nodes and cross "
-              "the network (link_kind \"inter\")");
+              "link_kind \"intra\" joins the accelerators of one node: h100-sxm has 8 per node, so 9 span nodes and "
+              "cross the network (link_kind \"inter\")");
     r["link_kind"] = "inter";
     EXPECT_FALSE(call(r).contains("error")) << op;
   }

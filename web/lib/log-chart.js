@@ -14,7 +14,8 @@ function decades(lo, hi) {
 }
 
 /**
- * series: [{ name, className, points: [{x, y}] }]; xTicks: values to label; format: { x(v), y(v) } labels;
+ * series: [{ name, className, points: [{x, y, dot}] }] (dot false: the line passes the point without a dot);
+ * xTicks: values to label; format: { x(v), y(v) } labels;
  * marker: { x, y } draws a vertical line at x and a ring at (x, y); label: the accessible name. Returns the <svg>.
  */
 export function logLogChart({ series, xTicks, format, marker, label, xTitle = 'GPUs' }) {
@@ -40,7 +41,7 @@ export function logLogChart({ series, xTicks, format, marker, label, xTitle = 'G
     const d = s.points.filter((p) => p.y > 0).map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`);
     root.append(svg('path', { d: d.join(''), class: `chart-line ${s.className}`, 'data-series': s.name }));
     for (const p of s.points) {
-      if (p.y <= 0) continue;
+      if (p.y <= 0 || p.dot === false) continue;
       root.append(svg('circle', { cx: px(p.x), cy: py(p.y), r: 2.5, class: `chart-dot ${s.className}` },
         svg('title', {}, `${s.name}, ${format.x(p.x)} GPUs: ${format.y(p.y)}`)));
     }

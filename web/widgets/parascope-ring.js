@@ -187,10 +187,10 @@ class ParascopeRing extends ParascopeWidget {
     const key = JSON.stringify([this.state.hardware, this.state.bytes, this.state.link]);
     if (this.chartKey !== key) {
       const series = ALGORITHMS.map((name) => ({ name, className: `series-${name}`, points: [] }));
-      for (const { algorithm, gpus, request } of chartRequests(this.hw, this.state)) {
+      for (const { algorithm, gpus, dot, request } of chartRequests(this.hw, this.state)) {
         const r = this.ask(request, 'chart');
         if (!r) return;
-        series[ALGORITHMS.indexOf(algorithm)].points.push({ x: gpus, y: r.time });
+        series[ALGORITHMS.indexOf(algorithm)].points.push({ x: gpus, y: r.time, dot });
       }
       this.chartData = series;
       this.chartKey = key;

@@ -17,9 +17,15 @@ export function readoutRequest(hw, state, trace = false) {
   return trace ? { ...request, trace: true } : request;
 }
 
-/** One request per chart point: [{ algorithm, gpus, request }]. Flat ring and tree follow the same link rule as the
- *  readout (inside one node while it fits, the network beyond); hierarchical uses nodes of the preset's size. */
+/** Every N the ring's own slider reaches, so the flat curves pass through the readout at any N and show the step
+ *  where the ring leaves the node. */
+const SLIDER_GPUS = Array.from({ length: 15 }, (_, i) => i + 2);
+
+/** One request per chart point: [{ algorithm, gpus, request, dot }], `dot` for the labelled powers of two. Flat ring
+ *  and tree follow the same link rule as the readout (inside one node while it fits, the network beyond) at every N
+ *  from 2 to 16 and at each power of two; hierarchical uses nodes of the preset's size, at the powers of two. */
 export function chartRequests(hw, state) {
-  return ALGORITHMS.flatMap((algorithm) =>
-    CHART_GPUS.map((gpus) => ({ algorithm, gpus, request: allreduceRequest(hw, state, gpus, algorithm) })));
+  const flat = [...new Set([...SLIDER_GPUS, ...CHART_GPUS])].sort((a, b) => a - b);
+  return ALGORITHMS.flatMap((algorithm) => (algorithm === 'hierarchical' ? CHART_GPUS : flat).map((gpus) =>
+    ({ algorithm, gpus, dot: CHART_GPUS.includes(gpus), request: allreduceRequest(hw, state, gpus, algorithm) })));
 }
