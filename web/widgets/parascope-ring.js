@@ -163,7 +163,7 @@ class ParascopeRing extends ParascopeWidget {
     const r = answer ?? this.ask(readoutRequest(this.hw, this.state, true));
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
-    this.stripNote.textContent = `: ${this.state.gpus} chunks of ${formatBytes(r.chunk_bytes)} each`;
+    this.stripNote.textContent = `(${this.state.gpus} chunks of ${formatBytes(r.chunk_bytes)} each)`;
     const text = ringReadout(this.hw, this.state, r);
     this.out.summary.textContent = text.summary;
     this.out.linkName.textContent = text.link;
