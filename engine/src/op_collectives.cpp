@@ -33,7 +33,8 @@ const Hardware& preset_for(RequestReader& request) {
 }
 
 /// One link for a flat algorithm: "link" (preset id) + "link_kind" ("intra" | "inter"), or "bandwidth" + "latency".
-NamedLink read_flat_link(RequestReader& request) {
+/// A preset's intra link joins only the GPUs of one node: more than gpus_per_node of them cannot all be on it.
+NamedLink read_flat_link(RequestReader& request, std::int64_t gpus) {
   const char* hierarchical_only = "intra_bandwidth, intra_latency, inter_bandwidth, inter_latency and gpus_per_node "
                                   "are for algorithm \"hierarchical\"; a flat collective takes one link";
   refuse_present(request, {"intra_bandwidth", "intra_latency", "inter_bandwidth", "inter_latency", "gpus_per_node"},
@@ -52,6 +53,13 @@ NamedLink read_flat_link(RequestReader& request) {
                          "link_kind");
     }
     const bool intra = request.choice("link_kind", {"intra", "inter"}) == "intra";
+    if (intra && h.gpus_per_node > 0 && gpus > h.gpus_per_node) {
+      throw RequestError(code::inconsistent,
+                         "link_kind \"intra\" joins the accelerators of one node: " + h.id + " has " +
+                             std::to_string(h.gpus_per_node) + " per node, so " + std::to_string(gpus) +
+                             " span nodes and cross the network (link_kind \"inter\")",
+                         "link_kind");
+    }
     return preset_link(h, intra);
   }
   if (request.has("link_kind")) {
@@ -139,7 +147,7 @@ json one_pass_op(RequestReader& request, const char* algorithm,
   request.choice_or("algorithm", algorithm, {algorithm});
   const std::int64_t gpus = read_gpus(request);
   const double bytes = read_bytes(request);
-  const NamedLink link = read_flat_link(request);
+  const NamedLink link = read_flat_link(request, gpus);
   request.finish();
   json r = cost_json(cost(gpus, bytes, link.link));
   r["algorithm"] = algorithm;
@@ -168,7 +176,7 @@ json op_allreduce(RequestReader& request) {
         "node: 2(g-1)·α_intra + 2(g-1)/g·S/B_intra + 2(N/g-1)·α_inter + 2(N/g-1)/(N/g)·(S/g)/B_inter (Horovod "
         "hierarchical all-reduce, PR #411; Jia et al. 2018)";
   } else {
-    const NamedLink link = read_flat_link(request);
+    const NamedLink link = read_flat_link(request, gpus);
     request.finish();
     const bool ring = algorithm == "ring";
     r = cost_json(ring ? ring_allreduce(gpus, bytes, link.link) : tree_allreduce(gpus, bytes, link.link));

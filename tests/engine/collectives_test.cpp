@@ -265,6 +265,28 @@ TEST(AllreduceOp, RefusesAPresetWithoutLinkKindAndAnUnknownPreset) {
   EXPECT_EQ(refusal(base)["code"], "unknown_preset");
 }
 
+TEST(FlatCollectives, RefuseAnIntraNodeLinkForMoreGpusThanANodeHolds) {
+  // An H100 node holds 8 GPUs: a 16-GPU ring cannot run on NVLink alone; it crosses the network.
+  for (const char* op : {"allreduce", "allgather", "reducescatter", "alltoall"}) {
+    json r = {{"op", op}, {"gpus", 8}, {"bytes", 1e6}, {"link", "h100-sxm"}, {"link_kind", "intra"}};
+    if (std::string(op) == "allreduce") r["algorithm"] = "ring";
+    EXPECT_FALSE(call(r).contains("error")) << op;
+    r["gpus"] = 9;
+    const json e = refusal(r);
+    EXPECT_EQ(e["code"], "inconsistent") << op;
+    EXPECT_EQ(e["field"], "link_kind") << op;
+    EXPECT_EQ(e["message"],
+              "link_kind \"intra\" joins the accelerators of one node: h100-sxm has 8 per node, so 9 span nodes and "
+              "cross the network (link_kind \"inter\")");
+    r["link_kind"] = "inter";
+    EXPECT_FALSE(call(r).contains("error")) << op;
+  }
+  // A TPU v4 host holds 4 chips.
+  EXPECT_EQ(refusal({{"op", "allreduce"}, {"algorithm", "tree"}, {"gpus", 5}, {"bytes", 1e6}, {"link", "tpu-v4"},
+                     {"link_kind", "intra"}})["field"],
+            "link_kind");
+}
+
 TEST(AllreduceOp, RefusesTraceBeyondSixtyFourGpusAndForOtherAlgorithms) {
   json r = {{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 65}, {"bytes", 1e6}, {"bandwidth", 1e9},
             {"latency", 0}, {"trace", true}};

@@ -1,117 +1,107 @@
-// The ring of GPUs as SVG: each GPU a box of N chunk cells, arrows clockwise, and chunks that travel along the arc.
+// The ring of GPUs as SVG, drawn from ringLayout: boxes on a circle (or a GPU × chunk grid from 9 GPUs), one cell per
+// chunk, and chunks that travel to the next GPU. Colours come from the palette (CSS) or mid-tone hues that read on both.
 import { svg } from './dom.js';
+import { VIEW, packetAt, ringLayout } from './model/ring-layout.js';
 
-const TAU = Math.PI * 2;
-
-/** Cell size and grid for N chunks: one row up to 4, then a square-ish grid. */
-function cellLayout(n) {
-  const cols = n <= 4 ? n : Math.ceil(Math.sqrt(n));
-  const size = n <= 4 ? 30 : n <= 9 ? 26 : 21;
-  return { cols, rows: Math.ceil(n / cols), size };
-}
-
-/** The display colour of chunk c of n (a hue per chunk); `strong` for a cell that holds its final sum. */
+/** The colour of chunk c of n: a hue per chunk; `strong` for a cell that holds its final sum (white text on it). */
 export function chunkColour(c, n, strong = false) {
   const hue = Math.round((360 * c) / n + 200) % 360;
-  return strong ? `hsl(${hue} 62% 42%)` : `hsl(${hue} 70% 88%)`;
+  return strong ? `hsl(${hue} 62% 40%)` : `hsl(${hue} 65% 52% / 0.28)`;
 }
 
 /**
- * Builds the ring for n GPUs. Returns { element, cells, show(buffers, final, changed), animate(round, before, ms) }.
- * `cells[g][c]` are <g> groups with data-gpu, data-chunk and a <text> holding the value.
+ * Builds the figure for n GPUs whose cells show numbers up to maxValue. onPick(g) is called when a GPU is clicked.
+ * Returns { element, layout, cells, show(view, watched), animate(round, before, ms), cancel() }.
  */
-export function ringFigure(n) {
-  const { cols, rows, size } = cellLayout(n);
-  const pad = 5;
-  const boxW = cols * size + 2 * pad;
-  const boxH = rows * size + 2 * pad + 16;
-  const radius = Math.max(130, (n * (Math.max(boxW, boxH) + 10)) / TAU);
-  const half = radius + Math.hypot(boxW, boxH) / 2 + 6;
-  const centre = (g) => {
-    const a = -Math.PI / 2 + (TAU * g) / n;
-    return [half + radius * Math.cos(a), half + radius * Math.sin(a)];
-  };
-
-  const root = svg('svg', { viewBox: `0 0 ${2 * half} ${2 * half}`, class: 'ring-svg', role: 'img',
-    'aria-label': `${n} GPUs on a ring; each sends to its clockwise neighbour` });
-  root.append(svg('defs', {}, svg('marker', { id: 'ring-arrow', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 7,
-    markerHeight: 7, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'ring-arrowhead' }))));
-  root.append(svg('circle', { cx: half, cy: half, r: radius, class: 'ring-track' }));
-  // One arrowhead halfway between neighbours, pointing clockwise.
-  for (let g = 0; g < n; g += 1) {
-    const a0 = -Math.PI / 2 + (TAU * (g + 0.5)) / n;
-    const a1 = a0 + 0.01;
-    root.append(svg('path', { class: 'ring-dir', 'marker-end': 'url(#ring-arrow)',
-      d: `M${half + radius * Math.cos(a0)},${half + radius * Math.sin(a0)} L${half + radius * Math.cos(a1)},${half + radius * Math.sin(a1)}` }));
+export function ringFigure(n, maxValue, { onPick } = {}) {
+  const layout = ringLayout(n, maxValue);
+  const root = svg('svg', { viewBox: `0 0 ${VIEW} ${VIEW}`, class: `ring-svg ${layout.kind}`, role: 'img' });
+  root.append(svg('defs', {}, svg('marker', { id: 'ring-arrow', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 6,
+    markerHeight: 6, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'ring-arrowhead' }))));
+  if (layout.kind === 'circle') {
+    const { cx, cy, r } = layout.track;
+    root.append(svg('circle', { cx, cy, r, class: 'ring-track' }));
+    for (let g = 0; g < n; g += 1) { // one arrowhead halfway between neighbours, pointing clockwise
+      const a0 = -Math.PI / 2 + (2 * Math.PI * (g + 0.5)) / n;
+      const a1 = a0 + 0.01;
+      root.append(svg('path', { class: 'ring-dir', 'marker-end': 'url(#ring-arrow)',
+        d: `M${cx + r * Math.cos(a0)},${cy + r * Math.sin(a0)} L${cx + r * Math.cos(a1)},${cy + r * Math.sin(a1)}` }));
+    }
+  } else {
+    root.append(svg('path', { d: layout.wrap, class: 'ring-wrap', 'marker-end': 'url(#ring-arrow)' }));
   }
 
+  const boxes = [];
   const cells = [];
   for (let g = 0; g < n; g += 1) {
-    const [x, y] = centre(g);
-    const box = svg('g', { class: 'ring-gpu', 'data-gpu': g, transform: `translate(${x - boxW / 2},${y - boxH / 2})` });
-    box.append(svg('rect', { width: boxW, height: boxH, rx: 6, class: 'ring-box' }));
-    box.append(svg('text', { x: boxW / 2, y: 12, class: 'ring-gpu-label' }, `GPU ${g}`));
-    const row = [];
-    for (let c = 0; c < n; c += 1) {
-      const cx = pad + (c % cols) * size;
-      const cy = 16 + pad + Math.floor(c / cols) * size;
-      const text = svg('text', { x: size / 2, y: size / 2 + 1, class: 'ring-value' });
-      const rect = svg('rect', { width: size - 2, height: size - 2, x: 1, y: 1, rx: 3, class: 'ring-cell-bg' });
-      const cell = svg('g', { class: 'ring-cell', 'data-gpu': g, 'data-chunk': c, transform: `translate(${cx},${cy})` },
-        rect, text);
-      cell.style.setProperty('--size', `${size}px`);
-      row.push(cell);
+    const b = layout.boxes[g];
+    const box = svg('g', { class: 'ring-gpu', 'data-gpu': g });
+    box.append(svg('rect', { x: b.x, y: b.y, width: b.w, height: b.h, rx: layout.kind === 'circle' ? 6 : 3, class: 'ring-box' }));
+    if (onPick) box.addEventListener('click', () => onPick(g));
+    const row = layout.cells[g].map(({ x, y, s }, c) => {
+      const cell = svg('g', { class: 'ring-cell', 'data-gpu': g, 'data-chunk': c },
+        svg('rect', { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, class: 'ring-cell-bg' }),
+        layout.showValues ? svg('text', { x: x + s / 2, y: y + s / 2 + 1, class: 'ring-value' }) : null,
+        svg('title', {}));
       box.append(cell);
-    }
+      return cell;
+    });
+    boxes.push(box);
     cells.push(row);
     root.append(box);
   }
+  for (const l of layout.labels) {
+    root.append(svg('text', { x: l.x, y: l.y, class: `ring-label ${l.kind}`, 'text-anchor': l.anchor }, l.text));
+  }
   const packets = svg('g', { class: 'ring-packets' });
   root.append(packets);
-  root.append(svg('text', { x: half, y: half, class: 'ring-centre' }, 'clockwise'));
   let raf = 0;
   let arrive = null;
 
-  /** Shows buffers[g][c]; cells equal to final[g][c] are drawn strong; changed = {key "g,c": "add"|"copy"}. */
-  function show(buffers, final, changed = {}) {
+  /** Shows view.buffers (see ringRound); cells equal to view.final are strong; `watched` GPU's box is outlined. */
+  function show(view, watched) {
     for (let g = 0; g < n; g += 1) {
+      boxes[g].classList.toggle('watched', g === watched);
       for (let c = 0; c < n; c += 1) {
         const cell = cells[g][c];
-        const value = buffers[g][c];
-        const done = value === final[g][c];
-        cell.lastChild.textContent = String(value);
+        const value = view.buffers[g][c];
+        const done = value === view.final[g][c];
+        const bg = cell.firstChild;
+        if (layout.showValues) cell.children[1].textContent = String(value);
+        cell.lastChild.textContent = `GPU ${g}, chunk ${c}: ${value}${done ? ' (the full sum)' : ''}`;
         cell.dataset.value = String(value);
-        cell.firstChild.setAttribute('fill', chunkColour(c, n, done));
+        bg.setAttribute('fill', chunkColour(c, n, done));
         cell.classList.toggle('done', done);
-        const how = changed[`${g},${c}`];
+        const how = view.changed[`${g},${c}`];
         cell.classList.toggle('added', how === 'add');
         cell.classList.toggle('copied', how === 'copy');
       }
     }
   }
 
-  /** Moves one packet per transfer along the arc to the next GPU over `ms`; resolves true on arrival, false if cancelled. */
+  /** Moves one chunk per transfer to the next GPU over `ms`; resolves true on arrival, false if cancelled. */
   function animate(round, before, ms) {
     cancel();
     const add = round.phase === 'scatter-reduce';
+    const { w, h, text } = layout.packet;
     const moving = round.transfers.map((t) => {
-      const label = `${add ? '+' : ''}${before[t.from][t.chunk]}`;
       const p = svg('g', { class: 'ring-packet' },
-        svg('rect', { x: -17, y: -11, width: 34, height: 22, rx: 5, fill: chunkColour(t.chunk, n, true) }),
-        svg('text', { x: 0, y: 1 }, label));
+        svg('rect', { x: -w / 2, y: -h / 2, width: w, height: h, rx: 4, fill: chunkColour(t.chunk, n, true) }),
+        text ? svg('text', { x: 0, y: 1 }, `${add ? '+' : ''}${before[t.from][t.chunk]}`) : null);
+      const [x, y] = packetAt(layout, t.from, t.to, t.chunk, 0);
+      p.setAttribute('transform', `translate(${x},${y})`);
       packets.append(p);
-      return { p, a0: -Math.PI / 2 + (TAU * t.from) / n };
+      return { p, t };
     });
-    const step = TAU / n;
     return new Promise((resolve) => {
       arrive = resolve;
       const start = performance.now();
       const frame = (now) => {
         const f = Math.min(1, (now - start) / ms);
         const e = f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2;
-        for (const { p, a0 } of moving) {
-          const a = a0 + e * step;
-          p.setAttribute('transform', `translate(${half + radius * Math.cos(a)},${half + radius * Math.sin(a)})`);
+        for (const { p, t } of moving) {
+          const [x, y] = packetAt(layout, t.from, t.to, t.chunk, e);
+          p.setAttribute('transform', `translate(${x},${y})`);
         }
         if (f < 1) {
           raf = requestAnimationFrame(frame);
@@ -125,7 +115,7 @@ export function ringFigure(n) {
     });
   }
 
-  /** Stops any packet in flight. */
+  /** Stops any chunk in flight. */
   function cancel() {
     cancelAnimationFrame(raf);
     packets.replaceChildren();
@@ -133,5 +123,5 @@ export function ringFigure(n) {
     arrive = null;
   }
 
-  return { element: root, cells, show, animate, cancel };
+  return { element: root, layout, cells, show, animate, cancel };
 }

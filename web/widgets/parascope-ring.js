@@ -1,45 +1,50 @@
 // <parascope-ring>: the ring all-reduce chunk by chunk, round by round, with what it costs on a real link and at scale.
+// State logic and text live in lib/model/ring-*.js; this file binds the controls and paints.
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
-import { bytes as formatBytes, seconds, si } from '../lib/format.js';
+import { bytes as formatBytes, seconds } from '../lib/format.js';
 import { logLogChart } from '../lib/log-chart.js';
-import { ringFigure } from '../lib/ring-figure.js';
+import { ringLink } from '../lib/model/ring-link.js';
+import { ringChartText, ringReadout } from '../lib/model/ring-readout.js';
+import { ALGORITHMS, CHART_GPUS, chartRequests, readoutRequest } from '../lib/model/ring-requests.js';
+import { ringRound } from '../lib/model/ring-round.js';
+import { chunkColour, ringFigure } from '../lib/ring-figure.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 const DEFAULTS = { gpus: 4, hardware: 'h100-sxm', link: 'intra', bytes: 2 ** 30 };
 const SIZES = [2 ** 20, 2 ** 24, 2 ** 28, 2 ** 30, 2 ** 34];
 const SPEEDS = [['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['4', '4×']];
 const ROUND_MS = 900; // one round's travel time at 1×
-const CHART_GPUS = Array.from({ length: 14 }, (_, i) => 2 ** (i + 1)); // 2 .. 16,384
-const ALGORITHMS = [['ring', 'ring'], ['tree', 'tree'], ['hierarchical', 'hierarchical']];
+const MAX_GPUS = 16;
 
 class ParascopeRing extends ParascopeWidget {
   setup(body) {
     const presets = this.ask({ op: 'presets' });
     this.hardware = new Map(presets.hardware.map((x) => [x.id, x]));
     this.state = {
-      gpus: this.intAttribute('gpus', { min: 2, max: 16, fallback: DEFAULTS.gpus }),
+      gpus: this.intAttribute('gpus', { min: 2, max: MAX_GPUS, fallback: DEFAULTS.gpus }),
       hardware: this.choiceAttribute('hardware', [...this.hardware.keys()], DEFAULTS.hardware),
-      link: this.choiceAttribute('link', ['intra', 'inter'], DEFAULTS.link),
+      link: this.choiceAttribute('link', ['intra', 'inter'], DEFAULTS.link), // the reader's choice; see ringLink
       bytes: this.numberAttribute('bytes', { max: 1e18, fallback: DEFAULTS.bytes }),
       speed: 1,
       round: 0,
+      watch: 0,
       playing: false,
     };
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
     const sizes = SIZES.includes(this.state.bytes) ? SIZES : [...SIZES, this.state.bytes].sort((a, b) => a - b);
-    this.linkSelect = selectControl({ label: 'Link', name: 'link', value: this.state.link, options: this.linkOptions(),
+    this.linkControl = selectControl({ label: 'Link', name: 'link', value: this.state.link, options: [],
       onChange: (v) => this.change({ link: v }) });
+    this.linkControl.element.classList.add('ring-link');
     const controls = h('div', { class: 'controls' },
-      sliderControl({ label: 'GPUs on the ring', name: 'gpus', value: this.state.gpus, min: 2, max: 16,
+      sliderControl({ label: 'GPUs on the ring', name: 'gpus', value: this.state.gpus, min: 2, max: MAX_GPUS,
         onInput: (v) => this.change({ gpus: v }) }).element,
       selectControl({ label: 'Accelerator', name: 'hardware', value: this.state.hardware,
-        options: presets.hardware.map((x) => [x.id, x.name]),
-        onChange: (v) => { this.change({ hardware: v }); this.refreshLinkOptions(); } }).element,
-      this.linkSelect.element,
-      selectControl({ label: 'Array per GPU', name: 'bytes', value: String(this.state.bytes),
-        options: sizes.map((s) => [String(s), formatBytes(s)]), onChange: (v) => this.change({ bytes: Number(v) }) }).element);
+        options: presets.hardware.map((x) => [x.id, x.name]), onChange: (v) => this.change({ hardware: v }) }).element,
+      selectControl({ label: 'Array per GPU (bytes)', name: 'bytes', value: String(this.state.bytes),
+        options: sizes.map((s) => [String(s), formatBytes(s)]), onChange: (v) => this.change({ bytes: Number(v) }) }).element,
+      this.linkControl.element);
 
     this.status = h('p', { class: 'ring-status', 'aria-live': 'polite', 'data-out': 'status' });
     this.buttons = {
@@ -50,10 +55,17 @@ class ParascopeRing extends ParascopeWidget {
     };
     const speed = selectControl({ label: 'Speed', name: 'speed', value: '1', options: SPEEDS,
       onChange: (v) => { this.state.speed = Number(v); } });
-    this.figureBox = h('div', { class: 'ring-figure' });
-    this.stage = h('div', { class: 'ring-stage', tabindex: '0',
-      'aria-label': 'Ring all-reduce. Left and right arrows step through the rounds, space plays or pauses.' },
+    // The figure is the round slider: ← → step, Home / End jump, space plays.
+    this.figureBox = h('div', { class: 'ring-figure', tabindex: '0', role: 'slider', 'aria-valuemin': '0',
+      'aria-keyshortcuts': 'ArrowLeft ArrowRight Home End Space' });
+    this.watchSelect = h('select', { name: 'watch', onchange: () => this.watch(Number(this.watchSelect.value)) });
+    this.strip = h('div', { class: 'ring-strip-cells', 'data-out': 'strip' });
+    this.stripNote = h('span', { class: 'ring-strip-note' });
+    this.stage = h('div', { class: 'ring-stage' },
       this.status, this.figureBox,
+      h('div', { class: 'ring-strip' },
+        h('label', { class: 'ring-strip-title' }, 'Numbers held by ', this.watchSelect, this.stripNote),
+        this.strip),
       h('div', { class: 'ring-transport' }, ...Object.values(this.buttons), speed.element),
       h('p', { class: 'ring-legend' },
         h('span', { class: 'ring-key added' }, 'adds the chunk it received'), ' ',
@@ -62,32 +74,38 @@ class ParascopeRing extends ParascopeWidget {
     this.stage.addEventListener('keydown', (e) => this.key(e));
 
     this.out = {
+      summary: h('p', { class: 'ring-summary', 'aria-live': 'polite', 'data-out': 'summary' }),
+      linkName: h('dd', { 'data-out': 'link' }),
+      speed: h('dd', { 'data-out': 'speed' }),
+      placement: h('dd', { 'data-out': 'placement' }),
       wire: h('dd', { 'data-out': 'bytes-per-gpu' }),
       time: h('dd', { 'data-out': 'time' }),
       algbw: h('dd', { 'data-out': 'algbw' }),
       busbw: h('dd', { 'data-out': 'busbw' }),
-      linkName: h('dd', { 'data-out': 'link' }),
       steps: h('dd', { 'data-out': 'steps' }),
       formula: h('p', { class: 'formula', 'data-out': 'formula' }),
       chart: h('div', { class: 'ring-chart', 'data-out': 'chart' }),
-      chartNote: h('p', { class: 'formula' }),
+      chartNote: h('p', { class: 'formula', 'data-out': 'chart-note' }),
     };
     const side = h('div', { class: 'ring-side result' },
-      h('div', {},
-        h('dl', { class: 'facts' },
-          h('dt', {}, 'Link'), this.out.linkName,
-          h('dt', {}, 'Sent by each GPU'), this.out.wire,
-          h('dt', {}, 'Time (α-β model)'), this.out.time,
-          h('dt', {}, 'algbw (S / time)'), this.out.algbw,
-          h('dt', {}, 'busbw (nccl-tests)'), this.out.busbw,
-          h('dt', {}, 'Latency steps'), this.out.steps),
-        this.out.formula),
-      h('div', {},
-        h('p', { class: 'ring-chart-title' }, 'All-reduce time as the cluster grows'),
-        this.out.chart, this.out.chartNote));
+      this.out.summary,
+      h('dl', { class: 'facts' },
+        h('dt', {}, 'Link'), this.out.linkName,
+        h('dt', {}, 'Speed'), this.out.speed,
+        h('dt', {}, 'Placement'), this.out.placement,
+        h('dt', {}, 'Time'), this.out.time,
+        h('dt', {}, 'Sent per GPU'), this.out.wire,
+        h('dt', {}, 'algbw'), this.out.algbw,
+        h('dt', {}, 'busbw'), this.out.busbw,
+        h('dt', {}, 'Latency steps'), this.out.steps),
+      this.out.formula,
+      h('p', { class: 'formula' }, 'Times in the α-β model; algbw is the array over the time, busbw the figure nccl-tests reports.'),
+      h('p', { class: 'ring-chart-title' }, 'Time per all-reduce as the cluster grows'),
+      this.out.chart,
+      h('p', { class: 'chart-legend' }, ...ALGORITHMS.map((a) => h('span', { class: `chart-key series-${a}` }, a))),
+      this.out.chartNote);
 
-    this.layout = h('div', { class: 'ring-layout' }, this.stage, side);
-    body.append(h('div', { class: 'ring' }, controls, this.layout));
+    body.append(h('div', { class: 'ring' }, controls, h('div', { class: 'ring-layout' }, this.stage, side)));
     this.rebuild();
   }
 
@@ -96,14 +114,17 @@ class ParascopeRing extends ParascopeWidget {
     this.figure?.cancel();
   }
 
-  linkOptions() {
-    const hw = this.hardware.get(this.state.hardware);
-    return [['intra', `${hw.intra_link} (inside a node)`], ['inter', `${hw.inter_link} (between nodes)`]];
+  get hw() {
+    return this.hardware.get(this.state.hardware);
   }
 
-  refreshLinkOptions() {
-    const select = this.linkSelect.input;
-    select.replaceChildren(...this.linkOptions().map(([v, text]) => h('option', { value: v, selected: v === this.state.link }, text)));
+  /** The link menu for the current GPU count: "inside one node" disabled beyond the node size, said beside it. */
+  refreshLink() {
+    const { link, options, hint } = ringLink(this.hw, this.state.gpus, this.state.link);
+    this.linkControl.input.replaceChildren(...options.map((o) =>
+      h('option', { value: o.value, selected: o.value === link, disabled: o.disabled }, o.label)));
+    this.linkControl.input.value = link;
+    this.linkControl.hint(hint);
   }
 
   change(patch) {
@@ -111,7 +132,6 @@ class ParascopeRing extends ParascopeWidget {
     Object.assign(this.state, patch);
     if (resize) this.rebuild();
     else this.updateCost();
-    if (!('gpus' in patch)) this.updateChart();
   }
 
   /** A new ring: ask the engine for the traced all-reduce and draw it at round 0. */
@@ -119,108 +139,107 @@ class ParascopeRing extends ParascopeWidget {
     this.pause();
     this.figure?.cancel();
     const { gpus } = this.state;
-    const r = this.ask(this.request(gpus, true));
+    this.state.watch = Math.min(this.state.watch, gpus - 1);
+    this.watchSelect.replaceChildren(...Array.from({ length: gpus }, (_, g) =>
+      h('option', { value: g, selected: g === this.state.watch }, `GPU ${g}`)));
+    const r = this.ask(readoutRequest(this.hw, this.state, true));
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
-    this.trace = r;
-    this.final = r.rounds.length ? r.rounds[r.rounds.length - 1].buffers : r.initial;
-    this.figure = ringFigure(gpus);
+    this.trace = r; // the buffers depend on N only: a change of link or array size keeps the round
+    const final = r.rounds[r.rounds.length - 1].buffers;
+    this.figure = ringFigure(gpus, Math.max(...final.flat()), { onPick: (g) => this.watch(g) });
+    this.figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
     this.figureBox.replaceChildren(this.figure.element);
-    this.layout.classList.toggle('many', gpus > 8); // a big ring takes the full width, the numbers go below
+    this.figureBox.setAttribute('aria-valuemax', String(r.rounds.length));
+    this.figureBox.dataset.layout = this.figure.layout.kind;
     this.state.round = 0;
     this.render();
-    this.showCost(r);
-    this.updateChart();
+    this.updateCost(r);
   }
 
-  request(gpus, trace) {
-    const { hardware, link, bytes } = this.state;
-    return { op: 'allreduce', algorithm: 'ring', gpus, bytes, link: hardware, link_kind: link, ...(trace ? { trace } : {}) };
-  }
-
-  updateCost() {
-    const r = this.ask(this.request(this.state.gpus, false));
+  /** The cost panel and the chart, both from the link the ring really uses. */
+  updateCost(answer) {
+    this.refreshLink();
+    const r = answer ?? this.ask(readoutRequest(this.hw, this.state, true));
     this.toggleAttribute('data-stale', r === null);
-    if (r) this.showCost(r);
-  }
-
-  showCost(r) {
-    this.out.linkName.textContent = `${r.link.name}: ${si(r.link.bandwidth, 'B/s')} one way, ${seconds(r.link.latency)} per step`;
-    this.out.wire.textContent = formatBytes(r.bytes_sent_per_gpu);
+    if (!r) return;
+    this.stripNote.textContent = `(${this.state.gpus} chunks of ${formatBytes(r.chunk_bytes)} each)`;
+    const text = ringReadout(this.hw, this.state, r);
+    this.out.summary.textContent = text.summary;
+    this.out.linkName.textContent = text.link;
+    this.out.linkName.dataset.kind = ringLink(this.hw, this.state.gpus, this.state.link).link;
+    this.out.speed.textContent = text.speed;
+    this.out.placement.textContent = text.placement;
+    this.out.wire.textContent = text.sent;
     this.out.wire.dataset.value = String(r.bytes_sent_per_gpu);
-    this.out.time.textContent = seconds(r.time);
+    this.out.time.textContent = text.time;
     this.out.time.dataset.value = String(r.time);
-    this.out.algbw.textContent = si(r.algbw, 'B/s');
-    this.out.busbw.textContent = si(r.busbw, 'B/s');
+    this.out.algbw.textContent = text.algbw;
+    this.out.busbw.textContent = text.busbw;
     this.out.busbw.dataset.value = String(r.busbw);
-    this.out.steps.textContent = String(r.steps);
-    this.out.formula.textContent = r.formula;
+    this.out.steps.textContent = text.steps;
+    this.out.formula.textContent = text.formula;
+    this.updateChart({ gpus: this.state.gpus, time: r.time });
   }
 
-  /** Ring, tree and hierarchical time for N = 2 .. 16,384: one engine request per point. */
-  updateChart() {
-    const { hardware, bytes } = this.state;
-    const perNode = this.hardware.get(hardware).gpus_per_node || 8;
-    const key = `${hardware} ${bytes}`; // the curves do not depend on the ring's N: only the marker moves
+  /** Ring, tree and hierarchical time for N = 2 .. 16,384 (one engine request per point), this ring marked. */
+  updateChart(marker) {
+    const key = JSON.stringify([this.state.hardware, this.state.bytes, this.state.link]);
     if (this.chartKey !== key) {
-      const series = [];
-      for (const [algorithm, name] of ALGORITHMS) {
-        const points = [];
-        for (const gpus of CHART_GPUS) {
-          // A flat ring or tree that spans nodes is held to the network's pace; inside one node it uses the intra link.
-          const where = algorithm === 'hierarchical' ? { link: hardware }
-            : { link: hardware, link_kind: gpus <= perNode ? 'intra' : 'inter' };
-          const r = this.ask({ op: 'allreduce', algorithm, gpus, bytes, ...where }, 'chart');
-          if (!r) return;
-          points.push({ x: gpus, y: r.time });
-        }
-        series.push({ name, className: `series-${algorithm}`, points });
+      const series = ALGORITHMS.map((name) => ({ name, className: `series-${name}`, points: [] }));
+      for (const { algorithm, gpus, dot, request } of chartRequests(this.hw, this.state)) {
+        const r = this.ask(request, 'chart');
+        if (!r) return;
+        series[ALGORITHMS.indexOf(algorithm)].points.push({ x: gpus, y: r.time, dot });
       }
       this.chartData = series;
       this.chartKey = key;
     }
-    const series = this.chartData;
+    const text = ringChartText(this.hw, this.state, marker);
     this.out.chart.replaceChildren(logLogChart({
-      series,
-      xTicks: [2, 16, 128, 1024, 16384],
+      series: this.chartData,
+      xTicks: [2, 16, 128, 1024, CHART_GPUS[CHART_GPUS.length - 1]],
       format: { x: (v) => v.toLocaleString('en-US'), y: seconds },
-      marker: { x: this.state.gpus },
-      label: `All-reduce time of ${formatBytes(bytes)} per GPU against GPU count, ring, tree and hierarchical`,
+      marker: { x: marker.gpus, y: marker.time },
+      label: text.label,
+      xTitle: 'GPUs (log scale)',
     }));
-    this.out.chart.append(h('p', { class: 'chart-legend' }, ...ALGORITHMS.map(([a, name]) =>
-      h('span', { class: `chart-key series-${a}` }, name))));
-    this.out.chartNote.textContent = `Up to ${perNode} GPUs everything runs inside one node; beyond, flat ring and tree ` +
-      `run at the network's pace while hierarchical keeps ${perNode}-GPU steps on the node's own link.`;
+    this.out.chartNote.textContent = text.note;
   }
 
   get rounds() {
     return this.trace ? this.trace.rounds.length : 0;
   }
 
-  /** Draws the buffers after `round` completed rounds, marking the cells the last round changed. */
+  watch(g) {
+    this.state.watch = g;
+    this.watchSelect.value = String(g);
+    this.render();
+  }
+
+  /** Draws the buffers after `round` completed rounds, the watched GPU's numbers, and the text describing them. */
   render() {
-    const k = this.state.round;
-    const n = this.state.gpus;
-    const buffers = k === 0 ? this.trace.initial : this.trace.rounds[k - 1].buffers;
-    const changed = {};
-    if (k > 0) {
-      const last = this.trace.rounds[k - 1];
-      for (const t of last.transfers) changed[`${t.to},${t.chunk}`] = last.phase === 'scatter-reduce' ? 'add' : 'copy';
-    }
-    this.figure.show(buffers, this.final, changed);
-    const half = n - 1;
-    let text;
-    if (k === 0) text = `Start: each GPU holds its own array, cut into ${n} chunks. ${this.rounds} rounds to go.`;
-    else if (k <= half) text = `scatter-reduce, round ${k} of ${half}`;
-    else text = `all-gather, round ${k - half} of ${half}`;
-    if (k === this.rounds && k > 0) text += ': done, every GPU holds the full sum';
-    else if (k === half) text += ': every GPU now holds one complete sum, a different chunk each';
-    this.status.textContent = text;
-    this.status.dataset.round = String(k);
-    this.status.dataset.phase = k === 0 ? 'start' : this.trace.rounds[k - 1].phase;
-    this.buttons.back.disabled = k === 0;
-    this.buttons.reset.disabled = k === 0;
-    this.buttons.forward.disabled = k === this.rounds;
+    const view = ringRound(this.trace, this.state.round);
+    const w = this.state.watch;
+    this.figure.show(view, w);
+    this.strip.replaceChildren(...view.buffers[w].map((value, c) => {
+      const done = value === view.final[w][c];
+      const how = view.changed[`${w},${c}`];
+      const cell = h('span', { class: `ring-strip-cell${done ? ' done' : ''}${how === 'add' ? ' added' : ''}${how === 'copy' ? ' copied' : ''}`,
+        'data-chunk': c, title: `chunk ${c}` }, String(value));
+      cell.style.setProperty('--chunk', chunkColour(c, this.state.gpus, done));
+      return cell;
+    }));
+    this.status.textContent = view.status;
+    this.status.dataset.round = String(view.round);
+    this.status.dataset.phase = view.phase;
+    this.figureBox.setAttribute('aria-valuenow', String(view.round));
+    this.figureBox.setAttribute('aria-valuetext', view.label);
+    this.figureBox.setAttribute('aria-label', `Round of the ring all-reduce of ${this.state.gpus} GPUs`);
+    this.figure.element.setAttribute('aria-label', view.label);
+    this.buttons.back.disabled = view.round === 0;
+    this.buttons.reset.disabled = view.round === 0;
+    this.buttons.forward.disabled = view.round === view.rounds;
   }
 
   go(round) {
@@ -279,19 +298,22 @@ class ParascopeRing extends ParascopeWidget {
   }
 
   key(e) {
-    if (e.target instanceof HTMLSelectElement) return; // the speed menu keeps its own keys
+    if (e.target instanceof HTMLSelectElement) return; // menus keep their own keys
     const onButton = e.target instanceof HTMLButtonElement;
-    if (e.key === 'ArrowRight') {
+    if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
       this.pause();
       if (this.moving) this.go(this.state.round + 1);
       else this.forward();
-    } else if (e.key === 'ArrowLeft') {
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowDown') {
       this.back();
     } else if (e.key === ' ' && !onButton) {
       this.toggle();
     } else if (e.key === 'Home') {
       this.pause();
       this.go(0);
+    } else if (e.key === 'End') {
+      this.pause();
+      this.go(this.rounds);
     } else {
       return;
     }
