@@ -78,6 +78,10 @@ function focusAround(win, tag, name) {
   return win.document.querySelector(tag).shadowRoot.activeElement === stage;
 }
 
+function pageWidth(win) {
+  return { scrollWidth: win.document.documentElement.scrollWidth, innerWidth: win.innerWidth };
+}
+
 function ringState(win, tag) {
   const shadow = win.document.querySelector(tag).shadowRoot;
   const round = shadow.querySelector('[data-out="status"]')?.dataset.round;
@@ -209,6 +213,19 @@ for (const engine of ENGINES) {
             seen = all.length;
             return fresh;
           };
+
+          if (size.width < 400) {
+            test('the page does not scroll sideways once every widget has started', async () => {
+              for (const { tag } of WIDGETS) {
+                await page.evaluate(scrollTo, tag);
+                await page.waitFor(isReady, [tag], { what: `${tag} to start (data-ready)` });
+              }
+              await page.evaluate(settled);
+              const { scrollWidth, innerWidth } = await page.evaluate(pageWidth);
+              assert.ok(scrollWidth <= innerWidth, `${engine}: the page is ${scrollWidth} px wide in a ${innerWidth} px viewport`);
+              assert.deepEqual(await newProblems(), [], `${engine}: errors in the page`);
+            });
+          }
 
           for (const widget of WIDGETS.filter((w) => !ONLY_WIDGETS || ONLY_WIDGETS.includes(w.tag.replace('parascope-', '')))) {
             const { tag } = widget;

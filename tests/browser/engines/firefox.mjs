@@ -13,6 +13,8 @@ export async function launch({ colorScheme = 'light' } = {}) {
       // 0 = dark, 1 = light: what prefers-color-scheme reports to pages.
       'layout.css.prefers-color-scheme.content-override': colorScheme === 'dark' ? 0 : 1,
       'ui.systemUsesDarkTheme': colorScheme === 'dark' ? 1 : 0,
+      // Overlay scrollbars, as on phones and in the other two engines here: a 360 px viewport lays out 360 px.
+      'ui.useOverlayScrollbars': 1,
     },
   });
   return {
