@@ -8,6 +8,7 @@ import { startXvfb } from './xvfb.mjs';
 
 export const name = 'webkit';
 
+const WEBDRIVER = '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 /** MiniBrowser's window cannot be narrower than ~447 px: narrower pages are shown in an iframe of that width. */
 const MIN_WINDOW_WIDTH = 480;
@@ -44,7 +45,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts Xvfb, WebKitWebDriver and one MiniBrowser session (dark with `colorScheme: 'dark'`); pages open one at a time. */
 export async function launch({ colorScheme = 'light' } = {}) {
-  for (const file of ['/usr/bin/WebKitWebDriver', MINIBROWSER]) {
+  for (const file of [WEBDRIVER, MINIBROWSER]) {
     await access(file, constants.X_OK).catch(() => {
       throw new Error(`${file} is missing: install Debian's webkit2gtk-driver package`);
     });
@@ -63,7 +64,7 @@ export async function launch({ colorScheme = 'light' } = {}) {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     let log = '';
-    driver = spawnGroup('WebKitWebDriver', [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display },
+    driver = spawnGroup(WEBDRIVER, [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display },
       stdio: ['ignore', 'pipe', 'pipe'] });
     driver.stdout.on('data', (d) => { log += d; });
     driver.stderr.on('data', (d) => { log += d; });
