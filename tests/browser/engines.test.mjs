@@ -72,7 +72,7 @@ function out(win, tag, name) {
 /** Focuses the keyboard-driven stage that holds the widget's [data-out=name] element. */
 function focusAround(win, tag, name) {
   const el = win.document.querySelector(tag).shadowRoot.querySelector(`[data-out="${name}"]`);
-  const stage = el.closest('[tabindex]') ?? el;
+  const stage = el.closest('[tabindex]') ?? win.document.querySelector(tag).shadowRoot.querySelector('.ring-stage') ?? el;
   stage.scrollIntoView({ block: 'center' });
   stage.focus();
   return win.document.querySelector(tag).shadowRoot.activeElement === stage;
@@ -245,6 +245,22 @@ for (const engine of ENGINES) {
                 throw failure;
               }
               assert.deepEqual(problems, [], `${engine}: errors in the page`);
+            });
+          }
+
+          if (colorScheme === 'light' && size.width === 1280) {
+            test('the driver hears a console error and an uncaught error (so "no errors" means something)', async () => {
+              assert.deepEqual(await newProblems(), [], `${engine}: errors in the page`);
+              await page.evaluate((win) => {
+                win.console.error('probe: console');
+                win.setTimeout(() => { throw new Error('probe: uncaught'); });
+                return true;
+              });
+              const heard = [];
+              await poll(async () => heard.push(...await newProblems()), (n) => n >= 2, 'both probe errors', 5000)
+                .catch(() => {});
+              assert.match(heard.join('\n'), /probe: console/);
+              assert.match(heard.join('\n'), /probe: uncaught/);
             });
           }
         });
