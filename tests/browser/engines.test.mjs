@@ -1,0 +1,268 @@
+// Every widget in Chromium, Firefox ESR and WebKitGTK: it starts on the article page, shows engine numbers, one real
+// interaction changes its number, no console or page errors; screenshots at 1280 and 360 px, light and dark, go to
+// tests/browser/screenshots/<engine>/. PARASCOPE_ENGINES=firefox,webkit and PARASCOPE_WIDGETS=ring,mfu run a subset.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+
+import { serve } from '../../scripts/serve.mjs';
+import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
+
+const SCREENSHOTS = new URL('./screenshots/', import.meta.url);
+const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
+const ONLY_WIDGETS = process.env.PARASCOPE_WIDGETS?.split(',');  // e.g. bubble,ring (while working on one)
+const SIZES = [{ width: 1280, height: 1000 }, { width: 360, height: 800 }];
+
+// ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
+
+/** Scrolls the widget to the top of the viewport (it starts when on screen); true once done. */
+function scrollTo(win, tag) {
+  win.document.querySelector(tag).scrollIntoView({ block: 'start' });
+  return true;
+}
+
+function isReady(win, tag) {
+  return win.document.querySelector(tag)?.hasAttribute('data-ready') ?? false;
+}
+
+/** The engine numbers the widget shows (every data-value in its shadow root) and any broken-number text. */
+function shownNumbers(win, tag) {
+  const shadow = win.document.querySelector(tag).shadowRoot;
+  const values = [...shadow.querySelectorAll('[data-value]')].map((el) => el.dataset.value);
+  const text = shadow.textContent;
+  return { numbers: values.filter((v) => v !== '' && Number.isFinite(Number(v))).length,
+    broken: (text.match(/\b(NaN|undefined|Infinity)\b/g) ?? []).join(', ') };
+}
+
+/** Waits two frames (and the fonts), so a screenshot shows what was just rendered. */
+function settled(win) {
+  return win.document.fonts.ready.then(() => new Promise((resolve) =>
+    win.requestAnimationFrame(() => win.requestAnimationFrame(() => resolve(true)))));
+}
+
+/** Scrolls a control inside the widget to the middle of the viewport; its (label's) centre in viewport px. */
+function centreOf(win, tag, selector) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
+  if (!el) return null;
+  const target = el.closest('label') ?? el;
+  target.scrollIntoView({ block: 'center' });
+  const r = target.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+/** Sets a range/number input to another value of its range the way a drag does (value, then input and change). */
+function moveSlider(win, tag, selector) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
+  const min = Number(el.min || 0);
+  const step = Number(el.step) || 1;
+  el.value = String(Number(el.value) === min ? min + step : min);
+  el.dispatchEvent(new win.Event('input', { bubbles: true }));
+  el.dispatchEvent(new win.Event('change', { bubbles: true }));
+  return el.value;
+}
+
+/** The value of the widget's [data-out=name] element (its data-value, else its text). */
+function out(win, tag, name) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(`[data-out="${name}"]`);
+  return el ? (el.dataset.value ?? el.textContent) : null;
+}
+
+/** Focuses the keyboard-driven stage that holds the widget's [data-out=name] element. */
+function focusAround(win, tag, name) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(`[data-out="${name}"]`);
+  const stage = el.closest('[tabindex]') ?? win.document.querySelector(tag).shadowRoot.querySelector('.ring-stage') ?? el;
+  stage.scrollIntoView({ block: 'center' });
+  stage.focus();
+  return win.document.querySelector(tag).shadowRoot.activeElement === stage;
+}
+
+function pageWidth(win) {
+  return { scrollWidth: win.document.documentElement.scrollWidth, innerWidth: win.innerWidth };
+}
+
+function ringState(win, tag) {
+  const shadow = win.document.querySelector(tag).shadowRoot;
+  const round = shadow.querySelector('[data-out="status"]')?.dataset.round;
+  const cells = [...shadow.querySelectorAll('.ring-cell')].map((c) => c.dataset.value ?? c.textContent).join(' ');
+  return `round ${round}: ${cells}`;
+}
+
+// ---- per widget: the number an interaction must change, and that interaction ----
+
+const clickOn = async (page, tag, selector) => {
+  const at = await page.evaluate(centreOf, tag, selector);
+  assert.ok(at, `${tag}: no ${selector}`);
+  await page.click(at.x, at.y);
+};
+
+const WIDGETS = [
+  {
+    tag: 'parascope-axes',
+    what: 'the expert tab shows the all-to-all time; the router-skew slider changes it',
+    async prepare(page, tag) {
+      await clickOn(page, tag, 'button[data-axis="expert"]');
+    },
+    read: (page, tag) => page.evaluate(out, tag, 'a2a-time'),
+    act: (page, tag) => page.evaluate(moveSlider, tag, 'input[name="skew"]'),
+  },
+  {
+    tag: 'parascope-ring',
+    what: 'the right-arrow key steps one round of the engine trace',
+    read: (page, tag) => page.evaluate(ringState, tag),
+    numeric: false,
+    async act(page, tag) {
+      assert.ok(await page.evaluate(focusAround, tag, 'status'), 'the ring stage takes focus');
+      await page.press('ArrowRight');
+    },
+  },
+  {
+    tag: 'parascope-bubble',
+    what: 'the stages slider changes the useful-work share',
+    read: (page, tag) => page.evaluate(out, tag, 'efficiency'),
+    act: (page, tag) => page.evaluate(moveSlider, tag, 'input[name="stages"]'),
+  },
+  {
+    tag: 'parascope-mfu',
+    what: 'another preset changes the modelled MFU',
+    read: (page, tag) => page.evaluate(out, tag, 'modelled-mfu'),
+    act: (page, tag) => clickOn(page, tag, 'input[name="preset"]:not(:checked):not([value="your-run"])'),
+  },
+];
+
+// ---- the tests ----
+
+let site;
+before(async () => {
+  site = await serve({ port: 0 });
+});
+after(async () => {
+  await new Promise((resolve) => site?.server.close(resolve));
+});
+
+/** Calls `read` until `ok(value)` (15 s at most); returns the value or throws. */
+async function poll(read, ok, what, timeout = 15_000) {
+  for (const until = Date.now() + timeout; ;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what} (last: ${value})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Brings `tag` on screen, waits for it to start and checks it shows engine numbers. */
+async function startWidget(page, tag) {
+  await page.evaluate(scrollTo, tag);
+  await page.waitFor(isReady, [tag], { what: `${tag} to start (data-ready)` });
+  const shown = await page.evaluate(shownNumbers, tag);
+  assert.ok(shown.numbers > 0, `${tag} shows no engine number (no numeric data-value)`);
+  assert.equal(shown.broken, '', `${tag} shows broken numbers`);
+}
+
+async function screenshot(page, browser, tag) {
+  await page.evaluate(scrollTo, tag);
+  await page.evaluate(settled);
+  const dir = new URL(`${browser.name}/`, SCREENSHOTS);
+  await mkdir(dir, { recursive: true });
+  const file = `${tag.replace('parascope-', '')}-${page.width}-${browser.colorScheme}.png`;
+  await page.screenshot(new URL(file, dir).pathname);
+}
+
+/** The interaction: the widget's number before, the act, then the number must change (15 s at most). */
+async function interact(page, widget) {
+  const { tag } = widget;
+  await widget.prepare?.(page, tag);
+  const first = await poll(() => widget.read(page, tag), (v) => v != null, `${tag}'s number`);
+  if (widget.numeric !== false) assert.ok(Number.isFinite(Number(first)), `${tag}: not a number: ${first}`);
+  await widget.act(page, tag);
+  const now = await poll(() => widget.read(page, tag), (v) => v !== first, `${tag}'s number to change`)
+    .catch(() => first);
+  assert.notEqual(now, first, `${tag}: the interaction did not change ${first}`);
+  if (widget.numeric !== false) assert.ok(Number.isFinite(Number(now)), `${tag}: not a number: ${now}`);
+  const shown = await page.evaluate(shownNumbers, tag);
+  assert.equal(shown.broken, '', `${tag} shows broken numbers after the interaction`);
+}
+
+// One browser per engine and colour scheme, one article page per width; each widget is a test on that page (a page
+// load per widget would triple the time). Problems are checked per test: those that appeared since the last check.
+for (const engine of ENGINES) {
+  for (const colorScheme of ['light', 'dark']) {
+    describe(`${engine}, ${colorScheme}`, () => {
+      let browser;
+      before(async () => {
+        browser = await launchEngine(engine, { colorScheme });
+      });
+      after(async () => {
+        await browser?.close();
+      });
+
+      for (const size of SIZES) {
+        describe(`article page at ${size.width} px`, () => {
+          let page;
+          let seen = 0;
+          before(async () => {
+            page = await browser.open(site.url, size);
+          });
+          after(async () => {
+            await page?.close();
+          });
+          const newProblems = async () => {
+            const all = await page.problems();
+            const fresh = all.slice(seen);
+            seen = all.length;
+            return fresh;
+          };
+
+          if (size.width < 400) {
+            test('the page does not scroll sideways once every widget has started', async () => {
+              for (const { tag } of WIDGETS) {
+                await page.evaluate(scrollTo, tag);
+                await page.waitFor(isReady, [tag], { what: `${tag} to start (data-ready)` });
+              }
+              await page.evaluate(settled);
+              const { scrollWidth, innerWidth } = await page.evaluate(pageWidth);
+              assert.ok(scrollWidth <= innerWidth, `${engine}: the page is ${scrollWidth} px wide in a ${innerWidth} px viewport`);
+              assert.deepEqual(await newProblems(), [], `${engine}: errors in the page`);
+            });
+          }
+
+          for (const widget of WIDGETS.filter((w) => !ONLY_WIDGETS || ONLY_WIDGETS.includes(w.tag.replace('parascope-', '')))) {
+            const { tag } = widget;
+            const interacts = colorScheme === 'light' && size.width === 1280;
+            test(`${tag} starts and shows engine numbers${interacts ? `; ${widget.what}` : ''}`, async () => {
+              let failure;
+              try {
+                await startWidget(page, tag);
+                await screenshot(page, browser, tag);
+                if (interacts) await interact(page, widget);
+              } catch (err) {
+                failure = err;
+              }
+              const problems = await newProblems();
+              if (failure) {
+                if (problems.length) failure.message += `\nand in the page: ${problems.join('\n')}`;
+                throw failure;
+              }
+              assert.deepEqual(problems, [], `${engine}: errors in the page`);
+            });
+          }
+
+          if (colorScheme === 'light' && size.width === 1280) {
+            test('the driver hears a console error and an uncaught error (so "no errors" means something)', async () => {
+              assert.deepEqual(await newProblems(), [], `${engine}: errors in the page`);
+              await page.evaluate((win) => {
+                win.console.error('probe: console');
+                win.setTimeout(() => { throw new Error('probe: uncaught'); });
+                return true;
+              });
+              const heard = [];
+              await poll(async () => heard.push(...await newProblems()), (n) => n >= 2, 'both probe errors', 5000)
+                .catch(() => {});
+              assert.match(heard.join('\n'), /probe: console/);
+              assert.match(heard.join('\n'), /probe: uncaught/);
+            });
+          }
+        });
+      }
+    });
+  }
+}
