@@ -69,8 +69,8 @@ void validate(const PipelineSpec& spec) {
     // Megatron-LM runs microbatches in groups of p through chunk 0, then chunk 1, ...; with a short last group its
     // warm-up count leaves stages waiting on each other (the simulation deadlocks), and Megatron refuses it too.
     throw RequestError(code::inconsistent,
-                       "interleaved needs microbatches to be a multiple of stages (" + std::to_string(spec.stages) +
-                           ") or fewer than stages: it runs them in groups of p = " + std::to_string(spec.stages) +
+                       "interleaved needs microbatches in a multiple of stages (" + std::to_string(spec.stages) +
+                           ") or fewer: it runs them in groups of p = " + std::to_string(spec.stages) +
                            " (one group through chunk 0, then chunk 1, ...) and a short last group after full ones "
                            "leaves stages waiting on each other; got " +
                            std::to_string(spec.microbatches),

@@ -73,7 +73,7 @@ TEST(PipelineRules, InterleavedSaysItsRuleFirst) {
   json e = error_of({{"schedule", "interleaved"}, {"stages", 4}, {"microbatches", 9}, {"chunks", 2}});
   EXPECT_EQ(e["field"], "microbatches");
   EXPECT_EQ(e["message"].get<std::string>().rfind(
-                "interleaved needs microbatches to be a multiple of stages (4) or fewer than stages: ", 0),
+                "interleaved needs microbatches in a multiple of stages (4) or fewer: ", 0),
             0u)
       << e.dump();
 }
