@@ -127,7 +127,14 @@ json op_pipeline(RequestReader& request) {
   // false for a runtime that waits on the host instead: then the dashboard sees the bubble as idle.
   const bool bubble_kernel_resident = request.boolean_or("bubble_kernel_resident", true);
   const std::string format = request.choice_or("ops_format", "objects", {"objects", "packed", "binary"});
+  // check_only: is this spec accepted? The same refusals as the full request, nothing built or simulated (a widget asks
+  // it of candidate slider positions to offer only values the engine accepts).
+  const bool check_only = request.boolean_or("check_only", false);
   request.finish();
+  if (check_only) {
+    check_pipeline(spec);
+    return {{"valid", true}};
+  }
 
   const PipelineResult r = run_pipeline(spec);
   const PipelineMetrics& mt = r.metrics;

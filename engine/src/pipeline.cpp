@@ -43,15 +43,25 @@ void check_duration(const char* field, double value, bool may_be_zero) {
   }
 }
 
+/// Refusals for settings that do not go together. Each message starts with the rule, up to the first colon (a reader
+/// can show that part beside the control that broke it), then says why, then what it got.
 void validate(const PipelineSpec& spec) {
   check_count("stages", spec.stages, kMaxPipelineStages);
   check_count("microbatches", spec.microbatches, kMaxPipelineMicrobatches);
   check_count("chunks", spec.chunks, kMaxPipelineChunks);
   const std::string id(schedule_id(spec.schedule));
+  if (spec.forward_only && spec.schedule != Schedule::gpipe && spec.schedule != Schedule::interleaved) {
+    // What sets 1F1B, ZB-H1, ZB-H2 and DualPipe apart is where they place the backward passes; without them each is
+    // GPipe's forward half under another name, and its known bubble (a statement about the whole pass) would not apply.
+    throw RequestError(code::inconsistent,
+                       id + " is drawn with its backward passes: it differs from gpipe in where it places them, so its "
+                            "forward half alone is gpipe's; forward_only applies to gpipe and interleaved",
+                       "forward_only");
+  }
   if (spec.schedule != Schedule::interleaved && spec.chunks != 1) {
     throw RequestError(code::inconsistent,
-                       "chunks (virtual stages per GPU) applies to the interleaved schedule only; " + id +
-                           " runs one chunk per stage, so leave chunks at 1",
+                       "chunks apply to the interleaved schedule only: a chunk is a virtual stage, and " + id +
+                           " runs one per GPU, so leave chunks at 1",
                        "chunks");
   }
   if (spec.schedule == Schedule::interleaved && spec.chunks > 1 && spec.microbatches > spec.stages &&
@@ -59,13 +69,14 @@ void validate(const PipelineSpec& spec) {
     // Megatron-LM runs microbatches in groups of p through chunk 0, then chunk 1, ...; with a short last group its
     // warm-up count leaves stages waiting on each other (the simulation deadlocks), and Megatron refuses it too.
     throw RequestError(code::inconsistent,
-                       "interleaved runs microbatches in groups of p = " + std::to_string(spec.stages) +
-                           " (one group through chunk 0, then chunk 1, ...), so microbatches must be a multiple of "
-                           "stages, or fewer than stages (one short group); got " +
+                       "interleaved needs microbatches in a multiple of stages (" + std::to_string(spec.stages) +
+                           ") or fewer: it runs them in groups of p = " + std::to_string(spec.stages) +
+                           " (one group through chunk 0, then chunk 1, ...) and a short last group after full ones "
+                           "leaves stages waiting on each other; got " +
                            std::to_string(spec.microbatches),
                        "microbatches");
   }
-  if (spec.schedule == Schedule::dualpipe && spec.stages > 1) {
+  if (spec.schedule == Schedule::dualpipe) {
     if (spec.stages % 2 != 0) {
       throw RequestError(code::inconsistent,
                          "dualpipe needs an even number of stages: it pairs rank r with rank p−1−r and feeds "
@@ -80,8 +91,8 @@ void validate(const PipelineSpec& spec) {
     }
     if (spec.microbatches < 2 * spec.stages) {
       throw RequestError(code::inconsistent,
-                         "dualpipe needs at least 2 microbatches per stage (microbatches ≥ 2·stages = " +
-                             std::to_string(2 * spec.stages) + ", as DeepSeek's reference implementation asserts); got " +
+                         "dualpipe needs at least 2 microbatches per stage (" + std::to_string(2 * spec.stages) +
+                             " here): DeepSeek's reference implementation asserts microbatches ≥ 2·stages; got " +
                              std::to_string(spec.microbatches),
                          "microbatches");
     }
@@ -146,7 +157,16 @@ PipelineResult simulate(const PipelineSpec& spec) {
 
 }  // namespace
 
+void check_pipeline(const PipelineSpec& spec) { validate(spec); }
+
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
+  if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) {
+    // The cost model's pp = 1: no pipeline at all, so no pairing of ranks; one stage runs F, B, W per microbatch in
+    // turn, which is ZB-H1's order on one stage (and what DualPipe's order degenerates to).
+    PipelineSpec one = spec;
+    one.schedule = Schedule::zb_h1;
+    return pipeline_metrics(one);
+  }
   validate(spec);
   if (auto steady = detail::steady_pipeline_metrics(spec)) return *steady;
   return simulate(spec).metrics;

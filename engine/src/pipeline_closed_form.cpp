@@ -77,7 +77,7 @@ PipelineClosedForm closed_form(const PipelineSpec& spec) {
       // DeepSeek-V3 technical report (2024), Sec. 3.2.1, Table 2: DualPipe's bubble is (PP/2−1)(F&B + B − 3W), with
       // B the whole backward and F&B a forward and a backward chunk run together. Here ops run one after the other, so
       // F&B = f + b + w and B = b + w: (p/2−1)(f + 2b − w) of idle per stage against m(f+b+w) of work.
-      const double idle = p > 1 ? double(p / 2 - 1) * (f + 2 * b - w) : 0;
+      const double idle = double(p / 2 - 1) * (f + 2 * b - w);  // p is even (validated)
       const double work = double(m) * (f + b + w);
       out.formula = "(p/2−1)(F&B + B − 3W) / (m(f+b+w) + that), F&B = f+b+w, B = b+w";
       out.substituted = "(" + num(p) + "/2−1)(" + num(f + b + w) + " + " + num(b + w) + " − 3·" + num(w) + ") / (" +

@@ -182,7 +182,7 @@ PipelineLayout make_layout(const PipelineSpec& spec) {
   layout.m = spec.microbatches;
   layout.v = spec.schedule == Schedule::interleaved ? spec.chunks : 1;
   layout.parts = layout.p * layout.v;
-  layout.dual = spec.schedule == Schedule::dualpipe && spec.stages > 1;
+  layout.dual = spec.schedule == Schedule::dualpipe;
   return layout;
 }
 
@@ -199,13 +199,7 @@ StageOrders build_orders(const PipelineSpec& spec) {
       case Schedule::one_f_one_b: one_f_one_b(prog, p, m, s); break;
       case Schedule::interleaved: interleaved(prog, p, m, spec.chunks, s); break;
       case Schedule::zb_h1: zb_h1(prog, p, m, s); break;
-      case Schedule::dualpipe:
-        if (p == 1) {
-          zb_h1(prog, 1, m, 0);  // one stage: F, B, W for each microbatch in turn
-        } else {
-          dualpipe(prog, p, m, s);
-        }
-        break;
+      case Schedule::dualpipe: dualpipe(prog, p, m, s); break;  // p even (validated)
       case Schedule::zb_h2: break;  // decided while simulating (simulate_zb_h2)
     }
   }

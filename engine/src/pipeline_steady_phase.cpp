@@ -26,11 +26,8 @@ bool steady_unit(const PipelineSpec& spec, SteadyPhase& phase) {
       return true;
     case Schedule::zb_h1: phase.period = 3, phase.label_shift = 1, phase.m_step = 1; return true;
     case Schedule::dualpipe:
-      if (p == 1) {
-        phase.period = 3, phase.label_shift = 1, phase.m_step = 1;
-      } else {
-        phase.period = 6, phase.label_shift = 1, phase.m_step = 2;
-      }
+      if (p % 2 != 0) return false;  // refused by validation (pipeline_metrics times one stage as ZB-H1)
+      phase.period = 6, phase.label_shift = 1, phase.m_step = 2;
       return true;
     default: return false;
   }

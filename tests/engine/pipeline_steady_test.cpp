@@ -35,7 +35,7 @@ std::vector<PipelineTimes> times_for(Schedule s) {
 
 bool allowed(const Shape& shape, int p, int m) {
   if (shape.schedule == Schedule::interleaved) return m <= p || m % p == 0;
-  if (shape.schedule == Schedule::dualpipe) return p == 1 || (p % 2 == 0 && m % 2 == 0 && m >= 2 * p);
+  if (shape.schedule == Schedule::dualpipe) return p % 2 == 0 && m % 2 == 0 && m >= 2 * p;
   return true;
 }
 

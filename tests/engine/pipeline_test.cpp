@@ -42,7 +42,7 @@ bool splits(Schedule s) { return s == Schedule::zb_h1 || s == Schedule::zb_h2 ||
 /// Which model part an op runs, written out independently of the engine: Megatron's interleaved layout puts part
 /// c·p + s in chunk c of stage s; DualPipe's second half of the microbatches runs part k on stage p−1−k (chunk 1).
 int part_of(const PipelineSpec& spec, const PipelineOp& op) {
-  if (spec.schedule == Schedule::dualpipe && spec.stages > 1) {
+  if (spec.schedule == Schedule::dualpipe) {
     const int direction = op.microbatch >= spec.microbatches / 2 ? 1 : 0;
     EXPECT_EQ(op.chunk, direction);
     return direction == 0 ? op.stage : spec.stages - 1 - op.stage;
@@ -126,6 +126,7 @@ TEST(Pipeline, EveryScheduleProducesAValidTimelineOverAGridOfSizesAndTimes) {
       for (bool fwd : {false, true}) {
         for (const auto& t : whole) {
           for (Schedule s : {Schedule::gpipe, Schedule::one_f_one_b}) {
+            if (fwd && s != Schedule::gpipe) continue;  // the forward half alone: gpipe and interleaved only
             const auto spec = spec_of(s, p, m, 1, t, fwd);
             EXPECT_EQ(check_timeline(spec, parascope::run_pipeline(spec)), 0) << "p " << p << " m " << m;
             ++checked;
@@ -139,7 +140,8 @@ TEST(Pipeline, EveryScheduleProducesAValidTimelineOverAGridOfSizesAndTimes) {
         }
         for (const auto& t : split) {
           for (Schedule s : {Schedule::zb_h1, Schedule::zb_h2, Schedule::dualpipe}) {
-            if (s == Schedule::dualpipe && p > 1 && (p % 2 || m % 2 || m < 2 * p)) continue;
+            if (fwd) continue;  // refused: these schedules are drawn with their backward passes
+            if (s == Schedule::dualpipe && (p % 2 || m % 2 || m < 2 * p)) continue;
             const auto spec = spec_of(s, p, m, 1, t, fwd);
             EXPECT_EQ(check_timeline(spec, parascope::run_pipeline(spec)), 0)
                 << parascope::schedule_id(s) << " p " << p << " m " << m;
@@ -267,9 +269,8 @@ TEST(Pipeline, GpipeHoldsEveryMicrobatchAnd1f1bHoldsPMinusS) {
   }
 }
 
-TEST(Pipeline, OneStageNeverIdles) {
-  for (Schedule s : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1, Schedule::zb_h2,
-                     Schedule::dualpipe}) {
+TEST(Pipeline, OneStageNeverIdles) {  // (DualPipe needs an even number of stages)
+  for (Schedule s : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1, Schedule::zb_h2}) {
     PipelineSpec spec = spec_of(s, 1, 7, s == Schedule::interleaved ? 3 : 1, parascope::default_times(s));
     const auto r = parascope::run_pipeline(spec);
     EXPECT_DOUBLE_EQ(r.metrics.bubble_fraction, 0) << parascope::schedule_id(s);

@@ -1,30 +1,23 @@
 // <parascope-bubble>: watch the pipeline bubble breathe. Pick stages, microbatches and a schedule; the engine simulates
 // the timeline; the chart shows every op and the idle wedge; two gauges set honest efficiency against "GPU busy".
+// State logic lives in lib/model/bubble-*.js (valid controls, texts, colours); this file binds controls and paints.
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
-import { drawGantt, kindName, opAt, opColour, stageOfOp } from '../lib/gantt.js';
-import { percent } from '../lib/format.js';
+import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
+import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
+import { engineCheck, settle } from '../lib/model/bubble-rules.js';
+import { DEFAULTS, LIMITS, SCHEDULES } from '../lib/model/bubble-state.js';
+import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { opsFromAttachment } from '../lib/op-columns.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-const SCHEDULES = [
-  ['gpipe', 'GPipe'],
-  ['1f1b', '1F1B'],
-  ['interleaved', 'Interleaved 1F1B'],
-  ['zb-h1', 'Zero bubble H1'],
-  ['zb-h2', 'Zero bubble H2'],
-  ['dualpipe', 'DualPipe'],
-];
-const LIMITS = { stages: [1, 32], microbatches: [1, 128], chunks: [1, 8] };
-const DEFAULTS = { stages: 4, microbatches: 8, schedule: '1f1b', chunks: 2, forwardOnly: false };
-
-/** Numbers as the reader sees them: whole numbers plainly, others with up to 4 significant digits. */
-const num = (x) => (Number.isInteger(x) ? x.toLocaleString('en-US') : String(Number(x.toPrecision(4))));
+/** The palette variables the chart paints with, and what each stands for. */
+const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idle: '--tax', bg: '--bg', muted: '--muted' };
 
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
     const forwardAttr = this.getAttribute('forward-only');
-    this.state = {
+    this.wanted = {
       stages: this.intAttribute('stages', { min: LIMITS.stages[0], max: LIMITS.stages[1], fallback: DEFAULTS.stages }),
       microbatches: this.intAttribute('microbatches',
         { min: LIMITS.microbatches[0], max: LIMITS.microbatches[1], fallback: DEFAULTS.microbatches }),
@@ -32,125 +25,194 @@ class ParascopeBubble extends ParascopeWidget {
       chunks: this.intAttribute('chunks', { min: LIMITS.chunks[0], max: LIMITS.chunks[1], fallback: DEFAULTS.chunks }),
       forwardOnly: forwardAttr !== null && forwardAttr !== 'false',
     };
+    this.check = engineCheck(this.engine);
     this.focusIndex = -1;
 
-    const set = (key) => (value) => {
-      this.state[key] = value;
-      this.update();
-    };
     const slider = (key, label) => sliderControl({
-      label, name: key, value: this.state[key], min: LIMITS[key][0], max: LIMITS[key][1],
-      onInput: set(key), onChange: set(key),
+      label, name: key, value: this.wanted[key], min: LIMITS[key][0], max: LIMITS[key][1],
+      onInput: (v) => this.move(key, v), onChange: (v) => this.move(key, v),
     });
-    const stages = slider('stages', 'Stages (GPUs)');
-    const microbatches = slider('microbatches', 'Microbatches');
-    const chunks = slider('chunks', 'Virtual chunks per GPU');
-    this.chunksControl = chunks.element;
-    const schedule = selectControl({ label: 'Schedule', name: 'schedule', value: this.state.schedule,
-      options: SCHEDULES, onChange: set('schedule') });
-    const forward = h('input', { type: 'checkbox', name: 'forward-only', checked: this.state.forwardOnly });
-    forward.addEventListener('change', () => set('forwardOnly')(forward.checked));
-    const forwardControl = h('label', { class: 'control bubble-check' },
-      h('span', { class: 'label' }, 'Pass'), h('span', { class: 'bubble-check-row' }, forward, 'forward half only'));
-    this.inputs = { stages: stages.input, microbatches: microbatches.input, chunks: chunks.input, schedule: schedule.input,
-      forward };
+    this.controls = {
+      schedule: selectControl({ label: 'Schedule', name: 'schedule', value: this.wanted.schedule, options: SCHEDULES,
+        onChange: (v) => this.move('schedule', v) }),
+      stages: slider('stages', 'Stages (GPUs)'),
+      microbatches: slider('microbatches', 'Microbatches per step'),
+      chunks: slider('chunks', 'Virtual chunks per GPU'),
+      forwardOnly: this.#checkbox(),
+    };
 
     this.out = {
       efficiency: h('strong', { class: 'bubble-big', 'data-out': 'efficiency' }),
       effBar: h('div', { class: 'bubble-fill honest' }),
       dashboard: h('strong', { class: 'bubble-big busy', 'data-out': 'dashboard' }),
       dashBar: h('div', { class: 'bubble-fill busy' }),
+      dashNote: h('span', { class: 'bubble-gauge-note', 'data-out': 'dashboard-note' }),
       formula: h('p', { class: 'bubble-formula', 'data-out': 'formula' }),
       closed: h('p', { class: 'bubble-formula', 'data-out': 'closed-form' }),
       activations: h('p', { class: 'bubble-formula', 'data-out': 'activations' }),
-      readout: h('p', { class: 'bubble-readout', 'data-out': 'op', role: 'status', 'aria-live': 'polite' },
-        'Point at an op, or focus the chart and use the arrow keys.'),
+      readout: h('p', { class: 'bubble-readout', 'data-out': 'op', role: 'status', 'aria-live': 'polite' }),
+      summary: h('p', { class: 'bubble-sr', 'data-out': 'summary', role: 'status', 'aria-live': 'polite' }),
     };
     this.canvas = h('canvas', { class: 'bubble-canvas', 'aria-hidden': 'true' });
     this.rows = h('div', { class: 'bubble-rows', 'aria-hidden': 'true' });
     this.marker = h('div', { class: 'bubble-marker', hidden: true });
-    this.chart = h('div', { class: 'bubble-chart', tabindex: '0', role: 'img', 'data-out': 'chart' },
-      this.rows, h('div', { class: 'bubble-plot' }, this.canvas, this.marker));
-    this.plot = this.chart.lastChild;
+    this.plot = h('div', { class: 'bubble-plot' }, this.canvas, this.marker);
+    this.chart = h('div', { class: 'bubble-chart', tabindex: '0', role: 'application', 'data-out': 'chart',
+      'aria-roledescription': 'pipeline timeline', 'aria-describedby': 'bubble-keys' }, this.rows, this.plot);
 
     const gauge = (title, value, bar, note) => h('div', { class: 'bubble-gauge' },
       h('span', { class: 'bubble-gauge-title' }, title), value,
-      h('div', { class: 'bubble-bar', role: 'presentation' }, bar), h('span', { class: 'bubble-gauge-note' }, note));
-    body.append(h('div', { class: 'bubble' },
-      h('div', { class: 'controls' }, stages.element, microbatches.element, schedule.element, chunks.element,
-        forwardControl),
+      h('div', { class: 'bubble-bar', role: 'presentation' }, bar), note);
+    const key = (kind, text) => h('span', { class: `key ${kind}` }, text);
+    this.root = h('div', { class: 'bubble' },
+      h('div', { class: 'controls bubble-controls' }, ...Object.values(this.controls).map((c) => c.element)),
       h('div', { class: 'bubble-gauges' },
-        gauge('Useful work', this.out.efficiency, this.out.effBar, 'FLOPs done ÷ what the GPUs could do in the time'),
-        gauge('“GPU busy” dashboard', this.out.dashboard, this.out.dashBar, 'a kernel is resident, even while waiting')),
+        gauge('Useful work', this.out.efficiency, this.out.effBar,
+          h('span', { class: 'bubble-gauge-note' }, 'FLOPs done ÷ what the GPUs could do in the time')),
+        gauge('“GPU busy” dashboard', this.out.dashboard, this.out.dashBar, this.out.dashNote)),
       h('div', { class: 'bubble-legend', 'aria-hidden': 'true' },
-        h('span', { class: 'key f' }, 'F forward'), h('span', { class: 'key b' }, 'B backward'),
-        h('span', { class: 'key w' }, 'W weight gradient'), h('span', { class: 'key idle' }, 'bubble (idle)'),
-        h('span', { class: 'key act' }, 'activations held (peak)')),
-      this.chart, this.out.readout, this.out.formula, this.out.closed, this.out.activations));
+        key('f', 'F forward'), key('b', 'B backward'), key('w', 'W weight gradient'), key('idle', 'bubble (idle)'),
+        key('act', 'activations held (peak)')),
+      this.chart,
+      h('p', { class: 'bubble-sr', id: 'bubble-keys' }, 'Arrow keys walk the ops: left and right in time, up and '
+        + 'down between GPUs; Home and End jump to a GPU’s first and last op; Escape leaves the op.'),
+      this.out.readout, this.out.summary, this.out.formula, this.out.closed, this.out.activations);
+    body.append(this.root);
 
     this.canvas.addEventListener('pointermove', (e) => this.#hover(e));
     this.canvas.addEventListener('pointerleave', () => this.#showOp(-1));
     this.chart.addEventListener('keydown', (e) => this.#key(e));
     this.resizer = new ResizeObserver(() => this.draw());
     this.resizer.observe(this.plot);
-    this.update();
+    this.#themeWatch();
+    this.move(null);
   }
 
   stop() {
     this.resizer?.disconnect();
+    this.themeObserver?.disconnect();
+    this.themeQuery?.removeEventListener('change', this.themeListener);
   }
 
-  /** Asks the engine for the current settings and redraws everything. */
+  /** The forward-half checkbox, with a hint line like the other controls. */
+  #checkbox() {
+    const input = h('input', { type: 'checkbox', name: 'forward-only', id: 'bubble-forward',
+      'aria-describedby': 'bubble-forward-hint', checked: this.wanted.forwardOnly });
+    input.addEventListener('change', () => this.move('forwardOnly', input.checked));
+    const line = h('span', { class: 'hint', id: 'bubble-forward-hint', hidden: true });
+    return {
+      element: h('div', { class: 'control bubble-check' }, h('span', { class: 'label' }, 'Pass'),
+        h('label', { class: 'bubble-check-row', for: 'bubble-forward' }, input, 'forward half only'), line),
+      input,
+      hint: (text) => {
+        line.textContent = text ?? '';
+        line.hidden = !text;
+      },
+    };
+  }
+
+  /** The reader moved `key` to `value` (null: the first render): settle every control, then ask for the figure. */
+  move(key, value) {
+    if (key && this.wanted[key] === value) return;  // the change event after a drag: settled already, hints stay
+    const from = key ? this.wanted[key] : undefined;
+    if (key) this.wanted = { ...this.wanted, [key]: value };
+    let settled;
+    try {
+      settled = settle(this.wanted, this.check, { moved: key, from });
+    } catch (err) {
+      this.setNote('engine', `These settings cannot be drawn: ${err.message}`, 'warning');
+      this.toggleAttribute('data-stale', true);
+      return;
+    }
+    this.wanted = settled.state;
+    this.settled = settled;
+    const { shown, applies, hints } = settled;
+    const c = this.controls;
+    for (const name of ['stages', 'microbatches', 'chunks']) {
+      if (Number(c[name].input.value) !== shown[name]) c[name].set(shown[name]);
+    }
+    c.schedule.input.value = shown.schedule;
+    c.chunks.input.disabled = !applies.chunks;
+    c.chunks.element.classList.toggle('disabled', !applies.chunks);
+    c.forwardOnly.input.checked = shown.forwardOnly;
+    c.forwardOnly.input.disabled = !applies.forwardOnly;
+    c.forwardOnly.element.classList.toggle('disabled', !applies.forwardOnly);
+    for (const [name, control] of Object.entries(c)) control.hint(hints[name]);
+    this.update();
+  }
+
+  /** Asks the engine for the settled request and redraws everything. */
   update() {
-    const { stages, microbatches, schedule, chunks, forwardOnly } = this.state;
-    this.chunksControl.hidden = schedule !== 'interleaved';
-    const request = { op: 'pipeline', schedule, stages, microbatches, forward_only: forwardOnly, ops_format: 'binary' };
-    if (schedule === 'interleaved') request.chunks = chunks;
-    const answer = this.askWithAttachment(request);
+    const answer = this.askWithAttachment({ ...this.settled.request, ops_format: 'binary' });
     this.toggleAttribute('data-stale', answer === null);
     if (!answer) return;
     const r = answer.response;
     r.ops = opsFromAttachment(r, answer.attachment);
     this.result = r;
     this.focusIndex = -1;
-    this.#showOp(-1);
 
-    this.out.efficiency.textContent = percent(r.efficiency);
+    const text = bubbleTexts(r);
+    this.texts = text;
+    this.out.efficiency.textContent = text.efficiency;
     this.out.efficiency.dataset.value = String(r.efficiency);
     this.out.effBar.style.width = `${Math.min(100, r.efficiency * 100)}%`;
-    this.out.dashboard.textContent = percent(r.dashboard_utilization, 0);
+    this.out.dashboard.textContent = text.dashboard;
     this.out.dashboard.dataset.value = String(r.dashboard_utilization);
     this.out.dashBar.style.width = `${Math.min(100, r.dashboard_utilization * 100)}%`;
-    this.out.formula.textContent = `Useful work = busy time ÷ (stages × makespan) = ${num(r.useful_time)} ÷ (${r.stages} × `
-      + `${num(r.makespan)}) = ${percent(r.efficiency)}; the other ${percent(r.bubble_fraction)} is bubble.`;
-    const cf = r.closed_form;
-    const measured = r[cf.measure];
-    const measureName = cf.measure === 'bubble_fraction' ? 'bubble' : 'bubble inside each GPU’s own span';
-    this.out.closed.textContent = `Known form (${cf.source}): ${measureName} = ${cf.formula} = ${cf.substituted}`
-      + `${cf.value === null ? ` (holds when ${cf.condition})` : ` = ${percent(cf.value)}`}; simulated here: `
-      + `${percent(measured)}.`;
-    const peak = r.peak_activations;
-    const unit = r.chunks > 1 ? 'chunk activations' : 'microbatches’ activations';
-    const most = Math.max(...peak);
-    const least = Math.min(...peak);
-    const spread = most === least ? `${most} ${unit} on every GPU` : `from ${most} down to ${least} ${unit}`;
-    this.out.activations.textContent = `Activations in flight (peak per GPU, the grey column): ${spread}`
-      + `${forwardOnly ? ' (forward half only: no backward has freed any yet)' : ''}.`;
-    this.chart.setAttribute('aria-label', `Timeline of ${r.stages} GPUs running ${r.microbatches} microbatches with `
-      + `${SCHEDULES.find(([id]) => id === r.schedule)[1]}: ${percent(r.bubble_fraction)} of the GPU time is bubble.`);
+    this.out.dashNote.textContent = text.dashboardNote;
+    this.out.formula.textContent = text.formula;
+    this.out.closed.textContent = text.closedForm;
+    this.out.activations.textContent = text.activations;
+    this.out.summary.textContent = text.summary;
+    this.chart.setAttribute('aria-label', text.chartLabel);
+    this.#showOp(-1);
     this.#rowLabels(r.stages);
     this.draw();
   }
 
-  /** Redraws the chart at the current width (no engine call). */
+  /** Redraws the chart at the current size (no engine call). */
   draw() {
     if (!this.result) return;
     const width = Math.floor(this.plot.clientWidth);
-    if (width <= 0) return;
-    this.geometry = drawGantt(this.canvas, this.result, width);
-    for (const row of this.rows.children) row.style.height = `${this.geometry.rowH}px`;
-    this.rows.classList.toggle('tiny', this.geometry.rowH < 11);
+    const height = Math.floor(this.plot.clientHeight);
+    if (width <= 0 || height <= 0) return;
+    this.colours ??= this.#readColours();
+    this.geometry = drawGantt(this.canvas, this.result, { width, height, colours: this.colours });
+    const { rowH } = this.geometry;
+    const every = Math.ceil((GANTT_LAYOUT.label + 3) / rowH);  // labels 11 px or larger, never crowded
+    this.rows.style.setProperty('--row-h', `${rowH}px`);
+    for (const row of this.rows.children) {
+      row.style.height = `${rowH}px`;
+      row.classList.toggle('unlabelled', Number(row.dataset.stage) % every !== 0);
+    }
     this.#placeMarker();
+  }
+
+  /** The palette as the chart paints it (CSS custom properties resolved on the widget, so a theme change follows). */
+  #readColours() {
+    const style = getComputedStyle(this.root);
+    const probe = this.canvas.getContext('2d');
+    const resolve = (name) => {  // a canvas normalises any CSS colour to #rrggbb or rgba()
+      probe.fillStyle = '#000';
+      probe.fillStyle = style.getPropertyValue(name).trim() || '#000';
+      return parseColour(probe.fillStyle) ?? [0, 0, 0];
+    };
+    const palette = Object.fromEntries(Object.entries(CHART_VARIABLES).map(([k, name]) => [k, resolve(name)]));
+    palette.fg = parseColour(style.color) ?? [0, 0, 0];
+    return chartColours(palette);
+  }
+
+  /** Repaints with the new palette when the theme attribute or the reader's colour scheme changes. */
+  #themeWatch() {
+    const repaint = () => {
+      this.colours = null;
+      this.draw();
+    };
+    this.themeObserver = new MutationObserver(repaint);
+    this.themeObserver.observe(this, { attributes: true, attributeFilter: ['theme', 'style', 'class'] });
+    this.themeQuery = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+    this.themeListener = repaint;
+    this.themeQuery?.addEventListener('change', repaint);
   }
 
   #rowLabels(p) {
@@ -198,19 +260,17 @@ class ParascopeBubble extends ParascopeWidget {
   #showOp(i) {
     this.shownOp = i;
     const r = this.result;
-    if (!r || i < 0) {
+    if (!r) return;
+    if (i < 0) {
+      if (this.out.readout.textContent !== this.texts.idleReadout) this.out.readout.textContent = this.texts.idleReadout;
+      this.out.readout.style.removeProperty('border-left-color');
       this.marker.hidden = true;
-      if (r) this.out.readout.textContent = `${percent(r.bubble_fraction)} bubble over a makespan of ${num(r.makespan)}`
-        + ` (time unit: one forward pass${r.chunks > 1 ? ' of one chunk' : ''}). Point at an op, or focus the chart and`
-        + ' use the arrow keys.';
       return;
     }
-    const { microbatch, kind, chunk, start, end } = r.ops;
-    const k = kind[i];
-    this.out.readout.textContent = `GPU ${stageOfOp(this.geometry.ranges, i)} · microbatch ${microbatch[i]} · ${kindName(k)} (${k})`
-      + `${r.chunks > 1 || r.schedule === 'dualpipe' ? ` · chunk ${chunk[i]}` : ''} · from ${num(start[i])} to `
-      + `${num(end[i])}`;
-    this.out.readout.style.borderLeftColor = opColour(microbatch[i], k);
+    const stage = stageOfOp(this.geometry.ranges, i);
+    this.out.readout.textContent = opText(r, i, stage);
+    this.colours ??= this.#readColours();
+    this.out.readout.style.borderLeftColor = this.colours.kindCss(r.ops.kind[i], r.ops.microbatch[i]);
     this.#placeMarker();
   }
 

@@ -77,10 +77,15 @@ PipelineTimes default_times(Schedule schedule);
 /// How many ops the spec produces (p · m · v · kinds), without building anything.
 std::int64_t pipeline_op_count(const PipelineSpec& spec);
 
+/// Throws RequestError, as run_pipeline would, when the spec is refused; builds and simulates nothing. A refusal's
+/// message starts with the rule up to its first colon ("dualpipe needs an even number of stages: …").
+void check_pipeline(const PipelineSpec& spec);
+
 /// run_pipeline's metrics alone, without the op list or the closed form: the cost model's inner loop. Schedules with
 /// a steady phase (1f1b, interleaved, zb-h1, dualpipe) time a short copy of themselves and add the steady cycles the
 /// copy lacks once its state repeats exactly (engine/src/pipeline_steady.cpp); the result equals simulating every op
-/// up to rounding. Throws RequestError like run_pipeline.
+/// up to rounding. Throws RequestError like run_pipeline, except that DualPipe on one stage (the cost model's pp = 1, no
+/// pipeline) is timed as that one stage's F, B, W per microbatch instead of refused.
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec);
 
 /// Builds the schedule's per-stage op order, simulates it (each op starts when its stage is free and its inputs have
