@@ -205,10 +205,17 @@ class ParascopeMfu extends ParascopeWidget {
       }
       c.input.value = String(this.split[key]);
     }
-    for (const key of Object.keys(this.controls)) this.controls[key].hint('');
-    for (const m of moved) {
-      this.controls[m.key].hint(`Moved ${shown(m.key, m.from)} → ${shown(m.key, m.to)}: ${m.reason}.`);
+    for (const key of Object.keys(this.controls)) {
+      this.controls[key].hint('');
+      this.controls[key].element.querySelector('.hint').removeAttribute('title');
     }
+    const said = moved.map((m) => {
+      const text = `Moved ${shown(m.key, m.from)} → ${shown(m.key, m.to)}: ${m.reason}.`;
+      this.controls[m.key].hint(text);
+      this.controls[m.key].element.querySelector('.hint').title = text;
+      return `${this.controls[m.key].element.querySelector('.label').textContent} ${text[0].toLowerCase()}${text.slice(1)}`;
+    });
+    if (said.length) this.announce(`${this.announcer.textContent} ${said.join(' ')}`);
   }
 
   paintStep(p, r) {

@@ -57,9 +57,8 @@ export function runView(ask, state, words) {
   const r = response;
   const over = r.mfu > 1;
   if (over) {
-    hints.tokensPerSecond = `Above 100 %: ${si(r.achieved_flops, 'FLOP/s')} of model arithmetic is more than `
-      + `${deviceCount(gpus, words)} can do at peak (${si(r.peak_flops, 'FLOP/s')}). Check the throughput and the `
-      + `${words.one} count.`;
+    hints.tokensPerSecond = `Above 100 %: more arithmetic than ${deviceCount(gpus, words)} can do at peak. Check `
+      + `the throughput and the ${words.one} count.`;
   }
   const mfu = percent(r.mfu);
   return {

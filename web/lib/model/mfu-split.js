@@ -80,10 +80,14 @@ function nearest(key, preset, split) {
   return others.sort((a, b) => distance(a) - distance(b) || a - b);
 }
 
-/** The engine's refusal cut to its first clause, for a hint beside a control. */
+/**
+ * The engine's refusal cut for a hint beside the moved control: its first clause, without the subject the control's
+ * label already names ("global_batch = 2048 sequences must be…" -> "must be…").
+ */
 export function shortReason(message) {
   const cut = message.search(/ \(|; |, so /);
-  return cut > 0 ? message.slice(0, cut) : message;
+  const clause = cut > 0 ? message.slice(0, cut) : message;
+  return clause.replace(/^pipeline schedule: /, '').replace(/^[a-z_]+ = \d+ sequences (?=must)/, '');
 }
 
 /** The split with the schedule the engine actually ran (its default when none was chosen). */

@@ -34,7 +34,7 @@ export function stepView(r, { gpus, words }) {
     tokens: `${si(r.tokens_per_second).trim()} tokens/s`,
     hfu: percent(r.hfu),
     dp: String(r.parallel.dp),
-    microbatches: `${r.microbatches} × ${r.parallel.microbatch_size} sequence${r.parallel.microbatch_size === 1 ? '' : 's'}`,
+    microbatches: `${r.microbatches}, of ${r.parallel.microbatch_size} sequence${r.parallel.microbatch_size === 1 ? '' : 's'} each`,
     kernelNote: skipped > 0
       ? `"Kernels below peak" is drawn as 0: the kernels finish ${seconds(skipped)} per step sooner than the counted `
         + 'FLOPs would take at peak, because causal FlashAttention skips the masked half of the attention scores that '
