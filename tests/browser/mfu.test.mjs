@@ -142,7 +142,7 @@ test('every preset shows the engine\'s modelled MFU and bar, and "your run" the 
   const expected = engine.call({ op: 'mfu', model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024,
     tokens_per_second: 150000, attention: 'full' });
   assert.equal(Number(await widget.locator('[data-out="mfu"]').getAttribute('data-value')), expected.mfu);
-  assert.match(await widget.locator('.mfu-run [data-out="dashboard"]').textContent(), /^1,024 GPUs: a gauge would read/);
+  assert.match(await widget.locator('.mfu-run [data-out="dashboard"]').textContent(), /^1,024 GPUs: each reads busy whenever a kernel is resident$/);
   await widget.screenshot({ path: new URL('mfu-your-run.png', SCREENSHOTS).pathname });
   assert.deepEqual(problems, []);
   await context.close();

@@ -76,6 +76,7 @@ export function yourRunPanel(ask, presets, state, onView) {
     out.bar.classList.toggle('over', view.over);
     bar.setAttribute('aria-label', t.barAria);
     result.classList.toggle('empty', !view.response);
+    result.classList.toggle('over', view.over);
     onView(view, words);
   }
 

@@ -70,8 +70,7 @@ export function runView(ask, state, words) {
       params: count(r.params),
       flops: si(r.flops_per_token, 'FLOP'),
       formula: r.formula,
-      dashboard: `${deviceCount(gpus, words)}: a gauge would read each busy whenever a kernel is resident; from a `
-        + 'throughput alone nobody can tell for how long',
+      dashboard: `${deviceCount(gpus, words)}: each reads busy whenever a kernel is resident`,
       barAria: over ? `Useful FLOPs ${mfu} of peak, which is impossible` : `Useful FLOPs ${mfu} of peak`,
       announce: over ? `MFU ${mfu}, above 100 %: impossible, check the throughput.` : `MFU ${mfu}.`,
     },
