@@ -394,3 +394,27 @@ test('light and dark at 1280 and 360 px: palette colours, no label under 11 px',
     await context.close();
   }
 });
+
+test('dragging a slider (input events, then release) keeps the figure equal to the engine\'s answer', async () => {
+  const { page, problems, context } = await openPage(site());
+  const widget = await widgetReady(page, 'parascope-mfu');
+  for (const id of ['palm-540b', 'llama3-405b']) {
+    await widget.locator(`input[name="preset"][value="${id}"]`).check();
+    for (const name of ['tp', 'pp', 'global_batch']) {
+      const max = Number(await widget.locator(`input[name="${name}"]`).getAttribute('max'));
+      for (let i = 0; i <= max + 1; i += 1) {
+        const released = i > max;
+        await widget.evaluate((el, [n, v, release]) => {
+          const s = el.shadowRoot.querySelector(`input[name="${n}"]`);
+          if (!release) s.value = String(v);
+          s.dispatchEvent(new Event(release ? 'change' : 'input'));
+        }, [name, i, released]);
+        assert.equal(await widget.locator('.note').count(), 0);
+        const r = engine.call(splitRequest(preset(id), await shownSplit(widget)));
+        assert.equal(Number(await modelled(widget).getAttribute('data-value')), r.mfu, `${id} ${name} ${i}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -58,7 +58,9 @@ class ParascopeMfu extends ParascopeWidget {
       this.stops[key] = [];
       const c = sliderControl({ label, name: key, min: 0, max: 0, value: 0,
         format: (i) => (this.stops[key][i] === undefined ? '' : shown(key, this.stops[key][i])),
-        onInput: (i) => this.change(key, this.stops[key][i]) });
+        // While dragging only the figure follows (one engine answer); on release every control's offer is renewed.
+        onInput: (i) => this.change(key, this.stops[key][i], { offers: false }),
+        onChange: () => this.update([], { keepHints: true }) });
       this.controls[key] = c;
       return c.element;
     });
@@ -175,20 +177,29 @@ class ParascopeMfu extends ParascopeWidget {
   }
 
   /** A control moved by the reader: the engine's answer for it, dependents moved with a hint beside each. */
-  change(key, value) {
+  change(key, value, { offers = true } = {}) {
     const p = this.preset();
     if (!p || value === undefined) return;
     const r = resolve(this.asker, p, this.split, key, value);
     if (r) this.split = r.split; // else the offer was out of date: the controls snap back to the split shown
-    this.update(r ? r.moved : []);
+    this.update(r ? r.moved : [], { offers: offers || !r });
   }
 
-  /** Redraws the modelled side from the engine and offers, on every control, only the values it accepts now. */
-  update(moved) {
+  /**
+   * Redraws the modelled side from the engine and (unless `offers` is false, mid-drag) offers, on every control, only
+   * the values the engine accepts now. `keepHints` leaves the hints of the last move in place.
+   */
+  update(moved, { offers: renew = true, keepHints = false } = {}) {
     const p = this.preset();
     const answer = this.asker(stepRequest(p, this.split));
     if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
-    this.paintStep(p, answer.response);
+    if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
+    this.showMoves(moved, keepHints);
+    // Mid-drag the offers stay as they were, unless a moved control now holds a value its slider does not offer.
+    if (!renew && SLIDERS.every(([key]) => this.stops[key].includes(this.split[key]))) {
+      for (const [key] of SLIDERS) this.controls[key].set(this.stops[key].indexOf(this.split[key]));
+      return;
+    }
     const offers = offered(this.asker, p, this.split);
     for (const [key] of SLIDERS) {
       const c = this.controls[key];
@@ -205,6 +216,11 @@ class ParascopeMfu extends ParascopeWidget {
       }
       c.input.value = String(this.split[key]);
     }
+  }
+
+  /** A hint beside each control a change moved (the others' hints cleared), also said to screen readers. */
+  showMoves(moved, keep) {
+    if (keep) return;
     for (const key of Object.keys(this.controls)) {
       this.controls[key].hint('');
       this.controls[key].element.querySelector('.hint').removeAttribute('title');
