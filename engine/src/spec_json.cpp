@@ -88,6 +88,7 @@ Hardware read_hardware(RequestReader& r) {
   Hardware h;
   h.id = r.text_or("id", "");
   h.name = r.text_or("name", h.id.empty() ? "custom hardware" : h.id);
+  h.kind = r.choice_or("kind", "gpu", {"gpu", "tpu"});
   h.peak_flops = r.number("peak_flops", 0, kMaxFlops, true);
   h.memory_bytes = r.number_or("memory_bytes", 0, 0, kMaxBytes, true);
   h.memory_bandwidth = r.number_or("memory_bandwidth", 0, 0, kMaxBandwidth, true);
@@ -174,7 +175,7 @@ json model_to_json(const ModelShape& m) {
 }
 
 json hardware_to_json(const Hardware& h) {
-  json j = {{"id", h.id}, {"name", h.name}, {"peak_flops", h.peak_flops}};
+  json j = {{"id", h.id}, {"name", h.name}, {"kind", h.kind}, {"peak_flops", h.peak_flops}};
   auto put = [&](const char* key, double v) {
     if (v > 0) j[key] = v;
   };

@@ -5,9 +5,10 @@ import { openPage, widgetReady } from '../browser/harness.mjs';
 export default async function mfu(site, report) {
   const { page, context } = await openPage(site);
   const widget = await widgetReady(page, 'parascope-mfu');
-  // Two accepted tp values per preset (slider stop offsets): PaLM 12 <-> 24, the others 8 <-> 4. Megatron 1T is the
-  // heaviest: a 64-stage pipeline of 512 microbatches simulated on every step.
-  const presets = [['palm-540b', 'PaLM 540B', 2], ['llama3-405b', 'Llama 3 405B', -2], ['megatron-1t', 'Megatron 1T', -2]];
+  // Two tp values per preset (offsets among the slider's offered stops, which hold only values the engine answers):
+  // PaLM 12 <-> 24, the others 8 <-> 4. Megatron 1T is the heaviest: a 64-stage pipeline of 512 microbatches. Input
+  // events only, as in a drag: the figure follows; the offers are renewed on release (not timed here).
+  const presets = [['palm-540b', 'PaLM 540B', 2], ['llama3-405b', 'Llama 3 405B', -1], ['megatron-1t', 'Megatron 1T', -1]];
   for (const [id, label, offset] of presets) {
     await widget.locator(`input[name="preset"][value="${id}"]`).check();
     const t = await page.evaluate((offset) => {

@@ -48,6 +48,22 @@ TEST(Api, PresetsListEveryContractId) {
   }
 }
 
+TEST(Api, PresetsSayWhetherADeviceIsAGpuOrATpuChip) {
+  json r = ask(R"({"op": "presets"})");
+  for (const auto& h : r["hardware"]) {
+    const std::string id = h["id"];
+    EXPECT_EQ(h["kind"], id.rfind("tpu-", 0) == 0 ? "tpu" : "gpu") << id;
+  }
+  json presets = ask(R"({"op": "presets"})");
+  json by_object = {{"op", "mfu"}, {"model", "palm-540b"}, {"hardware", presets["hardware"][5]}, {"gpus", 6144},
+                    {"tokens_per_second", 238300}};
+  EXPECT_FALSE(ask(by_object.dump()).contains("error")) << "a preset passed back as an object, kind included";
+  by_object["hardware"]["kind"] = "npu";
+  json e = error_of(by_object.dump());
+  EXPECT_EQ(e["code"], "invalid_value");
+  EXPECT_EQ(e["field"], "hardware.kind");
+}
+
 TEST(Api, APresetModelPassedBackAsAnObjectGivesTheSameAnswer) {
   json presets = ask(R"({"op": "presets"})");
   json by_id = {{"op", "mfu"}, {"model", "llama3-70b"}, {"hardware", "h100-sxm"}, {"gpus", 64}, {"tokens_per_second", 1e5}};

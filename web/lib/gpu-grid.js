@@ -1,27 +1,30 @@
-// "What the dashboard shows": one green tile per GPU (at most MAX_TILES drawn, the rest counted), all of them busy.
+// "What the dashboard shows": one tile per device (at most MAX_TILES drawn, the rest counted) in a square of fixed
+// size, so the figure keeps its height whatever the count. Texts come from the caller (lib/model/).
 import { h } from './dom.js';
-import { percent } from './format.js';
 
 const MAX_TILES = 256;
 
-/** update(gpus, utilization) redraws; utilization (0..1, from the engine) may be null when no model of the run exists. */
+/** update({ count, label, aria, more }) redraws: `count` devices, `label` above, `aria` the tiles' accessible name. */
 export function gpuGrid() {
-  const tiles = h('div', { class: 'gpu-tiles', 'aria-hidden': 'true' });
+  const tiles = h('div', { class: 'gpu-tiles', role: 'img' });
   const more = h('p', { class: 'gpu-more', 'data-out': 'gpus-more' });
   const label = h('p', { class: 'gpu-label', 'data-out': 'dashboard' });
   let drawn = -1;
   return {
     element: h('div', { class: 'gpu-grid' }, label, tiles, more),
-    update(gpus, utilization) {
-      const n = Math.min(gpus, MAX_TILES);
+    update({ count, label: text, aria, utilization = null }) {
+      const n = Math.max(0, Math.min(count, MAX_TILES));
       if (n !== drawn) {
         tiles.replaceChildren(...Array.from({ length: n }, () => h('span', { class: 'gpu' })));
+        const side = Math.max(1, Math.ceil(Math.sqrt(n)));
+        tiles.style.gridTemplateColumns = `repeat(${side}, 1fr)`;
+        tiles.style.gridTemplateRows = `repeat(${side}, 1fr)`;
+        tiles.classList.toggle('few', n <= 64);
         drawn = n;
       }
-      tiles.classList.toggle('few', n <= 64);
-      more.textContent = gpus > n ? `× ${(gpus - n).toLocaleString('en-US')} more, all the same` : '';
-      const busy = utilization === null ? 'busy' : `${percent(utilization, 0)} busy`;
-      label.textContent = `${gpus.toLocaleString('en-US')} GPUs, each ${busy}`;
+      more.textContent = count > n ? `+ ${(count - n).toLocaleString('en-US')} more, all the same` : '';
+      label.textContent = text;
+      tiles.setAttribute('aria-label', aria);
       if (utilization !== null) label.dataset.value = String(utilization);
       else delete label.dataset.value;
     },

@@ -1,5 +1,5 @@
-// Memory per GPU against the GPU's capacity: weights, gradients, optimizer states and activations (engine bytes),
-// red when the engine says the run does not fit.
+// Memory per device against its capacity: weights, gradients, optimizer states and activations (engine bytes), red
+// when the engine says the run does not fit ("does not fit" is a figure state, not a refusal).
 import { h } from './dom.js';
 import { bytes } from './format.js';
 
@@ -10,17 +10,17 @@ const PARTS = [
   ['activations', 'activations'],
 ];
 
-/** update(stepResponse) redraws. */
+/** update(stepResponse, words) redraws; words: { one } names the device ("GPU", "TPU chip"). */
 export function memoryBar() {
   const fill = h('div', { class: 'mem-fill' });
   const capacity = h('div', { class: 'mem-capacity' });
   const headline = h('p', { class: 'mem-headline', 'data-out': 'memory' });
   const parts = h('p', { class: 'mem-parts' });
-  const element = h('div', { class: 'mem' }, headline,
-    h('div', { class: 'mem-track', 'aria-hidden': 'true' }, fill, capacity), parts);
+  const track = h('div', { class: 'mem-track', role: 'img' }, fill, capacity);
+  const element = h('div', { class: 'mem' }, headline, track, parts);
   return {
     element,
-    update(r) {
+    update(r, words) {
       const m = r.memory_per_gpu;
       const cap = r.memory_capacity;
       const scale = Math.max(m.total, cap);
@@ -34,9 +34,12 @@ export function memoryBar() {
       element.classList.toggle('over', !r.fits);
       headline.dataset.fits = String(r.fits);
       headline.dataset.value = String(m.total);
+      const where = `Memory per ${words.one} (most loaded pipeline stage)`;
       headline.textContent = cap > 0
-        ? `Memory per GPU: ${bytes(m.total)} of ${bytes(cap)}${r.fits ? '' : ' — does not fit'}`
-        : `Memory per GPU: ${bytes(m.total)}`;
+        ? `${where}: ${bytes(m.total)} of ${bytes(cap)}${r.fits ? '' : ' — does not fit'}`
+        : `${where}: ${bytes(m.total)}`;
+      track.setAttribute('aria-label', `${headline.textContent}. `
+        + PARTS.map(([key, label]) => `${label} ${bytes(m[key])}`).join(', '));
       parts.replaceChildren(...PARTS.map(([key, label], i) => [i ? ' · ' : '',
         h('span', { class: `mem-key mem-${key}` }), `${label} ${bytes(m[key])}`]).flat());
     },

@@ -1,28 +1,35 @@
 // "Your run" in <parascope-mfu>: pick a model and accelerator, type a measured throughput, read MFU and HFU from the
-// engine's mfu op (nanoGPT's estimate_mfu lifted to a cluster).
+// engine's mfu op (nanoGPT's estimate_mfu lifted to a cluster). Binds the fields and paints lib/model/mfu-run.js.
 import { numberControl, selectControl } from './controls.js';
 import { h } from './dom.js';
-import { count, percent, si } from './format.js';
+import { deviceWords } from './model/mfu-devices.js';
+import { runView } from './model/mfu-run.js';
 
 /**
- * widget: the ParascopeWidget (for ask/setNote/clearNote); presets: the engine's presets answer; state: { model,
- * hardware, gpus, tokensPerSecond, attention }, changed in place; onChange(state) after every accepted answer.
+ * ask: (request) -> { response } | { error }; presets: the engine's presets answer; state: { model, hardware, gpus,
+ * tokensPerSecond (typed text), attention }, changed in place; onView(view, words) after every update.
  * Returns { controls, result, update }: the widget places the controls and the result.
  */
-export function yourRunPanel(widget, presets, state, onChange) {
+export function yourRunPanel(ask, presets, state, onView) {
   const set = (key) => (value) => {
     state[key] = value;
     update();
   };
-  const controls = h('div', { class: 'controls' },
+  const gpus = numberControl({ label: 'GPUs', name: 'gpus', value: state.gpus, min: 1, max: 10_000_000, step: 1,
+    onChange: () => {} });
+  const tokens = numberControl({ label: 'Throughput (whole cluster)', name: 'tokens-per-second', unit: 'tokens/s',
+    value: state.tokensPerSecond, min: 0, onChange: () => {} });
+  // Every keystroke counts, valid or not: a field the engine refuses blanks the figure and says why beside it.
+  for (const [control, key] of [[gpus, 'gpus'], [tokens, 'tokensPerSecond']]) {
+    control.input.addEventListener('input', () => set(key)(control.input.value));
+  }
+  const controls = h('div', { class: 'controls mfu-run-controls' },
     selectControl({ label: 'Model', name: 'model', value: state.model, onChange: set('model'),
       options: presets.models.map((m) => [m.id, m.name]) }).element,
     selectControl({ label: 'Accelerator', name: 'hardware', value: state.hardware, onChange: set('hardware'),
       options: presets.hardware.map((x) => [x.id, x.name]) }).element,
-    numberControl({ label: 'GPUs', name: 'gpus', value: state.gpus, min: 1, max: 10_000_000, step: 1,
-      onChange: set('gpus') }).element,
-    numberControl({ label: 'Throughput', name: 'tokens-per-second', unit: 'tokens/s', value: state.tokensPerSecond,
-      min: 0, onChange: set('tokensPerSecond') }).element,
+    gpus.element,
+    tokens.element,
     selectControl({ label: 'Attention FLOPs', name: 'attention', value: state.attention, onChange: set('attention'),
       options: [['full', 'full (PaLM, nanoGPT)'], ['causal', 'causal (half)']] }).element);
 
@@ -32,36 +39,45 @@ export function yourRunPanel(widget, presets, state, onChange) {
     peak: h('span', { 'data-out': 'peak' }),
     params: h('span', { 'data-out': 'params' }),
     flops: h('span', { 'data-out': 'flops-per-token' }),
-    formula: h('p', { class: 'formula', 'data-out': 'formula' }),
+    formula: h('p', { class: 'formula mfu-run-formula', 'data-out': 'formula' }),
     bar: h('div', { class: 'bar-fill' }),
+    peakLabel: h('dt', {}),
   };
+  const bar = h('div', { class: 'bar', role: 'img' }, out.bar);
   const result = h('div', { class: 'result' },
     h('p', { class: 'headline' }, 'MFU ', out.mfu),
-    h('div', { class: 'bar', role: 'img', 'aria-label': 'useful FLOPs as a share of peak' }, out.bar),
+    bar,
     h('dl', { class: 'facts' },
-      h('dt', {}, 'Useful FLOP/s'), h('dd', {}, out.achieved),
-      h('dt', {}, 'Peak FLOP/s'), h('dd', {}, out.peak),
+      h('dt', {}, 'Useful FLOP/s (whole cluster)'), h('dd', {}, out.achieved),
+      out.peakLabel, h('dd', {}, out.peak),
       h('dt', {}, 'N (parameters in 6N)'), h('dd', {}, out.params),
       h('dt', {}, 'FLOPs per token'), h('dd', {}, out.flops)),
     out.formula);
 
   function update() {
-    const { model, hardware, gpus, tokensPerSecond, attention } = state;
-    const r = widget.ask({ op: 'mfu', model, hardware, gpus, tokens_per_second: tokensPerSecond, attention });
-    widget.toggleAttribute('data-stale', r === null);
-    if (!r) return;
-    out.mfu.textContent = percent(r.mfu);
-    out.mfu.dataset.value = String(r.mfu);
-    out.achieved.textContent = si(r.achieved_flops, 'FLOP/s');
-    out.peak.textContent = si(r.peak_flops, 'FLOP/s');
-    out.params.textContent = count(r.params);
-    out.flops.textContent = si(r.flops_per_token, 'FLOP');
-    out.formula.textContent = r.formula;
-    out.bar.style.width = `${Math.min(100, r.mfu * 100)}%`;
-    out.bar.classList.toggle('over', r.mfu > 1);
-    if (r.mfu > 1) widget.setNote('over', 'MFU above 100 % is impossible: check the throughput and GPU count.');
-    else widget.clearNote('over');
-    onChange(state);
+    const words = deviceWords(presets, state.hardware);
+    gpus.element.querySelector('.label').textContent = words.many;
+    out.peakLabel.textContent = `Peak FLOP/s (all ${words.many})`;
+    const view = runView(ask, state, words);
+    gpus.hint(view.hints.gpus);
+    tokens.hint(view.hints.tokensPerSecond);
+    gpus.input.setAttribute('aria-invalid', String(Boolean(view.hints.gpus)));
+    tokens.input.setAttribute('aria-invalid', String(Boolean(view.hints.tokensPerSecond) && !view.over));
+    const t = view.texts;
+    out.mfu.textContent = t.mfu;
+    if (view.response) out.mfu.dataset.value = String(view.response.mfu);
+    else delete out.mfu.dataset.value;
+    out.achieved.textContent = t.achieved;
+    out.peak.textContent = t.peak;
+    out.params.textContent = t.params;
+    out.flops.textContent = t.flops;
+    out.formula.textContent = t.formula;
+    out.bar.style.width = `${100 * view.fill}%`;
+    out.bar.classList.toggle('over', view.over);
+    bar.setAttribute('aria-label', t.barAria);
+    result.classList.toggle('empty', !view.response);
+    result.classList.toggle('over', view.over);
+    onView(view, words);
   }
 
   return { controls, result, update };

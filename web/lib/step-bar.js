@@ -1,9 +1,9 @@
 // One training step as a 100 % bar: useful FLOPs first, then every kind of tax, each segment an engine number
-// (seconds) and its share of the engine's step time, with a legend in seconds.
+// (seconds per step) and its share of the engine's step time, with a legend in seconds per step.
 import { h } from './dom.js';
 import { percent, seconds } from './format.js';
 
-/** Segments in drawing order: [key, legend label, seconds from a step response]. */
+/** Segments in drawing order: [key, legend label, seconds per step from a step response]. */
 export const STEP_SEGMENTS = [
   ['useful', 'useful model FLOPs, at peak', (r) => r.compute_split.useful_at_peak],
   ['recompute', 'recomputed forward, at peak', (r) => r.compute_split.recompute_at_peak],
@@ -21,27 +21,36 @@ export const STEP_SEGMENTS = [
 ];
 
 const LABEL_MIN_SHARE = 0.07; // narrower segments carry their share in the legend only
+// Context and expert parallelism have no control in the figure (dense models, cp = ep = 1): their rows are left out
+// while zero. Every other row stays, at 0 s when absent, so the legend keeps its height as the split moves.
+const ROW_ONLY_WHEN_USED = new Set(['cp', 'ep']);
 
-/** The bar and its legend; update(response) redraws both. */
+/** The bar and its legend; update(response) redraws both. Every row is kept (0 s when absent): a steady height. */
 export function stepBar() {
-  const bar = h('div', { class: 'step-bar', 'aria-hidden': 'true' });
+  const caption = h('p', { class: 'step-caption', 'data-out': 'step-caption' });
+  const bar = h('div', { class: 'step-bar', role: 'img' });
   const legend = h('ul', { class: 'step-legend', 'data-out': 'legend' });
   return {
-    element: h('div', { class: 'step-bar-box' }, bar, legend),
+    element: h('div', { class: 'step-bar-box' }, caption, bar, legend),
     update(r) {
-      const shown = STEP_SEGMENTS.map(([key, label, get]) => ({ key, label, time: get(r) })).filter((s) => s.time > 0);
+      const all = STEP_SEGMENTS.map(([key, label, get]) => ({ key, label, time: get(r) }));
+      const shown = all.filter((s) => s.time > 0);
+      caption.textContent = `Where one step's ${seconds(r.step_time)} go (time per optimizer step)`;
+      bar.setAttribute('aria-label', `One step of ${seconds(r.step_time)}: `
+        + shown.map((s) => `${s.label} ${percent(s.time / r.step_time, 0)}`).join(', '));
       bar.replaceChildren(...shown.map((s) => {
         const share = s.time / r.step_time;
         const seg = h('div', { class: `seg seg-${s.key}`, 'data-seg': s.key, 'data-seconds': String(s.time),
-          title: `${s.label}: ${seconds(s.time)} (${percent(share)})` },
+          title: `${s.label}: ${seconds(s.time)} per step (${percent(share)})` },
         share >= LABEL_MIN_SHARE ? h('span', {}, percent(share, 0)) : null);
         seg.style.flexGrow = String(s.time); // flex normalizes: the bar is the sum of what is drawn
         return seg;
       }));
-      legend.replaceChildren(...shown.map((s) => h('li', { 'data-seg': s.key },
+      const rows = all.filter((s) => s.time > 0 || !ROW_ONLY_WHEN_USED.has(s.key));
+      legend.replaceChildren(...rows.map((s) => h('li', { 'data-seg': s.key, class: s.time > 0 ? '' : 'none' },
         h('span', { class: `swatch seg-${s.key}` }), h('span', { class: 'what' }, s.label),
-        h('span', { class: 'num', 'data-seconds': String(s.time) }, seconds(s.time)),
-        h('span', { class: 'num share' }, percent(s.time / r.step_time)))));
+        h('span', { class: 'num', 'data-seconds': String(s.time) }, s.time > 0 ? seconds(s.time) : '0 s'),
+        h('span', { class: 'num share' }, s.time > 0 ? percent(s.time / r.step_time) : '—'))));
     },
   };
 }

@@ -1,54 +1,44 @@
 // <parascope-mfu>: what the dashboard shows (every GPU busy) against what MFU shows (useful FLOPs over peak, and the
 // tax that fills the rest of the step), for published runs you can re-split, or for your own measured throughput.
+// State and text live in lib/model/mfu-*.js; this file binds the controls and paints.
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
-import { percent, seconds, si } from '../lib/format.js';
+import { percent } from '../lib/format.js';
 import { gpuGrid } from '../lib/gpu-grid.js';
 import { memoryBar } from '../lib/memory-bar.js';
 import { PRESETS, YOUR_RUN } from '../lib/mfu-presets.js';
 import { yourRunPanel } from '../lib/mfu-your-run.js';
+import { makeAsker } from '../lib/model/mfu-asker.js';
+import { deviceWords } from '../lib/model/mfu-devices.js';
+import { RUN_DEFAULTS } from '../lib/model/mfu-run.js';
+import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
+import { stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-const RUN_DEFAULTS = { model: 'palm-540b', hardware: 'tpu-v4', gpus: 6144, tokensPerSecond: 238300, attention: 'full' };
-/** Slider stops; a preset's or attribute's own value joins its list. Infeasible picks are the engine's to refuse. */
-const STOPS = {
-  tp: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64], // head counts are often 3·2^k (PaLM: 48)
-  pp: [1, 2, 4, 8, 16, 32, 64, 128],
-  vpp: [1, 2, 3, 4, 6, 8],
-  microbatch_size: [1, 2, 4, 8, 16],
-  global_batch: [16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384],
-};
-const SLIDERS = [
-  ['tp', 'Tensor parallel (tp)', 'tp'],
-  ['pp', 'Pipeline stages (pp)', 'pp'],
-  ['vpp', 'Virtual stages per GPU (vpp)', 'vpp'],
-  ['microbatch_size', 'Microbatch (sequences)', 'microbatch-size'],
-  ['global_batch', 'Global batch (sequences)', 'global-batch'],
-];
-const SCHEDULES = [['', 'default'], ['1f1b', '1F1B'], ['interleaved', 'interleaved 1F1B'],
-  ['gpipe', 'GPipe'], ['zb-h1', 'zero bubble H1'], ['zb-h2', 'zero bubble H2'], ['dualpipe', 'DualPipe']];
-const RECOMPUTE = [['none', 'none'], ['selective', 'selective (attention)'], ['full', 'full (every layer)']];
-const ZERO = [['0', 'off'], ['1', '1: optimizer states'], ['2', '2: + gradients'], ['3', '3: + weights']];
-
-const sortedWith = (list, value) => [...new Set([...list, value])].sort((a, b) => a - b);
+/** A control's value as the reader sees it ("2,048", "interleaved 1F1B"). */
+function shown(key, value) {
+  const choice = CHOICES[key]?.find(([v]) => v === value);
+  return choice ? choice[1] : Number(value).toLocaleString('en-US');
+}
 
 class ParascopeMfu extends ParascopeWidget {
   setup(body) {
-    const presets = this.ask({ op: 'presets' });
+    this.presets = this.ask({ op: 'presets' });
+    this.asker = makeAsker(this.engine);
     const ids = [...PRESETS.map((p) => p.id), YOUR_RUN];
     // Without a preset attribute, any of the calculator's attributes asks for "your run".
     const runAttributes = ['model', 'hardware', 'gpus', 'tokens-per-second', 'attention'];
     const fallback = runAttributes.some((a) => this.hasAttribute(a)) ? YOUR_RUN : PRESETS[0].id;
     this.mode = this.choiceAttribute('preset', ids, fallback);
     this.run = {
-      model: this.choiceAttribute('model', presets.models.map((m) => m.id), RUN_DEFAULTS.model),
-      hardware: this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), RUN_DEFAULTS.hardware),
-      gpus: this.intAttribute('gpus', { min: 1, max: 10_000_000, fallback: RUN_DEFAULTS.gpus }),
-      tokensPerSecond: this.numberAttribute('tokens-per-second', { fallback: RUN_DEFAULTS.tokensPerSecond }),
+      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), RUN_DEFAULTS.model),
+      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), RUN_DEFAULTS.hardware),
+      gpus: String(this.intAttribute('gpus', { min: 1, max: 10_000_000, fallback: Number(RUN_DEFAULTS.gpus) })),
+      tokensPerSecond: String(this.numberAttribute('tokens-per-second',
+        { fallback: Number(RUN_DEFAULTS.tokensPerSecond) })),
       attention: this.choiceAttribute('attention', ['full', 'causal'], RUN_DEFAULTS.attention),
     };
-    this.split = this.mode === YOUR_RUN ? this.presetSplit(PRESETS[0]) : this.attributeSplit(this.preset());
 
     const picker = h('div', { class: 'mfu-presets', role: 'radiogroup', 'aria-label': 'Training run' },
       ...ids.map((id) => {
@@ -56,12 +46,31 @@ class ParascopeMfu extends ParascopeWidget {
         const input = h('input', { type: 'radio', name: 'preset', value: id, checked: id === this.mode,
           onchange: () => this.pick(id) });
         return h('label', { class: 'mfu-preset' }, input,
-          h('span', {}, p ? h('strong', {}, p.label) : h('strong', {}, 'Your run'), h('small', {}, p ? p.where : 'type tokens/s')));
+          h('span', {}, h('strong', {}, p ? p.label : 'Your run'), h('small', {}, p ? p.where : 'type tokens/s')));
       }));
     this.about = h('p', { class: 'mfu-about', 'data-out': 'about' });
+    this.announcer = h('p', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'data-out': 'announce' });
 
     // The modelled side: controls for the split, dashboard vs MFU, memory.
-    this.splitControls = h('div', { class: 'controls mfu-split' });
+    this.controls = {};
+    this.stops = {};
+    const sliders = SLIDERS.map(([key, label]) => {
+      this.stops[key] = [];
+      const c = sliderControl({ label, name: key, min: 0, max: 0, value: 0,
+        format: (i) => (this.stops[key][i] === undefined ? '' : shown(key, this.stops[key][i])),
+        // While dragging only the figure follows (one engine answer); on release every control's offer is renewed.
+        onInput: (i) => this.change(key, this.stops[key][i], { offers: false }),
+        onChange: () => this.update([], { keepHints: true }) });
+      this.controls[key] = c;
+      return c.element;
+    });
+    const selects = SELECTS.map(([key, label]) => {
+      const c = selectControl({ label, name: key, value: '', options: CHOICES[key].map(([v, t]) => [String(v), t]),
+        onChange: (v) => this.change(key, key === 'zero' ? Number(v) : v) });
+      this.controls[key] = c;
+      return c.element;
+    });
+    this.splitControls = h('div', { class: 'controls mfu-split' }, ...sliders, ...selects);
     this.grid = gpuGrid();
     this.bar = stepBar();
     this.memory = memoryBar();
@@ -72,9 +81,10 @@ class ParascopeMfu extends ParascopeWidget {
       stepTime: h('dd', { 'data-out': 'step-time' }),
       tokens: h('dd', { 'data-out': 'tokens-per-second' }),
       hfu: h('dd', { 'data-out': 'hfu' }),
+      dpLabel: h('dt', {}),
       dp: h('dd', { 'data-out': 'dp' }),
       microbatches: h('dd', { 'data-out': 'microbatches' }),
-      dashboardNote: h('p', { class: 'formula', 'data-out': 'dashboard-note' }),
+      dashboardNote: h('p', { class: 'formula mfu-dashboard-note', 'data-out': 'dashboard-note' }),
       kernelNote: h('p', { class: 'formula', 'data-out': 'kernel-note' }),
       formula: h('p', { class: 'formula', 'data-out': 'step-formula' }),
     };
@@ -84,12 +94,12 @@ class ParascopeMfu extends ParascopeWidget {
       h('p', { class: 'mfu-published' }, 'Published: ', this.out.published, ' ', this.out.publishedSource),
       this.bar.element,
       h('dl', { class: 'facts' },
-        h('dt', {}, 'Step time'), this.out.stepTime,
-        h('dt', {}, 'Throughput'), this.out.tokens,
+        h('dt', {}, 'Step time (one optimizer step)'), this.out.stepTime,
+        h('dt', {}, 'Throughput (whole cluster)'), this.out.tokens,
         h('dt', {}, 'HFU (recomputation counted)'), this.out.hfu,
-        h('dt', {}, 'dp (gpus ÷ tp·pp·cp)'), this.out.dp,
-        h('dt', {}, 'Microbatches per step'), this.out.microbatches),
-      this.out.kernelNote, this.out.formula);
+        this.out.dpLabel, this.out.dp,
+        h('dt', {}, 'Microbatches per step, per pipeline'), this.out.microbatches),
+      h('div', { class: 'mfu-notes' }, this.out.kernelNote, this.out.formula));
     const dashboard = h('section', { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
       h('h3', {}, 'What the dashboard shows'), this.grid.element, this.out.dashboardNote);
     this.stepPanel = h('div', { class: 'mfu-step' }, this.splitControls,
@@ -97,7 +107,7 @@ class ParascopeMfu extends ParascopeWidget {
 
     // "Your run": the throughput calculator, with its own dashboard.
     this.runGrid = gpuGrid();
-    this.yourRun = yourRunPanel(this, presets, this.run, () => this.runGrid.update(this.run.gpus, null));
+    this.yourRun = yourRunPanel(this.asker, this.presets, this.run, (view) => this.paintRun(view));
     this.runPanel = h('div', { class: 'mfu-run' }, this.yourRun.controls,
       h('div', { class: 'mfu-compare' },
         h('section', { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
@@ -107,7 +117,11 @@ class ParascopeMfu extends ParascopeWidget {
         h('section', { class: 'mfu-truth', 'aria-label': 'What MFU shows' },
           h('h3', {}, 'What MFU shows'), this.yourRun.result)));
 
-    body.append(h('div', { class: 'mfu' }, picker, this.about, this.stepPanel, this.runPanel));
+    // Both panels share one grid cell: the figure is as tall as the taller one whichever is shown.
+    body.append(h('div', { class: 'mfu' }, picker, this.about, this.announcer,
+      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel)));
+    if (this.mode !== YOUR_RUN) this.split = this.startSplit(this.preset());
+    this.yourRun.update();
     this.show();
   }
 
@@ -115,34 +129,41 @@ class ParascopeMfu extends ParascopeWidget {
     return PRESETS.find((p) => p.id === this.mode) ?? null;
   }
 
-  presetSplit(p) {
-    const q = p.run.parallel;
-    return { tp: q.tp ?? 1, pp: q.pp ?? 1, vpp: q.vpp ?? 1, microbatch_size: q.microbatch_size ?? 1,
-      global_batch: q.global_batch, schedule: q.schedule ?? '', recompute: q.recompute ?? 'none', zero: q.zero ?? 0 };
-  }
-
-  /** The preset's split with the element's split attributes applied (first render only). */
-  attributeSplit(p) {
-    const s = this.presetSplit(p);
+  /** The preset's split with the element's split attributes applied, made valid by the engine (first render only). */
+  startSplit(p) {
+    const s = presetSplit(p);
     for (const [key, , attr] of SLIDERS) s[key] = this.intAttribute(attr, { min: 1, max: 1_000_000, fallback: s[key] });
-    s.schedule = this.choiceAttribute('schedule', SCHEDULES.map(([v]) => v).filter(Boolean), s.schedule || '') || '';
-    s.recompute = this.choiceAttribute('recompute', RECOMPUTE.map(([v]) => v), s.recompute);
-    s.zero = Number(this.choiceAttribute('zero', ZERO.map(([v]) => v), String(s.zero)));
-    return s;
+    for (const [key] of SELECTS) {
+      const values = CHOICES[key].map(([v]) => String(v));
+      const raw = this.choiceAttribute(key, values, s[key] === '' ? '' : String(s[key]));
+      s[key] = key === 'zero' ? Number(raw) : raw;
+    }
+    const r = settle(this.asker, p, s);
+    if (r.fellBack) {
+      this.setNote('attr-split', 'The engine refuses the split these attributes ask for; showing the preset\'s own split.');
+    }
+    this.startMoves = r.moved;
+    return r.split;
   }
 
   pick(id) {
     this.mode = id;
-    this.clearNote('engine');
-    if (id !== YOUR_RUN) this.split = this.presetSplit(this.preset());
+    const p = this.preset();
+    if (p) {
+      this.split = presetSplit(p);
+      this.split = settle(this.asker, p, this.split).split;
+      this.startMoves = [];
+    }
     this.show();
   }
 
-  /** Shows the current mode: builds the split controls for a preset and renders. */
+  /** Shows the current mode: the other panel stays laid out (invisible) so the height does not change. */
   show() {
     const p = this.preset();
-    this.stepPanel.hidden = !p;
-    this.runPanel.hidden = Boolean(p);
+    this.stepPanel.inert = !p;
+    this.runPanel.inert = Boolean(p);
+    this.stepPanel.classList.toggle('off', !p);
+    this.runPanel.classList.toggle('off', Boolean(p));
     if (!p) {
       this.about.textContent = 'Your run: pick a model and an accelerator, type the throughput you measured, and read '
         + 'its MFU; the engine counts the FLOPs per token.';
@@ -150,31 +171,99 @@ class ParascopeMfu extends ParascopeWidget {
       return;
     }
     this.about.textContent = `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
-    this.buildSplitControls();
     this.showPublished(p);
-    this.update();
+    this.update(this.startMoves ?? []);
+    this.startMoves = [];
   }
 
-  buildSplitControls() {
-    const set = (key) => (value) => this.setSplit({ [key]: value });
-    const sliders = SLIDERS.map(([key, label]) => {
-      const stops = sortedWith(STOPS[key], this.split[key]);
-      return sliderControl({ label, name: key, min: 0, max: stops.length - 1, value: stops.indexOf(this.split[key]),
-        format: (i) => stops[i].toLocaleString('en-US'), onInput: (i) => set(key)(stops[i]) }).element;
+  /** A control moved by the reader: the engine's answer for it, dependents moved with a hint beside each. */
+  change(key, value, { offers = true } = {}) {
+    const p = this.preset();
+    if (!p || value === undefined) return;
+    const r = resolve(this.asker, p, this.split, key, value);
+    if (r) this.split = r.split; // else the offer was out of date: the controls snap back to the split shown
+    this.update(r ? r.moved : [], { offers: offers || !r });
+  }
+
+  /**
+   * Redraws the modelled side from the engine and (unless `offers` is false, mid-drag) offers, on every control, only
+   * the values the engine accepts now. `keepHints` leaves the hints of the last move in place.
+   */
+  update(moved, { offers: renew = true, keepHints = false } = {}) {
+    const p = this.preset();
+    const answer = this.asker(stepRequest(p, this.split));
+    if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
+    if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
+    this.showMoves(moved, keepHints);
+    // Mid-drag the offers stay as they were, unless a moved control now holds a value its slider does not offer.
+    if (!renew && SLIDERS.every(([key]) => this.stops[key].includes(this.split[key]))) {
+      for (const [key] of SLIDERS) this.controls[key].set(this.stops[key].indexOf(this.split[key]));
+      return;
+    }
+    const offers = offered(this.asker, p, this.split);
+    for (const [key] of SLIDERS) {
+      const c = this.controls[key];
+      this.stops[key] = offers[key];
+      c.input.max = String(offers[key].length - 1);
+      c.input.disabled = offers[key].length < 2;
+      c.set(offers[key].indexOf(this.split[key]));
+    }
+    for (const [key] of SELECTS) {
+      const c = this.controls[key];
+      for (const option of c.input.options) {
+        const v = key === 'zero' ? Number(option.value) : option.value;
+        option.disabled = !offers[key].includes(v);
+      }
+      c.input.value = String(this.split[key]);
+    }
+  }
+
+  /** A hint beside each control a change moved (the others' hints cleared), also said to screen readers. */
+  showMoves(moved, keep) {
+    if (keep) return;
+    for (const key of Object.keys(this.controls)) {
+      this.controls[key].hint('');
+      this.controls[key].element.querySelector('.hint').removeAttribute('title');
+    }
+    const said = moved.map((m) => {
+      const text = `Moved ${shown(m.key, m.from)} → ${shown(m.key, m.to)}: ${m.reason}.`;
+      this.controls[m.key].hint(text);
+      this.controls[m.key].element.querySelector('.hint').title = text;
+      return `${this.controls[m.key].element.querySelector('.label').textContent} ${text[0].toLowerCase()}${text.slice(1)}`;
     });
-    this.splitControls.replaceChildren(...sliders,
-      selectControl({ label: 'Schedule', name: 'schedule', value: this.split.schedule, options: SCHEDULES,
-        onChange: set('schedule') }).element,
-      selectControl({ label: 'Recomputation', name: 'recompute', value: this.split.recompute, options: RECOMPUTE,
-        onChange: set('recompute') }).element,
-      selectControl({ label: 'ZeRO stage', name: 'zero', value: String(this.split.zero), options: ZERO,
-        onChange: (v) => set('zero')(Number(v)) }).element);
+    if (said.length) this.announce(`${this.announcer.textContent} ${said.join(' ')}`);
   }
 
-  /** Changes part of the split and redraws from the engine (the bench times this). */
-  setSplit(patch) {
-    Object.assign(this.split, patch);
-    this.update();
+  paintStep(p, r) {
+    const words = deviceWords(this.presets, p.run.hardware);
+    const gpus = p.run.cluster.gpus;
+    const v = stepView(r, { gpus, words });
+    this.grid.update({ count: gpus, label: v.gridLabel, aria: v.gridAria, utilization: r.dashboard_utilization });
+    this.out.dashboardNote.textContent = v.dashboardNote;
+    this.out.modelled.textContent = v.modelled;
+    this.out.modelled.dataset.value = String(r.mfu);
+    this.bar.update(r);
+    this.out.stepTime.textContent = v.stepTime;
+    this.out.tokens.textContent = v.tokens;
+    this.out.hfu.textContent = v.hfu;
+    this.out.dpLabel.textContent = `dp (${words.many} ÷ tp·pp)`;
+    this.out.dp.textContent = v.dp;
+    this.out.microbatches.textContent = v.microbatches;
+    this.out.kernelNote.textContent = v.kernelNote;
+    this.out.formula.textContent = v.formula;
+    this.memory.update(r, words);
+    this.announce(v.announce);
+  }
+
+  paintRun(view) {
+    const gpus = view.response ? Number(this.run.gpus) : 0;
+    this.runGrid.update({ count: gpus, label: view.texts.dashboard, aria: view.texts.dashboard });
+    if (this.mode === YOUR_RUN) this.announce(view.texts.announce);
+  }
+
+  /** Says the headline politely to screen readers, once per change of it. */
+  announce(text) {
+    if (this.announcer.textContent !== text) this.announcer.textContent = text;
   }
 
   showPublished(p) {
@@ -188,41 +277,6 @@ class ParascopeMfu extends ParascopeWidget {
       this.out.published.textContent = `${pub.quote} ${pub.compare === 'hfu' ? 'HFU' : 'MFU'}`;
       delete this.out.published.dataset.value;
     }
-  }
-
-  request() {
-    const p = this.preset();
-    const { schedule, ...split } = this.split;
-    const parallel = { ...p.run.parallel, ...split, ...(schedule ? { schedule } : {}) };
-    return { op: 'step', ...p.run, parallel };
-  }
-
-  update() {
-    const p = this.preset();
-    if (!p) return;
-    const r = this.ask(this.request());
-    this.toggleAttribute('data-stale', r === null);
-    if (!r) return;
-    const gpus = p.run.cluster.gpus;
-    this.grid.update(gpus, r.dashboard_utilization);
-    this.out.dashboardNote.textContent = `A kernel is resident on each GPU ${percent(r.dashboard_utilization)} of the `
-      + 'step, which is what a utilization gauge reads: communication kernels and the waits inside them count as busy.';
-    this.out.modelled.textContent = percent(r.mfu);
-    this.out.modelled.dataset.value = String(r.mfu);
-    this.bar.update(r);
-    this.out.stepTime.textContent = seconds(r.step_time);
-    this.out.tokens.textContent = `${si(r.tokens_per_second).trim()} tokens/s`;
-    this.out.hfu.textContent = percent(r.hfu);
-    this.out.dp.textContent = String(r.parallel.dp);
-    this.out.microbatches.textContent = String(r.microbatches);
-    const skipped = -r.compute_split.kernel_inefficiency;
-    this.out.kernelNote.textContent = skipped > 0
-      ? `Kernels below peak show as 0: the kernels finish ${seconds(skipped)} sooner than the counted FLOPs would take `
-        + 'at peak, because causal FlashAttention skips the masked half of the attention scores that the PaLM '
-        + 'convention counts.'
-      : '';
-    this.out.formula.textContent = `FLOPs per token: ${si(r.flops_per_token, 'FLOP')}, ${r.formula}.`;
-    this.memory.update(r);
   }
 }
 

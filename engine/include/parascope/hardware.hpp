@@ -9,6 +9,7 @@ namespace parascope {
 struct Hardware {
   std::string id;
   std::string name;
+  std::string kind = "gpu";     ///< "gpu" or "tpu": what one device is called (a TPU is a chip, not a GPU)
   double peak_flops = 0;        ///< dense BF16 FLOP/s per GPU
   double memory_bytes = 0;      ///< 0 = not given
   double memory_bandwidth = 0;  ///< HBM bytes/s; 0 = not given

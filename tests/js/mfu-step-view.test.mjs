@@ -1,0 +1,40 @@
+// The modelled side's words for an engine answer: devices named by the engine's hardware kind, the dashboard's 100 %
+// stated with its condition, a polite announcement of the headline (issue 10 items 5 and 13).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { PRESETS } from '../../web/lib/mfu-presets.js';
+import { deviceWords } from '../../web/lib/model/mfu-devices.js';
+import { presetSplit, stepRequest } from '../../web/lib/model/mfu-split.js';
+import { stepView } from '../../web/lib/model/mfu-step-view.js';
+import { nodeEngine } from './node-engine.mjs';
+
+const engine = await nodeEngine();
+const presets = engine.call({ op: 'presets' });
+const view = (id, patch = {}) => {
+  const p = PRESETS.find((x) => x.id === id);
+  const r = engine.call(stepRequest(p, { ...presetSplit(p), ...patch }));
+  return { r, v: stepView(r, { gpus: p.run.cluster.gpus, words: deviceWords(presets, p.run.hardware) }) };
+};
+
+test('PaLM\'s chips are TPU chips, GPT-3\'s are GPUs', () => {
+  assert.match(view('palm-540b').v.gridLabel, /^6,144 TPU chips: the gauge reads 100 % on each$/);
+  assert.match(view('gpt3-175b').v.gridLabel, /^64 GPUs: /);
+  assert.doesNotMatch(view('palm-540b').v.dashboardNote, /GPU/);
+});
+
+test('the dashboard\'s 100 % is stated with its condition: waits count only inside a posted receive', () => {
+  const { r, v } = view('megatron-1t');
+  assert.ok(r.breakdown.bubble > 0);
+  assert.match(v.dashboardNote, /resident 100 % of the step/);
+  assert.match(v.dashboardNote, /only because the model assumes a waiting stage sits in a posted receive kernel/);
+  const palm = view('palm-540b');
+  assert.equal(palm.r.breakdown.bubble + palm.r.breakdown.other, 0);
+  assert.match(palm.v.dashboardNote, /nothing waits in this step/);
+});
+
+test('the headline is announced with its value, and memory that does not fit is said', () => {
+  const { r, v } = view('palm-540b', { recompute: 'selective' });
+  assert.equal(r.fits, false);
+  assert.equal(v.announce, `Modelled MFU ${v.modelled}; step ${v.stepTime}; a dashboard reads 100 %; does not fit in memory.`);
+});

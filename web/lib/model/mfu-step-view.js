@@ -1,0 +1,47 @@
+// The words and numbers <parascope-mfu> shows for one `step` answer of the engine: headline, dashboard side, facts,
+// accessible names and the polite announcement. Pure: engine answer in, strings out (formatting only, no engine maths).
+import { percent, seconds, si } from '../format.js';
+import { deviceCount } from './mfu-devices.js';
+
+/** Share of the step, "12 %", from two engine seconds (display only). */
+const share = (part, r) => percent(part / r.step_time, 0);
+
+/**
+ * r: the engine's step answer; gpus: the cluster's device count; words: { one, many } from deviceWords; kind: 'gpu'
+ * or 'tpu'. Returns every text of the modelled side.
+ */
+export function stepView(r, { gpus, words }) {
+  const b = r.breakdown;
+  const comm = b.tp_comm + b.cp_comm + b.pp_comm + b.dp_comm + b.ep_comm;
+  const resident = percent(r.dashboard_utilization, 0);
+  const devices = deviceCount(gpus, words);
+  const waits = b.bubble + b.other;
+  const dashboard = `A utilization gauge shows the share of time some kernel is resident on each ${words.one}, not how `
+    + `much of its arithmetic is used. Here a kernel is resident ${resident} of the step: math kernels, communication `
+    + `(${share(comm, r)} of the step)`
+    + (waits > 0
+      ? ` and waiting (${share(waits, r)}: pipeline bubble and the wait for the slowest stage). Waiting reads as busy `
+        + 'only because the model assumes a waiting stage sits in a posted receive kernel; a stage that waited with no '
+        + 'kernel resident would read idle.'
+      : '; nothing waits in this step.');
+  const skipped = -r.compute_split.kernel_inefficiency;
+  return {
+    modelled: percent(r.mfu),
+    gridLabel: `${devices}: the gauge reads ${resident} on each`,
+    gridAria: `${devices}, each reading ${resident} utilization on a dashboard`,
+    dashboardNote: dashboard,
+    stepTime: seconds(r.step_time),
+    tokens: `${si(r.tokens_per_second).trim()} tokens/s`,
+    hfu: percent(r.hfu),
+    dp: String(r.parallel.dp),
+    microbatches: `${r.microbatches}, of ${r.parallel.microbatch_size} sequence${r.parallel.microbatch_size === 1 ? '' : 's'} each`,
+    kernelNote: skipped > 0
+      ? `"Kernels below peak" is drawn as 0: the kernels finish ${seconds(skipped)} per step sooner than the counted `
+        + 'FLOPs would take at peak, because causal FlashAttention skips the masked half of the attention scores that '
+        + 'the PaLM convention counts.'
+      : '',
+    formula: `FLOPs per token: ${si(r.flops_per_token, 'FLOP')}, ${r.formula}.`,
+    announce: `Modelled MFU ${percent(r.mfu)}; step ${seconds(r.step_time)}; a dashboard reads ${resident}`
+      + `${r.fits ? '' : '; does not fit in memory'}.`,
+  };
+}
