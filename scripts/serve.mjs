@@ -28,10 +28,22 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
-/** Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests). */
-export function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1' } = {}) {
+/** The test pages (web/tests): not part of dist/, served under /tests/ only when `serve({ testPages: TEST_PAGES })`. */
+export const TEST_PAGES = fileURLToPath(new URL('../web/tests/', import.meta.url));
+
+/**
+ * Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests).
+ * `testPages`: a folder served at /tests/ in place of dist's (the browser tests pass TEST_PAGES).
+ */
+export function serve({ root: siteRoot = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1', testPages = null } = {}) {
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const requested = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let path = requested;
+    let root = siteRoot;
+    if (testPages && path.startsWith('/tests/')) {
+      root = testPages;
+      path = path.slice('/tests'.length);
+    }
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     const headers = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
     if (!file.startsWith(normalize(root + sep)) && file !== normalize(root)) {
@@ -41,7 +53,7 @@ export function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url
     try {
       const info = await stat(file);
       if (info.isDirectory()) {
-        res.writeHead(301, { ...headers, Location: `${path}/` }).end();
+        res.writeHead(301, { ...headers, Location: `${requested}/` }).end();
         return;
       }
       const body = await readFile(file);
