@@ -19,8 +19,8 @@ function structureSheet() {
     structure = new CSSStyleSheet();
     structure.replaceSync(`
       :host { display: grid; grid-template-columns: minmax(0, 1fr); container-type: inline-size; }
-      .frame { grid-area: 1 / 1; display: flex; flex-direction: column; position: relative; min-width: 0; }
-      .body { flex: 1 0 auto; }
+      .frame { grid-area: 1 / 1; display: flow-root; position: relative; min-width: 0; }
+      .body { float: left; width: 100%; min-height: 100%; box-sizing: border-box; }
       .announcer { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
         clip-path: inset(50%); white-space: nowrap; border: 0; }`);
   }
