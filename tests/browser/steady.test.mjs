@@ -100,7 +100,7 @@ test('the loading placeholder fills the reserved size, and the started widget ke
   await context.close();
 });
 
-test('a note floats over the bottom of the figure instead of pushing it down', async () => {
+test('a note floats over the bottom of the figure (in sight) instead of pushing it down', async () => {
   const { page, context } = await open(1280, '#mfu');
   await page.waitForFunction(() => document.querySelector('parascope-mfu')?.hasAttribute('data-ready'));
   const measure = () => page.evaluate(() => {
@@ -113,7 +113,40 @@ test('a note floats over the bottom of the figure instead of pushing it down', a
   const note = page.locator('parascope-mfu .note');
   assert.ok(await note.isVisible());
   assert.deepEqual(await measure(), before);
+  // The figure runs past the bottom of the window: the note stays in sight there.
+  const where = await page.evaluate(() => ({
+    note: document.querySelector('parascope-mfu').shadowRoot.querySelector('.note').getBoundingClientRect().bottom,
+    figure: document.querySelector('parascope-mfu').getBoundingClientRect().bottom,
+    window: innerHeight,
+  }));
+  assert.ok(where.figure > where.window && where.note <= where.window, JSON.stringify(where));
   await note.getByRole('button', { name: 'Dismiss this note' }).click();
   assert.equal(await page.locator('parascope-mfu .note').count(), 0);
   await context.close();
 });
+
+/** Each widget's reserved height (its ::before) and the height its started content needs, at the current width. */
+function reservedAndDrawn(names) {
+  return names.map((name) => {
+    const host = document.querySelector(name);
+    const body = host.shadowRoot.querySelector('.body');
+    const style = getComputedStyle(body);
+    const top = body.getBoundingClientRect().top;
+    const last = Math.max(...[...body.children].map((c) => c.getBoundingClientRect().bottom + parseFloat(getComputedStyle(c).marginBottom)));
+    const drawn = last - top + parseFloat(style.paddingBottom) + parseFloat(style.borderBottomWidth);
+    return { name, reserved: parseFloat(getComputedStyle(host, '::before').paddingTop), drawn: Math.round(drawn) };
+  });
+}
+
+for (const width of [1280, 360]) {
+  test(`at ${width} px each widget's reserved height (css/embed.css) fits what it draws at the start`, async () => {
+    const { page, context } = await open(width);
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint'))); // start all at once
+    await allReady(page);
+    await page.waitForTimeout(300);
+    const rows = await page.evaluate(reservedAndDrawn, WIDGETS);
+    const wrong = rows.filter(({ reserved, drawn }) => drawn > reserved + 2 || reserved - drawn > 40);
+    assert.deepEqual(wrong, [], `retune --reserve-${width < 760 ? 'narrow' : 'wide'} in web/css/embed.css: ${JSON.stringify(wrong)}`);
+    await context.close();
+  });
+}

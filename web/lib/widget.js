@@ -40,8 +40,9 @@ if (typeof window !== 'undefined') {
 
 /**
  * Subclasses implement setup(body) (build controls and first render; this.engine is ready) and may implement stop().
- * A bad attribute or a refused request shows a visible note (an overlay at the bottom of the figure, dismissible, so
- * that it never pushes the figure); the widget keeps working with a fallback.
+ * A bad attribute or a refused request shows a visible note: an overlay at the bottom of the figure that follows the
+ * bottom of the window while the figure is on screen, dismissible, never pushing the figure; the widget keeps working
+ * with a fallback.
  *
  * Size: each widget holds its size from the first frame, before this module has even run; the numbers live in one block
  * per widget in css/embed.css (--reserve-narrow / --reserve-wide), which the page links in its <head> (this module
@@ -66,7 +67,7 @@ export class ParascopeWidget extends HTMLElement {
       this.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
       this.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
       root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }),
-        h('div', { class: 'frame' }, this.body, this.notesBox, this.announcer));
+        h('div', { class: 'frame' }, this.body, h('div', { class: 'notes-anchor' }, this.notesBox), this.announcer));
     }
     if (this.#started) return;
     waiting.add(this);
