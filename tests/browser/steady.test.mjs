@@ -120,6 +120,13 @@ test('a note floats over the bottom of the figure (in sight) instead of pushing 
     window: innerHeight,
   }));
   assert.ok(where.figure > where.window && where.note <= where.window, JSON.stringify(where));
+  // Only the figure's top edge on screen: the note stays inside the figure, off what comes before it.
+  const edge = await page.evaluate(() => {
+    const mfu = document.querySelector('parascope-mfu');
+    scrollBy(0, mfu.getBoundingClientRect().top - innerHeight + 20);
+    return { note: mfu.shadowRoot.querySelector('.note').getBoundingClientRect().top, figure: mfu.getBoundingClientRect().top };
+  });
+  assert.ok(edge.note >= edge.figure, JSON.stringify(edge));
   await note.getByRole('button', { name: 'Dismiss this note' }).click();
   assert.equal(await page.locator('parascope-mfu .note').count(), 0);
   await context.close();

@@ -21,6 +21,8 @@ function structureSheet() {
       :host { display: grid; grid-template-columns: minmax(0, 1fr); container-type: inline-size; }
       .frame { grid-area: 1 / 1; display: flow-root; position: relative; min-width: 0; }
       .body { float: left; width: 100%; min-height: 100%; box-sizing: border-box; }
+      .notes-anchor { position: absolute; inset: 0; pointer-events: none; display: flex; flex-direction: column;
+        justify-content: flex-end; }
       .announcer { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
         clip-path: inset(50%); white-space: nowrap; border: 0; }`);
   }
