@@ -57,8 +57,14 @@ export function pathSegments(target) {
   return segments;
 }
 
-/** Answers one request from `root` (a real path); never throws. Only GET and HEAD are served. */
-async function answer(req, res, root) {
+/** The test pages (web/tests): not part of dist/, served under /tests/ only when `serve({ testPages: TEST_PAGES })`. */
+export const TEST_PAGES = fileURLToPath(new URL('../web/tests/', import.meta.url));
+
+/**
+ * Answers one request from `roots.site` (a real path), or from `roots.tests` for /tests/… when set; never throws.
+ * Only GET and HEAD are served.
+ */
+async function answer(req, res, roots) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { ...BASE_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('method not allowed');
@@ -70,7 +76,12 @@ async function answer(req, res, root) {
     return;
   }
   const wantsDirectory = segments.length === 0 || segments.at(-1) === '';
-  const named = segments.filter((s) => s !== '');
+  let named = segments.filter((s) => s !== '');
+  let root = roots.site;
+  if (roots.tests && named[0] === 'tests' && named.length > 1) {
+    root = roots.tests;
+    named = named.slice(1);
+  }
   const file = join(root, ...named, ...(wantsDirectory ? ['index.html'] : []));
   try {
     const real = await realpath(file);  // symlinks are followed only when they stay inside the root
@@ -78,7 +89,7 @@ async function answer(req, res, root) {
     const info = await stat(real);
     if (info.isDirectory()) {
       // The redirect is rebuilt from the checked segments, so it always stays on this origin ("/a/b/").
-      const location = `/${named.map(encodeURIComponent).join('/')}/`;
+      const location = `/${segments.filter((s) => s !== '').map(encodeURIComponent).join('/')}/`;
       res.writeHead(301, { ...BASE_HEADERS, Location: location }).end();
       return;
     }
@@ -94,11 +105,14 @@ async function answer(req, res, root) {
   }
 }
 
-/** Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests). */
-export async function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1' } = {}) {
-  const realRoot = await realpath(root);
+/**
+ * Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests).
+ * `testPages`: a folder served at /tests/ in place of dist's (the browser tests pass TEST_PAGES).
+ */
+export async function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1', testPages = null } = {}) {
+  const roots = { site: await realpath(root), tests: testPages ? await realpath(testPages) : null };
   const server = createServer((req, res) => {
-    answer(req, res, realRoot).catch(() => {
+    answer(req, res, roots).catch(() => {
       if (!res.headersSent) res.writeHead(500, BASE_HEADERS);
       res.end();
     });

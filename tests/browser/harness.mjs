@@ -3,13 +3,13 @@
 import { mkdir } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 
-import { serve } from '../../scripts/serve.mjs';
+import { TEST_PAGES, serve } from '../../scripts/serve.mjs';
 
 export const SCREENSHOTS = new URL('./screenshots/', import.meta.url);
 
 /** Starts the site and a headless Chromium; returns { url, browser, close }. */
 export async function startSite() {
-  const { server, url } = await serve({ port: 0 });
+  const { server, url } = await serve({ port: 0, testPages: TEST_PAGES });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,

@@ -1,9 +1,12 @@
 // The served site in headless Chromium: the engine loads, the MFU figure shows the engine's number, nothing leaves
-// 127.0.0.1, no console errors, bad attributes become visible notes. (The MFU figure itself: mfu.test.mjs.)
+// 127.0.0.1, no console errors or failed requests (the icon exists), bad attributes become visible notes, test pages
+// stay out of dist/, announcements are debounced. (The MFU figure itself: mfu.test.mjs.)
 import assert from 'node:assert/strict';
+import { access } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
+import { serve } from '../../scripts/serve.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
 const engine = await nodeEngine();
@@ -59,6 +62,50 @@ test('the page works at 360 px wide', async () => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(overflow <= 360, `page scrolls sideways: ${overflow}px`);
   await page.screenshot({ path: new URL('site-360.png', SCREENSHOTS).pathname, fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the page names its icon, which exists, and no request of the page fails', async () => {
+  const { page, problems, context } = await openPage(site());
+  const failed = [];
+  page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+  await page.reload();
+  await widgetReady(page, 'parascope-axes');
+  const icon = await page.evaluate(() => document.querySelector('link[rel="icon"]')?.href);
+  assert.ok(icon, 'no <link rel="icon">');
+  const response = await page.request.get(icon);
+  assert.equal(response.status(), 200);
+  assert.match(response.headers()['content-type'], /^image\//);
+  assert.deepEqual(failed, []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('dist/ ships no test pages; only the tests\' server shows them', async () => {
+  await assert.rejects(access(new URL('../../dist/tests', import.meta.url)));
+  const { server, url } = await serve({ port: 0 });
+  try {
+    assert.equal((await fetch(new URL('tests/attributes.html', url))).status, 404);
+    assert.equal((await fetch(new URL('tests/attributes.html', site().url))).status, 200);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('announce() speaks only the last of a burst of changes, once, in a polite live region', async () => {
+  const { page, problems, context } = await openPage(site());
+  await widgetReady(page, 'parascope-axes');
+  const region = await page.evaluate(() => {
+    const widget = document.querySelector('parascope-axes');
+    const live = widget.shadowRoot.querySelectorAll('.announcer');
+    for (const n of [1, 2, 3, 4]) widget.announce(`step ${n}`);
+    return { count: live.length, polite: live[0].getAttribute('aria-live'), during: live[0].textContent };
+  });
+  assert.deepEqual(region, { count: 1, polite: 'polite', during: '' });
+  await page.waitForFunction(() => document.querySelector('parascope-axes').shadowRoot.querySelector('.announcer').textContent === 'step 4');
+  const box = await page.evaluate(() => document.querySelector('parascope-axes').shadowRoot.querySelector('.announcer').getBoundingClientRect().width);
+  assert.ok(box <= 1, 'the live region is visually hidden');
   assert.deepEqual(problems, []);
   await context.close();
 });

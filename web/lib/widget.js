@@ -1,31 +1,81 @@
-// The base of every parascope custom element: shadow DOM + stylesheet, start when on screen, attribute checks, notes.
+// The base of every parascope custom element: shadow DOM + stylesheet, reserved size, start when on screen (or before
+// printing), attribute checks, notes, polite announcements.
 import { h } from './dom.js';
 import { EngineError, loadEngine } from './engine.js';
+import { ensurePageStylesheet } from './page-stylesheet.js';
 
 const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
+const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
+const ANNOUNCE_QUIET_MS = 700;
+
+/**
+ * The rules that must hold from the first frame, before widget.css has loaded: the widget's frame shares one grid cell
+ * with the host's ::before, which holds the reserved size (css/embed.css), so the frame fills that size at once.
+ * A constructed sheet is applied synchronously (and is not inline style, so the page's CSP allows it).
+ */
+let structure = null;
+function structureSheet() {
+  if (!structure && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    structure = new CSSStyleSheet();
+    structure.replaceSync(`
+      :host { display: grid; grid-template-columns: minmax(0, 1fr); container-type: inline-size; }
+      .frame { grid-area: 1 / 1; display: flow-root; position: relative; min-width: 0; }
+      .body { float: left; width: 100%; min-height: 100%; box-sizing: border-box; }
+      .notes-anchor { position: absolute; inset: 0; pointer-events: none; display: flex; flex-direction: column;
+        justify-content: flex-end; }
+      .announcer { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
+        clip-path: inset(50%); white-space: nowrap; border: 0; }`);
+  }
+  return structure;
+}
+
+/** Widgets that are on the page but not started yet: printing starts them all. */
+const waiting = new Set();
+function startAllWaiting() {
+  for (const widget of [...waiting]) widget.startNow();
+}
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeprint', startAllWaiting);
+  window.matchMedia?.('print').addEventListener?.('change', (e) => e.matches && startAllWaiting());
+  ensurePageStylesheet(document, EMBED_STYLESHEET);
+}
 
 /**
  * Subclasses implement setup(body) (build controls and first render; this.engine is ready) and may implement stop().
- * A bad attribute or a refused request shows a visible note; the widget keeps working with a fallback.
+ * A bad attribute or a refused request shows a visible note: an overlay at the bottom of the figure that follows the
+ * bottom of the window while the figure is on screen, dismissible, never pushing the figure; the widget keeps working
+ * with a fallback.
+ *
+ * Size: each widget holds its size from the first frame, before this module has even run; the numbers live in one block
+ * per widget in css/embed.css (--reserve-narrow / --reserve-wide), which the page links in its <head> (this module
+ * adds it when the page did not).
+ *
+ * Announcements: this.announce(text) tells a screen reader the figure's new state (one polite live region per widget);
+ * repeated calls while a reader drags a slider are merged, and only the last text is spoken once input pauses.
  */
 export class ParascopeWidget extends HTMLElement {
   #observer = null;
   #started = false;
   #notes = new Map();
+  #announceTimer = 0;
+  #announced = '';
 
   connectedCallback() {
     if (!this.shadowRoot) {
       const root = this.attachShadow({ mode: 'open' });
+      const sheet = structureSheet();
+      if (sheet) root.adoptedStyleSheets = [sheet];
       this.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
-      this.body = h('div', { class: 'body' });
-      root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }), h('div', { class: 'frame' }, this.notesBox, this.body));
+      this.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+      this.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
+      root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }),
+        h('div', { class: 'frame' }, this.body, h('div', { class: 'notes-anchor' }, this.notesBox), this.announcer));
     }
     if (this.#started) return;
+    waiting.add(this);
     this.#observer = new IntersectionObserver(
       (entries) => {
-        if (!entries.some((e) => e.isIntersecting)) return;
-        this.#observer.disconnect();
-        this.#start();
+        if (entries.some((e) => e.isIntersecting)) this.startNow();
       },
       { rootMargin: '200px' },
     );
@@ -33,13 +83,22 @@ export class ParascopeWidget extends HTMLElement {
   }
 
   disconnectedCallback() {
+    waiting.delete(this);
     this.#observer?.disconnect();
+    clearTimeout(this.#announceTimer);
     this.stop();
   }
 
-  async #start() {
+  /** Starts the widget now if it has not started (it normally starts when scrolled near; printing starts it early). */
+  startNow() {
+    if (this.#started) return;
     this.#started = true;
-    this.body.replaceChildren(h('p', { class: 'loading' }, 'Loading the engine…'));
+    waiting.delete(this);
+    this.#observer?.disconnect();
+    this.#start();
+  }
+
+  async #start() {
     try {
       this.engine = await loadEngine();
     } catch (err) {
@@ -63,16 +122,32 @@ export class ParascopeWidget extends HTMLElement {
   /** Hook: release timers and listeners when removed from the page. */
   stop() {}
 
+  /**
+   * Says `text` politely to a screen reader once the figure has been still for a moment: call it after every change
+   * with the new state in words ("MFU 46.2 %"). Calls during a slider drag replace each other; a repeat is not spoken.
+   */
+  announce(text) {
+    clearTimeout(this.#announceTimer);
+    this.#announceTimer = setTimeout(() => {
+      if (text === this.#announced) return;
+      this.#announced = text;
+      this.announcer.textContent = text;
+    }, ANNOUNCE_QUIET_MS);
+  }
+
   /** Shows (or replaces) the note with this key; kind is "warning" or "error". */
   setNote(key, text, kind = 'warning') {
     let note = this.#notes.get(key);
     if (!note) {
-      note = h('p', { class: `note ${kind}`, 'data-note': key });
+      const message = h('span', { class: 'note-text' });
+      note = h('p', { class: `note ${kind}`, 'data-note': key }, message,
+        h('button', { type: 'button', class: 'note-dismiss', 'aria-label': 'Dismiss this note', onclick: () => this.clearNote(key) }, '×'));
+      note.message = message;
       this.#notes.set(key, note);
       this.notesBox.append(note);
     }
     note.className = `note ${kind}`;
-    note.textContent = text;
+    note.message.textContent = text;
   }
 
   clearNote(key) {
