@@ -134,7 +134,8 @@ test('at skew 0 the outline follows the busiest expert the engine names; per-mic
   assert.equal(route(0).hot_expert, 6);  // and hot_rank 0: the two differ at skew 0
   // The change is announced politely, and the slider's value text names the state.
   assert.equal(await widget.locator('[data-out="announce"]').getAttribute('aria-live'), 'polite');
-  assert.match(await widget.locator('[data-out="announce"]').textContent(), /^Router skew 0\.0: busiest expert 6 at /);
+  await page.waitForFunction(() => /^Router skew 0\.0: busiest expert 6 at /.test(
+    document.querySelector('parascope-axes').shadowRoot.querySelector('[data-out="announce"]').textContent));
   assert.match(await widget.locator('input[name="skew"]').getAttribute('aria-valuetext'), /^0\.0: busiest expert 6 at/);
   const terms = await widget.locator('.expert-facts dt').allTextContents();
   assert.ok(terms.includes('One dispatch all-to-all (per MoE layer, per microbatch)'), terms.join(' | '));

@@ -189,10 +189,11 @@ test('the chart is an interactive figure: named by its state, arrow keys walk th
     assert.equal(await chart.getAttribute('role'), 'application');
     assert.equal(await chart.getAttribute('aria-roledescription'), 'pipeline timeline');
     assert.match(await chart.getAttribute('aria-label'), /^Pipeline timeline: GPipe, 4 stages × 8 microbatches, forward half only; \d+\.\d % of the GPU time is bubble\.$/);
-    assert.equal(await widget.locator('[data-out="summary"]').getAttribute('aria-live'), 'polite');
+    assert.equal(await widget.locator('[data-out="announce"]').getAttribute('aria-live'), 'polite');
     await slide(widget, 'microbatches', 16);
     assert.match(await chart.getAttribute('aria-label'), /4 stages × 16 microbatches/);
-    assert.match(await widget.locator('[data-out="summary"]').textContent(), /16 microbatches.*bubble 15\.8 %/);
+    await page.waitForFunction(() => /16 microbatches.*bubble 15\.8 %/.test(
+      document.querySelector('parascope-bubble').shadowRoot.querySelector('[data-out="announce"]').textContent));
     await chart.focus();
     await page.keyboard.press('ArrowRight');
     assert.match(await widget.locator('[data-out="op"]').textContent(), /GPU 0 · microbatch 0 · forward \(F\) · from 0 to 1/);

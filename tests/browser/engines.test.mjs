@@ -67,13 +67,14 @@ function out(win, tag, name) {
   return el ? (el.dataset.value ?? el.textContent) : null;
 }
 
-/** Focuses the keyboard-driven stage that holds the widget's [data-out=name] element. */
-function focusAround(win, tag, name) {
-  const el = win.document.querySelector(tag).shadowRoot.querySelector(`[data-out="${name}"]`);
-  const stage = el.closest('[tabindex]') ?? win.document.querySelector(tag).shadowRoot.querySelector('.ring-stage') ?? el;
-  stage.scrollIntoView({ block: 'center' });
-  stage.focus();
-  return win.document.querySelector(tag).shadowRoot.activeElement === stage;
+/** Focuses the widget's element matched by `selector` (e.g. its keyboard-driven figure); true when it took focus. */
+function focusOn(win, tag, selector) {
+  const shadow = win.document.querySelector(tag).shadowRoot;
+  const el = shadow.querySelector(selector);
+  if (!el) return false;
+  el.scrollIntoView({ block: 'center' });
+  el.focus();
+  return shadow.activeElement === el;
 }
 
 function pageWidth(win) {
@@ -111,7 +112,7 @@ const WIDGETS = [
     read: (page, tag) => page.evaluate(ringState, tag),
     numeric: false,
     async act(page, tag) {
-      assert.ok(await page.evaluate(focusAround, tag, 'status'), 'the ring stage takes focus');
+      assert.ok(await page.evaluate(focusOn, tag, '[role="slider"][tabindex]'), 'the ring figure (a slider over the rounds) takes focus');
       await page.press('ArrowRight');
     },
   },

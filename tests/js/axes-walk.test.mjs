@@ -8,21 +8,10 @@ import { routeRequest, runRequest } from '../../web/lib/model/axes-requests.js';
 import { TABS } from '../../web/lib/model/axes-tabs.js';
 import { axesView, staticText } from '../../web/lib/model/axes-view.js';
 import { nodeEngine } from './node-engine.mjs';
+import { seededRandom as random } from './seeded-random.mjs';
 
 const engine = await nodeEngine();
 const models = Object.fromEntries(engine.call({ op: 'presets' }).models.map((m) => [m.id, m]));
-
-/** mulberry32: a small seeded generator, so a failing walk can be replayed. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RUNS = [
   { name: 'the article page', steps: 200, state: { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8, globalBatch: 256 } },

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { nodeEngine } from './node-engine.mjs';
+import { seededRandom as random } from './seeded-random.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { engineCheck, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
@@ -13,18 +14,6 @@ const { bubbleTexts } = await import(new URL('lib/model/bubble-text.js', dist));
 
 const engine = await nodeEngine();
 const check = engineCheck(engine);
-
-/** mulberry32: a small seeded generator, so a failure replays. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A move a reader can make: a control that is enabled, to a value it offers (a jump anywhere or a keyboard step). */
 function randomMove(rand, settled) {

@@ -12,21 +12,10 @@ import { RUN_DEFAULTS, runRequest, runView } from '../../web/lib/model/mfu-run.j
 import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/lib/model/mfu-split.js';
 import { stepView } from '../../web/lib/model/mfu-step-view.js';
 import { nodeEngine } from './node-engine.mjs';
+import { seededRandom as random } from './seeded-random.mjs';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
-
-/** mulberry32: a small seeded generator, so a failure replays. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BAD_TEXT = /NaN|Infinity|undefined|null/;
 const TYPED = ['0', '-5', '', '1.5', '1e30', '5000000', '238300', '1', '64', '6144', '10000000', '20000000', 'abc', '3.7e5'];

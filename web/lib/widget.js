@@ -66,7 +66,8 @@ export class ParascopeWidget extends HTMLElement {
       const sheet = structureSheet();
       if (sheet) root.adoptedStyleSheets = [sheet];
       this.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
-      this.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+      this.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true',
+        'data-out': 'announce' });
       this.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
       root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }),
         h('div', { class: 'frame' }, this.body, h('div', { class: 'notes-anchor' }, this.notesBox), this.announcer));
@@ -127,6 +128,7 @@ export class ParascopeWidget extends HTMLElement {
    * with the new state in words ("MFU 46.2 %"). Calls during a slider drag replace each other; a repeat is not spoken.
    */
   announce(text) {
+    this.announcement = text;  // the newest text asked for, spoken or not yet
     clearTimeout(this.#announceTimer);
     this.#announceTimer = setTimeout(() => {
       if (text === this.#announced) return;

@@ -50,7 +50,6 @@ class ParascopeAxes extends ParascopeWidget {
       expertTitle: h('p', { class: 'axes-expert-title', 'data-out': 'expert-title' }),
       expertChart: h('div', { class: 'expert-chart' }),
       expertFacts: h('div', { class: 'expert-facts-box' }),
-      live: h('p', { class: 'axes-live', role: 'status', 'aria-live': 'polite', 'data-out': 'announce' }),
     };
     const legend = h('p', { class: 'axes-legend' },
       h('span', { class: 'swatch intra' }), ' inside a node ', h('span', { class: 'swatch inter' }), ' across nodes; ',
@@ -75,7 +74,7 @@ class ParascopeAxes extends ParascopeWidget {
     const experts = h('section', { class: 'axes-experts', 'aria-label': 'Router skew and one MoE layer' },
       h('h3', { class: 'axes-experts-heading' }, 'The router: one MoE layer, one microbatch'),
       this.out.expertTitle, this.skewControl.element, this.out.expertChart, this.out.expertFacts);
-    body.append(h('div', { class: 'axes' }, tablist, this.panel, experts, this.out.live));
+    body.append(h('div', { class: 'axes' }, tablist, this.panel, experts));
 
     this.width = 0;
     this.resize = new ResizeObserver(() => {
@@ -122,10 +121,6 @@ class ParascopeAxes extends ParascopeWidget {
       this.render();
       if (this.routing) this.announce(routingSummary(this.routing, this.routeAsked));
     });
-  }
-
-  announce(text) {
-    this.out.live.textContent = text;
   }
 
   update() {

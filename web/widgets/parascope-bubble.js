@@ -51,7 +51,6 @@ class ParascopeBubble extends ParascopeWidget {
       closed: h('p', { class: 'bubble-formula', 'data-out': 'closed-form' }),
       activations: h('p', { class: 'bubble-formula', 'data-out': 'activations' }),
       readout: h('p', { class: 'bubble-readout', 'data-out': 'op', role: 'status', 'aria-live': 'polite' }),
-      summary: h('p', { class: 'bubble-sr', 'data-out': 'summary', role: 'status', 'aria-live': 'polite' }),
     };
     this.canvas = h('canvas', { class: 'bubble-canvas', 'aria-hidden': 'true' });
     this.rows = h('div', { class: 'bubble-rows', 'aria-hidden': 'true' });
@@ -76,7 +75,7 @@ class ParascopeBubble extends ParascopeWidget {
       this.chart,
       h('p', { class: 'bubble-sr', id: 'bubble-keys' }, 'Arrow keys walk the ops: left and right in time, up and '
         + 'down between GPUs; Home and End jump to a GPU’s first and last op; Escape leaves the op.'),
-      this.out.readout, this.out.summary, this.out.formula, this.out.closed, this.out.activations);
+      this.out.readout, this.out.formula, this.out.closed, this.out.activations);
     body.append(this.root);
 
     this.canvas.addEventListener('pointermove', (e) => this.#hover(e));
@@ -163,7 +162,7 @@ class ParascopeBubble extends ParascopeWidget {
     this.out.formula.textContent = text.formula;
     this.out.closed.textContent = text.closedForm;
     this.out.activations.textContent = text.activations;
-    this.out.summary.textContent = text.summary;
+    this.announce(text.summary);
     this.chart.setAttribute('aria-label', text.chartLabel);
     this.#showOp(-1);
     this.#rowLabels(r.stages);

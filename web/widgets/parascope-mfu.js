@@ -49,7 +49,6 @@ class ParascopeMfu extends ParascopeWidget {
           h('span', {}, h('strong', {}, p ? p.label : 'Your run'), h('small', {}, p ? p.where : 'type tokens/s')));
       }));
     this.about = h('p', { class: 'mfu-about', 'data-out': 'about' });
-    this.announcer = h('p', { class: 'sr-only', role: 'status', 'aria-live': 'polite', 'data-out': 'announce' });
 
     // The modelled side: controls for the split, dashboard vs MFU, memory.
     this.controls = {};
@@ -118,7 +117,7 @@ class ParascopeMfu extends ParascopeWidget {
           h('h3', {}, 'What MFU shows'), this.yourRun.result)));
 
     // Both panels share one grid cell: the figure is as tall as the taller one whichever is shown.
-    body.append(h('div', { class: 'mfu' }, picker, this.about, this.announcer,
+    body.append(h('div', { class: 'mfu' }, picker, this.about,
       h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel)));
     if (this.mode !== YOUR_RUN) this.split = this.startSplit(this.preset());
     this.yourRun.update();
@@ -231,7 +230,7 @@ class ParascopeMfu extends ParascopeWidget {
       this.controls[m.key].element.querySelector('.hint').title = text;
       return `${this.controls[m.key].element.querySelector('.label').textContent} ${text[0].toLowerCase()}${text.slice(1)}`;
     });
-    if (said.length) this.announce(`${this.announcer.textContent} ${said.join(' ')}`);
+    if (said.length) this.announce(`${this.announcement ?? ''} ${said.join(' ')}`.trim());
   }
 
   paintStep(p, r) {
@@ -259,11 +258,6 @@ class ParascopeMfu extends ParascopeWidget {
     const gpus = view.response ? Number(this.run.gpus) : 0;
     this.runGrid.update({ count: gpus, label: view.texts.dashboard, aria: view.texts.dashboard });
     if (this.mode === YOUR_RUN) this.announce(view.texts.announce);
-  }
-
-  /** Says the headline politely to screen readers, once per change of it. */
-  announce(text) {
-    if (this.announcer.textContent !== text) this.announcer.textContent = text;
   }
 
   showPublished(p) {

@@ -1,6 +1,8 @@
 // Chromium (Blink) for the cross-engine tests: Debian's /usr/bin/chromium driven by playwright-core over CDP.
 import { chromium } from 'playwright-core';
 
+import { openScriptedPage } from './scripted-page.mjs';
+
 export const name = 'chromium';
 
 /** Starts a headless Chromium whose pages prefer `colorScheme` ('light' or 'dark'). */
@@ -17,21 +19,7 @@ export async function launch({ colorScheme = 'light' } = {}) {
     async open(url, { width, height }) {
       const context = await browser.newContext({ viewport: { width, height }, colorScheme });
       const page = await context.newPage();
-      const problems = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') problems.push(`console error: ${msg.text()} (${msg.location()?.url ?? '?'})`);
-      });
-      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-      await page.goto(url);
-      return {
-        window: 'window',
-        problems: async () => [...problems],
-        evaluate: (source) => page.evaluate(source),
-        press: (key) => page.keyboard.press(key),
-        click: (x, y) => page.mouse.click(x, y),
-        screenshot: (path) => page.screenshot({ path }),
-        close: () => context.close(),
-      };
+      return openScriptedPage(page, url, { close: () => context.close() });
     },
     close: () => browser.close(),
   };

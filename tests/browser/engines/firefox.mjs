@@ -1,6 +1,8 @@
 // Firefox (Gecko) for the cross-engine tests: Debian's firefox-esr driven by puppeteer-core over WebDriver BiDi.
 import puppeteer from 'puppeteer-core';
 
+import { openScriptedPage } from './scripted-page.mjs';
+
 export const name = 'firefox';
 
 /** Starts a headless Firefox ESR whose pages prefer `colorScheme` ('light' or 'dark'; a preference set at start). */
@@ -23,22 +25,10 @@ export async function launch({ colorScheme = 'light' } = {}) {
     async open(url, { width, height }) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      const problems = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') problems.push(`console error: ${msg.text()} (${msg.location()?.url ?? '?'})`);
-      });
-      page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-      await page.setViewport({ width, height });
-      await page.goto(url);
-      return {
-        window: 'window',
-        problems: async () => [...problems],
-        evaluate: (source) => page.evaluate(source),
-        press: (key) => page.keyboard.press(key),
-        click: (x, y) => page.mouse.click(x, y),
-        screenshot: (path) => page.screenshot({ path }),
+      return openScriptedPage(page, url, {
+        prepare: (p) => p.setViewport({ width, height }),
         close: () => context.close(),
-      };
+      });
     },
     close: () => browser.close(),
   };
