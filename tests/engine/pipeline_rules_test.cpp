@@ -9,6 +9,7 @@
 #include "parascope/api.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_request.hpp"
 
 namespace {
 
@@ -16,16 +17,9 @@ using nlohmann::json;
 using parascope::PipelineSpec;
 using parascope::Schedule;
 
-json ask(json request) {
-  request["op"] = "pipeline";
-  return json::parse(parascope::call(request.dump()));
-}
-
-json error_of(json request) {
-  json r = ask(std::move(request));
-  EXPECT_TRUE(r.contains("error")) << r.dump();
-  return r.value("error", json::object());
-}
+using parascope::testing::ask_pipeline;
+const auto& ask = ask_pipeline;
+const auto& error_of = parascope::testing::pipeline_error_of;
 
 const char* const kSchedules[] = {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"};
 

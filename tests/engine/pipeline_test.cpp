@@ -14,6 +14,7 @@
 #include "parascope/api.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_request.hpp"
 
 namespace {
 
@@ -305,16 +306,9 @@ TEST(Pipeline, ScheduleNamesRoundTrip) {
 
 // ---- the JSON API --------------------------------------------------------------------------------------------------
 
-json ask(json request) {
-  request["op"] = "pipeline";
-  return json::parse(parascope::call(request.dump()));
-}
-
-json error_of(json request) {
-  json r = ask(std::move(request));
-  EXPECT_TRUE(r.contains("error")) << r.dump();
-  return r.value("error", json::object());
-}
+using parascope::testing::ask_pipeline;
+const auto& ask = ask_pipeline;
+const auto& error_of = parascope::testing::pipeline_error_of;
 
 TEST(PipelineApi, AnswersOpsAndMetricsWithTheDocumentedNames) {
   json r = ask({{"schedule", "1f1b"}, {"stages", 2}, {"microbatches", 2}});
