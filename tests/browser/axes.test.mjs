@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 const engine = await nodeEngine();
 const RUN = { model: 'mixtral-8x7b', hardware: 'h100-sxm', cluster: { gpus: 64 },
@@ -234,11 +235,7 @@ test('the height stays put across tabs, router skew and the focused GPU, at 360 
 test('a seeded walk over the real controls (tab clicks and keys, skew, focused GPU) never reaches a refusal', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 1000, height: 1400 });
   const widget = await widgetReady(page, 'parascope-axes');
-  let seed = 7;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
+  const next = seededRandom(7);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const routes = new Map();
   let axis = 'all';

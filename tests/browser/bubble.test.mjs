@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 const { GANTT_LAYOUT } = await import(new URL('../../dist/lib/gantt.js', import.meta.url));
 const { opsFromAttachment } = await import(new URL('../../dist/lib/op-columns.js', import.meta.url));
@@ -352,11 +353,7 @@ for (const width of [360, 1280]) {
 
 test('a short walk over the real controls: every state drawn is the engine’s answer, never a refusal',
   () => withBubble(async (widget) => {
-    let seed = 7;
-    const rand = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const rand = seededRandom(7);
     const schedules = ['gpipe', '1f1b', 'interleaved', 'zb-h1', 'zb-h2', 'dualpipe'];
     for (let step = 0; step < 30; step += 1) {
       const c = await controls(widget);

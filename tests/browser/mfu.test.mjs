@@ -10,6 +10,7 @@ import { presetSplit, stepRequest as splitRequest } from '../../web/lib/model/mf
 import { STEP_SEGMENTS } from '../../web/lib/step-bar.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 const engine = await nodeEngine();
 const site = useSite(before, after);
@@ -285,11 +286,7 @@ test('a seeded walk over the real controls keeps a live figure equal to the engi
   const { page, problems, context } = await openPage(site());
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const widget = await widgetReady(page, 'parascope-mfu');
-  let seed = 7;
-  const rnd = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
+  const rnd = seededRandom(7);
   const pick = (list) => list[Math.floor(rnd() * list.length)];
   for (let step = 0; step < 40; step += 1) {
     const roll = rnd();

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { seconds } from '../../web/lib/format.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 const engine = await nodeEngine();
 const site = useSite(before, after);
@@ -255,8 +256,7 @@ test('a seeded walk over the real controls always shows the engine\'s answer and
   const { page, problems, context } = await openPage(site(), '', { width: 1000, height: 900 });
   await page.emulateMedia({ reducedMotion: 'reduce' });
   const widget = await widgetReady(page, 'parascope-ring');
-  let seed = 20261201;
-  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const random = seededRandom(20261201);
   const pick = (xs) => xs[Math.floor(random() * xs.length)];
   const sizes = await widget.locator('select[name="bytes"] option').evaluateAll((os) => os.map((o) => o.value));
   for (let step = 0; step < 60; step += 1) {

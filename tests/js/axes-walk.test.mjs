@@ -8,7 +8,7 @@ import { routeRequest, runRequest } from '../../web/lib/model/axes-requests.js';
 import { TABS } from '../../web/lib/model/axes-tabs.js';
 import { axesView, staticText } from '../../web/lib/model/axes-view.js';
 import { nodeEngine } from './node-engine.mjs';
-import { seededRandom as random } from './seeded-random.mjs';
+import { seededRandom as random } from '../seeded-random.mjs';
 
 const engine = await nodeEngine();
 const models = Object.fromEntries(engine.call({ op: 'presets' }).models.map((m) => [m.id, m]));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { nodeEngine } from './node-engine.mjs';
-import { seededRandom as random } from './seeded-random.mjs';
+import { seededRandom as random } from '../seeded-random.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { engineCheck, settle } = await import(new URL('lib/model/bubble-rules.js', dist));

@@ -12,7 +12,7 @@ import { RUN_DEFAULTS, runRequest, runView } from '../../web/lib/model/mfu-run.j
 import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/lib/model/mfu-split.js';
 import { stepView } from '../../web/lib/model/mfu-step-view.js';
 import { nodeEngine } from './node-engine.mjs';
-import { seededRandom as random } from './seeded-random.mjs';
+import { seededRandom as random } from '../seeded-random.mjs';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });

@@ -11,6 +11,7 @@ import { ringChartText, ringReadout } from '../../web/lib/model/ring-readout.js'
 import { chartRequests, readoutRequest } from '../../web/lib/model/ring-requests.js';
 import { ringRound } from '../../web/lib/model/ring-round.js';
 import { nodeEngine } from './node-engine.mjs';
+import { seededRandom } from '../seeded-random.mjs';
 
 const engine = await nodeEngine();
 const hardware = engine.call({ op: 'presets' }).hardware;
@@ -18,8 +19,7 @@ const SIZES = [2 ** 20, 2 ** 24, 2 ** 28, 2 ** 30, 2 ** 34];
 const BAD = /\bNaN\b|Infinity(?! Fabric)|\bundefined\b|\bnull\b/; // AMD's link is named Infinity Fabric
 
 function walk(seed, steps) {
-  let s = seed;
-  const random = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  const random = seededRandom(seed);
   const pick = (xs) => xs[Math.floor(random() * xs.length)];
   const state = { gpus: 4, hardware: 'h100-sxm', link: 'intra', bytes: 2 ** 30, round: 0 };
   let trace = engine.call(readoutRequest(hardware.find((x) => x.id === 'h100-sxm'), state, true));
