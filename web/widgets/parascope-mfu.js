@@ -16,7 +16,7 @@ import { stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-/** A control's value as the reader sees it ("2,048", "interleaved 1F1B"). */
+/** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"). */
 function shown(key, value) {
   const choice = CHOICES[key]?.find(([v]) => v === value);
   return choice ? choice[1] : Number(value).toLocaleString('en-US');

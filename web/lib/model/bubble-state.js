@@ -1,13 +1,7 @@
 // The bubble widget's controls (ranges, defaults, schedule names) and the engine request a state makes.
+import { SCHEDULES, scheduleLabel } from './schedules.js';
 
-export const SCHEDULES = [
-  ['gpipe', 'GPipe'],
-  ['1f1b', '1F1B'],
-  ['interleaved', 'Interleaved 1F1B'],
-  ['zb-h1', 'Zero bubble H1'],
-  ['zb-h2', 'Zero bubble H2'],
-  ['dualpipe', 'DualPipe'],
-];
+export { SCHEDULES, scheduleLabel };
 
 /** Slider ranges: UI limits (the engine accepts far more; the chart stays legible up to these). */
 export const LIMITS = { stages: [1, 32], microbatches: [1, 128], chunks: [1, 8] };
@@ -20,10 +14,6 @@ export const CONTROLS = ['schedule', 'stages', 'microbatches', 'chunks', 'forwar
 /** The engine's request field behind each control. */
 export const FIELDS = { schedule: 'schedule', stages: 'stages', microbatches: 'microbatches', chunks: 'chunks',
   forwardOnly: 'forward_only' };
-
-export function scheduleLabel(id) {
-  return SCHEDULES.find(([key]) => key === id)?.[1] ?? id;
-}
 
 /**
  * The "pipeline" request for a state. `applies` says which optional controls the schedule takes (chunks,

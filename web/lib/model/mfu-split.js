@@ -1,6 +1,7 @@
 // The split controls of <parascope-mfu> as pure state: the values each control offers (only those the engine accepts,
 // possibly after moving a dependent control) and what a change does (the new split, which controls moved and why).
 // Every validity rule is the engine's: a value is offered when a `step` request with it is answered.
+import { scheduleLabel } from './schedules.js';
 
 /** Slider stops; a preset's or attribute's own value joins its list. */
 export const STOPS = {
@@ -23,8 +24,8 @@ export const SLIDERS = [
 
 /** [value, label] per choice of each select. */
 export const CHOICES = {
-  schedule: [['1f1b', '1F1B'], ['interleaved', 'interleaved 1F1B'], ['gpipe', 'GPipe'], ['zb-h1', 'zero bubble H1'],
-    ['zb-h2', 'zero bubble H2'], ['dualpipe', 'DualPipe']],
+  // The engine's default first, then the schedule vpp > 1 needs: a refused change tries them in this order.
+  schedule: ['1f1b', 'interleaved', 'gpipe', 'zb-h1', 'zb-h2', 'dualpipe'].map((id) => [id, scheduleLabel(id)]),
   recompute: [['none', 'none'], ['selective', 'selective (attention)'], ['full', 'full (every layer)']],
   zero: [[0, 'off'], [1, '1: optimizer states'], [2, '2: + gradients'], [3, '3: + weights']],
 };
