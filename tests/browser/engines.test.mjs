@@ -3,7 +3,7 @@
 // tests/browser/screenshots/<engine>/. PARASCOPE_ENGINES=firefox,webkit and PARASCOPE_WIDGETS=ring,mfu run a subset.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { serve } from '../../scripts/serve.mjs';
 import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
@@ -189,8 +189,9 @@ for (const engine of ENGINES) {
   for (const colorScheme of ['light', 'dark']) {
     describe(`${engine}, ${colorScheme}`, () => {
       let browser;
+      let launchFailure;
       before(async () => {
-        browser = await launchEngine(engine, { colorScheme });
+        browser = await launchEngine(engine, { colorScheme }).catch((err) => { launchFailure = err; });
       });
       after(async () => {
         await browser?.close();
@@ -200,8 +201,15 @@ for (const engine of ENGINES) {
         describe(`article page at ${size.width} px`, () => {
           let page;
           let seen = 0;
+          let openFailure;
+          // A page that cannot open fails each test with the driver's own message (a failed hook would only
+          // report its tests as "cancelled", hiding why).
           before(async () => {
-            page = await browser.open(site.url, size);
+            page = await (browser ? browser.open(site.url, size) : Promise.reject(launchFailure))
+              .catch((err) => { openFailure = err; });
+          });
+          beforeEach(() => {
+            if (openFailure) throw openFailure;
           });
           after(async () => {
             await page?.close();

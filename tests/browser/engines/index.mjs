@@ -23,18 +23,38 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function launchEngine(name, { colorScheme = 'light' } = {}) {
   const engine = ENGINES[name];
   if (!engine) throw new Error(`unknown engine "${name}" (known: ${ENGINE_NAMES.join(', ')})`);
-  let browser;
-  try {
-    browser = await engine.launch({ colorScheme });
-  } catch (err) {
-    throw new Error(`${name} (${colorScheme}) could not start: ${err.message}`, { cause: err });
-  }
+  const start = async () => {
+    try {
+      return await engine.launch({ colorScheme });
+    } catch (err) {
+      throw new Error(`${name} (${colorScheme}) could not start: ${err.message}`, { cause: err });
+    }
+  };
+  let browser = await start();
+  /** Opens a page; if the driver fails to (a slow machine, a browser that stopped answering), starts the browser
+   *  afresh and tries once more. The first failure goes to stderr, so a retry is seen, never silent. */
+  const openPage = async (url, size) => {
+    try {
+      return await browser.open(url, size);
+    } catch (first) {
+      process.stderr.write(`# ${name} (${colorScheme}): opening ${url} at ${size.width} px failed, `
+        + `restarting the browser and trying once more: ${first.message}\n`);
+      await browser.close().catch(() => {});
+      browser = await start();
+      try {
+        return await browser.open(url, size);
+      } catch (second) {
+        throw new Error(`${name} (${colorScheme}): could not open ${url} at ${size.width} px, twice: `
+          + `${first.message}; then ${second.message}`, { cause: second });
+      }
+    }
+  };
   return {
     name,
     colorScheme,
-    version: browser.version,
+    get version() { return browser.version; },
     async open(url, { width = 1280, height = 900 } = {}) {
-      const page = await browser.open(url, { width, height });
+      const page = await openPage(url, { width, height });
       const evaluate = (fn, ...args) => page.evaluate(`(${fn})(${page.window}, ...${JSON.stringify(args)})`);
       return {
         width,
