@@ -35,6 +35,17 @@ export const CONTENT_SECURITY_POLICY = [
 
 const BASE_HEADERS = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
 
+/** A content-hashed name from scripts/bundle.mjs (<name>-<8 base32 characters>.<ext>): its bytes never change. */
+const HASHED_NAME = /-[A-Z2-7]{8}\.[a-z0-9]+$/;
+
+/**
+ * How long a browser may keep a file: a hashed name for a year without asking again (a new build has new names);
+ * pages (HTML) and every other name must be revalidated on each use (a 304 when unchanged), so a new build shows at once.
+ */
+export function cacheControl(name) {
+  return HASHED_NAME.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /**
  * The request target's path as a list of decoded segments, or null when it cannot name a file under the root:
  * undecodable escapes, NUL, a "." or ".." segment, separators hidden in a segment (%2F, %5C), or a target that is
@@ -93,9 +104,15 @@ async function answer(req, res, roots) {
       res.writeHead(301, { ...BASE_HEADERS, Location: location }).end();
       return;
     }
+    const caching = { 'Cache-Control': cacheControl(real), ETag: `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"` };
+    if (req.headers['if-none-match'] === caching.ETag) {
+      res.writeHead(304, { ...BASE_HEADERS, ...caching }).end();
+      return;
+    }
     const body = await readFile(real);
     res.writeHead(200, {
       ...BASE_HEADERS,
+      ...caching,
       'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream',
       'Content-Length': body.length,
     });

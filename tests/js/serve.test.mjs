@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { CONTENT_SECURITY_POLICY, pathSegments, serve } from '../../scripts/serve.mjs';
+import { CONTENT_SECURITY_POLICY, cacheControl, pathSegments, serve } from '../../scripts/serve.mjs';
 
 let site;
 let root;
@@ -19,6 +19,7 @@ before(async () => {
   await writeFile(join(root, 'index.html'), '<p>home</p>');
   await mkdir(join(root, 'css'));
   await writeFile(join(root, 'css', 'page.css'), 'p{}');
+  await writeFile(join(root, 'css', 'page-ABCDEF23.css'), 'p{}');
   await writeFile(join(outside, 'secret.txt'), 'secret');
   await symlink(join(outside, 'secret.txt'), join(root, 'leak.txt'));
   await symlink(outside, join(root, 'leakdir'));
@@ -114,4 +115,28 @@ test('pathSegments keeps plain names and refuses what could escape', () => {
   for (const bad of ['/..', '/a/../b', '/%2e%2e', '/a%2Fb', '/a%5Cb', '/%ff%', 'x', '//host/']) {
     assert.equal(pathSegments(bad), null, bad);
   }
+});
+
+test('content-hashed files may be kept for a year; pages and other names are revalidated', async () => {
+  const hashed = await get('/css/page-ABCDEF23.css');
+  assert.equal(hashed.status, 200);
+  assert.equal(hashed.headers['cache-control'], 'public, max-age=31536000, immutable');
+  for (const target of ['/', '/index.html', '/css/page.css']) {
+    assert.equal((await get(target)).headers['cache-control'], 'no-cache', target);
+  }
+  assert.equal(cacheControl('js/main-4MAME2KC.js'), 'public, max-age=31536000, immutable');
+  for (const name of ['parascope-bubble.js', 'main.js', 'wasm/parascope.wasm', 'page-abcdef23.css']) {
+    assert.equal(cacheControl(name), 'no-cache', name);
+  }
+});
+
+test('a revalidation of an unchanged file is answered 304 with no body', async () => {
+  const first = await get('/index.html');
+  assert.ok(first.headers.etag);
+  const again = await raw(`GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`);
+  assert.equal(again.status, 304);
+  assert.equal(again.body, '');
+  assert.equal(again.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+  const stale = await raw('GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/"nope"\r\nConnection: close\r\n\r\n');
+  assert.equal(stale.status, 200);
 });

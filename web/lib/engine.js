@@ -4,6 +4,20 @@ import { EngineError } from './engine-error.js';
 
 let loading = null;
 
+// The wasm beside the glue (the production build points this at its content-hashed copy).
+const WASM_URL = new URL('../wasm/parascope.wasm', import.meta.url);
+
+/**
+ * In a browser the engine's download and compilation start as soon as this module runs, not when the first widget
+ * scrolls in (the page's <link rel="preload"> may have started the download even earlier). Null elsewhere (node).
+ */
+const startCompiling = () =>
+  typeof window !== 'undefined' && typeof WebAssembly?.compileStreaming === 'function' && typeof fetch === 'function'
+    ? WebAssembly.compileStreaming(fetch(WASM_URL, { credentials: 'same-origin' }))
+    : null;
+let compiling = startCompiling();
+compiling?.catch(() => {}); // a failure is reported by loadEngine, which tries again
+
 /** Wraps the Embind module: JSON in, JSON out, error objects turned into EngineError. */
 function wrap(module) {
   // Text longer than the engine reads is cut just past its limit before it is copied into wasm memory: the engine
@@ -27,11 +41,19 @@ function wrap(module) {
     call: answer,
     /**
      * Like call, for requests whose numbers come beside the JSON (e.g. pipeline ops_format "binary"): returns
-     * { response, attachment }, the attachment a Float64Array copied out of the engine's memory.
+     * { response, attachment }, the attachment a Float64Array copied out of the engine's memory. `reuse`: an attachment
+     * this caller got before and no longer needs; its memory is overwritten when it is big enough, so a caller asking
+     * again and again (a slider) does not allocate megabytes per step. Without it the copy is always new.
      */
-    callWithAttachment(request) {
+    callWithAttachment(request, reuse = null) {
       const response = answer(request);
-      return { response, attachment: module.attachment().slice() };
+      const numbers = module.attachment();
+      const n = numbers.length;
+      const store = reuse?.buffer.byteLength >= n * 8 && reuse.BYTES_PER_ELEMENT === 8
+        ? new Float64Array(reuse.buffer, 0, n)
+        : new Float64Array(Math.ceil(n * 1.25)).subarray(0, n); // room to grow a little without a new buffer
+      store.set(numbers);
+      return { response, attachment: store };
     },
     /** Sends request text as is and returns the response text as is (for byte-exact tests and the console). */
     callText(requestText) {
@@ -45,10 +67,27 @@ function wrap(module) {
  * call only (node tests pass { wasmBinary }). A failed load is forgotten so that a later call can try again.
  */
 export function loadEngine(moduleOptions = {}) {
-  loading ??= createParascope(moduleOptions)
+  if (loading) return loading;
+  const options = { ...moduleOptions };
+  let failed = new Promise(() => {});
+  if (!options.wasmBinary && !options.instantiateWasm) {
+    compiling ??= startCompiling();
+    const compiled = compiling;
+    if (compiled) {
+      // Instantiate the module compiled above (Emscripten's hook); a failed download or compile rejects the load.
+      failed = new Promise((_, reject) => {
+        options.instantiateWasm = (imports, receive) => {
+          compiled.then((module) => WebAssembly.instantiate(module, imports)).then((instance) => receive(instance), reject);
+          return {};
+        };
+      });
+    }
+  }
+  loading = Promise.race([createParascope(options), failed])
     .then(wrap)
     .catch((err) => {
       loading = null;
+      compiling = null;
       throw err;
     });
   return loading;
