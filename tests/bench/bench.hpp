@@ -38,6 +38,8 @@ inline Timing time_calls(const std::function<void()>& fn, double seconds = 0.5) 
 
 /// One line per figure: "name: value unit (target: ...)".
 void report(const std::string& name, double value, const std::string& unit, const std::string& target = "");
+/// A figure for one JSON request's median time (reported in us); the request is kept so the wasm can be timed on it.
+void report_request(const std::string& name, const std::string& request, double seconds);
 
 struct Case {
   std::string name;

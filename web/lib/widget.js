@@ -162,9 +162,12 @@ export class ParascopeWidget extends HTMLElement {
     return this.#attempt(key, () => this.engine.call(request));
   }
 
-  /** Like ask, for requests whose numbers come beside the JSON: { response, attachment } or null on a refusal. */
-  askWithAttachment(request, key = 'engine') {
-    return this.#attempt(key, () => this.engine.callWithAttachment(request));
+  /**
+   * Like ask, for requests whose numbers come beside the JSON: { response, attachment } or null on a refusal. `reuse`:
+   * an earlier attachment whose memory may be overwritten (engine.callWithAttachment).
+   */
+  askWithAttachment(request, key = 'engine', reuse = null) {
+    return this.#attempt(key, () => this.engine.callWithAttachment(request, reuse));
   }
 
   #attempt(key, question) {

@@ -142,10 +142,12 @@ class ParascopeBubble extends ParascopeWidget {
 
   /** Asks the engine for the settled request and redraws everything. */
   update() {
-    const answer = this.askWithAttachment({ ...this.settled.request, ops_format: 'binary' });
+    // The previous answer's numbers are replaced by this one's: its memory is reused (no 1.3 MB copy per step).
+    const answer = this.askWithAttachment({ ...this.settled.request, ops_format: 'binary' }, 'engine', this.attachment);
     this.toggleAttribute('data-stale', answer === null);
     if (!answer) return;
     const r = answer.response;
+    this.attachment = answer.attachment;
     r.ops = opsFromAttachment(r, answer.attachment);
     this.result = r;
     this.focusIndex = -1;

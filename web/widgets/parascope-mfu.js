@@ -3,7 +3,7 @@
 // State and text live in lib/model/mfu-*.js; this file binds the controls and paints.
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
-import { percent } from '../lib/format.js';
+import { grouped, percent } from '../lib/format.js';
 import { gpuGrid } from '../lib/gpu-grid.js';
 import { memoryBar } from '../lib/memory-bar.js';
 import { PRESETS, YOUR_RUN } from '../lib/mfu-presets.js';
@@ -19,7 +19,7 @@ import { ParascopeWidget } from '../lib/widget.js';
 /** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"). */
 function shown(key, value) {
   const choice = CHOICES[key]?.find(([v]) => v === value);
-  return choice ? choice[1] : Number(value).toLocaleString('en-US');
+  return choice ? choice[1] : grouped(Number(value));
 }
 
 class ParascopeMfu extends ParascopeWidget {

@@ -2,7 +2,7 @@
 // State logic and text live in lib/model/ring-*.js; this file binds the controls and paints.
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
-import { bytes as formatBytes, seconds } from '../lib/format.js';
+import { bytes as formatBytes, grouped, seconds } from '../lib/format.js';
 import { logLogChart } from '../lib/log-chart.js';
 import { ringLink } from '../lib/model/ring-link.js';
 import { ringChartText, ringReadout } from '../lib/model/ring-readout.js';
@@ -199,7 +199,7 @@ class ParascopeRing extends ParascopeWidget {
     this.out.chart.replaceChildren(logLogChart({
       series: this.chartData,
       xTicks: [2, 16, 128, 1024, CHART_GPUS[CHART_GPUS.length - 1]],
-      format: { x: (v) => v.toLocaleString('en-US'), y: seconds },
+      format: { x: (v) => grouped(v), y: seconds },
       marker: { x: marker.gpus, y: marker.time },
       label: text.label,
       xTitle: 'GPUs (log scale)',

@@ -1,9 +1,9 @@
 // The expert panel of <parascope-axes> as data: per-expert load bars and the facts of one MoE layer's routing of one
 // microbatch (the engine's moe_route answer), the busiest expert tied to the GPUs that hold it.
-import { bytes, seconds } from '../format.js';
+import { bytes, grouped, seconds } from '../format.js';
 import { rankList } from './axes-captions.js';
 
-const n = (x) => x.toLocaleString('en-US');
+const n = (x) => grouped(x);
 const times = (x) => `${Number(x.toPrecision(3))}×`;
 
 /** The drawn GPUs that hold `expert`, from the placement's per-rank expert ranges. */

@@ -1,6 +1,6 @@
 // The per-axis traffic table of <parascope-axes> as data: one row per axis of the engine's traffic answer, every
 // figure labelled per training step (what each axis fixes is in the tab's caption).
-import { bytes, percent, seconds } from '../format.js';
+import { bytes, grouped, percent, seconds } from '../format.js';
 
 /** Column headings (and the label each cell carries in the narrow, stacked layout). */
 export const COLUMNS = [
@@ -15,7 +15,7 @@ export const COLUMNS = [
 
 /** Text for one cell from the engine's row. */
 function text(field, r) {
-  if (field === 'count') return `${Number(r.count.toPrecision(4)).toLocaleString('en-US')}×`;
+  if (field === 'count') return `${grouped(Number(r.count.toPrecision(4)))}×`;
   if (field === 'bytes_per_gpu') return bytes(r.bytes_per_gpu);
   if (field === 'link') return `${r.link_name ?? ''} (${r.link === 'inter' ? 'across nodes' : 'inside a node'})`;
   if (field === 'time') return seconds(r.time);

@@ -1,10 +1,10 @@
 // Every sentence the bubble widget shows, from an engine "pipeline" answer: gauges, formulas, the known closed form
 // beside the simulation, activations, the op readout and the accessible names.
-import { percent } from '../format.js';
+import { grouped, percent } from '../format.js';
 import { scheduleLabel } from './bubble-state.js';
 
 /** Numbers as the reader sees them: whole numbers plainly, others with up to 4 significant digits. */
-export const num = (x) => (Number.isInteger(x) ? x.toLocaleString('en-US') : String(Number(x.toPrecision(4))));
+export const num = (x) => (Number.isInteger(x) ? grouped(x) : String(Number(x.toPrecision(4))));
 
 const KIND_NAMES = { F: 'forward', B: 'backward', W: 'weight gradient' };
 

@@ -1,4 +1,6 @@
 // What one accelerator is called, from the `kind` the engine publishes with each hardware preset ("gpu" or "tpu").
+import { grouped } from '../format.js';
+
 const WORDS = {
   gpu: { one: 'GPU', many: 'GPUs' },
   tpu: { one: 'TPU chip', many: 'TPU chips' },
@@ -12,5 +14,5 @@ export function deviceWords(presets, id) {
 
 /** "6,144 TPU chips", "1 GPU". */
 export function deviceCount(n, words) {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? words.one : words.many}`;
+  return `${grouped(n)} ${n === 1 ? words.one : words.many}`;
 }

@@ -1,0 +1,227 @@
+// What a reader feels, measured in headless Chromium on the served dist/: cold and warm loads of the article (time to
+// the first and to every figure drawn while scrolling through, layout shift, bytes of every file the browser asked
+// for), each widget embedded alone, real key presses on the bubble's slider to the next frame, and the ring's
+// animation frames. Each function returns plain numbers; tests/bench/run-web.mjs reports them.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+export const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu'];
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const distOf = (site) => site.root ?? DIST; // a site may serve another build (before/after comparisons)
+
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+export const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+/** Installed before any page script: when each widget is drawn, and Chromium's layout shifts not caused by input. */
+function recorder() {
+  window.__bench = { ready: {}, shift: 0 };
+  document.addEventListener('parascope-ready', (e) => {
+    window.__bench.ready[e.target.localName] ??= performance.now();
+  }, true);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__bench.shift += entry.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+/**
+ * What the page really fetched over the network (Chromium's own log, so files served from its cache do not count):
+ * returns an async function listing { path, status, wire (bytes received), gzip (gzip -9 of the body) }.
+ */
+async function watchRequests(page, origin) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  const seen = new Map();
+  const bodies = [];
+  cdp.on('Network.responseReceived', ({ requestId, response }) => {
+    const url = new URL(response.url);
+    if (url.origin !== origin) return;
+    seen.set(requestId, { path: url.pathname, status: response.status, cached: response.fromDiskCache || response.fromPrefetchCache, wire: 0, gzip: 0 });
+  });
+  cdp.on('Network.requestServedFromCache', ({ requestId }) => {
+    if (seen.has(requestId)) seen.get(requestId).cached = true;
+  });
+  cdp.on('Network.loadingFinished', ({ requestId, encodedDataLength }) => {
+    const r = seen.get(requestId);
+    if (!r) return;
+    r.wire = encodedDataLength;
+    if (r.status === 200 && !r.cached) {
+      bodies.push(cdp.send('Network.getResponseBody', { requestId }).then(({ body, base64Encoded }) => {
+        r.gzip = gzipSync(Buffer.from(body, base64Encoded ? 'base64' : 'utf8'), { level: 9 }).length;
+      }).catch(() => {}));
+    }
+  });
+  return async () => {
+    await Promise.all(bodies);
+    return [...seen.values()].filter((r) => !r.cached);
+  };
+}
+
+/** Scrolls the page to the bottom in steps of 0.8 viewport, one per frame (a quick fling: every figure passes by). */
+async function scrollThrough(page) {
+  await page.evaluate(() => new Promise((resolve) => {
+    const step = () => {
+      if (scrollY >= document.documentElement.scrollHeight - innerHeight - 1) resolve();
+      else {
+        scrollBy(0, innerHeight * 0.8);
+        requestAnimationFrame(step);
+      }
+    };
+    requestAnimationFrame(step);
+  }));
+}
+
+const allReady = (page) => page.waitForFunction((names) => names.every((n) => window.__bench.ready[n] !== undefined),
+  WIDGETS, { timeout: 60000 });
+
+/**
+ * Loads the article `runs` times, each in a fresh browser context (empty cache) and then once more in the same context
+ * (warm: cached files, compiled code). Per load: first figure drawn and all drawn (ms from navigation), layout shift.
+ */
+export async function loads(site, runs = 4, { width = 1280, height = 800 } = {}) {
+  const origin = new URL(site.url).origin;
+  const out = { cold: [], warm: [] };
+  for (let i = 0; i < runs; i += 1) {
+    const context = await site.browser.newContext({ viewport: { width, height } });
+    await context.addInitScript(recorder);
+    for (const kind of ['cold', 'warm']) {
+      const page = await context.newPage();
+      const requests = await watchRequests(page, origin);
+      await page.goto(site.url, { waitUntil: 'commit' });
+      await page.waitForFunction(() => Object.keys(window.__bench.ready).length > 0, null, { timeout: 60000 });
+      await scrollThrough(page);
+      await allReady(page);
+      await page.waitForTimeout(300);
+      const b = await page.evaluate(() => window.__bench);
+      await page.waitForLoadState('load');
+      const times = Object.values(b.ready);
+      out[kind].push({ first: Math.min(...times), all: Math.max(...times), shift: b.shift, requests: await requests() });
+      await page.close();
+    }
+    await context.close();
+  }
+  return out;
+}
+
+/**
+ * Each widget alone on a page (the article's <head>, one element with the article's attributes), cold: the files the
+ * browser asked for and their gzip -9 size. Returns { widget: { files, gzip } }.
+ */
+export async function embeds(site) {
+  const origin = new URL(site.url).origin;
+  const index = readFileSync(`${distOf(site)}/index.html`, 'utf8');
+  const head = index.slice(0, index.indexOf('</head>') + '</head>'.length);
+  const out = {};
+  for (const name of WIDGETS) {
+    const element = index.match(new RegExp(`<${name}\\b[^>]*>\\s*</${name}>`))[0];
+    const html = `${head}\n<body>\n${element}\n</body>\n</html>\n`;
+    const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    await context.addInitScript(recorder);
+    await context.route(`${origin}/bench-embed.html`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+    const page = await context.newPage();
+    const requests = await watchRequests(page, origin);
+    await page.goto(`${origin}/bench-embed.html`);
+    await page.waitForFunction((n) => window.__bench.ready[n] !== undefined, name, { timeout: 60000 });
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(300);
+    const fetched = await requests();
+    out[name] = { files: fetched.map((r) => r.path), gzip: fetched.reduce((a, r) => a + r.gzip, 0) };
+    await context.close();
+  }
+  return out;
+}
+
+/**
+ * The bubble at 32 stages x 128 microbatches, interleaved, v = 4: real key presses (the driver's keyboard, ← then → on
+ * the chunks slider, 4 <-> 3) to the end of the next frame's work (rAF, then the task after it: style, layout and paint
+ * of that frame are done), measured from the key event's own time stamp, so waiting for a busy main thread counts.
+ */
+export async function sliderPresses(site, presses = 80) {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  await context.addInitScript(recorder);
+  const page = await context.newPage();
+  await page.goto(`${site.url}#bubble`);
+  await page.waitForFunction(() => window.__bench.ready['parascope-bubble'] !== undefined, null, { timeout: 60000 });
+  await page.evaluate(() => {
+    const widget = document.querySelector('parascope-bubble');
+    const root = widget.shadowRoot;
+    const set = (name, value, type = 'input') => {
+      const el = root.querySelector(`[name="${name}"]`);
+      if (el.type === 'checkbox') el.checked = value;
+      else el.value = String(value);
+      el.dispatchEvent(new Event(type, { bubbles: true }));
+    };
+    set('forward-only', false, 'change');
+    set('schedule', 'interleaved', 'change');
+    set('stages', 32);
+    set('microbatches', 128);
+    set('chunks', 4);
+    widget.scrollIntoView({ block: 'center' });
+    window.__keys = [];
+    window.addEventListener('keydown', (e) => {
+      const t0 = e.timeStamp;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => window.__keys.push(performance.now() - t0);
+        channel.port2.postMessage(0);
+      });
+    }, true);
+  });
+  const chunks = page.locator('parascope-bubble').locator('input[name="chunks"]');
+  await chunks.focus();
+  const check = await page.evaluate(() => {
+    const w = document.querySelector('parascope-bubble');
+    return { stages: w.result.stages, ops: w.result.ops.microbatch.length, chunks: w.shadowRoot.querySelector('[name="chunks"]').value };
+  });
+  for (let i = 0; i < presses + 4; i += 1) {
+    await page.keyboard.press(i % 2 ? 'ArrowRight' : 'ArrowLeft');
+    await page.waitForFunction((n) => window.__keys.length >= n, i + 1);
+    await page.waitForTimeout(30);
+  }
+  const times = (await page.evaluate(() => window.__keys)).slice(4); // 4 warm-up presses
+  const refused = await page.evaluate(() => !!document.querySelector('parascope-bubble').shadowRoot.querySelector('[data-note="engine"]'));
+  await context.close();
+  if (refused) throw new Error('the bubble refused a timed setting');
+  return { times, ...check };
+}
+
+/**
+ * The ring at 16 GPUs, playing: frames between requestAnimationFrame callbacks over `seconds`; a frame dropped is a
+ * vsync interval (16.7 ms) with no frame. Returns { fraction, frames, dropped, worst }.
+ */
+export async function ringFrames(site, seconds = 4) {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  await context.addInitScript(recorder);
+  const page = await context.newPage();
+  await page.goto(`${site.url}#ring`);
+  await page.waitForFunction(() => window.__bench.ready['parascope-ring'] !== undefined, null, { timeout: 60000 });
+  await page.evaluate(() => {
+    const el = document.querySelector('parascope-ring');
+    el.change({ gpus: 16 });
+    el.scrollIntoView({ block: 'center' });
+  });
+  await page.waitForTimeout(300);
+  await page.locator('parascope-ring').locator('button[name="play"]').click();
+  const result = await page.evaluate((ms) => new Promise((resolve) => {
+    const stamps = [];
+    const t0 = performance.now();
+    const frame = (now) => {
+      stamps.push(now);
+      if (now - t0 < ms) requestAnimationFrame(frame);
+      else resolve(stamps);
+    };
+    requestAnimationFrame(frame);
+  }), seconds * 1000);
+  await context.close();
+  const interval = 1000 / 60;
+  let dropped = 0;
+  let worst = 0;
+  for (let i = 1; i < result.length; i += 1) {
+    const gap = result[i] - result[i - 1];
+    worst = Math.max(worst, gap);
+    dropped += Math.max(0, Math.round(gap / interval) - 1);
+  }
+  const expected = (result.at(-1) - result[0]) / interval;
+  return { fraction: dropped / expected, frames: result.length, dropped, worst };
+}
