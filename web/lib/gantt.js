@@ -62,6 +62,10 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
   const line = Math.max(1, Math.round(ratio));
   const { microbatch, kind, start, end } = result.ops;
   const k = scale * ratio;
+  // Colour tables when the palette has them (model/bubble-colours.js): a lookup per op instead of two calls.
+  const { fills, edges, shades } = colours;
+  const fillOf = fills ? (i) => (fills[kind[i]] ?? fills.F)[microbatch[i] % shades] : (i) => colours.op(kind[i], microbatch[i]);
+  const edgeOf = edges ? (i) => (edges[kind[i]] ?? edges.F)[microbatch[i] % shades] : (i) => colours.edge(kind[i], microbatch[i]);
   for (let s = 0; s < p; s += 1) {
     scan.fill(0);
     for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
@@ -70,8 +74,8 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
       let x1 = Math.max(x0 + 1, Math.round(end[i] * k));
       if (x0 >= width) continue;
       if (x1 > width) x1 = width;
-      scan.fill(colours.op(kind[i], microbatch[i]), x0, x1);
-      if (x1 - x0 >= 4 * line) scan.fill(colours.edge(kind[i], microbatch[i]), x0, x0 + line);
+      scan.fill(fillOf(i), x0, x1);
+      if (x1 - x0 >= 4 * line) scan.fill(edgeOf(i), x0, x0 + line);
     }
     const top = Math.round(s * rowH * ratio);
     const bottom = Math.round((s + 1) * rowH * ratio);

@@ -81,7 +81,12 @@ class ParascopeBubble extends ParascopeWidget {
     this.canvas.addEventListener('pointermove', (e) => this.#hover(e));
     this.canvas.addEventListener('pointerleave', () => this.#showOp(-1));
     this.chart.addEventListener('keydown', (e) => this.#key(e));
-    this.resizer = new ResizeObserver(() => this.draw());
+    // The plot's size is read here, where layout is fresh, and kept: a redraw after a slider step must not force a
+    // layout of the whole page in the middle of the input handler (it costs a few ms on the long article).
+    this.resizer = new ResizeObserver(() => {
+      this.plotSize = { width: Math.floor(this.plot.clientWidth), height: Math.floor(this.plot.clientHeight) };
+      this.draw();
+    });
     this.resizer.observe(this.plot);
     this.#themeWatch();
     this.move(null);
@@ -174,13 +179,19 @@ class ParascopeBubble extends ParascopeWidget {
   /** Redraws the chart at the current size (no engine call). */
   draw() {
     if (!this.result) return;
-    const width = Math.floor(this.plot.clientWidth);
-    const height = Math.floor(this.plot.clientHeight);
+    const { width, height } = this.plotSize
+      ?? { width: Math.floor(this.plot.clientWidth), height: Math.floor(this.plot.clientHeight) };
     if (width <= 0 || height <= 0) return;
     this.colours ??= this.#readColours();
     this.geometry = drawGantt(this.canvas, this.result, { width, height, colours: this.colours });
     const { rowH } = this.geometry;
     const every = Math.ceil((GANTT_LAYOUT.label + 3) / rowH);  // labels 11 px or larger, never crowded
+    const rowsKey = `${rowH} ${every} ${this.rows.childElementCount}`;
+    if (rowsKey === this.rowsKey) {  // the row labels already stand where they must
+      this.#placeMarker();
+      return;
+    }
+    this.rowsKey = rowsKey;
     this.rows.style.setProperty('--row-h', `${rowH}px`);
     for (const row of this.rows.children) {
       row.style.height = `${rowH}px`;

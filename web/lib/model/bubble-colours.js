@@ -67,6 +67,10 @@ export function chartColours(palette) {
   const shade = (microbatch) => ((microbatch % SHADES.length) + SHADES.length) % SHADES.length;
   const known = (kind) => (kind in kinds ? kind : 'F');
   return {
+    // The same packed colours as plain tables (kind -> one per shade), for the pixel loop: no call per op.
+    shades: SHADES.length,
+    fills,
+    edges,
     op: (kind, microbatch) => fills[known(kind)][shade(microbatch)],
     edge: (kind, microbatch) => edges[known(kind)][shade(microbatch)],
     label: (kind, microbatch = 0) => labels[known(kind)][shade(microbatch)],
