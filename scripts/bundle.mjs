@@ -9,8 +9,9 @@
 //   script request). Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is
 //   pointed at the hashed copy of that file, relative to the bundle.
 // - Stylesheets (css/*.css), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
-//   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names, and a page whose bundle loads the engine
-//   gets a <link rel="preload"> for the wasm, so its download starts while the page is still parsing.
+//   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names, and gets a <link rel="preload"> for each
+//   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
+//   those downloads start while the page is still parsing, not when the script gets to them.
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
 import { createHash } from 'node:crypto';
@@ -115,7 +116,10 @@ export async function bundle(dist) {
   for (const [out, meta] of Object.entries(result.metafile.outputs)) {
     if (!meta.entryPoint) continue;
     const assets = new Set();
-    for (const input of Object.keys(meta.inputs)) for (const a of assetsOf.get(resolve(input)) ?? []) assets.add(a);
+    const text = readFileSync(resolve(out), 'utf8'); // an asset counts only if its URL survived tree shaking
+    for (const input of Object.keys(meta.inputs)) {
+      for (const a of assetsOf.get(resolve(input)) ?? []) if (text.includes(basename(a))) assets.add(a);
+    }
     bundles.set(resolve(meta.entryPoint), { bundle: resolve(out), assets });
   }
 
@@ -126,7 +130,7 @@ export async function bundle(dist) {
     let html = readFileSync(file, 'utf8').replace(moduleScript, (tag, src) => {
       const built = isLocal(src) && bundles.get(resolve(dist, src));
       if (!built) return tag;
-      for (const asset of built.assets) if (asset.endsWith('.wasm')) preloads.add(asset);
+      for (const asset of built.assets) if (/\.(wasm|css)$/.test(asset)) preloads.add(asset);
       return tag.replace(`src="${src}"`, `src="${toUrlPath(relative(dist, built.bundle))}"`);
     });
     html = html.replace(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g, (tag, href) => {
@@ -134,9 +138,11 @@ export async function bundle(dist) {
       if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/)) return tag;
       return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(dist, hashedCopy(target)))}"`);
     });
+    for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) preloads.delete(resolve(dist, linked[1]));
     if (preloads.size) {
-      const links = [...preloads].map((w) =>
-        `<link rel="preload" href="${toUrlPath(relative(dist, w))}" as="fetch" type="application/wasm" crossorigin>`);
+      const links = [...preloads].map((file) => file.endsWith('.css')
+        ? `<link rel="preload" href="${toUrlPath(relative(dist, file))}" as="style">`
+        : `<link rel="preload" href="${toUrlPath(relative(dist, file))}" as="fetch" type="application/wasm" crossorigin>`);
       html = html.replace(/(\n\s*)(<script\b[^>]*\btype="module")/, (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`);
     }
     writeFileSync(file, html);
