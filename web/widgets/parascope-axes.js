@@ -103,6 +103,15 @@ class ParascopeAxes extends ParascopeWidget {
     this.state.axis = axis;
     this.render();
     this.announce(axis === 'all' ? 'All four axes.' : axisSummary(this.traffic, axis));
+    this.stateChanged();
+  }
+
+  /** The state as attributes (permalinks, file names). */
+  linkState() {
+    if (!this.state) return null;
+    const s = this.state;
+    return { axis: s.axis, model: s.model, hardware: s.hardware, gpus: s.gpus, tp: s.tp, pp: s.pp, ep: s.ep,
+      'global-batch': s.globalBatch, skew: s.skew, seed: s.seed };
   }
 
   setFocus(rank) {
@@ -121,6 +130,7 @@ class ParascopeAxes extends ParascopeWidget {
       this.render();
       if (this.routing) this.announce(routingSummary(this.routing, this.routeAsked));
     });
+    this.stateChanged();
   }
 
   update() {

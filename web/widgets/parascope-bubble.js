@@ -16,14 +16,13 @@ const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idl
 
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
-    const forwardAttr = this.getAttribute('forward-only');
     this.wanted = {
       stages: this.intAttribute('stages', { min: LIMITS.stages[0], max: LIMITS.stages[1], fallback: DEFAULTS.stages }),
       microbatches: this.intAttribute('microbatches',
         { min: LIMITS.microbatches[0], max: LIMITS.microbatches[1], fallback: DEFAULTS.microbatches }),
       schedule: this.choiceAttribute('schedule', SCHEDULES.map(([id]) => id), DEFAULTS.schedule),
       chunks: this.intAttribute('chunks', { min: LIMITS.chunks[0], max: LIMITS.chunks[1], fallback: DEFAULTS.chunks }),
-      forwardOnly: forwardAttr !== null && forwardAttr !== 'false',
+      forwardOnly: this.flagAttribute('forward-only'),
     };
     this.check = engineCheck(this.engine);
     this.focusIndex = -1;
@@ -167,6 +166,15 @@ class ParascopeBubble extends ParascopeWidget {
     this.#showOp(-1);
     this.#rowLabels(r.stages);
     this.draw();
+    this.stateChanged();
+  }
+
+  /** The settings drawn, as attributes (permalinks, file names); controls the schedule does not take are left out. */
+  linkState() {
+    if (!this.settled) return null;
+    const { shown, applies } = this.settled;
+    return { schedule: shown.schedule, stages: shown.stages, microbatches: shown.microbatches,
+      chunks: applies.chunks ? shown.chunks : null, 'forward-only': applies.forwardOnly && shown.forwardOnly };
   }
 
   /** Redraws the chart at the current size (no engine call). */

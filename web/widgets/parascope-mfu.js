@@ -194,6 +194,7 @@ class ParascopeMfu extends ParascopeWidget {
     if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
     if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
     this.showMoves(moved, keepHints);
+    this.stateChanged();
     // Mid-drag the offers stay as they were, unless a moved control now holds a value its slider does not offer.
     if (!renew && SLIDERS.every(([key]) => this.stops[key].includes(this.split[key]))) {
       for (const [key] of SLIDERS) this.controls[key].set(this.stops[key].indexOf(this.split[key]));
@@ -257,7 +258,24 @@ class ParascopeMfu extends ParascopeWidget {
   paintRun(view) {
     const gpus = view.response ? Number(this.run.gpus) : 0;
     this.runGrid.update({ count: gpus, label: view.texts.dashboard, aria: view.texts.dashboard });
-    if (this.mode === YOUR_RUN) this.announce(view.texts.announce);
+    if (this.mode === YOUR_RUN) {
+      this.announce(view.texts.announce);
+      this.stateChanged();
+    }
+  }
+
+  /** The run shown, as attributes (permalinks, file names): the preset and its split, or "your run"'s fields. */
+  linkState() {
+    if (!this.mode) return null;
+    if (this.mode === YOUR_RUN) {
+      const r = this.run;
+      return { preset: YOUR_RUN, model: r.model, hardware: r.hardware, gpus: r.gpus,
+        'tokens-per-second': r.tokensPerSecond, attention: r.attention };
+    }
+    const state = { preset: this.mode };
+    for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];
+    for (const [key] of SELECTS) state[key] = this.split[key] === '' ? null : this.split[key];
+    return state;
   }
 
   showPublished(p) {

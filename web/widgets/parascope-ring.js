@@ -132,6 +132,14 @@ class ParascopeRing extends ParascopeWidget {
     Object.assign(this.state, patch);
     if (resize) this.rebuild();
     else this.updateCost();
+    this.stateChanged();
+  }
+
+  /** The ring as attributes (permalinks, file names): the link is the reader's choice, as in the menu. */
+  linkState() {
+    if (!this.state) return null;
+    const { gpus, hardware, link, bytes } = this.state;
+    return { gpus, hardware, link, bytes };
   }
 
   /** A new ring: ask the engine for the traced all-reduce and draw it at round 0. */
