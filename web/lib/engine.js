@@ -1,5 +1,4 @@
 // Loads the engine (WebAssembly) once per page; every widget shares it. call(request) -> response, or throws EngineError.
-import createParascope from '../wasm/parascope.mjs';
 import { EngineError } from './engine-error.js';
 
 let loading = null;
@@ -45,7 +44,9 @@ function wrap(module) {
  * call only (node tests pass { wasmBinary }). A failed load is forgotten so that a later call can try again.
  */
 export function loadEngine(moduleOptions = {}) {
-  loading ??= createParascope(moduleOptions)
+  // Imported on first use, so a missing or blocked engine file is a failed load the widget can report in place.
+  loading ??= import('../wasm/parascope.mjs')
+    .then(({ default: createParascope }) => createParascope(moduleOptions))
     .then(wrap)
     .catch((err) => {
       loading = null;
