@@ -74,7 +74,8 @@ class ParascopeAxes extends ParascopeWidget {
     const experts = h('section', { class: 'axes-experts', 'aria-label': 'Router skew and one MoE layer' },
       h('h3', { class: 'axes-experts-heading' }, 'The router: one MoE layer, one microbatch'),
       this.out.expertTitle, this.skewControl.element, this.out.expertChart, this.out.expertFacts);
-    body.append(h('div', { class: 'axes' }, tablist, this.panel, experts));
+    this.root = h('div', { class: 'axes' }, tablist, this.panel, experts);
+    body.append(this.root);
 
     this.width = 0;
     this.resize = new ResizeObserver(() => {
@@ -104,6 +105,19 @@ class ParascopeAxes extends ParascopeWidget {
     this.render();
     this.announce(axis === 'all' ? 'All four axes.' : axisSummary(this.traffic, axis));
     this.stateChanged();
+  }
+
+  /** What an export holds: the figure as drawn, and the engine's placement, traffic and routing answers. */
+  exportFigure() {
+    if (!this.placement) return null;
+    const s = this.state;
+    return {
+      title: `${this.models[s.model].name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
+      words: [s.model, `${s.gpus}gpus`, `tp${s.tp}`, `pp${s.pp}`, `ep${s.ep}`, s.axis],
+      root: this.root,
+      data: { request: { op: 'traffic', ...runRequest(s) }, response: this.traffic, route: this.routing,
+        routeRequest: this.routeAsked },
+    };
   }
 
   /** The state as attributes (permalinks, file names). */

@@ -4,9 +4,10 @@
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
+import { ganttSvg } from '../lib/gantt-svg.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
-import { DEFAULTS, LIMITS, SCHEDULES } from '../lib/model/bubble-state.js';
+import { DEFAULTS, LIMITS, SCHEDULES, scheduleLabel } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { opsFromAttachment } from '../lib/op-columns.js';
 import { ParascopeWidget } from '../lib/widget.js';
@@ -175,6 +176,31 @@ class ParascopeBubble extends ParascopeWidget {
     const { shown, applies } = this.settled;
     return { schedule: shown.schedule, stages: shown.stages, microbatches: shown.microbatches,
       chunks: applies.chunks ? shown.chunks : null, 'forward-only': applies.forwardOnly && shown.forwardOnly };
+  }
+
+  /** What an export holds: this figure as drawn (the chart as vectors), the engine's answer, its ops as a table. */
+  exportFigure() {
+    const r = this.result;
+    if (!r) return null;
+    const s = this.linkState();
+    const { ranges } = this.geometry ?? { ranges: null };
+    const table = [['stage', 'microbatch', 'kind', 'chunk', 'start (forward passes)', 'end (forward passes)']];
+    for (let stage = 0, i = 0; i < r.ops.kind.length; i += 1) {
+      while (ranges && i >= ranges[stage + 1]) stage += 1;
+      table.push([stage, r.ops.microbatch[i], r.ops.kind[i], r.ops.chunk[i], r.ops.start[i], r.ops.end[i]]);
+    }
+    const { ops, index, ...answer } = r;
+    return {
+      title: `${scheduleLabel(s.schedule)}: ${s.stages} stages, ${s.microbatches} microbatches${s.chunks ? `, ${s.chunks} chunks` : ''}`
+        + `${s['forward-only'] ? ', forward half' : ''}: useful work ${this.texts.efficiency}`,
+      words: [s.schedule, `${s.stages}x${s.microbatches}`, s.chunks ? `c${s.chunks}` : '', s['forward-only'] ? 'forward' : ''],
+      root: this.root,
+      vector: (canvas, box) => (canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null),
+      data: { request: this.settled.request, response: { ...answer,
+        ops: { count: ops.kind.length, per_stage: ops.per_stage, kind: ops.kind, microbatch: ops.microbatch, chunk: ops.chunk,
+          start: ops.start, end: ops.end } } },
+      table,
+    };
   }
 
   /** Redraws the chart at the current size (no engine call). */

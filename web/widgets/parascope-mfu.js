@@ -117,8 +117,9 @@ class ParascopeMfu extends ParascopeWidget {
           h('h3', {}, 'What MFU shows'), this.yourRun.result)));
 
     // Both panels share one grid cell: the figure is as tall as the taller one whichever is shown.
-    body.append(h('div', { class: 'mfu' }, picker, this.about,
-      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel)));
+    this.root = h('div', { class: 'mfu' }, picker, this.about,
+      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel));
+    body.append(this.root);
     if (this.mode !== YOUR_RUN) this.split = this.startSplit(this.preset());
     this.yourRun.update();
     this.show();
@@ -190,7 +191,9 @@ class ParascopeMfu extends ParascopeWidget {
    */
   update(moved, { offers: renew = true, keepHints = false } = {}) {
     const p = this.preset();
-    const answer = this.asker(stepRequest(p, this.split));
+    const request = stepRequest(p, this.split);
+    const answer = this.asker(request);
+    this.shownStep = { request, response: answer.response };
     if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
     if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
     this.showMoves(moved, keepHints);
@@ -256,12 +259,35 @@ class ParascopeMfu extends ParascopeWidget {
   }
 
   paintRun(view) {
+    this.shownRun = { inputs: { ...this.run }, response: view.response ?? null };
     const gpus = view.response ? Number(this.run.gpus) : 0;
     this.runGrid.update({ count: gpus, label: view.texts.dashboard, aria: view.texts.dashboard });
     if (this.mode === YOUR_RUN) {
       this.announce(view.texts.announce);
       this.stateChanged();
     }
+  }
+
+  /** What an export holds: the figure as drawn and the engine's answer it shows (step, or "your run"'s mfu). */
+  exportFigure() {
+    const p = this.preset();
+    const data = p ? this.shownStep : this.shownRun;
+    if (!data?.response) return p || !this.shownRun ? null : { ...this.#runExport(), data: this.shownRun };
+    if (!p) return { ...this.#runExport(), data };
+    const s = this.split;
+    return {
+      title: `${p.label}: tp ${s.tp}, pp ${s.pp}, global batch ${s.global_batch}: MFU ${this.out.modelled.textContent} modelled`,
+      words: [p.id, `tp${s.tp}`, `pp${s.pp}`, s.vpp > 1 ? `vpp${s.vpp}` : '', `mbs${s.microbatch_size}`, `gb${s.global_batch}`,
+        s.recompute !== 'none' ? s.recompute : '', s.zero ? `zero${s.zero}` : ''],
+      root: this.root,
+      data,
+    };
+  }
+
+  #runExport() {
+    const r = this.run;
+    return { title: `Your run: ${r.model} on ${r.gpus} × ${r.hardware} at ${r.tokensPerSecond} tokens/s`,
+      words: ['your-run', r.model, r.hardware, `${r.gpus}gpus`], root: this.root };
   }
 
   /** The run shown, as attributes (permalinks, file names): the preset and its split, or "your run"'s fields. */

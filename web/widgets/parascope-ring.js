@@ -105,7 +105,8 @@ class ParascopeRing extends ParascopeWidget {
       h('p', { class: 'chart-legend' }, ...ALGORITHMS.map((a) => h('span', { class: `chart-key series-${a}` }, a))),
       this.out.chartNote);
 
-    body.append(h('div', { class: 'ring' }, controls, h('div', { class: 'ring-layout' }, this.stage, side)));
+    this.root = h('div', { class: 'ring' }, controls, h('div', { class: 'ring-layout' }, this.stage, side));
+    body.append(this.root);
     this.rebuild();
   }
 
@@ -133,6 +134,22 @@ class ParascopeRing extends ParascopeWidget {
     if (resize) this.rebuild();
     else this.updateCost();
     this.stateChanged();
+  }
+
+  /** What an export holds: the figure as drawn, the engine's answer for this ring and the chart's points. */
+  exportFigure() {
+    if (!this.readout) return null;
+    const { gpus, hardware, link, bytes } = this.state;
+    const chart = [['algorithm', 'GPUs', 'time per all-reduce (s)'],
+      ...(this.chartData ?? []).flatMap((series) => series.points.map((p) => [series.name, p.x, p.y]))];
+    return {
+      title: `Ring all-reduce of ${formatBytes(bytes)} per GPU over ${gpus} × ${this.hw.name}: ${this.out.time.textContent}`,
+      words: [`${gpus}gpus`, hardware, link, formatBytes(bytes).replace(/\s+/g, '')],
+      root: this.root,
+      data: { request: readoutRequest(this.hw, this.state, true), response: this.readout, chart: chart.slice(1) },
+      table: [['field', 'value'], ...Object.entries(this.readout).filter(([k]) => !['rounds', 'initial'].includes(k))
+        .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v]), [], ...chart],
+    };
   }
 
   /** The ring as attributes (permalinks, file names): the link is the reader's choice, as in the menu. */
@@ -171,6 +188,7 @@ class ParascopeRing extends ParascopeWidget {
     const r = answer ?? this.ask(readoutRequest(this.hw, this.state, true));
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
+    this.readout = r;
     this.stripNote.textContent = `(${this.state.gpus} chunks of ${formatBytes(r.chunk_bytes)} each)`;
     const text = ringReadout(this.hw, this.state, r);
     this.out.summary.textContent = text.summary;
