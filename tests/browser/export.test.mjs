@@ -2,6 +2,8 @@
 // the elements, the figure's numbers in its text) and PNG (decodes, 2× the SVG's size), and its numbers as CSV and
 // JSON (the engine's answer as shown), each file named after the widget's state.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
@@ -77,6 +79,11 @@ for (const [widgetName, c] of Object.entries(CASES)) {
       assert.equal(facts.fonts, facts.texts, 'every text names its font');
       assert.ok(facts.fills > 20, 'colours written as values');
       assert.doesNotMatch(text, /var\(--/, 'no custom property left unresolved');
+      // A reader other than a browser (librsvg, as GNOME and many converters use) renders it too, where installed.
+      if (existsSync('/usr/bin/rsvg-convert')) {
+        const rendered = execFileSync('/usr/bin/rsvg-convert', ['--format=png'], { input: svg.bytes, maxBuffer: 1 << 28 });
+        assert.deepEqual(pngSize(rendered), { width: facts.width, height: facts.height }, 'librsvg renders the SVG');
+      }
       const answer = c.answer?.();
       for (const n of c.numbers(answer)) assert.ok(facts.text.includes(n), `the SVG says ${n}`);
 

@@ -3,7 +3,7 @@
 // (browsers, Inkscape) without the page's CSS. A canvas is replaced by the vector drawing its widget supplies.
 const NS = 'http://www.w3.org/2000/svg';
 const SKIP = '.controls, .control, .tools, .notes-anchor, .announcer, .bubble-sr, button, input, select, [hidden], '
-  + '.bubble-marker, .sizer, .mfu-presets, [role="tablist"]';
+  + '.bubble-marker, .bubble-readout, .sizer, .mfu-presets, [role="tablist"]';
 const PAD = 16;         // margin around the figure, px
 const GAP_KEPT = 12;    // an empty band taller than GAP_MIN (where the controls were) shrinks to this, px
 const GAP_MIN = 28;
@@ -12,12 +12,22 @@ const SVG_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opa
   'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline', 'paint-order', 'stroke-linejoin',
   'stroke-linecap', 'visibility', 'display'];
 
+/** A computed colour in the rgb()/rgba() syntax every SVG reader takes (color(srgb …) from color-mix converted). */
+export function plainColour(c) {
+  const m = /^color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.e-]+))?\)$/.exec(c ?? '');
+  if (!m) return c;
+  const [r, g, b] = m.slice(1, 4).map((v) => Math.round(Math.min(1, Math.max(0, Number(v))) * 255));
+  return m[4] === undefined ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${Number(m[4])})`;
+}
+
 const transparent = (c) => !c || c === 'transparent' || /rgba\(.*,\s*0\)$/.test(c) || / \/ 0\)$/.test(c);
 const round = (v) => Math.round(v * 100) / 100;
 
 function el(name, attributes) {
   const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attributes)) if (v !== null && v !== undefined && v !== '') node.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attributes)) {
+    if (v !== null && v !== undefined && v !== '') node.setAttribute(k, k === 'fill' || k === 'stroke' ? plainColour(String(v)) : String(v));
+  }
   return node;
 }
 
@@ -30,7 +40,7 @@ function inlineSvg(source, box) {
     const cs = getComputedStyle(node);
     for (const p of SVG_PROPS) {
       const v = cs.getPropertyValue(p);
-      if (v && !(p === 'display' && v !== 'none') && !(p === 'visibility' && v === 'visible')) to[i].setAttribute(p, v);
+      if (v && !(p === 'display' && v !== 'none') && !(p === 'visibility' && v === 'visible')) to[i].setAttribute(p, plainColour(v));
     }
     to[i].removeAttribute('class');
     to[i].removeAttribute('style');
@@ -115,7 +125,7 @@ function markerRect(node, origin) {
   const hgt = parseFloat(before.height);
   if (!(w > 0 && hgt > 0)) return null;
   let fill = transparent(before.backgroundColor) ? null : before.backgroundColor;
-  if (!fill && before.backgroundImage !== 'none') fill = (before.backgroundImage.match(/rgba?\([^)]*\)/) ?? [null])[0];
+  if (!fill && before.backgroundImage !== 'none') fill = (before.backgroundImage.match(/(?:rgba?|color)\([^)]*\)/) ?? [null])[0];
   if (!fill) return null;
   const r = node.getBoundingClientRect();
   const line = parseFloat(getComputedStyle(node).lineHeight) || r.height;
