@@ -7,22 +7,25 @@ import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
 import { ganttSvg } from '../lib/gantt-svg.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
-import { DEFAULTS, LIMITS, SCHEDULES, scheduleLabel } from '../lib/model/bubble-state.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { LIMITS, SCHEDULES, scheduleLabel } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { opsFromAttachment } from '../lib/op-columns.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** The palette variables the chart paints with, and what each stands for. */
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-bubble'];
+
 const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idle: '--tax', bg: '--bg', muted: '--muted' };
 
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
     this.wanted = {
-      stages: this.intAttribute('stages', { min: LIMITS.stages[0], max: LIMITS.stages[1], fallback: DEFAULTS.stages }),
-      microbatches: this.intAttribute('microbatches',
-        { min: LIMITS.microbatches[0], max: LIMITS.microbatches[1], fallback: DEFAULTS.microbatches }),
-      schedule: this.choiceAttribute('schedule', SCHEDULES.map(([id]) => id), DEFAULTS.schedule),
-      chunks: this.intAttribute('chunks', { min: LIMITS.chunks[0], max: LIMITS.chunks[1], fallback: DEFAULTS.chunks }),
+      stages: this.intAttribute('stages', A.stages),
+      microbatches: this.intAttribute('microbatches', A.microbatches),
+      schedule: this.choiceAttribute('schedule', A.schedule.choices, A.schedule.fallback),
+      chunks: this.intAttribute('chunks', A.chunks),
       forwardOnly: this.flagAttribute('forward-only'),
     };
     this.check = engineCheck(this.engine);

@@ -10,11 +10,14 @@ import { PRESETS, YOUR_RUN } from '../lib/mfu-presets.js';
 import { yourRunPanel } from '../lib/mfu-your-run.js';
 import { makeAsker } from '../lib/model/mfu-asker.js';
 import { deviceWords } from '../lib/model/mfu-devices.js';
-import { RUN_DEFAULTS } from '../lib/model/mfu-run.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
 import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
 import { stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
 import { ParascopeWidget } from '../lib/widget.js';
+
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-mfu'];
 
 /** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"). */
 function shown(key, value) {
@@ -32,12 +35,11 @@ class ParascopeMfu extends ParascopeWidget {
     const fallback = runAttributes.some((a) => this.hasAttribute(a)) ? YOUR_RUN : PRESETS[0].id;
     this.mode = this.choiceAttribute('preset', ids, fallback);
     this.run = {
-      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), RUN_DEFAULTS.model),
-      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), RUN_DEFAULTS.hardware),
-      gpus: String(this.intAttribute('gpus', { min: 1, max: 10_000_000, fallback: Number(RUN_DEFAULTS.gpus) })),
-      tokensPerSecond: String(this.numberAttribute('tokens-per-second',
-        { fallback: Number(RUN_DEFAULTS.tokensPerSecond) })),
-      attention: this.choiceAttribute('attention', ['full', 'causal'], RUN_DEFAULTS.attention),
+      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), A.model.fallback),
+      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
+      gpus: String(this.intAttribute('gpus', A.gpus)),
+      tokensPerSecond: String(this.numberAttribute('tokens-per-second', A['tokens-per-second'])),
+      attention: this.choiceAttribute('attention', A.attention.choices, A.attention.fallback),
     };
 
     const picker = h('div', { class: 'mfu-presets', role: 'radiogroup', 'aria-label': 'Training run' },
@@ -132,7 +134,7 @@ class ParascopeMfu extends ParascopeWidget {
   /** The preset's split with the element's split attributes applied, made valid by the engine (first render only). */
   startSplit(p) {
     const s = presetSplit(p);
-    for (const [key, , attr] of SLIDERS) s[key] = this.intAttribute(attr, { min: 1, max: 1_000_000, fallback: s[key] });
+    for (const [key, , attr] of SLIDERS) s[key] = this.intAttribute(attr, { ...A[attr], fallback: s[key] });
     for (const [key] of SELECTS) {
       const values = CHOICES[key].map(([v]) => String(v));
       const raw = this.choiceAttribute(key, values, s[key] === '' ? '' : String(s[key]));

@@ -9,23 +9,25 @@ import { ringChartText, ringReadout } from '../lib/model/ring-readout.js';
 import { ALGORITHMS, CHART_GPUS, chartRequests, readoutRequest } from '../lib/model/ring-requests.js';
 import { ringRound } from '../lib/model/ring-round.js';
 import { chunkColour, ringFigure } from '../lib/ring-figure.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-const DEFAULTS = { gpus: 4, hardware: 'h100-sxm', link: 'intra', bytes: 2 ** 30 };
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-ring'];
 const SIZES = [2 ** 20, 2 ** 24, 2 ** 28, 2 ** 30, 2 ** 34];
 const SPEEDS = [['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['4', '4×']];
 const ROUND_MS = 900; // one round's travel time at 1×
-const MAX_GPUS = 16;
+const MAX_GPUS = A.gpus.max;
 
 class ParascopeRing extends ParascopeWidget {
   setup(body) {
     const presets = this.ask({ op: 'presets' });
     this.hardware = new Map(presets.hardware.map((x) => [x.id, x]));
     this.state = {
-      gpus: this.intAttribute('gpus', { min: 2, max: MAX_GPUS, fallback: DEFAULTS.gpus }),
-      hardware: this.choiceAttribute('hardware', [...this.hardware.keys()], DEFAULTS.hardware),
-      link: this.choiceAttribute('link', ['intra', 'inter'], DEFAULTS.link), // the reader's choice; see ringLink
-      bytes: this.numberAttribute('bytes', { max: 1e18, fallback: DEFAULTS.bytes }),
+      gpus: this.intAttribute('gpus', A.gpus),
+      hardware: this.choiceAttribute('hardware', [...this.hardware.keys()], A.hardware.fallback),
+      link: this.choiceAttribute('link', A.link.choices, A.link.fallback), // the reader's choice; see ringLink
+      bytes: this.numberAttribute('bytes', A.bytes),
       speed: 1,
       round: 0,
       watch: 0,
