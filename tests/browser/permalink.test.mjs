@@ -21,7 +21,7 @@ function snapshot(widget) {
     const shown = {};
     for (const o of root.querySelectorAll('[data-out]')) {
       const name = o.dataset.out;
-      if (['announce', 'tools-status', 'link', 'op'].includes(name)) continue;
+      if (['announce', 'tools-status', 'copied-link', 'op'].includes(name)) continue;
       shown[name] = `${o.textContent}|${o.dataset.value ?? ''}`;
     }
     return { controls, shown };

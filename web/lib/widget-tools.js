@@ -15,7 +15,7 @@ export function widgetTools(widget) {
     timer = setTimeout(() => { status.textContent = ''; }, SAID_MS);
   };
   const linkField = h('input', { class: 'tools-link', type: 'text', readonly: true, hidden: true,
-    'aria-label': 'Link to this figure as it stands', 'data-out': 'link' });
+    'aria-label': 'Link to this figure as it stands', 'data-out': 'copied-link' });
   const copy = widget.hasAttribute('permalink') && widget.linkState()
     ? h('button', { type: 'button', name: 'copy-link', class: 'tool', onclick: () => copyLink(widget, linkField, say) },
       'Copy link')

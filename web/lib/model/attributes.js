@@ -90,7 +90,8 @@ export function attributeSpec(element, name, presets = null) {
 /** The range or values of a spec in words ("1 to 32", "gpipe, 1f1b, …", "any hardware preset"). */
 export function rangeText(spec) {
   if (spec.kind === 'int') return `${spec.min.toLocaleString('en-US')} to ${spec.max.toLocaleString('en-US')}, whole`;
-  if (spec.kind === 'number') return spec.max < 1e17 ? `above ${Math.max(0, spec.min)}, at most ${spec.max}` : `above ${Math.max(0, spec.min)}`;
+  if (spec.kind === 'number' && spec.min < 0) return `0 to ${spec.max}`;
+  if (spec.kind === 'number') return spec.max < 1e17 ? `above ${spec.min}, at most ${spec.max}` : `above ${spec.min}`;
   if (spec.kind === 'flag') return 'present or absent';
   if (spec.kind === 'key') return 'a short name (letters, digits, - and _)';
   if (spec.choices) return spec.choices.join(', ');
