@@ -38,3 +38,26 @@ test('writeHash encodes what it writes, so reading it back gives the same text',
 test('writeHash with an empty key keeps the embed\'s widget name in front', () => {
   assert.equal(writeHash('#widget=ring&gpus=4', '', { gpus: 8 }, { keep: ['widget'] }), '#widget=ring&gpus=8');
 });
+
+test('a seeded walk of writes by several widgets: each reads back exactly its own last values', async () => {
+  const { seededRandom } = await import('../seeded-random.mjs');
+  const random = seededRandom(13);
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const keys = ['bubble', 'bubble-2', 'ring', 'deep', ''];
+  const names = ['stages', 'microbatches', 'schedule', 'gpus', 'forward-only', 'tokens-per-second'];
+  const values = ['8', '1f1b', '', ' ', '&', '=', '#x', '%', '<b>', 'a b', '1e400', 'ü', '..', 'x'.repeat(50)];
+  let hash = '';
+  const last = new Map();
+  for (let step = 0; step < 400; step += 1) {
+    const key = pick(keys);
+    const state = {};
+    for (const name of names) if (random() < 0.5) state[name] = pick(values);
+    hash = writeHash(hash, key, state, { keep: key === '' ? ['widget'] : [] });
+    last.set(key, state);
+    for (const [k, wanted] of last) {
+      assert.deepEqual(Object.fromEntries(readHash(hash, k)), wanted, `step ${step}: widget "${k}" after "${key}" wrote`);
+    }
+    assert.ok(hash === '' || hash.startsWith(`#${key ? `${key}.` : ''}`) || Object.keys(state).length === 0,
+      `step ${step}: the writer's values come first`);
+  }
+});
