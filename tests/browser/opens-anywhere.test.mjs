@@ -68,3 +68,25 @@ for (const missing of [['wasm/parascope.wasm'], ['wasm/parascope.mjs']]) {
       assert.equal(await page.evaluate(() => document.querySelector('.parascope-file-note')), null);
     }));
 }
+
+test('a page whose policy forbids WebAssembly gets a note in each figure instead of a spinner', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  try {
+    // The page as a stricter host would serve it: the same policy without 'wasm-unsafe-eval'.
+    await context.route(`${site.url}`, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers(), 'content-security-policy':
+        response.headers()['content-security-policy'].replace(" 'wasm-unsafe-eval'", '') };
+      await route.fulfill({ response, headers });
+    });
+    const page = await context.newPage();
+    await page.goto(site.url);
+    const widget = page.locator('parascope-ring');
+    await widget.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('parascope-ring')?.hasAttribute('data-failed'), null,
+      { timeout: 15000 });
+    assert.match(await widget.locator('[data-out="load-failed"]').textContent(), /did not load/);
+  } finally {
+    await context.close();
+  }
+});
