@@ -138,7 +138,11 @@ export class ParascopeWidget extends HTMLElement {
     return null;
   }
 
-  /** Hook for export: { svg: SVGSVGElement, data: { request, response } | array } of the figure as shown, or null. */
+  /**
+   * Hook for export (lib/export-figure.js), or null: { title, words (for the file name), root (the element drawn),
+   * vector(canvas, box) (an <svg> for a canvas, optional), data ({ request, response }: the JSON), table (rows for the
+   * CSV, optional: else the response field by field) }.
+   */
   exportFigure() {
     return null;
   }
