@@ -153,3 +153,50 @@ test('several widgets on one page keep their own keys, numbered or named', async
   assert.deepEqual(second.problems, []);
   await second.context.close();
 });
+
+/** Random moves of real controls, by widget: each returns after the widget has taken the move. */
+const RANDOM_MOVES = {
+  bubble: async (w, random) => {
+    const schedules = ['gpipe', '1f1b', 'interleaved', 'zb-h1', 'zb-h2', 'dualpipe'];
+    await set(w, 'select[name="schedule"]', schedules[Math.floor(random() * schedules.length)]);
+    await set(w, 'input[name="stages"]', 1 + Math.floor(random() * 32));
+    await set(w, 'input[name="microbatches"]', 1 + Math.floor(random() * 128));
+    if (!(await w.locator('input[name="chunks"]').isDisabled())) await set(w, 'input[name="chunks"]', 1 + Math.floor(random() * 8));
+    const box = w.locator('input[name="forward-only"]');
+    if (!(await box.isDisabled()) && random() < 0.5) await box.evaluate((b) => b.click());
+  },
+  mfu: async (w, random) => {
+    const presets = ['palm-540b', 'gpt3-175b', 'megatron-1t', 'llama3-405b'];
+    await w.locator(`input[name="preset"][value="${presets[Math.floor(random() * presets.length)]}"]`).check();
+    for (const name of ['tp', 'pp', 'global_batch']) {
+      const slider = w.locator(`input[name="${name}"]`);
+      if (await slider.isDisabled()) continue;
+      const max = Number(await slider.getAttribute('max'));
+      await set(w, `input[name="${name}"]`, Math.floor(random() * (max + 1)));
+    }
+    await set(w, 'select[name="recompute"]', ['none', 'selective', 'full'][Math.floor(random() * 3)]);
+  },
+};
+
+for (const [name, move] of Object.entries(RANDOM_MOVES)) {
+  test(`${name}: a seeded walk of random states, each reopened from its link with the same controls and numbers`, async () => {
+    const { seededRandom } = await import('../seeded-random.mjs');
+    const random = seededRandom(name === 'bubble' ? 1301 : 1302);
+    const selector = `parascope-${name}`;
+    for (let step = 0; step < 4; step += 1) {
+      const first = await openPage(site(), '');
+      const widget = await widgetReady(first.page, selector);
+      await move(widget, random);
+      await first.page.waitForTimeout(300);  // the hash follows 150 ms after the last change
+      const state = await snapshot(widget);
+      const link = await copiedLink(widget);
+      assert.equal(await first.page.evaluate(() => location.href), link, `step ${step}: the address bar is the link`);
+      await first.context.close();
+      const second = await openPage(site(), link.slice(site().url.length));
+      const again = await snapshot(await widgetReady(second.page, selector));
+      assert.deepEqual(again, state, `step ${step}: ${link}`);
+      assert.deepEqual(second.problems, []);
+      await second.context.close();
+    }
+  });
+}

@@ -173,12 +173,15 @@ class ParascopeBubble extends ParascopeWidget {
     this.stateChanged();
   }
 
-  /** The settings drawn, as attributes (permalinks, file names); controls the schedule does not take are left out. */
+  /**
+   * The settled state, as attributes (permalinks, file names). Every control is written, "forward-only" as "true" or
+   * "false": a value left out would be taken from the element's own attribute when the link opens.
+   */
   linkState() {
     if (!this.settled) return null;
-    const { shown, applies } = this.settled;
-    return { schedule: shown.schedule, stages: shown.stages, microbatches: shown.microbatches,
-      chunks: applies.chunks ? shown.chunks : null, 'forward-only': applies.forwardOnly && shown.forwardOnly };
+    const w = this.wanted;
+    return { schedule: w.schedule, stages: w.stages, microbatches: w.microbatches, chunks: w.chunks,
+      'forward-only': w.forwardOnly ? 'true' : 'false' };
   }
 
   /** What an export holds: this figure as drawn (the chart as vectors), the engine's answer, its ops as a table. */
@@ -186,6 +189,7 @@ class ParascopeBubble extends ParascopeWidget {
     const r = this.result;
     if (!r) return null;
     const s = this.linkState();
+    const { applies } = this.settled;
     const { ranges } = this.geometry ?? { ranges: null };
     const table = [['stage', 'microbatch', 'kind', 'chunk', 'start (forward passes)', 'end (forward passes)']];
     for (let stage = 0, i = 0; i < r.ops.kind.length; i += 1) {
@@ -194,9 +198,11 @@ class ParascopeBubble extends ParascopeWidget {
     }
     const { ops, index, ...answer } = r;
     return {
-      title: `${scheduleLabel(s.schedule)}: ${s.stages} stages, ${s.microbatches} microbatches${s.chunks ? `, ${s.chunks} chunks` : ''}`
-        + `${s['forward-only'] ? ', forward half' : ''}: useful work ${this.texts.efficiency}`,
-      words: [s.schedule, `${s.stages}x${s.microbatches}`, s.chunks ? `c${s.chunks}` : '', s['forward-only'] ? 'forward' : ''],
+      title: `${scheduleLabel(s.schedule)}: ${s.stages} stages, ${s.microbatches} microbatches`
+        + `${applies.chunks ? `, ${s.chunks} chunks` : ''}${applies.forwardOnly && s['forward-only'] === 'true' ? ', forward half' : ''}`
+        + `: useful work ${this.texts.efficiency}`,
+      words: [s.schedule, `${s.stages}x${s.microbatches}`, applies.chunks ? `c${s.chunks}` : '',
+        applies.forwardOnly && s['forward-only'] === 'true' ? 'forward' : ''],
       root: this.root,
       vector: (canvas, box) => (canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null),
       data: { request: this.settled.request, response: { ...answer,
