@@ -20,7 +20,7 @@ const TYPES = {
 
 /**
  * The policy the site must run under: scripts and styles from the origin only, wasm allowed, no inline code. Framing
- * is limited to the site itself until an embed route exists that is meant to be framed by other origins.
+ * is limited to the site itself, except for the iframe route (EMBED_CONTENT_SECURITY_POLICY).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -32,6 +32,14 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
   "frame-ancestors 'self'",
 ].join('; ');
+
+/**
+ * embed.html, the iframe route, is made to be framed by other sites (blogs that allow no scripts but do allow an
+ * iframe): any origin may frame it. It shows one figure and takes no input beyond its own controls, so being framed
+ * exposes nothing; every other page stays frameable by the site itself only.
+ */
+export const EMBED_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'self'", 'frame-ancestors *');
+const FRAMEABLE = new Set(['embed.html']);
 
 const BASE_HEADERS = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
 
@@ -110,9 +118,11 @@ async function answer(req, res, roots) {
       return;
     }
     const body = await readFile(real);
+    const frameable = real.startsWith(roots.site + sep) && FRAMEABLE.has(real.slice(roots.site.length + 1));
     res.writeHead(200, {
       ...BASE_HEADERS,
       ...caching,
+      ...(frameable ? { 'Content-Security-Policy': EMBED_CONTENT_SECURITY_POLICY } : {}),
       'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream',
       'Content-Length': body.length,
     });

@@ -1,5 +1,4 @@
 // Loads the engine (WebAssembly) once per page; every widget shares it. call(request) -> response, or throws EngineError.
-import createParascope from '../wasm/parascope.mjs';
 import { EngineError } from './engine-error.js';
 
 let loading = null;
@@ -83,7 +82,10 @@ export function loadEngine(moduleOptions = {}) {
       });
     }
   }
-  loading = Promise.race([createParascope(options), failed])
+  // The glue is imported on first use, so a missing or blocked engine file is a failed load the widget reports in place
+  // (the production bundle inlines it; the unbundled files, e.g. from the package, fetch it here).
+  const created = import('../wasm/parascope.mjs').then(({ default: createParascope }) => createParascope(options));
+  loading = Promise.race([created, failed])
     .then(wrap)
     .catch((err) => {
       loading = null;

@@ -2,11 +2,15 @@
 // printing), attribute checks, notes, polite announcements.
 import { h } from './dom.js';
 import { EngineError, loadEngine } from './engine.js';
+import { hashNames, readHash, writeHash } from './model/link-hash.js';
 import { ensurePageStylesheet } from './page-stylesheet.js';
+import { widgetTools } from './widget-tools.js';
 
 const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
 const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
 const ANNOUNCE_QUIET_MS = 700;
+const LINK_WRITE_MS = 150;
+const SHOWN_RAW = 60; // characters of a bad value quoted in a note
 
 /**
  * The rules that must hold from the first frame, before widget.css has loaded: the widget's frame shares one grid cell
@@ -73,6 +77,7 @@ export class ParascopeWidget extends HTMLElement {
         h('div', { class: 'frame' }, this.body, h('div', { class: 'notes-anchor' }, this.notesBox), this.announcer));
     }
     if (this.#started) return;
+    if (this.#openedByLink()) return;
     waiting.add(this);
     this.#observer = new IntersectionObserver(
       (entries) => {
@@ -103,13 +108,18 @@ export class ParascopeWidget extends HTMLElement {
     try {
       this.engine = await loadEngine();
     } catch (err) {
-      this.body.replaceChildren();
-      this.setNote('load', `The engine could not load (${err.message}). Reload the page to try again.`, 'error');
+      this.body.replaceChildren(h('p', { class: 'load-failed', 'data-out': 'load-failed' },
+        `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). `
+        + 'The page may block WebAssembly, or the engine file is missing next to the script.'));
+      this.dataset.failed = '';
       return;
     }
     this.body.replaceChildren();
+    this.linked = this.hasAttribute('permalink') ? readHash(globalThis.location?.hash, this.linkKey) : null;
     try {
       this.setup(this.body);
+      this.tools = widgetTools(this);
+      this.body.append(this.tools.element);
       this.dataset.ready = '';
       this.dispatchEvent(new CustomEvent('parascope-ready', { bubbles: true }));
     } catch (err) {
@@ -119,6 +129,89 @@ export class ParascopeWidget extends HTMLElement {
 
   /** Hook: build the widget into `body`. */
   setup(_body) {}
+
+  /**
+   * Hook for permalinks and file names: the current state as attribute values ({ stages: 8, schedule: '1f1b' });
+   * opening a link made of them restores this state. null: the widget has no state to link.
+   */
+  linkState() {
+    return null;
+  }
+
+  /**
+   * Hook for export (lib/export-figure.js), or null: { title, words (for the file name), root (the element drawn),
+   * vector(canvas, box) (an <svg> for a canvas, optional), data ({ request, response }: the JSON), table (rows for the
+   * CSV, optional: else the response field by field) }.
+   */
+  exportFigure() {
+    return null;
+  }
+
+  /**
+   * The key of this widget's values in the URL hash: the permalink attribute's value, else its tag without
+   * "parascope-", numbered from the second widget of the same tag on the page ("bubble", "bubble-2").
+   * An embed (embed.js) sets `linkKeyOverride` to '' for bare names.
+   */
+  get linkKey() {
+    if (this.linkKeyOverride !== undefined) return this.linkKeyOverride;
+    const own = (this.getAttribute('permalink') ?? '').trim();
+    if (own && /^[\w-]{1,40}$/.test(own)) return own;
+    const tag = this.localName;
+    const same = [...document.querySelectorAll(`${tag}[permalink]`)]
+      .filter((el) => !/^[\w-]{1,40}$/.test((el.getAttribute('permalink') ?? '').trim()));
+    const n = same.indexOf(this) + 1;
+    return `${tag.replace(/^parascope-/, '')}${n > 1 ? `-${n}` : ''}`;
+  }
+
+  /** The hash names this widget: start now and scroll to it if no other widget claimed the page's opening. */
+  #openedByLink() {
+    if (!this.hasAttribute('permalink') || this.linkKeyOverride === '' || !hashNames(globalThis.location?.hash, this.linkKey)) return false;
+    const first = !document.documentElement.hasAttribute('data-parascope-opened');
+    document.documentElement.setAttribute('data-parascope-opened', '');
+    this.startNow();
+    if (first) requestAnimationFrame(() => this.scrollIntoView({ block: 'start' }));
+    return true;
+  }
+
+  /**
+   * Call after every change of state the reader made: with the permalink attribute, the URL's hash follows (without a
+   * new history entry), so the address bar is always a link to what is on screen.
+   */
+  stateChanged() {
+    if (!this.linked || !this.hasAttribute('data-ready')) return;
+    clearTimeout(this.linkTimer);
+    this.linkTimer = setTimeout(() => {
+      const state = this.linkState();
+      if (!state) return;
+      try {
+        const hash = writeHash(location.hash, this.linkKey, state, { keep: this.linkKeep ?? [] });
+        history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+      } catch { /* a document without history (sandboxed): the copy-link control still works */ }
+    }, LINK_WRITE_MS);
+  }
+
+  /** A link to this widget as it stands: this page with this widget's values first in the hash. */
+  linkHref() {
+    return `${location.href.split('#')[0]}${writeHash(location.hash, this.linkKey, this.linkState() ?? {}, { keep: this.linkKeep ?? [] })}`;
+  }
+
+  /** The raw text of attribute `name`: the link's value when the hash names it (permalink), else the attribute's. */
+  rawAttribute(name) {
+    const linked = this.linked?.get(name);
+    return linked !== undefined ? linked : this.getAttribute(name);
+  }
+
+  /** How a note names where a bad value came from ("Link value stages=…" or "Attribute stages=…"). */
+  #named(name, raw) {
+    const shown = raw.length > SHOWN_RAW ? `${raw.slice(0, SHOWN_RAW)}…` : raw;
+    return `${this.linked?.has(name) ? 'Link value' : 'Attribute'} ${name}="${shown}"`;
+  }
+
+  /** A yes/no attribute: absent or "false" is no, anything else (present, "", "true") is yes. */
+  flagAttribute(name) {
+    const raw = this.rawAttribute(name);
+    return raw !== null && raw !== 'false';
+  }
 
   /** Hook: release timers and listeners when removed from the page. */
   stop() {}
@@ -184,34 +277,43 @@ export class ParascopeWidget extends HTMLElement {
 
   /** An integer attribute within [min, max]; a bad value is noted and the fallback used. */
   intAttribute(name, { min, max, fallback }) {
-    const raw = this.getAttribute(name);
+    const raw = this.rawAttribute(name);
     if (raw === null) return fallback;
     const value = Number(raw);
-    if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be a whole number from ${min} to ${max}; using ${fallback}.`);
+    if (raw.trim() === '' || !Number.isInteger(value)) {
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a whole number from ${min} to ${max}; using ${fallback}.`);
       return fallback;
+    }
+    if (value < min || value > max) {  // out of range: the nearest end of it
+      const clamped = Math.min(max, Math.max(min, value));
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a whole number from ${min} to ${max}; using ${clamped}.`);
+      return clamped;
     }
     return value;
   }
 
   /** A positive number attribute; a bad value is noted and the fallback used. */
   numberAttribute(name, { min = 0, max = Number.MAX_VALUE, fallback }) {
-    const raw = this.getAttribute(name);
+    const raw = this.rawAttribute(name);
     if (raw === null) return fallback;
     const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value) || value <= min || value > max) {
-      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be a number above ${min}; using ${fallback}.`);
+    if (raw.trim() === '' || !Number.isFinite(value) || value <= min) {
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a number above ${min}; using ${fallback}.`);
       return fallback;
+    }
+    if (value > max) {  // too large: the largest allowed
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a number above ${min} and at most ${max}; using ${max}.`);
+      return max;
     }
     return value;
   }
 
   /** One of `allowed`; a bad value is noted and the fallback used. */
   choiceAttribute(name, allowed, fallback) {
-    const raw = this.getAttribute(name);
+    const raw = this.rawAttribute(name);
     if (raw === null) return fallback;
     if (!allowed.includes(raw)) {
-      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be one of ${allowed.join(', ')}; using ${fallback}.`);
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be one of ${allowed.join(', ')}; using ${fallback}.`);
       return fallback;
     }
     return raw;

@@ -10,28 +10,29 @@ import { routeRequest, runRequest, snapSkew } from '../lib/model/axes-requests.j
 import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
 import { axisSummary } from '../lib/model/axes-traffic-rows.js';
 import { axesView, staticText } from '../lib/model/axes-view.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-const DEFAULTS = { axis: 'all', model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8,
-  globalBatch: 256, skew: 1, seed: 1 };
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-axes'];
 
 class ParascopeAxes extends ParascopeWidget {
   setup(body) {
     const presets = this.ask({ op: 'presets' });
     this.models = Object.fromEntries(presets.models.map((m) => [m.id, m]));
-    const model = this.choiceAttribute('model', Object.keys(this.models), DEFAULTS.model);
+    const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
     const moe = this.models[model].experts > 1;
     this.state = {
-      axis: this.choiceAttribute('axis', TABS, DEFAULTS.axis),
+      axis: this.choiceAttribute('axis', A.axis.choices, A.axis.fallback),
       model,
-      hardware: this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), DEFAULTS.hardware),
-      gpus: this.intAttribute('gpus', { min: 1, max: 1_000_000, fallback: DEFAULTS.gpus }),
-      tp: this.intAttribute('tp', { min: 1, max: 1024, fallback: DEFAULTS.tp }),
-      pp: this.intAttribute('pp', { min: 1, max: 1024, fallback: DEFAULTS.pp }),
-      ep: this.intAttribute('ep', { min: 1, max: 1024, fallback: moe ? DEFAULTS.ep : 1 }),
-      globalBatch: this.intAttribute('global-batch', { min: 1, max: 100_000_000, fallback: DEFAULTS.globalBatch }),
-      skew: this.numberAttribute('skew', { min: -1e-9, max: 3, fallback: DEFAULTS.skew }),
-      seed: this.intAttribute('seed', { min: 0, max: 2 ** 53, fallback: DEFAULTS.seed }),
+      hardware: this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), A.hardware.fallback),
+      gpus: this.intAttribute('gpus', A.gpus),
+      tp: this.intAttribute('tp', A.tp),
+      pp: this.intAttribute('pp', A.pp),
+      ep: this.intAttribute('ep', { ...A.ep, fallback: moe ? A.ep.fallback : 1 }),
+      globalBatch: this.intAttribute('global-batch', A['global-batch']),
+      skew: this.numberAttribute('skew', A.skew),
+      seed: this.intAttribute('seed', A.seed),
       focus: 0,
     };
 
@@ -74,7 +75,8 @@ class ParascopeAxes extends ParascopeWidget {
     const experts = h('section', { class: 'axes-experts', 'aria-label': 'Router skew and one MoE layer' },
       h('h3', { class: 'axes-experts-heading' }, 'The router: one MoE layer, one microbatch'),
       this.out.expertTitle, this.skewControl.element, this.out.expertChart, this.out.expertFacts);
-    body.append(h('div', { class: 'axes' }, tablist, this.panel, experts));
+    this.root = h('div', { class: 'axes' }, tablist, this.panel, experts);
+    body.append(this.root);
 
     this.width = 0;
     this.resize = new ResizeObserver(() => {
@@ -103,6 +105,28 @@ class ParascopeAxes extends ParascopeWidget {
     this.state.axis = axis;
     this.render();
     this.announce(axis === 'all' ? 'All four axes.' : axisSummary(this.traffic, axis));
+    this.stateChanged();
+  }
+
+  /** What an export holds: the figure as drawn, and the engine's placement, traffic and routing answers. */
+  exportFigure() {
+    if (!this.placement) return null;
+    const s = this.state;
+    return {
+      title: `${this.models[s.model].name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
+      words: [s.model, `${s.gpus}gpus`, `tp${s.tp}`, `pp${s.pp}`, `ep${s.ep}`, s.axis],
+      root: this.root,
+      data: { request: { op: 'traffic', ...runRequest(s) }, response: this.traffic, route: this.routing,
+        routeRequest: this.routeAsked },
+    };
+  }
+
+  /** The state as attributes (permalinks, file names). */
+  linkState() {
+    if (!this.state) return null;
+    const s = this.state;
+    return { axis: s.axis, model: s.model, hardware: s.hardware, gpus: s.gpus, tp: s.tp, pp: s.pp, ep: s.ep,
+      'global-batch': s.globalBatch, skew: s.skew, seed: s.seed };
   }
 
   setFocus(rank) {
@@ -121,6 +145,7 @@ class ParascopeAxes extends ParascopeWidget {
       this.render();
       if (this.routing) this.announce(routingSummary(this.routing, this.routeAsked));
     });
+    this.stateChanged();
   }
 
   update() {

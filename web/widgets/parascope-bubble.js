@@ -4,26 +4,29 @@
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
+import { ganttSvg } from '../lib/gantt-svg.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
-import { DEFAULTS, LIMITS, SCHEDULES } from '../lib/model/bubble-state.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { LIMITS, SCHEDULES, scheduleLabel } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { opsFromAttachment } from '../lib/op-columns.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** The palette variables the chart paints with, and what each stands for. */
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-bubble'];
+
 const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idle: '--tax', bg: '--bg', muted: '--muted' };
 
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
-    const forwardAttr = this.getAttribute('forward-only');
     this.wanted = {
-      stages: this.intAttribute('stages', { min: LIMITS.stages[0], max: LIMITS.stages[1], fallback: DEFAULTS.stages }),
-      microbatches: this.intAttribute('microbatches',
-        { min: LIMITS.microbatches[0], max: LIMITS.microbatches[1], fallback: DEFAULTS.microbatches }),
-      schedule: this.choiceAttribute('schedule', SCHEDULES.map(([id]) => id), DEFAULTS.schedule),
-      chunks: this.intAttribute('chunks', { min: LIMITS.chunks[0], max: LIMITS.chunks[1], fallback: DEFAULTS.chunks }),
-      forwardOnly: forwardAttr !== null && forwardAttr !== 'false',
+      stages: this.intAttribute('stages', A.stages),
+      microbatches: this.intAttribute('microbatches', A.microbatches),
+      schedule: this.choiceAttribute('schedule', A.schedule.choices, A.schedule.fallback),
+      chunks: this.intAttribute('chunks', A.chunks),
+      forwardOnly: this.flagAttribute('forward-only'),
     };
     this.check = engineCheck(this.engine);
     this.focusIndex = -1;
@@ -174,6 +177,46 @@ class ParascopeBubble extends ParascopeWidget {
     this.#showOp(-1);
     this.#rowLabels(r.stages);
     this.draw();
+    this.stateChanged();
+  }
+
+  /**
+   * The settled state, as attributes (permalinks, file names). Every control is written, "forward-only" as "true" or
+   * "false": a value left out would be taken from the element's own attribute when the link opens.
+   */
+  linkState() {
+    if (!this.settled) return null;
+    const w = this.wanted;
+    return { schedule: w.schedule, stages: w.stages, microbatches: w.microbatches, chunks: w.chunks,
+      'forward-only': w.forwardOnly ? 'true' : 'false' };
+  }
+
+  /** What an export holds: this figure as drawn (the chart as vectors), the engine's answer, its ops as a table. */
+  exportFigure() {
+    const r = this.result;
+    if (!r) return null;
+    const s = this.linkState();
+    const { applies } = this.settled;
+    const { ranges } = this.geometry ?? { ranges: null };
+    const table = [['stage', 'microbatch', 'kind', 'chunk', 'start (forward passes)', 'end (forward passes)']];
+    for (let stage = 0, i = 0; i < r.ops.kind.length; i += 1) {
+      while (ranges && i >= ranges[stage + 1]) stage += 1;
+      table.push([stage, r.ops.microbatch[i], r.ops.kind[i], r.ops.chunk[i], r.ops.start[i], r.ops.end[i]]);
+    }
+    const { ops, index, ...answer } = r;
+    return {
+      title: `${scheduleLabel(s.schedule)}: ${s.stages} stages, ${s.microbatches} microbatches`
+        + `${applies.chunks ? `, ${s.chunks} chunks` : ''}${applies.forwardOnly && s['forward-only'] === 'true' ? ', forward half' : ''}`
+        + `: useful work ${this.texts.efficiency}`,
+      words: [s.schedule, `${s.stages}x${s.microbatches}`, applies.chunks ? `c${s.chunks}` : '',
+        applies.forwardOnly && s['forward-only'] === 'true' ? 'forward' : ''],
+      root: this.root,
+      vector: (canvas, box) => (canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null),
+      data: { request: this.settled.request, response: { ...answer,
+        ops: { count: ops.kind.length, per_stage: ops.per_stage, kind: ops.kind, microbatch: ops.microbatch, chunk: ops.chunk,
+          start: ops.start, end: ops.end } } },
+      table,
+    };
   }
 
   /** Redraws the chart at the current size (no engine call). */

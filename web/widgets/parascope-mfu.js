@@ -10,11 +10,14 @@ import { PRESETS, YOUR_RUN } from '../lib/mfu-presets.js';
 import { yourRunPanel } from '../lib/mfu-your-run.js';
 import { makeAsker } from '../lib/model/mfu-asker.js';
 import { deviceWords } from '../lib/model/mfu-devices.js';
-import { RUN_DEFAULTS } from '../lib/model/mfu-run.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
 import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
 import { stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
 import { ParascopeWidget } from '../lib/widget.js';
+
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-mfu'];
 
 /** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"). */
 function shown(key, value) {
@@ -32,12 +35,11 @@ class ParascopeMfu extends ParascopeWidget {
     const fallback = runAttributes.some((a) => this.hasAttribute(a)) ? YOUR_RUN : PRESETS[0].id;
     this.mode = this.choiceAttribute('preset', ids, fallback);
     this.run = {
-      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), RUN_DEFAULTS.model),
-      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), RUN_DEFAULTS.hardware),
-      gpus: String(this.intAttribute('gpus', { min: 1, max: 10_000_000, fallback: Number(RUN_DEFAULTS.gpus) })),
-      tokensPerSecond: String(this.numberAttribute('tokens-per-second',
-        { fallback: Number(RUN_DEFAULTS.tokensPerSecond) })),
-      attention: this.choiceAttribute('attention', ['full', 'causal'], RUN_DEFAULTS.attention),
+      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), A.model.fallback),
+      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
+      gpus: String(this.intAttribute('gpus', A.gpus)),
+      tokensPerSecond: String(this.numberAttribute('tokens-per-second', A['tokens-per-second'])),
+      attention: this.choiceAttribute('attention', A.attention.choices, A.attention.fallback),
     };
 
     const picker = h('div', { class: 'mfu-presets', role: 'radiogroup', 'aria-label': 'Training run' },
@@ -117,8 +119,9 @@ class ParascopeMfu extends ParascopeWidget {
           h('h3', {}, 'What MFU shows'), this.yourRun.result)));
 
     // Both panels share one grid cell: the figure is as tall as the taller one whichever is shown.
-    body.append(h('div', { class: 'mfu' }, picker, this.about,
-      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel)));
+    this.root = h('div', { class: 'mfu' }, picker, this.about,
+      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel));
+    body.append(this.root);
     if (this.mode !== YOUR_RUN) this.split = this.startSplit(this.preset());
     this.yourRun.update();
     this.show();
@@ -131,7 +134,7 @@ class ParascopeMfu extends ParascopeWidget {
   /** The preset's split with the element's split attributes applied, made valid by the engine (first render only). */
   startSplit(p) {
     const s = presetSplit(p);
-    for (const [key, , attr] of SLIDERS) s[key] = this.intAttribute(attr, { min: 1, max: 1_000_000, fallback: s[key] });
+    for (const [key, , attr] of SLIDERS) s[key] = this.intAttribute(attr, { ...A[attr], fallback: s[key] });
     for (const [key] of SELECTS) {
       const values = CHOICES[key].map(([v]) => String(v));
       const raw = this.choiceAttribute(key, values, s[key] === '' ? '' : String(s[key]));
@@ -190,10 +193,13 @@ class ParascopeMfu extends ParascopeWidget {
    */
   update(moved, { offers: renew = true, keepHints = false } = {}) {
     const p = this.preset();
-    const answer = this.asker(stepRequest(p, this.split));
+    const request = stepRequest(p, this.split);
+    const answer = this.asker(request);
+    this.shownStep = { request, response: answer.response };
     if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
     if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
     this.showMoves(moved, keepHints);
+    this.stateChanged();
     // Mid-drag the offers stay as they were, unless a moved control now holds a value its slider does not offer.
     if (!renew && SLIDERS.every(([key]) => this.stops[key].includes(this.split[key]))) {
       for (const [key] of SLIDERS) this.controls[key].set(this.stops[key].indexOf(this.split[key]));
@@ -255,9 +261,49 @@ class ParascopeMfu extends ParascopeWidget {
   }
 
   paintRun(view) {
+    this.shownRun = { inputs: { ...this.run }, response: view.response ?? null };
     const gpus = view.response ? Number(this.run.gpus) : 0;
     this.runGrid.update({ count: gpus, label: view.texts.dashboard, aria: view.texts.dashboard });
-    if (this.mode === YOUR_RUN) this.announce(view.texts.announce);
+    if (this.mode === YOUR_RUN) {
+      this.announce(view.texts.announce);
+      this.stateChanged();
+    }
+  }
+
+  /** What an export holds: the figure as drawn and the engine's answer it shows (step, or "your run"'s mfu). */
+  exportFigure() {
+    const p = this.preset();
+    const data = p ? this.shownStep : this.shownRun;
+    if (!data?.response) return p || !this.shownRun ? null : { ...this.#runExport(), data: this.shownRun };
+    if (!p) return { ...this.#runExport(), data };
+    const s = this.split;
+    return {
+      title: `${p.label}: tp ${s.tp}, pp ${s.pp}, global batch ${s.global_batch}: MFU ${this.out.modelled.textContent} modelled`,
+      words: [p.id, `tp${s.tp}`, `pp${s.pp}`, s.vpp > 1 ? `vpp${s.vpp}` : '', `mbs${s.microbatch_size}`, `gb${s.global_batch}`,
+        s.recompute !== 'none' ? s.recompute : '', s.zero ? `zero${s.zero}` : ''],
+      root: this.root,
+      data,
+    };
+  }
+
+  #runExport() {
+    const r = this.run;
+    return { title: `Your run: ${r.model} on ${r.gpus} × ${r.hardware} at ${r.tokensPerSecond} tokens/s`,
+      words: ['your-run', r.model, r.hardware, `${r.gpus}gpus`], root: this.root };
+  }
+
+  /** The run shown, as attributes (permalinks, file names): the preset and its split, or "your run"'s fields. */
+  linkState() {
+    if (!this.mode) return null;
+    if (this.mode === YOUR_RUN) {
+      const r = this.run;
+      return { preset: YOUR_RUN, model: r.model, hardware: r.hardware, gpus: r.gpus,
+        'tokens-per-second': r.tokensPerSecond, attention: r.attention };
+    }
+    const state = { preset: this.mode };
+    for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];
+    for (const [key] of SELECTS) state[key] = this.split[key] === '' ? null : this.split[key];
+    return state;
   }
 
   showPublished(p) {

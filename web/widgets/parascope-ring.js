@@ -9,23 +9,25 @@ import { ringChartText, ringReadout } from '../lib/model/ring-readout.js';
 import { ALGORITHMS, CHART_GPUS, chartRequests, readoutRequest } from '../lib/model/ring-requests.js';
 import { ringRound } from '../lib/model/ring-round.js';
 import { chunkColour, ringFigure } from '../lib/ring-figure.js';
+import { ATTRIBUTES } from '../lib/model/attributes.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
-const DEFAULTS = { gpus: 4, hardware: 'h100-sxm', link: 'intra', bytes: 2 ** 30 };
+/** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+const A = ATTRIBUTES['parascope-ring'];
 const SIZES = [2 ** 20, 2 ** 24, 2 ** 28, 2 ** 30, 2 ** 34];
 const SPEEDS = [['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['4', '4×']];
 const ROUND_MS = 900; // one round's travel time at 1×
-const MAX_GPUS = 16;
+const MAX_GPUS = A.gpus.max;
 
 class ParascopeRing extends ParascopeWidget {
   setup(body) {
     const presets = this.ask({ op: 'presets' });
     this.hardware = new Map(presets.hardware.map((x) => [x.id, x]));
     this.state = {
-      gpus: this.intAttribute('gpus', { min: 2, max: MAX_GPUS, fallback: DEFAULTS.gpus }),
-      hardware: this.choiceAttribute('hardware', [...this.hardware.keys()], DEFAULTS.hardware),
-      link: this.choiceAttribute('link', ['intra', 'inter'], DEFAULTS.link), // the reader's choice; see ringLink
-      bytes: this.numberAttribute('bytes', { max: 1e18, fallback: DEFAULTS.bytes }),
+      gpus: this.intAttribute('gpus', A.gpus),
+      hardware: this.choiceAttribute('hardware', [...this.hardware.keys()], A.hardware.fallback),
+      link: this.choiceAttribute('link', A.link.choices, A.link.fallback), // the reader's choice; see ringLink
+      bytes: this.numberAttribute('bytes', A.bytes),
       speed: 1,
       round: 0,
       watch: 0,
@@ -105,7 +107,8 @@ class ParascopeRing extends ParascopeWidget {
       h('p', { class: 'chart-legend' }, ...ALGORITHMS.map((a) => h('span', { class: `chart-key series-${a}` }, a))),
       this.out.chartNote);
 
-    body.append(h('div', { class: 'ring' }, controls, h('div', { class: 'ring-layout' }, this.stage, side)));
+    this.root = h('div', { class: 'ring' }, controls, h('div', { class: 'ring-layout' }, this.stage, side));
+    body.append(this.root);
     this.rebuild();
   }
 
@@ -132,6 +135,30 @@ class ParascopeRing extends ParascopeWidget {
     Object.assign(this.state, patch);
     if (resize) this.rebuild();
     else this.updateCost();
+    this.stateChanged();
+  }
+
+  /** What an export holds: the figure as drawn, the engine's answer for this ring and the chart's points. */
+  exportFigure() {
+    if (!this.readout) return null;
+    const { gpus, hardware, link, bytes } = this.state;
+    const chart = [['algorithm', 'GPUs', 'time per all-reduce (s)'],
+      ...(this.chartData ?? []).flatMap((series) => series.points.map((p) => [series.name, p.x, p.y]))];
+    return {
+      title: `Ring all-reduce of ${formatBytes(bytes)} per GPU over ${gpus} × ${this.hw.name}: ${this.out.time.textContent}`,
+      words: [`${gpus}gpus`, hardware, link, formatBytes(bytes).replace(/\s+/g, '')],
+      root: this.root,
+      data: { request: readoutRequest(this.hw, this.state, true), response: this.readout, chart: chart.slice(1) },
+      table: [['field', 'value'], ...Object.entries(this.readout).filter(([k]) => !['rounds', 'initial'].includes(k))
+        .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v]), [], ...chart],
+    };
+  }
+
+  /** The ring as attributes (permalinks, file names): the link is the reader's choice, as in the menu. */
+  linkState() {
+    if (!this.state) return null;
+    const { gpus, hardware, link, bytes } = this.state;
+    return { gpus, hardware, link, bytes };
   }
 
   /** A new ring: ask the engine for the traced all-reduce and draw it at round 0. */
@@ -163,6 +190,7 @@ class ParascopeRing extends ParascopeWidget {
     const r = answer ?? this.ask(readoutRequest(this.hw, this.state, true));
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
+    this.readout = r;
     this.stripNote.textContent = `(${this.state.gpus} chunks of ${formatBytes(r.chunk_bytes)} each)`;
     const text = ringReadout(this.hw, this.state, r);
     this.out.summary.textContent = text.summary;

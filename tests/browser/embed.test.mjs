@@ -1,0 +1,117 @@
+// The iframe route in headless Chromium: embed.html#widget=… framed by a page on another origin shows just that widget
+// with the hash's state, the parent's snippet (web/embed-size.js) sizes the iframe from the posted height, and the
+// server lets other origins frame embed.html only.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { after, before, test } from 'node:test';
+
+import { nodeEngine } from '../js/node-engine.mjs';
+import { useSite } from './harness.mjs';
+
+const site = useSite(before, after);
+const engine = await nodeEngine();
+const SNIPPET = await readFile(new URL('../../web/embed-size.js', import.meta.url), 'utf8');
+/**
+ * The blog: a plain server on another port (another origin, no policy of ours), which serves the page for the iframe
+ * source in its query. A real loopback server: Chromium keeps a page it cannot place on loopback from framing one.
+ */
+let blog;
+before(async () => {
+  blog = createServer((req, res) => {
+    const src = new URL(req.url, 'http://x').searchParams.get('src') ?? '';
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(parentPage(src.replace(/"/g, '&quot;')));
+  });
+  await new Promise((resolve) => blog.listen(0, '127.0.0.1', resolve));
+});
+after(() => new Promise((resolve) => blog.close(resolve)));
+const parentUrl = (src) => `http://127.0.0.1:${blog.address().port}/blog.html?src=${encodeURIComponent(src)}`;
+
+/** A blog page on another origin holding the iframe and the snippet (inline, as a blogger would paste it). */
+function parentPage(src) {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>A blog</title></head><body style="margin:0">
+<p>Some prose before the figure.</p>
+<iframe src="${src}" title="Pipeline bubble (parascope)" width="100%" height="300" style="border:0; display:block"></iframe>
+<p id="after">Some prose after it.</p>
+<script>${SNIPPET}</script></body></html>`;
+}
+
+async function openParent(src, { width = 800 } = {}) {
+  const context = await site().browser.newContext({ viewport: { width, height: 900 } });
+  const problems = [];
+  const origin = new URL(site().url).origin;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith(parentUrl(''))) return route.continue();
+    problems.push(`request left the origins: ${url}`);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => msg.type() === 'error' && problems.push(`console error: ${msg.text()}`));
+  await page.goto(parentUrl(src));
+  return { page, context, problems };
+}
+
+test('a page on another origin frames the bubble; the snippet sizes the iframe to the figure', async () => {
+  const src = `${site().url}embed.html#widget=bubble&stages=8&microbatches=32&schedule=1f1b`;
+  const { page, context, problems } = await openParent(src);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('parascope-bubble[data-ready]').waitFor();
+  const inner = page.frames().find((f) => f.url().startsWith(site().url));
+  assert.equal(await inner.evaluate(() => document.querySelectorAll('h1, h2, footer, nav').length), 0, 'no chrome');
+  assert.equal(await inner.evaluate(() => document.body.querySelectorAll('[class^="parascope"], parascope-bubble').length), 1);
+  const widget = frame.locator('parascope-bubble');
+  assert.equal(await widget.locator('input[name="stages"]').inputValue(), '8');
+  assert.equal(await widget.locator('input[name="microbatches"]').inputValue(), '32');
+  assert.equal(await widget.locator('select[name="schedule"]').inputValue(), '1f1b');
+  const expected = engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, include_ops: false });
+  assert.equal(Number(await widget.locator('[data-out="efficiency"]').getAttribute('data-value')), expected.efficiency);
+  // The iframe takes the document's height, so the figure is whole and nothing scrolls inside it.
+  await page.waitForFunction(() => document.querySelector('iframe').getBoundingClientRect().height > 400);
+  await page.waitForTimeout(300);
+  const inside = await inner.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  const outside = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
+  assert.equal(outside, inside);
+  assert.equal(await inner.evaluate(() => document.documentElement.scrollHeight <= innerHeight), true, 'no inner scroll');
+  // A change in the figure is mirrored in the iframe's own hash (its copy-link control gives the embed link).
+  await widget.locator('input[name="stages"]').evaluate((el) => {
+    el.value = '4';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await inner.waitForFunction(() => location.hash.includes('stages=4'));
+  assert.match(await inner.evaluate(() => location.hash), /^#widget=bubble&/);
+  await page.screenshot({ path: new URL('./screenshots/embed-bubble-800.png', import.meta.url).pathname, fullPage: true });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the server lets any origin frame embed.html and only the site frame the article', async () => {
+  const embed = await fetch(new URL('embed.html', site().url));
+  assert.match(embed.headers.get('content-security-policy'), /frame-ancestors \*/);
+  const article = await fetch(site().url);
+  assert.match(article.headers.get('content-security-policy'), /frame-ancestors 'self'/);
+});
+
+test('an embed of every widget starts, and hostile values get the widget\'s own notes', async () => {
+  for (const [widget, rest] of [['ring', 'gpus=99'], ['axes', 'axis=expert'], ['mfu', 'preset=gpt3-175b'],
+    ['bubble', 'stages=%3Cb%3E']]) {
+    const { page, context, problems } = await openParent(`${site().url}embed.html#widget=${widget}&${rest}`);
+    const el = page.frameLocator('iframe').locator(`parascope-${widget}[data-ready]`);
+    await el.waitFor();
+    if (widget === 'ring') assert.match(await el.locator('.note').first().textContent(), /^Link value gpus="99" .* using 16\./);
+    if (widget === 'bubble') assert.match(await el.locator('.note').first().textContent(), /^Link value stages="<b>"/);
+    if (widget === 'axes') assert.equal(await el.locator('[role="tab"][aria-selected="true"]').getAttribute('data-axis'), 'expert');
+    if (widget === 'mfu') assert.ok(await el.locator('input[name="preset"][value="gpt3-175b"]').isChecked());
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('an embed link that names no widget says how to name one', async () => {
+  const { page, context } = await openParent(`${site().url}embed.html#widget=nope`);
+  const text = await page.frameLocator('iframe').locator('.embed-unknown').textContent();
+  assert.match(text, /names no parascope figure/);
+  await context.close();
+});

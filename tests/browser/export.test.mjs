@@ -1,0 +1,131 @@
+// Export in headless Chromium: every widget downloads its figure as SVG (well-formed XML, fonts and colours written on
+// the elements, the figure's numbers in its text) and PNG (decodes, 2× the SVG's size), and its numbers as CSV and
+// JSON (the engine's answer as shown), each file named after the widget's state.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+
+import { nodeEngine } from '../js/node-engine.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
+
+const site = useSite(before, after);
+const engine = await nodeEngine();
+
+/** Clicks a download button and returns { name, bytes } of the file the browser saved. */
+async function download(page, widget, format) {
+  const [file] = await Promise.all([page.waitForEvent('download'),
+    widget.locator(`button[name="download-${format}"]`).evaluate((b) => b.click())]);
+  const path = new URL(file.suggestedFilename(), SCREENSHOTS).pathname;
+  await file.saveAs(path);
+  return { name: file.suggestedFilename(), bytes: await readFile(path) };
+}
+
+/** Parses XML in the page (DOMParser reports a malformed document as a <parsererror>); returns facts about it. */
+function xmlFacts(page, text) {
+  return page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    const root = doc.documentElement;
+    return {
+      error: doc.getElementsByTagName('parsererror').length > 0,
+      root: root.localName,
+      ns: root.namespaceURI,
+      width: Number(root.getAttribute('width')),
+      height: Number(root.getAttribute('height')),
+      text: [...doc.getElementsByTagName('text')].map((n) => n.textContent).join(' '),
+      classes: doc.querySelectorAll('[class]').length,
+      fonts: [...doc.getElementsByTagName('text')].filter((n) => n.closest('[font-family]') !== root
+        || n.hasAttribute('font-family')).length,
+      texts: doc.getElementsByTagName('text').length,
+      fills: doc.querySelectorAll('[fill^="rgb"]').length,
+      rects: doc.getElementsByTagName('rect').length,
+    };
+  }, text);
+}
+
+/** PNG width and height from its IHDR chunk (after checking the signature). */
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+const CASES = {
+  bubble: {
+    path: '#bubble.schedule=1f1b&bubble.stages=8&bubble.microbatches=32',
+    name: 'parascope-bubble-1f1b-8x32',
+    answer: () => engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, include_ops: false }),
+    numbers: (r) => [`${(r.efficiency * 100).toFixed(1)} %`],
+  },
+  ring: { path: '', name: 'parascope-ring-4gpus-h100-sxm-intra-1gib', numbers: () => ['3.6 ms'] },
+  axes: { path: '', name: 'parascope-axes-mixtral-8x7b-64gpus-tp2-pp4-ep8-all', numbers: () => ['Mixtral 8x7B'] },
+  mfu: { path: '', name: 'parascope-mfu-palm-540b-tp12-pp1-mbs4-gb2048-full-zero3', numbers: () => ['46.2 % MFU'] },
+};
+
+for (const [widgetName, c] of Object.entries(CASES)) {
+  test(`${widgetName}: SVG and PNG of the figure, CSV and JSON of its numbers, named after its state`, async () => {
+    const { page, problems, context } = await openPage(site(), c.path, { width: 1000 });
+    try {
+      const widget = await widgetReady(page, `parascope-${widgetName}`);
+      const svg = await download(page, widget, 'svg');
+      assert.equal(svg.name, `${c.name}.svg`);
+      const text = svg.bytes.toString('utf8');
+      assert.match(text, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg /);
+      const facts = await xmlFacts(page, text);
+      assert.equal(facts.error, false, 'well-formed XML');
+      assert.equal(facts.root, 'svg');
+      assert.equal(facts.ns, 'http://www.w3.org/2000/svg');
+      assert.equal(facts.classes, 0, 'no class left for a stylesheet that is not there: styles are inlined');
+      assert.equal(facts.fonts, facts.texts, 'every text names its font');
+      assert.ok(facts.fills > 20, 'colours written as values');
+      assert.doesNotMatch(text, /var\(--/, 'no custom property left unresolved');
+      // A reader other than a browser (librsvg, as GNOME and many converters use) renders it too, where installed.
+      if (existsSync('/usr/bin/rsvg-convert')) {
+        const rendered = execFileSync('/usr/bin/rsvg-convert', ['--format=png'], { input: svg.bytes, maxBuffer: 1 << 28 });
+        assert.deepEqual(pngSize(rendered), { width: facts.width, height: facts.height }, 'librsvg renders the SVG');
+      }
+      const answer = c.answer?.();
+      for (const n of c.numbers(answer)) assert.ok(facts.text.includes(n), `the SVG says ${n}`);
+
+      const png = await download(page, widget, 'png');
+      assert.equal(png.name, `${c.name}.png`);
+      const size = pngSize(png.bytes);
+      assert.deepEqual(size, { width: facts.width * 2, height: facts.height * 2 }, 'PNG at 2×');
+      const decoded = await page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        return { width: img.naturalWidth, height: img.naturalHeight };
+      }, png.bytes.toString('base64'));
+      assert.deepEqual(decoded, size, 'the PNG decodes');
+
+      const csv = await download(page, widget, 'csv');
+      assert.equal(csv.name, `${c.name}.csv`);
+      const rows = csv.bytes.toString('utf8').trimEnd().split('\r\n');
+      assert.ok(rows.length > 3);
+      const json = JSON.parse((await download(page, widget, 'json')).bytes.toString('utf8'));
+      assert.equal(json.source, 'parascope');
+      assert.ok(json.response, 'the engine\'s answer');
+      if (answer) {
+        assert.equal(json.response.efficiency, answer.efficiency);
+        assert.equal(json.response.makespan, answer.makespan);
+        assert.equal(json.request.stages, 8);
+        assert.equal(rows[0], 'stage,microbatch,kind,chunk,start (forward passes),end (forward passes)');
+        assert.equal(rows.length - 1, json.response.ops.count, 'one CSV row per op');
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('an export in the dark theme keeps the dark background and light text', async () => {
+  const { page, context } = await openPage(site(), '', { width: 1000 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const widget = await widgetReady(page, 'parascope-bubble');
+  const text = (await download(page, widget, 'svg')).bytes.toString('utf8');
+  const background = text.match(/<rect width="\d+" height="\d+" fill="([^"]+)"/)[1];
+  assert.equal(background, 'rgb(22, 26, 33)');
+  await context.close();
+});

@@ -1,0 +1,92 @@
+// Opening the site where it cannot fully run, in headless Chromium: from file:// the page says in plain words why the
+// figures do not run and gives the one command that serves it; a widget whose engine is missing says so in place.
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { serve } from '../../scripts/serve.mjs';
+import { startSite } from './harness.mjs';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+let site;
+before(async () => {
+  site = await startSite();
+});
+after(async () => {
+  await site?.close();
+});
+
+test('from file:// the article explains why its figures do not run and the one command that serves it', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(join(DIST, 'index.html')).href);
+  const note = page.locator('.parascope-file-note');
+  await note.waitFor();
+  assert.match(await note.textContent(), /opened as a file/);
+  assert.equal(await note.locator('code').textContent(), 'python3 -m http.server 8000');
+  assert.match(await note.textContent(), /http:\/\/localhost:8000\/index\.html/);
+  for (const tag of ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu']) {
+    const said = page.locator(`${tag} .parascope-stopped`);
+    assert.equal(await said.count(), 1, `${tag} says why in place`);
+    assert.ok(await said.isVisible());
+  }
+  await page.screenshot({ path: new URL('./screenshots/file-url-1000.png', import.meta.url).pathname });
+  await context.close();
+});
+
+/** Serves a copy of dist/ with `missing` files removed; runs check(page) on its article page. */
+async function withBrokenCopy(missing, check) {
+  const dir = await mkdtemp(join(tmpdir(), 'parascope-broken-'));
+  await cp(DIST, dir, { recursive: true });
+  for (const file of missing) await rm(join(dir, file));
+  const { server, url } = await serve({ root: dir, port: 0 });
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(url);
+    await check(page);
+  } finally {
+    await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+for (const missing of [['wasm/parascope.wasm'], ['wasm/parascope.mjs']]) {
+  test(`a widget whose engine cannot load (${missing[0]} missing) says so in place instead of spinning`, () =>
+    withBrokenCopy(missing, async (page) => {
+      const widget = page.locator('parascope-bubble');
+      await widget.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('parascope-bubble')?.hasAttribute('data-failed'), null,
+        { timeout: 15000 });
+      const said = widget.locator('[data-out="load-failed"]');
+      assert.match(await said.textContent(), /^This figure cannot run here: its engine \(WebAssembly\) did not load/);
+      assert.equal(await widget.locator('.loading').count(), 0, 'no spinner left');
+      assert.equal(await page.evaluate(() => document.querySelector('.parascope-file-note')), null);
+    }));
+}
+
+test('a page whose policy forbids WebAssembly gets a note in each figure instead of a spinner', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  try {
+    // The page as a stricter host would serve it: the same policy without 'wasm-unsafe-eval'.
+    await context.route(`${site.url}`, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers(), 'content-security-policy':
+        response.headers()['content-security-policy'].replace(" 'wasm-unsafe-eval'", '') };
+      await route.fulfill({ response, headers });
+    });
+    const page = await context.newPage();
+    await page.goto(site.url);
+    const widget = page.locator('parascope-ring');
+    await widget.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('parascope-ring')?.hasAttribute('data-failed'), null,
+      { timeout: 15000 });
+    assert.match(await widget.locator('[data-out="load-failed"]').textContent(), /did not load/);
+  } finally {
+    await context.close();
+  }
+});

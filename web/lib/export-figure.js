@@ -1,0 +1,38 @@
+// Downloads a widget's figure (SVG with fonts and colours inlined; PNG at 2×) and its numbers (CSV, JSON), each named
+// after the widget and its state. The widget's exportFigure() says what to capture and which numbers it shows.
+import { figureSvg, pngBlob, svgText } from './figure-svg.js';
+import { answerRows, csvText, fileName, jsonText } from './model/export-data.js';
+
+/** Makes the file and starts its download; resolves to the file's name. */
+export async function downloadFigure(widget, format) {
+  const figure = widget.exportFigure();
+  if (!figure) throw new Error('this figure has nothing to export');
+  const name = fileName(widget.localName.replace(/^parascope-/, ''), figure.words, format);
+  let blob;
+  if (format === 'svg' || format === 'png') {
+    const drawing = figureSvg(figure.root, { title: figure.title, vector: figure.vector,
+      background: getComputedStyle(widget.body).backgroundColor });
+    const text = svgText(drawing);
+    blob = format === 'svg' ? new Blob([text], { type: 'image/svg+xml' })
+      : await pngBlob(text, Number(drawing.getAttribute('width')), Number(drawing.getAttribute('height')), 2);
+  } else if (format === 'csv') {
+    blob = new Blob([csvText(figure.table ?? [['field', 'value'], ...answerRows(figure.data.response)])], { type: 'text/csv' });
+  } else {
+    blob = new Blob([jsonText({ source: 'parascope', title: figure.title, ...figure.data })], { type: 'application/json' });
+  }
+  save(blob, name);
+  return name;
+}
+
+/** Hands a Blob to the browser as a download called `name`. */
+function save(blob, name) {
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}

@@ -1,0 +1,109 @@
+// Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs
+// checks it; UPDATE=1 rewrites it). The attributes of each parascope element, for editors and JSX.
+import type { HardwareId, ModelId } from './engine.js';
+
+/** <parascope-axes>: One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends. */
+export interface ParascopeAxesAttributes {
+  /** the tab shown first. data, tensor, pipeline, expert, all; default all. */
+  'axis'?: 'data' | 'tensor' | 'pipeline' | 'expert' | 'all';
+  /** model preset. a model preset id; default mixtral-8x7b. */
+  'model'?: ModelId;
+  /** accelerator preset. a hardware preset id; default h100-sxm. */
+  'hardware'?: HardwareId;
+  /** GPUs in the run. 1 to 1,000,000, whole; default 64. */
+  'gpus'?: number | `${number}`;
+  /** tensor-parallel size. 1 to 1,024, whole; default 2. */
+  'tp'?: number | `${number}`;
+  /** pipeline stages. 1 to 1,024, whole; default 4. */
+  'pp'?: number | `${number}`;
+  /** expert-parallel size (MoE models). 1 to 1,024, whole; default 8 for MoE models, else 1. */
+  'ep'?: number | `${number}`;
+  /** sequences per step. 1 to 100,000,000, whole; default 256. */
+  'global-batch'?: number | `${number}`;
+  /** router skew (Zipf exponent), 0 to 3 in steps of 0.1. 0 to 3; default 1. */
+  'skew'?: number | `${number}`;
+  /** router seed. 0 to 9,007,199,254,740,992, whole; default 1. */
+  'seed'?: number | `${number}`;
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
+/** <parascope-ring>: A ring all-reduce chunk by chunk, with its cost on real links and at scale. */
+export interface ParascopeRingAttributes {
+  /** GPUs on the ring. 2 to 16, whole; default 4. */
+  'gpus'?: number | `${number}`;
+  /** accelerator preset. a hardware preset id; default h100-sxm. */
+  'hardware'?: HardwareId;
+  /** inside a node or across nodes (a ring larger than a node runs on inter). intra, inter; default intra. */
+  'link'?: 'intra' | 'inter';
+  /** array size per GPU, in bytes. above 0; default 1,073,741,824. */
+  'bytes'?: number | `${number}`;
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
+/** <parascope-bubble>: A pipeline schedule's timeline, the bubble hatched, honest efficiency beside the dashboard's 100 %. */
+export interface ParascopeBubbleAttributes {
+  /** pipeline stages (GPUs). 1 to 32, whole; default 4. */
+  'stages'?: number | `${number}`;
+  /** microbatches per step. 1 to 128, whole; default 8. */
+  'microbatches'?: number | `${number}`;
+  /** pipeline schedule. gpipe, 1f1b, interleaved, zb-h1, zb-h2, dualpipe; default 1f1b. */
+  'schedule'?: 'gpipe' | '1f1b' | 'interleaved' | 'zb-h1' | 'zb-h2' | 'dualpipe';
+  /** virtual chunks per GPU (interleaved). 1 to 8, whole; default 2. */
+  'chunks'?: number | `${number}`;
+  /** draw the forward half only (gpipe, interleaved). present or absent; default absent. */
+  'forward-only'?: boolean | '' | 'true' | 'false';
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
+/** <parascope-mfu>: What the utilization dashboard shows against MFU, for published runs or your own throughput. */
+export interface ParascopeMfuAttributes {
+  /** published run, or your-run. palm-540b, gpt3-175b, megatron-1t, llama3-405b, your-run; default palm-540b (your-run when a your-run attribute is given). */
+  'preset'?: 'palm-540b' | 'gpt3-175b' | 'megatron-1t' | 'llama3-405b' | 'your-run';
+  /** tensor-parallel size. 1 to 1,000,000, whole; default the preset's. */
+  'tp'?: number | `${number}`;
+  /** pipeline stages. 1 to 1,000,000, whole; default the preset's. */
+  'pp'?: number | `${number}`;
+  /** virtual stages per pipeline rank. 1 to 1,000,000, whole; default the preset's. */
+  'vpp'?: number | `${number}`;
+  /** sequences per microbatch. 1 to 1,000,000, whole; default the preset's. */
+  'microbatch-size'?: number | `${number}`;
+  /** sequences per step. 1 to 1,000,000, whole; default the preset's. */
+  'global-batch'?: number | `${number}`;
+  /** activation recomputation. none, selective, full; default the preset's. */
+  'recompute'?: 'none' | 'selective' | 'full';
+  /** pipeline schedule. 1f1b, interleaved, gpipe, zb-h1, zb-h2, dualpipe; default the preset's. */
+  'schedule'?: '1f1b' | 'interleaved' | 'gpipe' | 'zb-h1' | 'zb-h2' | 'dualpipe';
+  /** ZeRO stage. 0, 1, 2, 3; default the preset's. */
+  'zero'?: '0' | '1' | '2' | '3';
+  /** your-run: model preset. a model preset id; default palm-540b. */
+  'model'?: ModelId;
+  /** your-run: accelerator preset. a hardware preset id; default tpu-v4. */
+  'hardware'?: HardwareId;
+  /** your-run: GPUs (or TPU chips). 1 to 10,000,000, whole; default 6,144. */
+  'gpus'?: number | `${number}`;
+  /** your-run: measured throughput of the whole cluster, tokens/s. above 0; default 238,300. */
+  'tokens-per-second'?: number | `${number}`;
+  /** your-run: attention FLOP convention. full, causal; default full. */
+  'attention'?: 'full' | 'causal';
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
+/** Each element's attributes, by tag. */
+export interface ParascopeElementAttributes {
+  'parascope-axes': ParascopeAxesAttributes;
+  'parascope-ring': ParascopeRingAttributes;
+  'parascope-bubble': ParascopeBubbleAttributes;
+  'parascope-mfu': ParascopeMfuAttributes;
+}

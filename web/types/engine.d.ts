@@ -1,0 +1,184 @@
+// Types of the engine's JavaScript API (lib/engine.js): loadEngine, EngineError, and the request and response of every
+// op. Units as in engine/API.md: bytes, bytes/s one direction per GPU, seconds, FLOPs, fractions 0–1.
+
+/** Error codes the engine answers with (engine/API.md, "Errors"). */
+export type EngineErrorCode =
+  | 'invalid_json' | 'invalid_request' | 'missing_field' | 'wrong_type' | 'not_integer' | 'not_finite'
+  | 'out_of_range' | 'invalid_value' | 'unknown_op' | 'unknown_field' | 'unknown_preset' | 'conflicting_fields'
+  | 'inconsistent' | 'too_large' | 'internal_error';
+
+/** A refused request: the engine's code, its message, and the dotted path of the field at fault (or null). */
+export class EngineError extends Error {
+  constructor(error: { code: EngineErrorCode | string; message: string; field: string | null });
+  readonly code: EngineErrorCode;
+  readonly field: string | null;
+}
+
+export type HardwareId = 'a100-40gb' | 'a100-80gb' | 'h100-sxm' | 'h200' | 'b200' | 'tpu-v4' | 'tpu-v5p' | 'mi300x';
+export type ModelId = 'gpt2-124m' | 'gpt3-175b' | 'megatron-1t' | 'palm-540b' | 'llama3-8b' | 'llama3-70b'
+  | 'llama3-405b' | 'mixtral-8x7b' | 'deepseek-v3';
+export type ScheduleId = 'gpipe' | '1f1b' | 'interleaved' | 'zb-h1' | 'zb-h2' | 'dualpipe';
+export type Recompute = 'none' | 'selective' | 'full';
+export type Attention = 'full' | 'causal';
+export type LinkKind = 'intra' | 'inter';
+
+/** A transformer's shape (engine/API.md, "Model shape object"). */
+export interface ModelShape {
+  layers: number; hidden: number; heads: number; vocab: number; seq: number;
+  kv_heads?: number; head_dim?: number; ffn?: number; activation?: 'gelu' | 'swiglu';
+  experts?: number; top_k?: number; expert_ffn?: number; shared_experts?: number; dense_layers?: number;
+  q_lora_rank?: number; kv_lora_rank?: number; rope_head_dim?: number;
+  bias?: boolean; norm?: string; position_embedding?: string; tied_embeddings?: boolean;
+  id?: string; name?: string; source?: string; published_params?: number;
+}
+
+/** An accelerator: bandwidths in bytes/s one direction per GPU, latencies in seconds per collective step. */
+export interface Hardware {
+  id?: string; name?: string; kind?: 'gpu' | 'tpu';
+  peak_flops: number; memory_bytes?: number; memory_bandwidth?: number; gpus_per_node?: number;
+  intra_link?: string; intra_bandwidth?: number; intra_latency?: number;
+  inter_link?: string; inter_bandwidth?: number; inter_latency?: number;
+  sources?: Record<string, string>;
+}
+
+export interface LinkUsed { name: string; bandwidth: number; latency: number }
+
+export interface VersionRequest { op: 'version' }
+export interface VersionResponse { name: 'parascope'; version: string; max_request_bytes: number }
+
+export interface PresetsRequest { op: 'presets' }
+export interface PresetsResponse {
+  hardware: Array<Hardware & { id: HardwareId; name: string }>;
+  models: Array<ModelShape & { id: ModelId; name: string; derived: { params_total: number; params_active: number; params_flops: number } }>;
+}
+
+export interface MfuRequest {
+  op: 'mfu'; model: ModelId | ModelShape; hardware: HardwareId | Hardware; gpus: number;
+  tokens_per_second?: number; step_time?: number; tokens_per_step?: number;
+  attention?: Attention; recompute?: Recompute;
+}
+export interface MfuResponse {
+  params: number; params_total: number; flops_per_token: number; hardware_flops_per_token: number;
+  tokens_per_second: number; achieved_flops: number; peak_flops: number; mfu: number; hfu: number; formula: string;
+}
+
+export interface CollectiveRequest {
+  op: 'allreduce' | 'allgather' | 'reducescatter' | 'alltoall';
+  algorithm?: 'ring' | 'tree' | 'hierarchical' | 'pairwise';
+  gpus: number; bytes: number;
+  link?: HardwareId; link_kind?: LinkKind; bandwidth?: number; latency?: number;
+  intra_bandwidth?: number; intra_latency?: number; inter_bandwidth?: number; inter_latency?: number;
+  gpus_per_node?: number; trace?: boolean;
+}
+export interface RingRound {
+  phase: 'scatter-reduce' | 'all-gather';
+  transfers: Array<{ from: number; to: number; chunk: number }>;
+  buffers: number[][];
+}
+export interface CollectiveResponse {
+  time: number; algbw: number; busbw: number; bytes_sent_per_gpu: number; steps: number; algorithm: string;
+  formula: string; link?: LinkUsed; intra?: LinkUsed; inter?: LinkUsed; gpus_per_node?: number;
+  /** with trace: true (ring all-reduce) */
+  chunk_bytes?: number; initial?: number[][]; rounds?: RingRound[];
+}
+
+export interface PipelineRequest {
+  op: 'pipeline'; schedule: ScheduleId; stages: number; microbatches: number; chunks?: number;
+  forward_only?: boolean; times?: { f?: number; b?: number; w?: number; comm?: number };
+  include_ops?: boolean; check_only?: boolean; bubble_kernel_resident?: boolean;
+  ops_format?: 'objects' | 'packed' | 'binary';
+}
+export interface PipelineOp { stage: number; microbatch: number; kind: 'F' | 'B' | 'W'; chunk: number; start: number; end: number }
+export interface PipelineResponse {
+  ops?: PipelineOp[] | { format: 'binary'; count: number; per_stage: number[]; columns: string[] } | Record<string, unknown>;
+  makespan: number; busy: number[]; useful_time: number; efficiency: number; bubble_fraction: number;
+  steady_bubble_fraction: number; dashboard_utilization: number; peak_activations: number[];
+  chunk_model_fraction: number; critical_sends: number | null;
+  schedule: ScheduleId; stages: number; microbatches: number; chunks: number; forward_only: boolean;
+  times: { f: number; b: number; w: number; comm: number };
+  closed_form: { formula: string; substituted: string; value: number | null; measure: string; condition: string; source: string };
+  /** with check_only: true */
+  valid?: true;
+}
+
+export interface Cluster {
+  gpus: number; gpus_per_node?: number; intra_bandwidth?: number; inter_bandwidth?: number;
+  intra_latency?: number; inter_latency?: number; intra_link?: string; inter_link?: string;
+}
+export interface Parallel {
+  tp?: number; pp?: number; cp?: number; ep?: number; dp?: number; vpp?: number; microbatch_size?: number;
+  global_batch: number; schedule?: ScheduleId; recompute?: Recompute; sequence_parallel?: boolean; zero?: 0 | 1 | 2 | 3;
+}
+export interface RunRequest {
+  model: ModelId | ModelShape; hardware: HardwareId | Hardware; cluster: Cluster; parallel: Parallel;
+  attention?: Attention; efficiency?: Record<string, number | boolean>;
+}
+export interface AxisTraffic {
+  axis: 'data' | 'tensor' | 'pipeline' | 'expert' | 'context'; splits: string; collective: string; count: number;
+  bytes_per_gpu: number; link: LinkKind; link_name: string; time: number; hidden_fraction: number;
+}
+export interface StepRequest extends RunRequest { op: 'step' }
+export interface StepResponse {
+  step_time: number; tokens_per_second: number; mfu: number; hfu: number;
+  flops_per_token: number; hardware_flops_per_token: number; formula: string;
+  breakdown: { compute: number; memory_bound: number; tp_comm: number; cp_comm: number; pp_comm: number; dp_comm: number;
+    ep_comm: number; bubble: number; optimizer: number; other: number };
+  compute_split: { useful_at_peak: number; recompute_at_peak: number; kernel_inefficiency: number };
+  dashboard_utilization: number;
+  memory_per_gpu: { weights: number; gradients: number; optimizer_states: number; activations: number; total: number };
+  memory_capacity: number; fits: boolean; microbatches: number; pipeline_makespan: number;
+  parallel: Required<Omit<Parallel, 'recompute'>> & { recompute?: Recompute };
+  axes: AxisTraffic[];
+}
+export interface TrafficRequest extends RunRequest { op: 'traffic' }
+export interface TrafficResponse { axes: AxisTraffic[]; step_time: number }
+
+export interface PlacementRequest extends RunRequest { op: 'placement'; drawn?: number }
+export interface PlacementResponse {
+  gpus: number; gpus_per_node: number; nodes: number; drawn: number;
+  ranks: Array<{ rank: number; node: number; tp: number; cp: number; dp: number; pp: number; ep: number;
+    heads: [number, number]; layers: Array<[number, number]>; experts?: [number, number] }>;
+  axes: Array<{ axis: string; size: number; stride: number; members_per_node: number; link: LinkKind; link_name: string;
+    groups: number[][] }>;
+}
+
+export interface MoeRouteRequest {
+  op: 'moe_route'; tokens: number; experts: number; top_k: number; ep?: number; skew?: number;
+  capacity_factor?: number; seed?: number; hidden?: number; bytes_per_element?: number; bytes_per_token?: number;
+  hardware?: HardwareId | Hardware; link_kind?: LinkKind; ranks_per_node?: number; bandwidth?: number; latency?: number;
+}
+export interface MoeRouteResponse {
+  expert_load: number[]; kept_load: number[]; send_matrix: number[][]; rank_load: number[]; max_over_mean: number;
+  capacity: number; dropped: number; hot_expert: number; hot_rank: number; hot_rank_bytes: number;
+  time: number; balanced_time: number; bytes_per_token: number; link: LinkUsed; router: unknown;
+  intra_link?: LinkUsed; ranks_per_node?: number;
+}
+
+/** Every request, by op. */
+export interface Requests {
+  version: VersionRequest; presets: PresetsRequest; mfu: MfuRequest;
+  allreduce: CollectiveRequest; allgather: CollectiveRequest; reducescatter: CollectiveRequest; alltoall: CollectiveRequest;
+  pipeline: PipelineRequest; step: StepRequest; traffic: TrafficRequest; placement: PlacementRequest;
+  moe_route: MoeRouteRequest;
+}
+/** Every response, by op. */
+export interface Responses {
+  version: VersionResponse; presets: PresetsResponse; mfu: MfuResponse;
+  allreduce: CollectiveResponse; allgather: CollectiveResponse; reducescatter: CollectiveResponse; alltoall: CollectiveResponse;
+  pipeline: PipelineResponse; step: StepResponse; traffic: TrafficResponse; placement: PlacementResponse;
+  moe_route: MoeRouteResponse;
+}
+export type Op = keyof Requests;
+
+/** The page's engine: one JSON request in, one JSON response out. */
+export interface Engine {
+  /** Answers a request; throws EngineError when the engine refuses it. */
+  call<K extends Op>(request: Requests[K] & { op: K }): Responses[K];
+  /** Like call, with the numbers sent beside the JSON (pipeline ops_format "binary") copied out. */
+  callWithAttachment<K extends Op>(request: Requests[K] & { op: K }): { response: Responses[K]; attachment: Float64Array };
+  /** Request text in, response text out, byte for byte. */
+  callText(requestText: string): string;
+}
+
+/** Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget). */
+export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
