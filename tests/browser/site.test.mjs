@@ -54,6 +54,16 @@ test('a bad attribute shows a visible note and the widget still works; a neighbo
   await context.close();
 });
 
+test('attribute numbers are plain decimals: 0x10 and +4 are noted, not read as 16 and 4', async () => {
+  const { page, problems, context } = await openPage(site(), 'tests/attributes.html');
+  const hex = await widgetReady(page, '#hex');
+  assert.match(await hex.locator('[data-note="attr-gpus"]').textContent(), /gpus="0x10" must be a whole number .* in plain digits/);
+  assert.match(await hex.locator('[data-note="attr-tokens-per-second"]').textContent(), /tokens-per-second="\+4"/);
+  assert.match(await hex.locator('[data-out="mfu"]').textContent(), /%$/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the page works at 360 px wide', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-mfu');

@@ -3,6 +3,7 @@
 import { h } from './dom.js';
 import { EngineError, loadEngine } from './engine.js';
 import { ensurePageStylesheet } from './page-stylesheet.js';
+import { attributeNumber } from './model/attribute-number.js';
 
 const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
 const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
@@ -183,9 +184,9 @@ export class ParascopeWidget extends HTMLElement {
   intAttribute(name, { min, max, fallback }) {
     const raw = this.getAttribute(name);
     if (raw === null) return fallback;
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
-      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be a whole number from ${min} to ${max}; using ${fallback}.`);
+    const value = attributeNumber(raw, { whole: true });
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be a whole number from ${min} to ${max} in plain digits; using ${fallback}.`);
       return fallback;
     }
     return value;
@@ -195,9 +196,9 @@ export class ParascopeWidget extends HTMLElement {
   numberAttribute(name, { min = 0, max = Number.MAX_VALUE, fallback }) {
     const raw = this.getAttribute(name);
     if (raw === null) return fallback;
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value) || value <= min || value > max) {
-      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be a number above ${min}; using ${fallback}.`);
+    const value = attributeNumber(raw);
+    if (!Number.isFinite(value) || value <= min || value > max) {
+      this.setNote(`attr-${name}`, `Attribute ${name}="${raw}" must be a decimal number above ${min} (like 2.5 or 1e9); using ${fallback}.`);
       return fallback;
     }
     return value;
