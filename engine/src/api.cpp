@@ -82,6 +82,9 @@ std::string call(std::string_view request_text) {
       // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
       std::string why = e.what();
       why = why.substr(why.find("] ") == std::string::npos ? 0 : why.find("] ") + 2);
+      if (why.find("ill-formed UTF-8") != std::string::npos) {
+        why += " (a request is UTF-8 text: a lone UTF-16 surrogate or another encoding's bytes cannot be read)";
+      }
       return text(error_object(code::invalid_json, "the request is not valid JSON: " + why, ""));
     }
     if (!request.is_object()) {

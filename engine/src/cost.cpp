@@ -181,6 +181,7 @@ Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double
                               : e.field == "chunks"       ? "parallel.vpp"
                               // an op time out of the pipeline's range: the model's work on this hardware
                               : e.field.rfind("times.", 0) == 0 ? "hardware"
+                              : e.field.empty()                 ? "parallel.global_batch"  // too many ops
                                                                 : "parallel.schedule";
     throw RequestError(e.code, "pipeline schedule: " + e.message, field);
   }

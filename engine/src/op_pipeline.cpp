@@ -147,6 +147,25 @@ json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
           {"columns", {"microbatch", "kind", "chunk", "start", "end"}}};
 }
 
+/// Ops an answer may carry, by format: what keeps the largest answer within 256 MB natively and the wasm heap under
+/// 64 MiB (engine/API.md, "Cost of the largest request"). Objects cost ~0.7 KB each to build as JSON; packed and
+/// binary ~70 bytes (the timeline plus its text or numbers); metrics alone need no timeline (kMaxPipelineOps).
+constexpr std::int64_t kMaxObjectOps = 50'000;
+constexpr std::int64_t kMaxListedOps = 500'000;
+
+void check_answer_size(const PipelineSpec& spec, const std::string& format, bool sent_format) {
+  if (!spec.record_ops) return;
+  const std::int64_t ops = pipeline_op_count(spec);
+  const std::int64_t limit = format == "objects" ? kMaxObjectOps : kMaxListedOps;
+  if (ops <= limit) return;
+  throw RequestError(code::too_large,
+                     "this schedule has " + std::to_string(ops) + " ops; an answer lists at most " +
+                         std::to_string(kMaxObjectOps) + " as objects (ops_format \"objects\", the default) and " +
+                         std::to_string(kMaxListedOps) + " as \"packed\" or \"binary\"; with include_ops false up to " +
+                         std::to_string(kMaxPipelineOps) + " are timed",
+                     sent_format ? "ops_format" : "microbatches");
+}
+
 }  // namespace
 
 json op_pipeline(RequestReader& request) {
@@ -160,11 +179,11 @@ json op_pipeline(RequestReader& request) {
   // check_only: is this spec accepted? The same refusals as the full request, nothing built or simulated (a widget asks
   // it of candidate slider positions to offer only values the engine accepts).
   const bool check_only = request.boolean_or("check_only", false);
+  const bool sent_format = request.has("ops_format");
   request.finish();
-  if (check_only) {
-    check_pipeline(spec);
-    return {{"valid", true}};
-  }
+  check_pipeline(spec);
+  check_answer_size(spec, format, sent_format);
+  if (check_only) return {{"valid", true}};
 
   const PipelineResult r = run_pipeline(spec);
   const PipelineMetrics& mt = r.metrics;
