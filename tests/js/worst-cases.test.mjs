@@ -10,7 +10,7 @@ const dist = new URL('../../dist/', import.meta.url);
 const cli = new URL('../../build/native/parascope', import.meta.url).pathname;
 const MiB = 2 ** 20;
 
-/** The raw Embind module (its heap is what we measure), loaded as the page loads it. */
+/** A fresh raw Embind module (its heap is what we measure: wasm memory only grows), loaded as the page loads it. */
 async function wasmModule() {
   globalThis.window ??= globalThis;
   const { default: create } = await import(new URL('wasm/parascope.mjs', dist));
@@ -24,8 +24,8 @@ function nativeWithin256MB(text) {
 }
 
 test('the largest request of every op fits: native in 256 MB, wasm heap under 64 MiB, same answer', async () => {
-  const module = await wasmModule();
   for (const { name, request } of worstCases()) {
+    const module = await wasmModule();  // one per request: the heap after it is that request's peak
     const text = JSON.stringify(request);
     const wasm = module.call(text);
     assert.ok(!wasm.startsWith('{"error"'), `${name}: refused: ${wasm.slice(0, 300)}`);
@@ -45,6 +45,6 @@ test('one step past each limit is refused before any work', async () => {
     if (request.op === 'pipeline') bigger.microbatches += 1;
     else if (request.op === 'moe_route') bigger.tokens += 1;
     else continue;
-    assert.ok(refused(bigger) === 'too_large', `${name}: one more is not refused`);
+    assert.ok(['too_large', 'out_of_range'].includes(refused(bigger)), `${name}: one more is not refused`);
   }
 });
