@@ -64,6 +64,21 @@ test('attribute numbers are plain decimals: 0x10 and +4 are noted, not read as 1
   await context.close();
 });
 
+test('with the engine missing every figure says so in a note and the article still reads', async () => {
+  const { page, context } = await openPage(site(), '');
+  await context.route('**/parascope.wasm', (route) => route.abort());  // fault: the engine cannot be fetched
+  await page.reload();
+  for (const tag of ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu']) {
+    const widget = page.locator(tag).first();
+    await widget.scrollIntoViewIfNeeded();
+    const note = widget.locator('[data-note="load"]');
+    await note.waitFor();
+    assert.match(await note.textContent(), /engine could not load/, tag);
+  }
+  assert.ok((await page.locator('main p').count()) > 5);
+  await context.close();
+});
+
 test('the page works at 360 px wide', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-mfu');
