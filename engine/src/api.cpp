@@ -1,6 +1,7 @@
 // The JSON API: parse, dispatch on "op", and turn every failure into an error object. Nothing escapes call().
 #include "parascope/api.hpp"
 
+#include <cmath>
 #include <new>
 #include <utility>
 
@@ -39,6 +40,24 @@ std::string text(const json& response) { return response.dump(-1, ' ', false, js
 
 json error_object(const std::string& code, const std::string& message, const std::string& field) {
   return {{"error", {{"code", code}, {"message", message}, {"field", field.empty() ? json(nullptr) : json(field)}}}};
+}
+
+/// The first number in an answer that is not finite (JSON would write it as null), as a dotted path; "" when none.
+/// The request limits keep every answer finite (engine/API.md); this is the backstop that turns a miss into an error.
+std::string first_non_finite(const json& v, const std::string& path) {
+  if (v.is_number_float()) return std::isfinite(v.get<double>()) ? "" : path;
+  if (v.is_object()) {
+    for (const auto& [key, child] : v.items()) {
+      std::string found = first_non_finite(child, path.empty() ? key : path + "." + key);
+      if (!found.empty()) return found;
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      std::string found = first_non_finite(v[i], path + "[" + std::to_string(i) + "]");
+      if (!found.empty()) return found;
+    }
+  }
+  return "";
 }
 
 json dispatch(const json& request) {
@@ -82,12 +101,23 @@ std::string call(std::string_view request_text) {
       // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
       std::string why = e.what();
       why = why.substr(why.find("] ") == std::string::npos ? 0 : why.find("] ") + 2);
+      if (why.find("ill-formed UTF-8") != std::string::npos) {
+        why += " (a request is UTF-8 text: a lone UTF-16 surrogate or another encoding's bytes cannot be read)";
+      }
       return text(error_object(code::invalid_json, "the request is not valid JSON: " + why, ""));
     }
     if (!request.is_object()) {
       return text(error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", ""));
     }
-    return text(dispatch(request));
+    json response = dispatch(request);
+    if (const std::string where = first_non_finite(response, ""); !where.empty()) {
+      detail::attachment().clear();
+      return text(error_object(code::out_of_range,
+                               "the answer's " + where + " overflows a double: the request's numbers are too far apart "
+                               "in scale to compute it",
+                               ""));
+    }
+    return text(response);
   } catch (const RequestError& e) {
     detail::attachment().clear();
     return text(error_object(e.code, e.message, e.field));

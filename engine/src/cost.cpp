@@ -179,7 +179,10 @@ Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double
     const std::string field = e.field == "stages"         ? "parallel.pp"
                               : e.field == "microbatches" ? "parallel.global_batch"
                               : e.field == "chunks"       ? "parallel.vpp"
-                                                          : "parallel.schedule";
+                              // an op time out of the pipeline's range: the model's work on this hardware
+                              : e.field.rfind("times.", 0) == 0 ? "hardware"
+                              : e.field.empty()                 ? "parallel.global_batch"  // too many ops
+                                                                : "parallel.schedule";
     throw RequestError(e.code, "pipeline schedule: " + e.message, field);
   }
 }
@@ -288,8 +291,9 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   r.breakdown.ep_comm = per_gpu * (avg.ep_fwd + avg.ep_bwd);
   r.breakdown.cp_comm = per_gpu * (avg.cp_fwd + avg.cp_bwd);
   r.breakdown.other = std::max(0.0, busy - per_gpu * (avg_f + avg_b));
-  r.breakdown.pp_comm = std::min(scheduled.sends, with_comm.makespan - busy);
-  r.breakdown.bubble = with_comm.makespan - busy - r.breakdown.pp_comm;
+  // Clamped at 0: with pp = 1 (or no idle) makespan and busy are the same sum rounded in two orders (−8.9e-16 s).
+  r.breakdown.pp_comm = std::max(0.0, std::min(scheduled.sends, with_comm.makespan - busy));
+  r.breakdown.bubble = std::max(0.0, with_comm.makespan - busy - r.breakdown.pp_comm);
   r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
 
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.

@@ -10,7 +10,7 @@ NamedLink preset_link(const Hardware& h, bool intra) {
 
 NamedLink read_bandwidth_latency(RequestReader& request) {
   NamedLink l;
-  l.link.bandwidth = request.number("bandwidth", 0, 1e16, true);
+  l.link.bandwidth = request.number("bandwidth", 1, 1e16);  // ≥ 1 byte/s: no time overflows
   l.link.latency = request.number("latency", 0, 1.0);
   return l;
 }

@@ -44,47 +44,58 @@ class Rng {
   std::uint64_t s_[4];
 };
 
-/// A Fenwick (binary indexed) tree of weights: prefix sums and "first index whose prefix exceeds u" in O(log n).
-/// Updates are journaled so that a token's removals can be undone exactly (no floating-point drift over tokens).
-class WeightTree {
+/// A sum tree (a complete binary tree over the weights, leaves padded to a power of two): every inner node holds
+/// left + right, recomputed from its two children whenever a leaf changes, never adjusted by a difference. A removed
+/// expert's leaf is set to exactly 0, so no residue of its weight survives in any sum: the weights left after the
+/// heavy experts are drawn (down to 4096^-10 ≈ 1e-36 at skew 10) keep their exact share, and a draw can never land on
+/// a removed expert. Draw and removal are O(log experts); restoring a token's removals recomputes the same sums
+/// from the same leaves, so every token starts from bit-identical totals. (Sampling without replacement in proportion
+/// to the remaining weights, one draw at a time, as in Wong & Easton 1980, "An efficient method for weighted
+/// sampling without replacement", SIAM J. Comput. 9(1): a binary tree of partial sums.)
+class SumTree {
  public:
-  explicit WeightTree(const std::vector<double>& w) : n_(std::int64_t(w.size())), tree_(w.size() + 1, 0.0) {
-    for (std::int64_t i = 0; i < n_; ++i) add(i, w[std::size_t(i)], /*journal=*/false);
-    top_ = 1;
-    while (top_ * 2 <= n_) top_ *= 2;
+  explicit SumTree(const std::vector<double>& w) : weight_(w) {
+    while (leaves_ < w.size()) leaves_ *= 2;
+    sum_.assign(2 * leaves_, 0.0);
+    for (std::size_t i = 0; i < w.size(); ++i) sum_[leaves_ + i] = w[i];
+    for (std::size_t node = leaves_ - 1; node >= 1; --node) sum_[node] = sum_[2 * node] + sum_[2 * node + 1];
+    pristine_ = sum_;
   }
-  double total() const {
-    double s = 0;
-    for (std::int64_t i = n_; i > 0; i -= i & -i) s += tree_[std::size_t(i)];
-    return s;
-  }
-  /// The smallest index whose inclusive prefix sum exceeds u (n-1 if rounding runs past the end).
-  std::int64_t find(double u) const {
-    std::int64_t pos = 0;
-    for (std::int64_t step = top_; step > 0; step /= 2) {
-      if (pos + step <= n_ && tree_[std::size_t(pos + step)] <= u) {
-        pos += step;
-        u -= tree_[std::size_t(pos)];
-      }
+  double total() const { return sum_[1]; }
+  /// The leaf where u (0 ≤ u < total) falls in the running sum of the remaining weights. It never descends into a
+  /// subtree whose sum is 0 (all removed), whatever the rounding of u.
+  std::size_t find(double u) const {
+    std::size_t node = 1;
+    while (node < leaves_) {
+      const double left = sum_[2 * node], right = sum_[2 * node + 1];
+      const bool go_right = !(left > 0 && (u < left || right <= 0));  // branch-free: the draws are unpredictable
+      u -= go_right ? left : 0.0;
+      node = 2 * node + std::size_t(go_right);
     }
-    return std::min(pos, n_ - 1);
+    return node - leaves_;
   }
-  void add(std::int64_t index, double delta, bool journal = true) {
-    for (std::int64_t i = index + 1; i <= n_; i += i & -i) {
-      if (journal) journal_.push_back({i, tree_[std::size_t(i)]});
-      tree_[std::size_t(i)] += delta;
+  void remove(std::size_t index) { set(index, 0.0); }
+  /// Puts back the weights at `indices` (every removal since the last reset): path by path when that is cheaper than
+  /// copying the whole untouched tree back. Either way every sum is the same double as before the removals.
+  void restore(const std::vector<std::int64_t>& indices) {
+    std::size_t depth = 0;
+    for (std::size_t n = leaves_; n > 1; n /= 2) ++depth;
+    if (indices.size() * depth > sum_.size()) {
+      sum_ = pristine_;
+      return;
     }
-  }
-  /// Restores every node changed since the last undo to its exact previous value.
-  void undo() {
-    for (auto it = journal_.rbegin(); it != journal_.rend(); ++it) tree_[std::size_t(it->first)] = it->second;
-    journal_.clear();
+    for (std::int64_t i : indices) set(std::size_t(i), weight_[std::size_t(i)]);
   }
 
  private:
-  std::int64_t n_, top_ = 1;
-  std::vector<double> tree_;
-  std::vector<std::pair<std::int64_t, double>> journal_;
+  void set(std::size_t index, double value) {
+    std::size_t node = leaves_ + index;
+    sum_[node] = value;
+    for (node /= 2; node >= 1; node /= 2) sum_[node] = sum_[2 * node] + sum_[2 * node + 1];
+  }
+  std::vector<double> weight_;
+  std::size_t leaves_ = 1;
+  std::vector<double> sum_, pristine_;
 };
 
 }  // namespace
@@ -113,24 +124,18 @@ Routing route_tokens(const RouteSpec& spec) {
                                                                           double(spec.top_k) / double(E))))
                      : 0;
 
-  WeightTree tree(weight);
-  std::vector<char> chosen(std::size_t(E), 0);
+  SumTree tree(weight);
   std::vector<std::int64_t> picks;
   for (std::int64_t t = 0; t < spec.tokens; ++t) {
     const std::int64_t source = t * ep / spec.tokens;
     picks.clear();
     for (std::int64_t j = 0; j < spec.top_k; ++j) {
-      std::int64_t e = tree.find(rng.uniform() * tree.total());
-      if (chosen[std::size_t(e)]) {  // rounding at a boundary landed on a removed expert: take the next free one
-        while (chosen[std::size_t(e)]) e = (e + 1) % E;
-      }
-      chosen[std::size_t(e)] = 1;
+      const auto e = std::int64_t(tree.find(rng.uniform() * tree.total()));
       picks.push_back(e);
-      tree.add(e, -weight[std::size_t(e)]);
+      tree.remove(std::size_t(e));
     }
-    tree.undo();
+    tree.restore(picks);
     for (std::int64_t e : picks) {
-      chosen[std::size_t(e)] = 0;
       out.expert_load[std::size_t(e)] += 1;
       if (spec.capacity_factor > 0 && out.kept_load[std::size_t(e)] >= out.capacity) {
         out.dropped += 1;

@@ -15,6 +15,7 @@ namespace {
 constexpr std::int64_t kMaxGpus = 1'000'000;
 constexpr double kMaxBytes = 1e18;
 constexpr double kMaxBandwidth = 1e16;  // bytes/s: far above any link
+constexpr double kMinBandwidth = 1;     // bytes/s: keeps every time finite (bytes up to 1e18 over at least 1)
 constexpr double kMaxLatency = 1.0;     // seconds per step
 
 const Hardware& preset_for(RequestReader& request) {
@@ -102,9 +103,9 @@ TwoLevel read_two_level(RequestReader& request, std::int64_t gpus) {
                          "intra_latency, inter_bandwidth, inter_latency and gpus_per_node",
                          "link");
     }
-    t.intra.link = {request.number("intra_bandwidth", 0, kMaxBandwidth, true),
+    t.intra.link = {request.number("intra_bandwidth", kMinBandwidth, kMaxBandwidth),
                     request.number("intra_latency", 0, kMaxLatency)};
-    t.inter.link = {request.number("inter_bandwidth", 0, kMaxBandwidth, true),
+    t.inter.link = {request.number("inter_bandwidth", kMinBandwidth, kMaxBandwidth),
                     request.number("inter_latency", 0, kMaxLatency)};
     t.gpus_per_node = request.integer("gpus_per_node", 1, kMaxGpus);
   }

@@ -27,7 +27,7 @@ json op_mfu(RequestReader& request) {
     }
     tokens_per_second = request.number("tokens_per_second", 0, 1e18, true);
   } else if (request.has("step_time") || request.has("tokens_per_step")) {
-    const double step_time = request.number("step_time", 0, 1e9, true);
+    const double step_time = request.number("step_time", 1e-6, 1e9);  // ≥ 1 µs: tokens / step_time stays finite
     const double tokens_per_step = request.number("tokens_per_step", 0, 1e15, true);
     tokens_per_second = tokens_per_step / step_time;
   } else {

@@ -12,7 +12,7 @@ namespace parascope::detail {
 namespace {
 
 constexpr std::int64_t kMaxTokens = 1 << 22;
-constexpr std::int64_t kMaxAssignments = 1 << 23;  // tokens · top_k: bounds the work (about 1 s native)
+constexpr std::int64_t kMaxAssignments = 1 << 22;  // tokens · top_k: bounds the work (engine/API.md, cost model)
 constexpr std::int64_t kMaxExperts = 4096;
 constexpr std::int64_t kMaxEp = 256;               // the send matrix is ep × ep numbers
 constexpr double kMaxSkew = 10;

@@ -1,13 +1,42 @@
 // The "pipeline" operation: a schedule's timeline of F/B/W ops and what it costs (bubble, busy time, activations).
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include "ops.hpp"
+#include "pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
 
 namespace parascope::detail {
 
 namespace {
+
+/// The largest op time or send over the shortest op that runs: at most this. Starts and ends are doubles of the
+/// makespan's size (up to about 10^6 ops × the longest time); an op 10^16 times shorter than that has no length in them
+/// (f = 1e-6 next to comm = 1e12 gave a steady bubble of −1). At 10^6, every op keeps ≥ 10^-4 of its length.
+constexpr double kMaxTimeRatio = 1e6;
+
+void check_time_scale(const PipelineSpec& spec) {
+  const bool split = splits_backward(spec.schedule);
+  const std::pair<const char*, double> times[] = {{"times.f", spec.times.f},
+                                                  {"times.b", spec.forward_only ? 0.0 : spec.times.b},
+                                                  {"times.w", split ? spec.times.w : 0.0},
+                                                  {"times.comm", spec.times.comm}};
+  const std::pair<const char*, double>* shortest = nullptr;
+  const std::pair<const char*, double>* longest = &times[0];
+  for (const auto& t : times) {
+    if (t.second > longest->second) longest = &t;
+    if (t.second > 0 && &t != &times[3] && (!shortest || t.second < shortest->second)) shortest = &t;
+  }
+  if (shortest && longest->second > kMaxTimeRatio * shortest->second) {
+    throw RequestError(code::inconsistent,
+                       "times must lie within a factor of 1e6 of the shortest op: the timeline's numbers cannot "
+                       "resolve an op that much shorter than the makespan; got " +
+                           std::string(longest->first) + " = " + format_number(longest->second) + " and " +
+                           shortest->first + " = " + format_number(shortest->second),
+                       longest->first);
+  }
+}
 
 PipelineSpec read_spec(RequestReader& request) {
   PipelineSpec spec;
@@ -28,6 +57,7 @@ PipelineSpec read_spec(RequestReader& request) {
     spec.times.comm = times.number_or("comm", spec.times.comm, 0, 1e12);
     times.finish();
   }
+  check_time_scale(spec);
   return spec;
 }
 
@@ -117,6 +147,25 @@ json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
           {"columns", {"microbatch", "kind", "chunk", "start", "end"}}};
 }
 
+/// Ops an answer may carry, by format: what keeps the largest answer within 256 MB natively and the wasm heap under
+/// 64 MiB (engine/API.md, "Cost of the largest request"). Objects cost ~0.7 KB each to build as JSON; packed and
+/// binary ~70 bytes (the timeline plus its text or numbers); metrics alone need no timeline (kMaxPipelineOps).
+constexpr std::int64_t kMaxObjectOps = 50'000;
+constexpr std::int64_t kMaxListedOps = 500'000;
+
+void check_answer_size(const PipelineSpec& spec, const std::string& format, bool sent_format) {
+  if (!spec.record_ops) return;
+  const std::int64_t ops = pipeline_op_count(spec);
+  const std::int64_t limit = format == "objects" ? kMaxObjectOps : kMaxListedOps;
+  if (ops <= limit) return;
+  throw RequestError(code::too_large,
+                     "this schedule has " + std::to_string(ops) + " ops; an answer lists at most " +
+                         std::to_string(kMaxObjectOps) + " as objects (ops_format \"objects\", the default) and " +
+                         std::to_string(kMaxListedOps) + " as \"packed\" or \"binary\"; with include_ops false up to " +
+                         std::to_string(kMaxPipelineOps) + " are timed",
+                     sent_format ? "ops_format" : "microbatches");
+}
+
 }  // namespace
 
 json op_pipeline(RequestReader& request) {
@@ -130,11 +179,11 @@ json op_pipeline(RequestReader& request) {
   // check_only: is this spec accepted? The same refusals as the full request, nothing built or simulated (a widget asks
   // it of candidate slider positions to offer only values the engine accepts).
   const bool check_only = request.boolean_or("check_only", false);
+  const bool sent_format = request.has("ops_format");
   request.finish();
-  if (check_only) {
-    check_pipeline(spec);
-    return {{"valid", true}};
-  }
+  check_pipeline(spec);
+  check_answer_size(spec, format, sent_format);
+  if (check_only) return {{"valid", true}};
 
   const PipelineResult r = run_pipeline(spec);
   const PipelineMetrics& mt = r.metrics;

@@ -4,10 +4,29 @@
 
 namespace parascope::detail {
 
+namespace {
+
+/// Why HFU (and perhaps MFU) came out above 1, for the answer to say so: a FLOP count above the work the kernels were
+/// timed for. The full-attention convention (PaLM App. B) counts the causal half of attention that FlashAttention
+/// skips; otherwise only efficiency overrides at or near 1 can put the kernels at the counted FLOPs' pace.
+std::string above_peak_note(const Efficiency& e) {
+  if (e.attention == AttentionFlops::full && e.flash_attention) {
+    return "hfu is above 1: attention \"full\" (PaLM's convention) counts the masked half of causal attention, which "
+           "FlashAttention skips, so the GPUs do fewer FLOPs than counted; attention \"causal\" counts only the work done";
+  }
+  return "hfu is above 1: the efficiency overrides let the kernels run at or near peak, and the FLOP formula counts "
+         "work the timed kernels do not do";
+}
+
+}  // namespace
+
 json op_step(RequestReader& request) {
   const StepRequest s = read_step_request(request);
   request.finish();
-  return step_to_json(evaluate_step(s.run, s.efficiency));
+  const StepResult r = evaluate_step(s.run, s.efficiency);
+  json out = step_to_json(r);
+  if (r.hfu > 1) out["hfu_note"] = above_peak_note(s.efficiency);
+  return out;
 }
 
 }  // namespace parascope::detail

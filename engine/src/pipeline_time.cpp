@@ -16,8 +16,11 @@ PipelineMetrics timeline_metrics(int parts, const std::vector<double>& busy, con
   }
   out.busy = busy;
   const double capacity = double(busy.size()) * out.makespan;
-  out.bubble_fraction = capacity > 0 ? 1 - useful / capacity : 0;
-  out.steady_bubble_fraction = spans > 0 ? 1 - useful / spans : 0;
+  // Clamped to [0, 1]: a stage's span (last end − first start) and its busy time (a sum of op durations) are rounded
+  // differently, so a stage with no idle time can come out a few ulps "busier than its span". The pipeline op refuses
+  // op lengths too far apart for the timeline's doubles to resolve (op_pipeline.cpp), so only rounding is left here.
+  out.bubble_fraction = capacity > 0 ? std::clamp(1 - useful / capacity, 0.0, 1.0) : 0;
+  out.steady_bubble_fraction = spans > 0 ? std::clamp(1 - useful / spans, 0.0, 1.0) : 0;
   out.peak_activations = peak_activations;
   out.chunk_model_fraction = 1.0 / double(parts);
   return out;

@@ -23,7 +23,8 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
                                           "per GPU, or seconds per step for a latency)",
                          r.path_of(key));
     }
-    return r.number_or(key, preset, 0, 1e16, /*min_exclusive=*/std::string(key).find("bandwidth") != std::string::npos);
+    // Bandwidths at least 1 byte/s (as a hardware object's), so no time derived from them overflows.
+    return r.number_or(key, preset, std::string(key).find("bandwidth") != std::string::npos ? 1.0 : 0.0, 1e16);
   };
   c.intra_bandwidth = link("intra_bandwidth", hw.intra_bandwidth);
   c.inter_bandwidth = link("inter_bandwidth", hw.inter_bandwidth);

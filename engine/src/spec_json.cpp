@@ -15,6 +15,9 @@ constexpr std::int64_t kMaxExperts = 1'000'000;
 constexpr double kMaxFlops = 1e21;                 // per GPU: a zettaFLOP/s
 constexpr double kMaxBytes = 1e18;
 constexpr double kMaxBandwidth = 1e16;
+// The smallest FLOP/s and bytes/s a request may give: 1. Far below any device, and what keeps every time and ratio the
+// engine derives finite (work up to ~1e45 over a speed of at least 1, never over 1e-300).
+constexpr double kMinSpeed = 1;
 
 const char* name_of(Activation a) { return a == Activation::swiglu ? "swiglu" : "gelu"; }
 const char* name_of(Norm n) { return n == Norm::layernorm ? "layernorm" : "rmsnorm"; }
@@ -89,15 +92,15 @@ Hardware read_hardware(RequestReader& r) {
   h.id = r.text_or("id", "");
   h.name = r.text_or("name", h.id.empty() ? "custom hardware" : h.id);
   h.kind = r.choice_or("kind", "gpu", {"gpu", "tpu"});
-  h.peak_flops = r.number("peak_flops", 0, kMaxFlops, true);
+  h.peak_flops = r.number("peak_flops", kMinSpeed, kMaxFlops);
   h.memory_bytes = r.number_or("memory_bytes", 0, 0, kMaxBytes, true);
-  h.memory_bandwidth = r.number_or("memory_bandwidth", 0, 0, kMaxBandwidth, true);
+  h.memory_bandwidth = r.number_or("memory_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   h.gpus_per_node = int(r.integer_or("gpus_per_node", 0, 1, 1'000'000));
   h.intra_link = r.text_or("intra_link", "");
-  h.intra_bandwidth = r.number_or("intra_bandwidth", 0, 0, kMaxBandwidth, true);
+  h.intra_bandwidth = r.number_or("intra_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   h.intra_latency = r.number_or("intra_latency", 0, 0, 1.0);
   h.inter_link = r.text_or("inter_link", "");
-  h.inter_bandwidth = r.number_or("inter_bandwidth", 0, 0, kMaxBandwidth, true);
+  h.inter_bandwidth = r.number_or("inter_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   h.inter_latency = r.number_or("inter_latency", 0, 0, 1.0);
   if (r.has("sources")) {
     RequestReader s = r.object("sources");

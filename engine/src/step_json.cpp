@@ -7,13 +7,16 @@ namespace parascope::detail {
 
 namespace {
 
+// Efficiencies divide the work: at least 1 %, so no time derived from them overflows (1e-300 would make ∞).
+constexpr double kMinEfficiency = 0.01;
+
 Efficiency read_efficiency(RequestReader& r) {
   Efficiency e;
-  e.gemm_max = r.number_or("gemm_max", e.gemm_max, 0, 1, true);
+  e.gemm_max = r.number_or("gemm_max", e.gemm_max, kMinEfficiency, 1);
   e.gemm_half_width = r.number_or("gemm_half_width", e.gemm_half_width, 0, 1e6);
-  e.flash_attention_efficiency = r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, 0, 1, true);
-  e.memory_efficiency = r.number_or("memory_efficiency", e.memory_efficiency, 0, 1, true);
-  e.link_efficiency = r.number_or("link_efficiency", e.link_efficiency, 0, 1, true);
+  e.flash_attention_efficiency = r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, kMinEfficiency, 1);
+  e.memory_efficiency = r.number_or("memory_efficiency", e.memory_efficiency, kMinEfficiency, 1);
+  e.link_efficiency = r.number_or("link_efficiency", e.link_efficiency, kMinEfficiency, 1);
   e.flash_attention = r.boolean_or("flash_attention", e.flash_attention);
   e.tp_overlap = r.number_or("tp_overlap", e.tp_overlap, 0, 1);
   e.dp_overlap = r.boolean_or("dp_overlap", e.dp_overlap);

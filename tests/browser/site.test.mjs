@@ -54,6 +54,31 @@ test('a bad attribute shows a visible note and the widget still works; a neighbo
   await context.close();
 });
 
+test('attribute numbers are plain decimals: 0x10 and +4 are noted, not read as 16 and 4', async () => {
+  const { page, problems, context } = await openPage(site(), 'tests/attributes.html');
+  const hex = await widgetReady(page, '#hex');
+  assert.match(await hex.locator('[data-note="attr-gpus"]').textContent(), /gpus="0x10" must be a whole number .* in plain digits/);
+  assert.match(await hex.locator('[data-note="attr-tokens-per-second"]').textContent(), /tokens-per-second="\+4"/);
+  assert.match(await hex.locator('[data-out="mfu"]').textContent(), /%$/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('with the engine missing every figure says so in a note and the article still reads', async () => {
+  const { page, context } = await openPage(site(), '');
+  await context.route('**/parascope.wasm', (route) => route.abort());  // fault: the engine cannot be fetched
+  await page.reload();
+  for (const tag of ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu']) {
+    const widget = page.locator(tag).first();
+    await widget.scrollIntoViewIfNeeded();
+    const note = widget.locator('[data-note="load"]');
+    await note.waitFor();
+    assert.match(await note.textContent(), /engine could not load/, tag);
+  }
+  assert.ok((await page.locator('main p').count()) > 5);
+  await context.close();
+});
+
 test('the page works at 360 px wide', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 360, height: 800 });
   const widget = await widgetReady(page, 'parascope-mfu');

@@ -17,13 +17,35 @@ const startCompiling = () =>
 let compiling = startCompiling();
 compiling?.catch(() => {}); // a failure is reported by loadEngine, which tries again
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const isWellFormed = (text) => (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text));
+
+/** The bytes of `text` in UTF-8, with each lone surrogate written as its own 3 bytes (WTF-8: not valid UTF-8). */
+function wtf8(text) {
+  const bytes = [];
+  for (const ch of text) {  // iterates code points; a lone surrogate comes alone
+    const c = ch.codePointAt(0);
+    if (c < 0x80) bytes.push(c);
+    else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else bytes.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return Uint8Array.from(bytes);
+}
+
 /** Wraps the Embind module: JSON in, JSON out, error objects turned into EngineError. */
 function wrap(module) {
   // Text longer than the engine reads is cut just past its limit before it is copied into wasm memory: the engine
   // still refuses it (too_large), but a 300 MB string no longer grows the heap. UTF-8 is never shorter than the
   // string's UTF-16 length, so a longer string is always over the limit.
   const limit = JSON.parse(module.call('{"op":"version"}')).max_request_bytes;
-  const send = (text) => module.call(text.length > limit ? text.slice(0, limit + 1) : text);
+  const send = (text) => {
+    const cut = text.length > limit ? text.slice(0, limit + 1) : text;
+    // A lone UTF-16 surrogate has no UTF-8 form, and Embind's encoder would swallow the character after it. Such text
+    // goes in as bytes, each lone surrogate as its 3-byte generalized UTF-8 (WTF-8), which the engine refuses as
+    // invalid_json exactly as the native CLI refuses the same bytes.
+    return module.call(isWellFormed(cut) ? cut : wtf8(cut));
+  };
   const answer = (request) => {
     let text;
     try {

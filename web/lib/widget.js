@@ -5,6 +5,7 @@ import { EngineError, loadEngine } from './engine.js';
 import { hashNames, readHash, writeHash } from './model/link-hash.js';
 import { ensurePageStylesheet } from './page-stylesheet.js';
 import { widgetTools } from './widget-tools.js';
+import { attributeNumber } from './model/attribute-number.js';
 
 const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
 const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
@@ -279,9 +280,9 @@ export class ParascopeWidget extends HTMLElement {
   intAttribute(name, { min, max, fallback }) {
     const raw = this.rawAttribute(name);
     if (raw === null) return fallback;
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isInteger(value)) {
-      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a whole number from ${min} to ${max}; using ${fallback}.`);
+    const value = attributeNumber(raw, { whole: true });
+    if (!Number.isInteger(value)) {
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a whole number from ${min} to ${max} in plain digits; using ${fallback}.`);
       return fallback;
     }
     if (value < min || value > max) {  // out of range: the nearest end of it
@@ -296,9 +297,9 @@ export class ParascopeWidget extends HTMLElement {
   numberAttribute(name, { min = 0, max = Number.MAX_VALUE, fallback }) {
     const raw = this.rawAttribute(name);
     if (raw === null) return fallback;
-    const value = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(value) || value <= min) {
-      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a number above ${min}; using ${fallback}.`);
+    const value = attributeNumber(raw);
+    if (!Number.isFinite(value) || value <= min) {
+      this.setNote(`attr-${name}`, `${this.#named(name, raw)} must be a decimal number above ${min} (like 2.5 or 1e9); using ${fallback}.`);
       return fallback;
     }
     if (value > max) {  // too large: the largest allowed

@@ -1,0 +1,70 @@
+// The largest request each op accepts, built from the limits in engine/API.md ("Cost of the largest request").
+// Shared by tests/js/worst-cases.test.mjs (memory: native and wasm) and tests/bench/worst-cases.mjs (time).
+
+/** The documented limits these requests sit at. */
+export const LIMITS = {
+  pipelineOps: 1_000_000,   // ops timed (stages × microbatches × chunks × op kinds)
+  objectOps: 50_000,        // ops listed as objects
+  listedOps: 500_000,       // ops listed packed or binary
+  assignments: 2 ** 22,     // moe_route tokens × top_k
+  experts: 4096,
+  ep: 256,
+  traceGpus: 64,
+  gpus: 1_000_000,          // collectives
+  drawn: 64,
+};
+
+/** The most microbatches a schedule of `stages` × `kinds` op kinds may have within `ops`. */
+const microbatches = (ops, stages, kinds) => Math.floor(ops / (stages * kinds));
+
+/** [{ name, request }]: one or more worst cases per op. */
+export function worstCases() {
+  const L = LIMITS;
+  const hw = 'h100-sxm';
+  const thin = { layers: 10000, hidden: 64, heads: 1, vocab: 1, seq: 1 };  // 10^4 layers: pp up to 1024
+  const zbh2 = { pp: 1024, global_batch: microbatches(L.pipelineOps, 1024, 3), schedule: 'zb-h2' };
+  const cases = [
+    { name: 'version', request: { op: 'version' } },
+    { name: 'presets', request: { op: 'presets' } },
+    { name: 'mfu, largest model shape', request: { op: 'mfu', model: { layers: 10000, hidden: 1_000_000, heads: 1000,
+      vocab: 100_000_000, seq: 100_000_000, experts: 1_000_000, top_k: 1000 }, hardware: hw, gpus: 10_000_000,
+      tokens_per_second: 1e18 } },
+    { name: `allreduce ring trace, ${L.traceGpus} GPUs`, request: { op: 'allreduce', algorithm: 'ring',
+      gpus: L.traceGpus, bytes: 1e18, bandwidth: 1, latency: 1, trace: true } },
+    { name: `allreduce hierarchical, ${L.gpus} GPUs`, request: { op: 'allreduce', algorithm: 'hierarchical',
+      gpus: L.gpus, bytes: 1e18, link: hw } },
+    { name: `alltoall, ${L.gpus} GPUs`, request: { op: 'alltoall', gpus: L.gpus, bytes: 1e18, bandwidth: 1, latency: 1 } },
+    { name: `step, zb-h2 pp 1024 (${1024 * zbh2.global_batch * 3} ops, simulated twice)`,
+      request: { op: 'step', model: thin, hardware: hw, cluster: { gpus: 1024 }, parallel: zbh2 } },
+    { name: 'step, dualpipe pp 408, 816 microbatches', request: { op: 'step', model: thin, hardware: hw,
+      cluster: { gpus: 408 }, parallel: { pp: 408, global_batch: 816, schedule: 'dualpipe' } } },
+    { name: 'step, interleaved pp 1024 × vpp 9', request: { op: 'step', model: thin, hardware: hw,
+      cluster: { gpus: 1024 }, parallel: { pp: 1024, vpp: 9, global_batch: microbatches(L.pipelineOps, 1024 * 9, 2) } } },
+    { name: 'traffic, zb-h2 pp 1024', request: { op: 'traffic', model: thin, hardware: hw, cluster: { gpus: 1024 },
+      parallel: zbh2 } },
+    { name: `placement, 2^23 GPUs, ${L.drawn} drawn`, request: { op: 'placement', model: 'deepseek-v3', hardware: hw,
+      cluster: { gpus: 2 ** 23 }, parallel: { tp: 8, pp: 16, ep: 256, global_batch: 2 ** 16 }, drawn: L.drawn } },
+  ];
+  for (const schedule of ['zb-h1', 'zb-h2', 'interleaved']) {
+    const stages = 1000, kinds = schedule === 'interleaved' ? 2 : 3;
+    const chunks = schedule === 'interleaved' ? { chunks: 2 } : {};
+    const per = stages * kinds * (chunks.chunks ?? 1);
+    const m = (ops) => {  // interleaved: fewer microbatches than stages keeps one short group
+      const most = Math.floor(ops / per);
+      return schedule === 'interleaved' ? Math.min(most, stages) : most;
+    };
+    const base = { op: 'pipeline', schedule, stages, ...chunks };
+    cases.push(
+      { name: `pipeline ${schedule}, objects`, request: { ...base, microbatches: m(L.objectOps) } },
+      { name: `pipeline ${schedule}, packed`, request: { ...base, microbatches: m(L.listedOps), ops_format: 'packed' } },
+      { name: `pipeline ${schedule}, binary`, request: { ...base, microbatches: m(L.listedOps), ops_format: 'binary' } },
+      { name: `pipeline ${schedule}, metrics only`, request: { ...base, microbatches: m(L.pipelineOps), include_ops: false } },
+    );
+  }
+  for (const topK of [L.experts, 64, 1]) {
+    cases.push({ name: `moe_route, top_k ${topK} of ${L.experts} experts, skew 10, ep ${L.ep}`, request: {
+      op: 'moe_route', tokens: L.assignments / topK, experts: L.experts, top_k: topK, skew: 10, ep: L.ep,
+      capacity_factor: 1, hidden: 1_000_000, bandwidth: 1, latency: 1 } });
+  }
+  return cases;
+}
