@@ -140,7 +140,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
                              " must divide tp·dp·cp = " + str(p.tp) + "·" + str(p.dp) + "·" + str(p.cp) + " = " +
                              str(ranks) +
                              " (MoE parallel folding: the expert groups are carved from one pipeline stage's ranks; "
-                             "etp defaults to tp)",
+                             "etp defaults to tp, and etp = 1 lets ep span the tensor-parallel ranks too)",
                          r.path_of(etp_breaks ? "etp" : "ep"));
     }
   }
