@@ -317,7 +317,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   auto chain = [](double n, double each, double hide) {
     return n <= 0 ? 0.0 : each + (n - 1.0) * std::max(0.0, each - hide);
   };
-  double gather = 0, scatter = 0, reduce = 0;  // per layer: parameter all-gather, gradient reduce-scatter; all-reduce
+  double gather = 0, scatter = 0;  // one layer's parameter all-gather and gradient reduce-scatter, over every group
   for (const auto& [params, group] : {std::pair{held.dense, dp_group}, std::pair{held.expert, expert_group}}) {
     if (group <= 1 || params <= 0) continue;
     const double grads = params * eff.grad_reduce_bytes;
@@ -327,7 +327,6 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
       const CollectiveCost ar = ring_allreduce(group, grads, dp_link);
       count(ar, 1);
       dp_exposed += eff.dp_overlap ? std::max(0.0, ar.time - last_backward) : ar.time;
-      reduce += ar.time;
       continue;
     }
     // ZeRO (Rajbhandari et al. 2020, Sec. 5): reduce-scatter the gradients, all-gather the bf16 parameters, one
