@@ -307,10 +307,11 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
     dp_count += times;
   };
   const double last_backward = double(p.vpp) * max_b;  // the last microbatch's backward on this GPU
-  const double layers_here = std::max(1.0, held.layers);
+  const double layers_here = std::max(1.0, held.layers);  // layers whose weights it holds (DualPipe: two stages')
   // One layer's compute on this GPU for one microbatch, forward and backward: the window a prefetched collective of
   // the next layer hides behind.
-  const double layer_f = vpp * max_f / layers_here, layer_b = vpp * max_b / layers_here;
+  const double stage_layers = double(std::max<std::int64_t>(1, detail::stage_layer_kinds(run, slowest_stage).layers));
+  const double layer_f = vpp * max_f / stage_layers, layer_b = vpp * max_b / stage_layers;
   // A chain of `n` per-layer collectives of `each` seconds, each issued one layer ahead (FSDP's forward and backward
   // prefetch, Zhao et al. 2023 Sec. 3.3.2; Megatron's bucketed --overlap-param-gather / --overlap-grad-reduce):
   // the first is waited for in full, each later one shows only what does not fit behind one layer's `hide` seconds.
