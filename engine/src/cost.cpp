@@ -178,6 +178,15 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   t.tp_bwd = c.tp_bwd * (1.0 - eff.tp_overlap);
   t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
   t.ep_bwd = c.ep_bwd * (1.0 - eff.ep_overlap);
+  if (run.parallel.schedule == "dualpipe" && run.parallel.pp > 1 && t.ep_fwd + t.ep_bwd > 0) {
+    // DualPipe runs a forward chunk and a backward chunk as one pair, each one's dispatch and combine all-to-alls
+    // during the other's computation (DeepSeek-V3 report, Liu et al. 2024, Sec. 3.2.1, Fig. 4): per layer, only
+    // what exceeds the pair's compute shows. (Warm-up and drain ops run unpaired; that is not counted.)
+    const double compute = 3.0 * (t.gemm_fwd + t.attn_fwd) + (1.0 + ChunkTimes::kMemBackward) * t.mem_fwd + t.recompute;
+    const double shown = std::max(0.0, t.ep_fwd + t.ep_bwd - compute) / (t.ep_fwd + t.ep_bwd);
+    t.ep_fwd *= shown;
+    t.ep_bwd *= shown;
+  }
   // Ring attention overlaps each KV step with the attention block it feeds: only the excess is exposed.
   t.cp_fwd = std::max(0.0, c.cp_fwd - t.attn_fwd);
   t.cp_bwd = std::max(0.0, c.cp_bwd - 2.0 * t.attn_fwd);
@@ -237,7 +246,6 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
 
   const LayerWork work = detail::layer_work(run, eff);
   const LayerComm comm = layer_comm(run, eff, work);
-  const ChunkTimes layer = layer_times(run, eff, work, comm);
 
   // The output layer runs on the last stage's last chunk (Megatron places it there).
   const detail::LogitsWork logits = detail::logits_work(run);
@@ -251,12 +259,14 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // carries the slowest stage's work spread over its vpp chunks; spreading it keeps an interleaved stage's total
   // right instead of multiplying its one heavy chunk by vpp.
   const double vpp = double(p.vpp);
-  const double layers_avg = double(m.layers) / chunks;
-  const ChunkTimes avg = layer.scaled(layers_avg);
   const TrainingRun dense_run = detail::with_layer_kind(run, false), moe_run = detail::with_layer_kind(run, true);
   const LayerWork dense_work = detail::layer_work(dense_run, eff), moe_work = detail::layer_work(moe_run, eff);
   const ChunkTimes dense_layer = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
   const ChunkTimes moe_layer = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
+  // The average chunk: the model's dense-FFN and MoE layers over the pp·vpp chunks.
+  const double moe_layers = double(m.moe_layers());
+  const ChunkTimes avg =
+      dense_layer.scaled(double(m.layers) - moe_layers).plus(moe_layer.scaled(moe_layers)).scaled(1.0 / chunks);
   std::int64_t slowest_stage = 0;
   double max_f = 0, max_b = 0, slowest_total = -1;
   ChunkTimes slowest;  // the slowest stage's layers, per chunk

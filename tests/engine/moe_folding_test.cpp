@@ -105,6 +105,28 @@ TEST(MoeFolding, TheRouterReadsAndWritesEveryScore) {
   EXPECT_NEAR(b - a, 2.5 * 2 * 12.0 * 1024 * 8 / (0.8 * 1e12), 1e-15);
 }
 
+TEST(MoeFolding, DualPipeHidesTheAllToAllsBehindThePairedChunksCompute) {
+  // A network so slow that the all-to-alls outlast the compute: DualPipe shows only their excess over each layer's
+  // forward + backward compute (DeepSeek-V3 Sec. 3.2.1), so it hides exactly the layers' compute and memory-bound
+  // time. Two more layers: DualPipe hides two more layers' worth (the output layer, which has no all-to-all, cancels).
+  const json hw = {{"peak_flops", 1e15}, {"memory_bandwidth", 3e12}, {"intra_bandwidth", 1e9},
+                   {"inter_bandwidth", 1e9}, {"intra_latency", 0}, {"inter_latency", 0}};
+  auto hidden_and_work = [&](int layers) {
+    json model = kMoe;
+    model["layers"] = layers;
+    auto run = [&](const char* schedule) {
+      return step(model, hw, {{"gpus", 4}}, {{"pp", 2}, {"ep", 2}, {"global_batch", 8}, {"schedule", schedule}});
+    };
+    json one = run("1f1b"), dual = run("dualpipe");
+    EXPECT_GT(dual["breakdown"]["ep_comm"].get<double>(), 0.0);
+    return std::pair{one["breakdown"]["ep_comm"].get<double>() - dual["breakdown"]["ep_comm"].get<double>(),
+                     dual["breakdown"]["compute"].get<double>() + dual["breakdown"]["memory_bound"].get<double>()};
+  };
+  const auto [hidden2, work2] = hidden_and_work(2);
+  const auto [hidden4, work4] = hidden_and_work(4);
+  EXPECT_NEAR(hidden4 - hidden2, work4 - work2, 1e-12);
+}
+
 TEST(MoeFolding, DeepSeekV3sPublishedLayoutsAreAccepted) {
   // The paper (Liu et al. 2024, Sec. 3.2): 2048 H800, pp 16, ep 64 over 8 nodes, no tp, DualPipe, ZeRO-1, 4 nodes
   // per token (H800: H100 with NVLink at 400 GB/s, 200 one way). And the folded layout on 512 H100: tp 2, pp 8,
