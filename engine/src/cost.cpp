@@ -270,8 +270,9 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   std::int64_t slowest_stage = 0;
   double max_f = 0, max_b = 0, slowest_total = -1;
   ChunkTimes slowest;  // the slowest stage's layers, per chunk
+  const std::vector<detail::StageLayerCounts> stages = detail::stage_layer_kinds(run);
   for (std::int64_t s = 0; s < p.pp; ++s) {
-    const detail::StageLayerCounts n = detail::stage_layer_kinds(run, s);
+    const detail::StageLayerCounts& n = stages[std::size_t(s)];
     const ChunkTimes stage = dense_layer.scaled(double(n.layers - n.moe)).plus(moe_layer.scaled(double(n.moe)));
     const bool last = s == p.pp - 1;
     const double f = stage.forward() + (last ? logits_fwd : 0.0), b = stage.backward() + (last ? logits_bwd : 0.0);
@@ -306,7 +307,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
 
   // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share the dense
   // weights and the edp = tp·cp·dp / (ep·etp) ranks that share an expert shard, for the slowest stage's parameters.
-  const detail::ParamsOnGpu held = detail::params_on_stage(run, slowest_stage);
+  const detail::ParamsOnGpu held = detail::params_on_stage(run, slowest_stage, stages[std::size_t(slowest_stage)]);
   const Link dp_link = link_of(place_group(run.cluster, p, Axis::data), eff);
   const std::int64_t dp_group = p.dp * p.cp;
   const std::int64_t expert_group = p.edp();
@@ -320,7 +321,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   const double layers_here = std::max(1.0, held.layers);  // layers whose weights it holds (DualPipe: two stages')
   // One layer's compute on this GPU for one microbatch, forward and backward: the window a prefetched collective of
   // the next layer hides behind.
-  const double stage_layers = double(std::max<std::int64_t>(1, detail::stage_layer_kinds(run, slowest_stage).layers));
+  const double stage_layers = double(std::max<std::int64_t>(1, stages[std::size_t(slowest_stage)].layers));
   const double layer_f = vpp * max_f / stage_layers, layer_b = vpp * max_b / stage_layers;
   // A chain of `n` per-layer collectives of `each` seconds, each issued one layer ahead (FSDP's forward and backward
   // prefetch, Zhao et al. 2023 Sec. 3.3.2; Megatron's bucketed --overlap-param-gather / --overlap-grad-reduce):

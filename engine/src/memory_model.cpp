@@ -10,22 +10,23 @@
 
 namespace parascope::detail {
 
-StageLayerCounts stage_layer_kinds(const TrainingRun& run, std::int64_t stage) {
-  StageLayerCounts n;
+std::vector<StageLayerCounts> stage_layer_kinds(const TrainingRun& run) {
   const std::vector<std::vector<Span>> chunks = stage_chunks(run.model.layers, run.parallel);
-  for (const Span& chunk : chunks[std::size_t(stage)]) {
-    n.layers += chunk.size();
-    n.moe += run.model.moe_layers_in(chunk.first, chunk.end);
+  std::vector<StageLayerCounts> out(chunks.size());
+  for (std::size_t s = 0; s < chunks.size(); ++s) {
+    for (const Span& chunk : chunks[s]) {
+      out[s].layers += chunk.size();
+      out[s].moe += run.model.moe_layers_in(chunk.first, chunk.end);
+    }
   }
-  return n;
+  return out;
 }
 
-ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage) {
+ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const StageLayerCounts& n) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   const ParamCounts c = count_params(m);
   const double tp = double(p.tp);
-  const StageLayerCounts n = stage_layer_kinds(run, stage);
   const double layers = double(n.layers), moe = double(n.moe);
   ParamsOnGpu out;
   // Megatron splits every weight matrix over tp (norms are replicated, negligible); the routed experts over ep and
@@ -72,9 +73,10 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
   const bool unsharded_grads = p.zero == 3 && p.pp > 1;
 
   MemoryPerGpu best;
+  const std::vector<StageLayerCounts> stages = stage_layer_kinds(run);
   for (std::int64_t s = 0; s < p.pp; ++s) {
-    const ParamsOnGpu held = params_on_stage(run, s);
-    const StageLayerCounts n = stage_layer_kinds(run, s);
+    const StageLayerCounts& n = stages[std::size_t(s)];
+    const ParamsOnGpu held = params_on_stage(run, s, n);
     // Sharded under ZeRO stage `from` and above, replicated below it.
     auto per_gpu = [&](double bytes_per_param, int from, bool unsharded = false) {
       return p.zero >= from && !unsharded ? bytes_per_param * (held.dense / dp_group + held.expert / expert_group)
