@@ -324,7 +324,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   const double stage_layers = double(std::max<std::int64_t>(1, stages[std::size_t(slowest_stage)].layers));
   const double layer_f = vpp * max_f / stage_layers, layer_b = vpp * max_b / stage_layers;
   // A chain of `n` per-layer collectives of `each` seconds, each issued one layer ahead (FSDP's forward and backward
-  // prefetch, Zhao et al. 2023 Sec. 3.3.2; Megatron's bucketed --overlap-param-gather / --overlap-grad-reduce):
+  // prefetch, Zhao et al. 2023; Megatron's bucketed --overlap-param-gather / --overlap-grad-reduce):
   // the first is waited for in full, each later one shows only what does not fit behind one layer's `hide` seconds.
   auto chain = [](double n, double each, double hide) {
     return n <= 0 ? 0.0 : each + (n - 1.0) * std::max(0.0, each - hide);
@@ -351,7 +351,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
     if (p.zero == 3) {
       // FSDP / ZeRO-3: reshard_after_forward (PyTorch FSDP's FULL_SHARD, its default) frees each layer's gathered
       // weights after its forward, so every microbatch gathers them in the forward and again in the backward
-      // (FSDP docs, ShardingStrategy; Zhao et al. 2023 Sec. 3.2). Without it the backward reuses the forward's
+      // (FSDP docs, ShardingStrategy; Zhao et al. 2023, sharding strategies). Without it the backward reuses the forward's
       // weights: one gather per microbatch. Gradients are reduce-scattered after every microbatch's backward,
       // except in a pipeline: torch.distributed.pipelining (torchtitan; Llama 3, Dubey et al. 2024 Sec. 3.3.2)
       // turns gradient sync and resharding after the backward off until the last microbatch, so weights gathered

@@ -38,7 +38,7 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
     const double active_experts = double(m.top_k + m.shared_experts);
     w.expert_ffn_flops = w.moe_layer_share * eff.router_imbalance *
                          (2.0 * t * (active_experts * params.expert_ffn + params.router_per_layer)) / tp;
-    // MoE parallel folding (arXiv 2504.14960 Sec. 3): each expert's FFN is split over etp ranks and replicated over
+    // MoE parallel folding (arXiv 2504.14960): each expert's FFN is split over etp ranks and replicated over
     // edp = tp·cp·dp / (ep·etp) ranks that share the stage's dp·mbs·seq tokens of a microbatch, so one expert shard
     // sees dp·mbs·seq·top_k / (experts·edp) = t·top_k·ep·etp / (experts·tp) tokens (ep·t·top_k / experts when
     // etp = tp). The FLOPs per GPU do not depend on the folding: t·top_k·2P/tp either way.
@@ -69,8 +69,8 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
   if (m.is_moe()) {
-    // Router and token permutation, memory-bound (Megatron-Core moe_utils.py permute/unpermute; arXiv 2504.14960
-    // Sec. 4 counts them among the MoE layer's overheads): the router's scores, softmax and top-k read and write
+    // Router and token permutation, memory-bound (Megatron-Core moe_utils.py permute/unpermute, the token dispatcher
+    // of arXiv 2504.14960): the router's scores, softmax and top-k read and write
     // t·E fp32 values three times (12 bytes each); permute reads each dispatched token and writes top_k copies,
     // unpermute reads the top_k expert outputs and writes the weighted sum: 2·(1 + top_k) token rows in bf16.
     const double d = w.dispatched_tokens;

@@ -65,10 +65,10 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
     rebuilt = std::max(activation_bytes_per_layer(with_layer_kind(unrecomputed, false), eff),
                        activation_bytes_per_layer(with_layer_kind(unrecomputed, true), eff));
   }
-  // ZeRO-3 / FSDP (Zhao et al. 2023, Sec. 3.2): resharding after the forward keeps only the shard plus the layer being
-  // computed and the one prefetched; without it the gathered weights stay until the backward (in a pipeline, until
-  // the last microbatch's). A pipeline (torch.distributed.pipelining) accumulates unsharded gradients until the last
-  // microbatch's backward.
+  // ZeRO-3 / FSDP (Zhao et al. 2023, sharding strategies): resharding after the forward keeps only the shard plus the
+  // layer being computed and the one prefetched; without it the gathered weights stay until the backward (in a
+  // pipeline, until the last microbatch's). A pipeline (torch.distributed.pipelining) accumulates unsharded gradients
+  // until the last microbatch's backward.
   const bool unsharded_weights = p.zero == 3 && !p.reshard_after_forward;
   const bool unsharded_grads = p.zero == 3 && p.pp > 1;
 

@@ -12,7 +12,7 @@ struct SizeStride {
 };
 
 /// Megatron-Core orders ranks tp (fastest), cp, dp, pp (slowest); the MoE layers order the same ranks etp, ep, edp, pp
-/// (parallel_state.py's expert RankGenerator; MoE parallel folding, arXiv 2504.14960 Sec. 3).
+/// (parallel_state.py's expert RankGenerator; MoE parallel folding, arXiv 2504.14960).
 SizeStride layout(const ParallelConfig& p, Axis axis) {
   switch (axis) {
     case Axis::tensor: return {p.tp, 1};

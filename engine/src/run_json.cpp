@@ -116,7 +116,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
                          "ep = " + str(p.ep) + " must divide the model's " + str(m.experts) + " experts", r.path_of("ep"));
     }
   }
-  // MoE parallel folding (Megatron-Core; Liu et al. 2025, arXiv 2504.14960 Sec. 3): the MoE layers split the same
+  // MoE parallel folding (Megatron-Core; Liu et al. 2025, arXiv 2504.14960): the MoE layers split the same
   // tp·cp·dp ranks of a stage into etp × ep × edp. etp defaults to tp, which keeps the rule "ep divides dp·cp".
   if (r.has("etp") && !m.is_moe()) {
     throw RequestError(code::inconsistent, "etp (expert tensor parallel size) needs a mixture-of-experts model (experts > 1)",

@@ -102,7 +102,8 @@ TEST(Step, ZeroStagesShardOptimizerThenGradientsThenWeights) {
   EXPECT_DOUBLE_EQ(z1["gradients"].get<double>(), z0["gradients"].get<double>());
   EXPECT_DOUBLE_EQ(z2["gradients"].get<double>(), z0["gradients"].get<double>() / 64);
   // FSDP with resharding (pp = 1: PyTorch's default) also holds two layers gathered in bf16: the one computing and
-  // the one prefetched (Zhao et al. 2023, Sec. 3.3.2); an average layer here, the embeddings spread over the 32.
+  // the one prefetched (Zhao et al. 2023, forward and backward prefetching); an average layer here, the embeddings
+  // spread over the 32.
   EXPECT_DOUBLE_EQ(z3["weights"].get<double>(), z0["weights"].get<double>() / 64 + 2.0 * z0["weights"].get<double>() / 32);
   EXPECT_DOUBLE_EQ(z0["weights"].get<double>(), 2.0 * 8030261248.0);
 }
