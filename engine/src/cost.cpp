@@ -3,6 +3,7 @@
 #include "parascope/cost.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "layer_work.hpp"
@@ -10,6 +11,7 @@
 #include "parascope/collectives.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
+#include "parascope/stages.hpp"
 
 namespace parascope {
 
@@ -21,6 +23,14 @@ using detail::LayerWork;
 /// and waves go partly empty; NVIDIA Matrix Multiplication Background User's Guide, "Dimension quantization").
 double gemm_efficiency(const Efficiency& eff, double width) {
   return eff.gemm_max * width / (width + eff.gemm_half_width);
+}
+
+/// Efficiency of the experts' grouped GEMM, whose token dimension is the tokens one expert shard receives
+/// (tokens_per_expert, layer_work.cpp) and whose narrowest dimension is `width`. Today a plain GEMM of that width;
+/// the hook where a grouped-GEMM efficiency at few tokens per expert belongs (issue 11, item 2).
+double grouped_gemm_efficiency(const Efficiency& eff, double tokens_per_expert, double width) {
+  (void)tokens_per_expert;
+  return gemm_efficiency(eff, width);
 }
 
 Link link_of(const GroupPlacement& g, const Efficiency& eff) { return {g.bandwidth * eff.link_efficiency, g.latency}; }
@@ -43,12 +53,20 @@ struct ChunkTimes {
   double backward() const {
     return 2.0 * (gemm_fwd + attn_fwd) + kMemBackward * mem_fwd + recompute + tp_bwd + ep_bwd + cp_bwd;
   }
+  /// Every field above (scaled and plus go through this list).
+  std::array<double*, 11> fields() {
+    return {&gemm_fwd, &attn_fwd, &mem_fwd, &recompute, &recompute_mem, &tp_fwd, &tp_bwd, &ep_fwd, &ep_bwd, &cp_fwd,
+            &cp_bwd};
+  }
   ChunkTimes scaled(double k) const {
     ChunkTimes c = *this;
-    for (double* v : {&c.gemm_fwd, &c.attn_fwd, &c.mem_fwd, &c.recompute, &c.recompute_mem, &c.tp_fwd, &c.tp_bwd,
-                      &c.ep_fwd, &c.ep_bwd, &c.cp_fwd, &c.cp_bwd}) {
-      *v *= k;
-    }
+    for (double* v : c.fields()) *v *= k;
+    return c;
+  }
+  ChunkTimes plus(ChunkTimes o) const {
+    ChunkTimes c = *this;
+    const auto mine = c.fields(), theirs = o.fields();
+    for (std::size_t i = 0; i < mine.size(); ++i) *mine[i] += *theirs[i];
     return c;
   }
 };
@@ -91,12 +109,28 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
     // Fedus et al. 2022, Sec. 2.2): each token's hidden state goes to top_k experts. The busiest rank sets the pace.
     // A group that spans nodes sends to node mates over NVLink and to the rest through each GPU's own NIC at once
     // (alltoall_two_level); the k-NICs-in-parallel bandwidth of place_group holds for rings, not for all-to-all.
+    // Under MoE parallel folding each GPU dispatches its t·etp/tp tokens (layer_work.cpp).
     const GroupPlacement g = place_group(run.cluster, p, Axis::expert);
-    const double bytes = w.tokens * double(m.top_k) * double(m.hidden) * 2.0 * eff.router_imbalance;
+    const double row = double(m.hidden) * 2.0 * eff.router_imbalance;  // one token's bf16 hidden state
+    const double bytes = w.dispatched_tokens * double(m.top_k) * row;
     const Link intra{run.cluster.intra_bandwidth * eff.link_efficiency, run.cluster.intra_latency};
     const Link inter{run.cluster.inter_bandwidth * eff.link_efficiency, run.cluster.inter_latency};
-    const CollectiveCost one = g.crosses_nodes ? alltoall_two_level(p.ep, g.members_per_node, bytes, intra, inter)
-                                               : alltoall(p.ep, bytes, link_of(g, eff));
+    CollectiveCost one = g.crosses_nodes ? alltoall_two_level(p.ep, g.members_per_node, bytes, intra, inter)
+                                         : alltoall(p.ep, bytes, link_of(g, eff));
+    if (g.crosses_nodes && p.moe_max_nodes_per_token > 0) {
+      // Node-limited routing (DeepSeek-V3, Liu et al. 2024 Sec. 2.1.2 and 3.2.2): a token goes to experts on at
+      // most M nodes, crosses the network once per destination node (to the GPU with its own in-node index) and is
+      // forwarded there over NVLink. With n = ep / k nodes in the group and top_k experts drawn evenly, a token
+      // reaches (n − 1)·(1 − (1 − 1/n)^top_k) other nodes on average; the network carries min(M, that) rows per
+      // token, NVLink the top_k·(k − 1)/k rows whose expert is not on the receiving GPU.
+      const double k = double(g.members_per_node), nodes = double(p.ep) / k;
+      const double reached = (nodes - 1.0) * (1.0 - std::pow(1.0 - 1.0 / nodes, double(m.top_k)));
+      const double far = w.dispatched_tokens * row * std::min(double(p.moe_max_nodes_per_token), reached);
+      const double near = w.dispatched_tokens * row * double(m.top_k) * (k - 1.0) / k;
+      one.time = (k - 1.0) * intra.latency + (double(p.ep) - k) * inter.latency +
+                 std::max(near / intra.bandwidth, far / inter.bandwidth);
+      one.bytes_sent_per_gpu = near + far;
+    }
     c.ep_fwd = w.moe_layer_share * 2.0 * one.time;
     c.ep_bwd = w.moe_layer_share * 2.0 * one.time * (full_recompute ? 2.0 : 1.0);
     c.ep_count = w.moe_layer_share * (full_recompute ? 6.0 : 4.0);
@@ -123,7 +157,9 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   ChunkTimes t;
   t.gemm_fwd = w.attn_proj_flops / (peak * gemm_efficiency(eff, w.attn_proj_width)) +
                (w.dense_ffn_flops > 0 ? w.dense_ffn_flops / (peak * gemm_efficiency(eff, w.dense_ffn_width)) : 0) +
-               (w.expert_ffn_flops > 0 ? w.expert_ffn_flops / (peak * gemm_efficiency(eff, w.expert_ffn_width)) : 0);
+               (w.expert_ffn_flops > 0
+                    ? w.expert_ffn_flops / (peak * grouped_gemm_efficiency(eff, w.tokens_per_expert, w.expert_ffn_width))
+                    : 0);
   // FlashAttention-2 reaches 50–73 % of A100 peak forward + backward (Dao 2023, Sec. 4.1); unfused attention runs
   // as batched GEMMs whose narrow dimension is the head width.
   t.attn_fwd = w.attention_core_flops /
@@ -142,6 +178,15 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   t.tp_bwd = c.tp_bwd * (1.0 - eff.tp_overlap);
   t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
   t.ep_bwd = c.ep_bwd * (1.0 - eff.ep_overlap);
+  if (run.parallel.schedule == "dualpipe" && run.parallel.pp > 1 && t.ep_fwd + t.ep_bwd > 0) {
+    // DualPipe runs a forward chunk and a backward chunk as one pair, each one's dispatch and combine all-to-alls
+    // during the other's computation (DeepSeek-V3 report, Liu et al. 2024, Sec. 3.2.1, Fig. 4): per layer, only
+    // what exceeds the pair's compute shows. (Warm-up and drain ops run unpaired; that is not counted.)
+    const double compute = 3.0 * (t.gemm_fwd + t.attn_fwd) + (1.0 + ChunkTimes::kMemBackward) * t.mem_fwd + t.recompute;
+    const double shown = std::max(0.0, t.ep_fwd + t.ep_bwd - compute) / (t.ep_fwd + t.ep_bwd);
+    t.ep_fwd *= shown;
+    t.ep_bwd *= shown;
+  }
   // Ring attention overlaps each KV step with the attention block it feeds: only the excess is exposed.
   t.cp_fwd = std::max(0.0, c.cp_fwd - t.attn_fwd);
   t.cp_bwd = std::max(0.0, c.cp_bwd - 2.0 * t.attn_fwd);
@@ -198,12 +243,12 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   StepResult r;
   r.parallel = p;
   r.microbatches = p.microbatches();
+  r.stage_layers = stage_layer_counts(m.layers, p);
   const double mb = double(r.microbatches);
   const double chunks = double(p.pp * p.vpp);
 
   const LayerWork work = detail::layer_work(run, eff);
   const LayerComm comm = layer_comm(run, eff, work);
-  const ChunkTimes layer = layer_times(run, eff, work, comm);
 
   // The output layer runs on the last stage's last chunk (Megatron places it there).
   const detail::LogitsWork logits = detail::logits_work(run);
@@ -212,17 +257,38 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits.bytes / hbm;
   const double logits_math = 3.0 * logits_gemm;
 
-  // The schedule runs uniform ops, so each op carries the slowest stage's work spread over its vpp chunks: the slowest
-  // stage holds ceil(L / pp) layers, or the average share plus the output layer (the last stage). Spreading it over
-  // the chunks keeps an interleaved stage's total right instead of multiplying its one heavy chunk by vpp.
+  // Each stage's work from its real layers (stages.hpp: the balanced rule or first/last_stage_layers), dense-FFN
+  // and MoE layers timed apart, the output layer on the last stage. The schedule runs uniform ops, so each op
+  // carries the slowest stage's work spread over its vpp chunks; spreading it keeps an interleaved stage's total
+  // right instead of multiplying its one heavy chunk by vpp.
   const double vpp = double(p.vpp);
-  const double layers_avg = double(m.layers) / chunks;
-  const ChunkTimes avg = layer.scaled(layers_avg);
-  const ChunkTimes slowest = layer.scaled(std::ceil(double(m.layers) / double(p.pp)) / vpp);
+  const TrainingRun dense_run = detail::with_layer_kind(run, false), moe_run = detail::with_layer_kind(run, true);
+  const LayerWork dense_work = detail::layer_work(dense_run, eff), moe_work = detail::layer_work(moe_run, eff);
+  const ChunkTimes dense_layer = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
+  const ChunkTimes moe_layer = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
+  // The average chunk: the model's dense-FFN and MoE layers over the pp·vpp chunks.
+  const double moe_layers = double(m.moe_layers());
+  const ChunkTimes avg =
+      dense_layer.scaled(double(m.layers) - moe_layers).plus(moe_layer.scaled(moe_layers)).scaled(1.0 / chunks);
+  std::int64_t slowest_stage = 0;
+  double max_f = 0, max_b = 0, slowest_total = -1;
+  ChunkTimes slowest;  // the slowest stage's layers, per chunk
+  const std::vector<detail::StageLayerCounts> stages = detail::stage_layer_kinds(run);
+  for (std::int64_t s = 0; s < p.pp; ++s) {
+    const detail::StageLayerCounts& n = stages[std::size_t(s)];
+    const ChunkTimes stage = dense_layer.scaled(double(n.layers - n.moe)).plus(moe_layer.scaled(double(n.moe)));
+    const bool last = s == p.pp - 1;
+    const double f = stage.forward() + (last ? logits_fwd : 0.0), b = stage.backward() + (last ? logits_bwd : 0.0);
+    max_f = std::max(max_f, f / vpp);
+    max_b = std::max(max_b, b / vpp);
+    if (f + b > slowest_total) {
+      slowest_total = f + b;
+      slowest_stage = s;
+      slowest = stage.scaled(1.0 / vpp);
+    }
+  }
   const double avg_f = avg.forward() + logits_fwd / chunks;
   const double avg_b = avg.backward() + logits_bwd / chunks;
-  const double max_f = std::max(slowest.forward(), avg.forward() + logits_fwd / vpp);
-  const double max_b = std::max(slowest.backward(), avg.backward() + logits_bwd / vpp);
 
   // Pipeline point-to-point: each stage boundary sends the microbatch's activations forward and their gradient
   // back; with tp > 1 each rank sends 1/tp and the rest is all-gathered over NVLink (Narayanan et al. 2021, Sec. 4.1).
@@ -236,46 +302,96 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; the
   // weight-gradient GEMMs are half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
-  const double w_part = split_backward ? slowest.gemm_fwd : 0.0;
+  const double w_part = split_backward ? slowest.gemm_fwd : 0.0;  // the slowest stage's, per chunk
   const Scheduled scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
   const PipelineMetrics& with_comm = scheduled.metrics;
   const double busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
   r.pipeline_makespan = with_comm.makespan;
 
-  // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share weights.
-  const detail::ParamsOnGpu held = detail::params_on_gpu(run);
+  // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share the dense
+  // weights and the edp = tp·cp·dp / (ep·etp) ranks that share an expert shard, for the slowest stage's parameters.
+  const detail::ParamsOnGpu held = detail::params_on_stage(run, slowest_stage, stages[std::size_t(slowest_stage)]);
   const Link dp_link = link_of(place_group(run.cluster, p, Axis::data), eff);
   const std::int64_t dp_group = p.dp * p.cp;
-  const std::int64_t expert_group = std::max<std::int64_t>(1, dp_group / p.ep);
-  double dp_time = 0, dp_bytes = 0, dp_count = 0, dp_hidden = 0;
-  auto add_dp = [&](const CollectiveCost& c, double times, double window) {
+  const std::int64_t expert_group = p.edp();
+  double dp_time = 0, dp_bytes = 0, dp_count = 0, dp_exposed = 0;
+  auto count = [&](const CollectiveCost& c, double times) {
     dp_time += times * c.time;
     dp_bytes += times * c.bytes_sent_per_gpu;
     dp_count += times;
-    dp_hidden += std::min(times * c.time, times * window);
   };
   const double last_backward = double(p.vpp) * max_b;  // the last microbatch's backward on this GPU
-  const double first_forward = double(p.vpp) * max_f;
+  const double layers_here = std::max(1.0, held.layers);  // layers whose weights it holds (DualPipe: two stages')
+  // One layer's compute on this GPU for one microbatch, forward and backward: the window a prefetched collective of
+  // the next layer hides behind.
+  const double stage_layers = double(std::max<std::int64_t>(1, stages[std::size_t(slowest_stage)].layers));
+  const double layer_f = vpp * max_f / stage_layers, layer_b = vpp * max_b / stage_layers;
+  // A chain of `n` per-layer collectives of `each` seconds, each issued one layer ahead (FSDP's forward and backward
+  // prefetch, Zhao et al. 2023; Megatron's bucketed --overlap-param-gather / --overlap-grad-reduce):
+  // the first is waited for in full, each later one shows only what does not fit behind one layer's `hide` seconds.
+  auto chain = [](double n, double each, double hide) {
+    return n <= 0 ? 0.0 : each + (n - 1.0) * std::max(0.0, each - hide);
+  };
+  double gather = 0, scatter = 0;  // one layer's parameter all-gather and gradient reduce-scatter, over every group
   for (const auto& [params, group] : {std::pair{held.dense, dp_group}, std::pair{held.expert, expert_group}}) {
     if (group <= 1 || params <= 0) continue;
     const double grads = params * eff.grad_reduce_bytes;
     if (p.zero == 0) {
       // Plain data parallelism: one all-reduce of the gradients (Li et al. 2020, PyTorch DDP), overlapped with
       // the last backward when bucketed.
-      add_dp(ring_allreduce(group, grads, dp_link), 1, eff.dp_overlap ? last_backward : 0);
-    } else if (p.zero <= 2) {
-      // ZeRO-1/2 (Rajbhandari et al. 2020, Sec. 5; Megatron's distributed optimizer): reduce-scatter the gradients,
-      // all-gather the updated bf16 parameters: the all-reduce's volume.
-      add_dp(ring_reducescatter(group, grads, dp_link), 1, eff.dp_overlap ? last_backward : 0);
-      add_dp(ring_allgather(group, params * 2.0, dp_link), 1, eff.dp_overlap ? first_forward : 0);
+      const CollectiveCost ar = ring_allreduce(group, grads, dp_link);
+      count(ar, 1);
+      dp_exposed += eff.dp_overlap ? std::max(0.0, ar.time - last_backward) : ar.time;
+      continue;
+    }
+    // ZeRO (Rajbhandari et al. 2020, Sec. 5): reduce-scatter the gradients, all-gather the bf16 parameters, one
+    // layer at a time.
+    const CollectiveCost ag = ring_allgather(group, params * 2.0 / layers_here, dp_link);
+    const CollectiveCost rs = ring_reducescatter(group, grads / layers_here, dp_link);
+    gather += ag.time;
+    scatter += rs.time;
+    double gathers = layers_here, scatters = layers_here;  // per step
+    if (p.zero == 3) {
+      // FSDP / ZeRO-3: reshard_after_forward (PyTorch FSDP's FULL_SHARD, its default) frees each layer's gathered
+      // weights after its forward, so every microbatch gathers them in the forward and again in the backward
+      // (FSDP docs, ShardingStrategy; Zhao et al. 2023, sharding strategies). Without it the backward reuses the forward's
+      // weights: one gather per microbatch. Gradients are reduce-scattered after every microbatch's backward,
+      // except in a pipeline: torch.distributed.pipelining (torchtitan; Llama 3, Dubey et al. 2024 Sec. 3.3.2)
+      // turns gradient sync and resharding after the backward off until the last microbatch, so weights gathered
+      // without resharding stay for the whole step: one gather and one reduce-scatter per step.
+      gathers *= p.reshard_after_forward ? 2.0 * mb : p.pp > 1 ? 1.0 : mb;
+      scatters *= p.pp > 1 ? 1.0 : mb;
+    }
+    count(ag, gathers);
+    count(rs, scatters);
+  }
+  if (p.zero >= 1 && p.zero <= 2) {
+    // Megatron's distributed optimizer: the gradient reduce-scatter runs during the last microbatch's backward
+    // (--overlap-grad-reduce), the parameter all-gather during the next step's forward, layer by layer
+    // (--overlap-param-gather: each forward waits only for its own layer's bucket).
+    const double rs_all = scatter * layers_here;
+    dp_exposed += eff.dp_overlap ? std::max(0.0, rs_all - last_backward) : rs_all;
+    dp_exposed += eff.dp_overlap ? chain(layers_here, gather, layer_f) : gather * layers_here;
+  } else if (p.zero == 3) {
+    if (!eff.dp_overlap) {
+      dp_exposed = dp_time;
+    } else if (p.reshard_after_forward) {
+      // Each forward op (one chunk of k layers, one microbatch) waits for its first layer's gather, the rest are
+      // prefetched; each backward op waits for its first gather, and its layers' backward also carries a gather
+      // and (without a pipeline) a reduce-scatter each, the last reduce-scatter after the op; with a pipeline the
+      // reduce-scatters run once, during the last microbatch's backward.
+      const double k = layers_here / vpp, ops = mb * vpp;
+      const double rs_each = p.pp > 1 ? 0.0 : scatter;
+      dp_exposed = ops * (chain(k, gather, layer_f) + gather + rs_each +
+                          (k - 1.0) * std::max(0.0, gather + rs_each - layer_b));
+      if (p.pp > 1) dp_exposed += chain(layers_here, scatter, layer_b);
     } else {
-      // ZeRO-3 / FSDP (Zhao et al. 2023, Sec. 3): every microbatch gathers the parameters for the forward and again
-      // for the backward and reduce-scatters the gradients, prefetched behind the neighbouring layers' compute.
-      add_dp(ring_allgather(group, params * 2.0, dp_link), 2.0 * mb, (max_f + max_b) / 2.0);
-      add_dp(ring_reducescatter(group, grads, dp_link), mb, max_b);
+      const double passes = p.pp > 1 ? 1.0 : mb;  // gather once per step (pipeline) or per microbatch
+      dp_exposed = passes * (chain(layers_here, gather, layer_f) + chain(layers_here, scatter, layer_b));
     }
   }
-  r.breakdown.dp_comm = dp_time - dp_hidden;
+  dp_exposed = std::min(dp_exposed, dp_time);
+  r.breakdown.dp_comm = dp_exposed;
 
   // Adam (Kingma & Ba 2015) on the parameters this GPU updates: read fp32 master, m, v and the fp32 gradient,
   // write master, m, v and the bf16 copy: 30 bytes per parameter, memory-bound.
@@ -337,8 +453,13 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   const double layer_mb = double(m.layers) / double(p.pp) * mb;  // layer-microbatches per GPU per step
   axis(Axis::data, "batch",
        p.zero == 0   ? "all-reduce of gradients"
-       : p.zero <= 2 ? "reduce-scatter of gradients + all-gather of parameters"
-                     : "all-gather of parameters (forward and backward) + reduce-scatter of gradients, per microbatch",
+       : p.zero <= 2 ? "reduce-scatter of gradients + all-gather of parameters, layer by layer"
+       : p.reshard_after_forward
+           ? (p.pp > 1 ? "all-gather of parameters, forward and backward, per microbatch + reduce-scatter of "
+                         "gradients, once per step"
+                       : "all-gather of parameters (forward and backward) + reduce-scatter of gradients, per microbatch")
+       : p.pp > 1 ? "all-gather of parameters + reduce-scatter of gradients, once per step (no reshard after forward)"
+                  : "all-gather of parameters + reduce-scatter of gradients, per microbatch (no reshard after forward)",
        dp_count, dp_bytes, dp_time, r.breakdown.dp_comm);
   axis(Axis::tensor, "weight matrices",
        p.sequence_parallel ? "reduce-scatter + all-gather, 2 each per layer forward and backward"

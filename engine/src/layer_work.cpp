@@ -38,9 +38,16 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
     const double active_experts = double(m.top_k + m.shared_experts);
     w.expert_ffn_flops = w.moe_layer_share * eff.router_imbalance *
                          (2.0 * t * (active_experts * params.expert_ffn + params.router_per_layer)) / tp;
-    // Each local expert sees the tokens routed to it from the whole EP group: ep · t · top_k / experts.
-    const double tokens_per_expert = double(p.ep) * t * double(m.top_k) / double(m.experts);
-    w.expert_ffn_width = std::max(1.0, std::min(tokens_per_expert, double(m.expert_ffn) / tp));
+    // MoE parallel folding (arXiv 2504.14960): each expert's FFN is split over etp ranks and replicated over
+    // edp = tp·cp·dp / (ep·etp) ranks that share the stage's dp·mbs·seq tokens of a microbatch, so one expert shard
+    // sees dp·mbs·seq·top_k / (experts·edp) = t·top_k·ep·etp / (experts·tp) tokens (ep·t·top_k / experts when
+    // etp = tp). The FLOPs per GPU do not depend on the folding: t·top_k·2P/tp either way.
+    const double etp = double(p.expert_tp());
+    w.tokens_per_expert = t * double(m.top_k) * double(p.ep) * etp / (double(m.experts) * tp);
+    w.expert_ffn_width = std::max(1.0, std::min(w.tokens_per_expert, double(m.expert_ffn) / etp));
+    // The tokens this GPU dispatches: t·etp/tp (with sequence parallelism each tp rank holds t/tp; with etp = tp
+    // every tensor rank of the group dispatches the whole t, as Megatron-Core's all-to-all dispatcher does).
+    w.dispatched_tokens = t * etp / tp;
   }
 
   // Attention core: Q·K^T and A·V, 2·t·s·H·width each (PaLM App. B's 12·L·H·Q·T counts these three times over).
@@ -61,11 +68,28 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double act = (m.activation == Activation::swiglu ? 3.0 : 2.0) * ffn_active;
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
+  if (m.is_moe()) {
+    // Router and token permutation, memory-bound (Megatron-Core moe_utils.py permute/unpermute, the token dispatcher
+    // of arXiv 2504.14960): the router's scores, softmax and top-k read and write
+    // t·E fp32 values three times (12 bytes each); permute reads each dispatched token and writes top_k copies,
+    // unpermute reads the top_k expert outputs and writes the weighted sum: 2·(1 + top_k) token rows in bf16.
+    const double d = w.dispatched_tokens;
+    const double router = 12.0 * d * double(m.experts);
+    const double permutation = kBf16 * 2.0 * (1.0 + double(m.top_k)) * d * h;
+    w.elementwise_bytes += w.moe_layer_share * (router + permutation);
+  }
 
   // Unfused attention writes the s×s scores and reads them back: scale+mask+softmax (read 2, write 2 bytes),
   // dropout (read 2, write 2, mask 1): 9 bytes per score (Korthikanti et al. 2022, Sec. 4.1: 5·a·s²·b bytes kept).
   w.softmax_bytes = eff.flash_attention ? 0.0 : 9.0 * t * double(m.seq) * double(m.heads) / tp;
   return w;
+}
+
+TrainingRun with_layer_kind(const TrainingRun& run, bool moe) {
+  TrainingRun out = run;
+  out.model.first_dense_layers = moe ? 0 : run.model.layers;
+  out.model.moe_layer_freq = 1;
+  return out;
 }
 
 LogitsWork logits_work(const TrainingRun& run) {

@@ -19,9 +19,15 @@ struct LayerWork {
   double elementwise_bytes = 0;    ///< norms, residuals, dropout, activation function, RoPE
   double softmax_bytes = 0;        ///< the s×s score traffic of unfused attention (0 with FlashAttention)
   double moe_layer_share = 0;      ///< fraction of layers that are MoE layers
+  double tokens_per_expert = 0;    ///< tokens one local expert shard processes per microbatch (MoE only)
+  double dispatched_tokens = 0;    ///< tokens this GPU sends through the all-to-all per MoE layer (MoE only)
 };
 
 LayerWork layer_work(const TrainingRun& run, const Efficiency& efficiency);
+
+/// The run with every layer of one kind: all dense-FFN layers (moe = false) or all MoE layers (moe = true; a dense
+/// model stays dense). layer_work and activation_bytes_per_layer of these are the two kinds of layer a stage mixes.
+TrainingRun with_layer_kind(const TrainingRun& run, bool moe);
 
 /// Forward work of the output layer (logits) for one microbatch on one GPU: GEMM FLOPs and cross-entropy traffic.
 struct LogitsWork {

@@ -4,17 +4,27 @@
 #include "parascope/cost.hpp"
 #include "parascope/pipeline.hpp"
 
+#include <vector>
+
 namespace parascope::detail {
 
-/// Parameters one GPU holds on its most loaded pipeline stage, before any ZeRO sharding, split into those shared by
-/// the dp·cp ranks (dense) and the experts (shared by dp·cp / ep ranks).
+/// How many layers a pipeline stage holds (over all its chunks), and how many of them are MoE layers.
+struct StageLayerCounts {
+  std::int64_t layers = 0, moe = 0;
+};
+/// Every stage's, in stage order (one pass over the assignment: O(pp·vpp)).
+std::vector<StageLayerCounts> stage_layer_kinds(const TrainingRun& run);
+
+/// Parameters one GPU of pipeline stage `stage` holds, before any ZeRO sharding, split into those shared by the dp·cp
+/// ranks (dense) and the routed experts (shared by the edp = tp·cp·dp / (ep·etp) expert data-parallel ranks).
 struct ParamsOnGpu {
   double dense = 0, expert = 0;
+  double layers = 0;  ///< transformer layers they belong to (the stage's)
 };
-ParamsOnGpu params_on_gpu(const TrainingRun& run);
+ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const StageLayerCounts& layers);
 
-/// The most loaded stage's memory (first or last: the first holds the most activations in flight, the last the
-/// logits). `schedule` gives the activations in flight per stage.
+/// The most loaded stage's memory, every stage counted from its real layers (the first holds the most activations
+/// in flight, the last the logits). `schedule` gives the activations in flight per stage.
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const PipelineMetrics& schedule);
 
 }  // namespace parascope::detail

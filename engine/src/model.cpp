@@ -47,7 +47,7 @@ ParamCounts count_params(const ModelShape& m) {
   p.position = m.position_embedding == PositionEmbedding::learned ? double(m.seq) * double(m.hidden) : 0.0;
   p.final_norm = norm_params(m);
 
-  double dense_layers = double(m.is_moe() ? m.dense_layers : m.layers);
+  double dense_layers = double(m.layers - m.moe_layers());
   double moe_layers = double(m.moe_layers());
   double shared = double(m.shared_experts);
   double common = double(m.layers) * (p.attention_per_layer + p.norms_per_layer) + dense_layers * p.dense_ffn_per_layer +

@@ -11,14 +11,15 @@ struct SizeStride {
   std::int64_t size, stride;
 };
 
-/// Megatron-Core orders ranks tp (fastest), cp, dp, pp (slowest); EP groups take consecutive DP·CP ranks.
+/// Megatron-Core orders ranks tp (fastest), cp, dp, pp (slowest); the MoE layers order the same ranks etp, ep, edp, pp
+/// (parallel_state.py's expert RankGenerator; MoE parallel folding, arXiv 2504.14960).
 SizeStride layout(const ParallelConfig& p, Axis axis) {
   switch (axis) {
     case Axis::tensor: return {p.tp, 1};
     case Axis::context: return {p.cp, p.tp};
     case Axis::data: return {p.dp, p.tp * p.cp};
     case Axis::pipeline: return {p.pp, p.tp * p.cp * p.dp};
-    case Axis::expert: return {p.ep, p.tp};
+    case Axis::expert: return {p.ep, p.expert_tp()};
   }
   return {1, 1};
 }
@@ -73,7 +74,7 @@ RankCoords rank_coords(const Cluster& cluster, const ParallelConfig& p, std::int
   c.cp_rank = (rank / p.tp) % p.cp;
   c.dp_rank = (rank / (p.tp * p.cp)) % p.dp;
   c.pp_rank = rank / (p.tp * p.cp * p.dp);
-  c.ep_rank = (c.dp_rank * p.cp + c.cp_rank) % p.ep;
+  c.ep_rank = (rank % (p.tp * p.cp * p.dp)) / p.expert_tp() % p.ep;
   return c;
 }
 

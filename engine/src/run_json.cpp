@@ -36,6 +36,45 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   return c;
 }
 
+/// `first_stage_layers` / `last_stage_layers` (Megatron-Core's --decoder-first/last-pipeline-num-layers): each stage,
+/// those two and the ones sharing the rest, must hold at least vpp layers (one per model chunk).
+void read_stage_layers(RequestReader& r, const ModelShape& m, ParallelConfig& p) {
+  for (const char* key : {"first_stage_layers", "last_stage_layers"}) {
+    if (r.has(key) && p.pp < 2) {
+      throw RequestError(code::inconsistent, std::string(key) + " needs a pipeline (pp ≥ 2); got pp = " + str(p.pp),
+                         r.path_of(key));
+    }
+  }
+  p.first_stage_layers = r.integer_or("first_stage_layers", 0, 1, m.layers);
+  p.last_stage_layers = r.integer_or("last_stage_layers", 0, 1, m.layers);
+  for (const char* key : {"first_stage_layers", "last_stage_layers"}) {
+    const std::int64_t n = std::string(key) == "first_stage_layers" ? p.first_stage_layers : p.last_stage_layers;
+    if (r.has(key) && n < p.vpp) {
+      throw RequestError(code::inconsistent,
+                         std::string(key) + " must be at least vpp = " + str(p.vpp) + " (one layer per model chunk); got " +
+                             str(n),
+                         r.path_of(key));
+    }
+  }
+  const std::int64_t given = (p.first_stage_layers > 0 ? 1 : 0) + (p.last_stage_layers > 0 ? 1 : 0);
+  if (given == 0) return;
+  const std::int64_t rest = m.layers - p.first_stage_layers - p.last_stage_layers;
+  const std::int64_t others = p.pp - given;
+  const char* key = p.last_stage_layers > 0 ? "last_stage_layers" : "first_stage_layers";
+  if (others == 0 && rest != 0) {
+    throw RequestError(code::inconsistent,
+                       "first_stage_layers + last_stage_layers must be the model's " + str(m.layers) +
+                           " layers when pp = 2; got " + str(m.layers - rest),
+                       r.path_of(key));
+  }
+  if (others > 0 && rest < others * p.vpp) {
+    throw RequestError(code::inconsistent,
+                       "the other " + str(others) + " stages need at least vpp = " + str(p.vpp) + " layers each, but " +
+                           str(m.layers) + " layers leave them " + str(rest),
+                       r.path_of(key));
+  }
+}
+
 ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluster& c) {
   ParallelConfig p;
   p.tp = r.integer_or("tp", 1, 1, kMaxGpus);
@@ -77,11 +116,33 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
       throw RequestError(code::inconsistent,
                          "ep = " + str(p.ep) + " must divide the model's " + str(m.experts) + " experts", r.path_of("ep"));
     }
-    if ((p.dp * p.cp) % p.ep != 0) {
+  }
+  // MoE parallel folding (Megatron-Core; Liu et al. 2025, arXiv 2504.14960): the MoE layers split the same
+  // tp·cp·dp ranks of a stage into etp × ep × edp. etp defaults to tp, which keeps the rule "ep divides dp·cp".
+  if (r.has("etp") && !m.is_moe()) {
+    throw RequestError(code::inconsistent, "etp (expert tensor parallel size) needs a mixture-of-experts model (experts > 1)",
+                       r.path_of("etp"));
+  }
+  p.etp = m.is_moe() ? r.integer_or("etp", p.tp, 1, kMaxGpus) : 0;
+  if (m.is_moe()) {
+    const std::int64_t expert_ffn = m.expert_ffn > 0 ? m.expert_ffn : m.ffn;
+    if (expert_ffn % p.etp != 0) {
       throw RequestError(code::inconsistent,
-                         "ep = " + str(p.ep) + " must divide dp·cp = " + str(p.dp * p.cp) +
-                             " (expert-parallel groups are carved from the data-parallel ranks, as in Megatron-Core)",
-                         r.path_of("ep"));
+                         "etp = " + str(p.etp) + " must divide the expert FFN width " + str(expert_ffn) +
+                             " (each expert's FFN columns are split over the etp ranks)",
+                         r.path_of("etp"));
+    }
+    const std::int64_t ranks = p.tp * p.cp * p.dp;
+    if (ranks % (p.ep * p.etp) != 0) {
+      // Name the field that breaks the rule: etp when ep alone would fit.
+      const bool etp_breaks = r.has("etp") && ranks % p.ep == 0;
+      throw RequestError(code::inconsistent,
+                         "ep·etp = " + str(p.ep) + "·" + str(p.etp) + " = " + str(p.ep * p.etp) +
+                             " must divide tp·dp·cp = " + str(p.tp) + "·" + str(p.dp) + "·" + str(p.cp) + " = " +
+                             str(ranks) +
+                             " (MoE parallel folding: the expert groups are carved from one pipeline stage's ranks; "
+                             "etp defaults to tp, and etp = 1 lets ep span the tensor-parallel ranks too)",
+                         r.path_of(etp_breaks ? "etp" : "ep"));
     }
   }
   p.vpp = r.integer_or("vpp", 1, 1, 1024);
@@ -109,6 +170,21 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   p.recompute = recompute == "full" ? Recompute::full : recompute == "selective" ? Recompute::selective : Recompute::none;
   p.sequence_parallel = r.boolean_or("sequence_parallel", false);
   p.zero = int(r.integer_or("zero", 0, 0, 3));
+  if (r.has("reshard_after_forward") && p.zero != 3) {
+    throw RequestError(code::inconsistent,
+                       "reshard_after_forward applies to zero 3 (FSDP), which gathers the weights; got zero " +
+                           str(p.zero),
+                       r.path_of("reshard_after_forward"));
+  }
+  // Default as torchtitan sets it ("default" policy: reshard_after_forward = not pp_enabled): PyTorch FSDP's own
+  // default (true) without a pipeline; with one, false, to avoid per-microbatch all-gathers (Llama 3's choice).
+  p.reshard_after_forward = r.boolean_or("reshard_after_forward", p.pp == 1);
+  read_stage_layers(r, m, p);
+  if (r.has("moe_max_nodes_per_token") && !m.is_moe()) {
+    throw RequestError(code::inconsistent, "moe_max_nodes_per_token needs a mixture-of-experts model (experts > 1)",
+                       r.path_of("moe_max_nodes_per_token"));
+  }
+  p.moe_max_nodes_per_token = r.integer_or("moe_max_nodes_per_token", 0, 1, kMaxGpus);
   r.finish();
   return p;
 }

@@ -28,9 +28,7 @@ Shard shard_of(const TrainingRun& run, std::int64_t rank) {
   Shard s;
   s.coords = rank_coords(run.cluster, p, rank);
   s.heads = slice(m.heads, p.tp, s.coords.tp_rank);
-  for (std::int64_t chunk = 0; chunk < p.vpp; ++chunk) {
-    s.layers.push_back(slice(m.layers, p.pp * p.vpp, chunk * p.pp + s.coords.pp_rank));
-  }
+  s.layers = stage_chunks(m.layers, p)[std::size_t(s.coords.pp_rank)];
   if (m.is_moe()) s.experts = slice(m.experts, p.ep, s.coords.ep_rank);
   return s;
 }

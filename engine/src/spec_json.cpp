@@ -63,10 +63,21 @@ ModelShape read_model_shape(RequestReader& r) {
   }
   m.expert_ffn = r.integer_or("expert_ffn", m.ffn, 1, kMaxWidth);
   m.shared_experts = r.integer_or("shared_experts", 0, 0, kMaxExperts);
-  m.dense_layers = r.integer_or("dense_layers", 0, 0, m.layers);
-  if (!m.is_moe() && (m.shared_experts > 0 || m.dense_layers > 0)) {
-    throw RequestError(code::inconsistent, "shared_experts and dense_layers apply only to MoE models (experts > 1)",
-                       r.path_of(m.shared_experts > 0 ? "shared_experts" : "dense_layers"));
+  // `dense_layers` is the earlier name of `first_dense_layers`, still read so saved requests keep working.
+  if (r.has("first_dense_layers") && r.has("dense_layers")) {
+    throw RequestError(code::conflicting_fields,
+                       r.path_of("dense_layers") + " is the old name of first_dense_layers: give only one of them",
+                       r.path_of("dense_layers"));
+  }
+  const char* dense_key = r.has("dense_layers") ? "dense_layers" : "first_dense_layers";
+  m.first_dense_layers = r.integer_or(dense_key, 0, 0, m.layers);
+  m.moe_layer_freq = r.integer_or("moe_layer_freq", 1, 1, m.layers);
+  if (!m.is_moe() && (m.shared_experts > 0 || m.first_dense_layers > 0 || m.moe_layer_freq > 1)) {
+    const char* key = m.shared_experts > 0 ? "shared_experts" : m.first_dense_layers > 0 ? dense_key : "moe_layer_freq";
+    throw RequestError(code::inconsistent,
+                       r.path_of(key) + ": shared_experts, first_dense_layers and moe_layer_freq apply only to MoE "
+                                        "models (experts > 1)",
+                       r.path_of(key));
   }
   m.q_lora_rank = r.integer_or("q_lora_rank", 0, 0, kMaxWidth);
   m.kv_lora_rank = r.integer_or("kv_lora_rank", 0, 0, kMaxWidth);
@@ -165,7 +176,8 @@ json model_to_json(const ModelShape& m) {
   if (m.is_moe()) {
     j["expert_ffn"] = m.expert_ffn;
     j["shared_experts"] = m.shared_experts;
-    j["dense_layers"] = m.dense_layers;
+    j["first_dense_layers"] = m.first_dense_layers;
+    j["moe_layer_freq"] = m.moe_layer_freq;
   }
   if (m.is_mla()) {
     j["q_lora_rank"] = m.q_lora_rank;

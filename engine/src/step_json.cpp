@@ -59,7 +59,7 @@ json step_to_json(const StepResult& r) {
   const StepBreakdown& b = r.breakdown;
   json axes = json::array();
   for (const auto& a : r.axes) axes.push_back(axis_to_json(a));
-  return {{"step_time", r.step_time},
+  json out = {{"step_time", r.step_time},
           {"tokens_per_second", r.tokens_per_second},
           {"mfu", r.mfu},
           {"hfu", r.hfu},
@@ -104,7 +104,14 @@ json step_to_json(const StepResult& r) {
             {"global_batch", r.parallel.global_batch},
             {"schedule", r.parallel.schedule},
             {"zero", r.parallel.zero},
-            {"sequence_parallel", r.parallel.sequence_parallel}}}};
+            {"sequence_parallel", r.parallel.sequence_parallel},
+            {"stage_layers", r.stage_layers}}}};
+  // Fields that apply only to some runs: MoE (etp, node-limited routing) and ZeRO-3 (resharding).
+  json& parallel = out["parallel"];
+  if (r.parallel.etp > 0) parallel["etp"] = r.parallel.etp;
+  if (r.parallel.moe_max_nodes_per_token > 0) parallel["moe_max_nodes_per_token"] = r.parallel.moe_max_nodes_per_token;
+  if (r.parallel.zero == 3) parallel["reshard_after_forward"] = r.parallel.reshard_after_forward;
+  return out;
 }
 
 }  // namespace parascope::detail

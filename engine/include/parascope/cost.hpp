@@ -75,6 +75,7 @@ struct StepResult {
   double pipeline_makespan = 0;         ///< seconds of the forward/backward schedule
   std::vector<AxisTraffic> axes;
   ParallelConfig parallel;              ///< the split as evaluated (dp and schedule resolved)
+  std::vector<std::int64_t> stage_layers;  ///< layers on each pipeline stage (stages.hpp)
 };
 
 /// Evaluates one step. Assumes a validated run (detail::read_run checks products and divisibility).

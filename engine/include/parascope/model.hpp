@@ -27,7 +27,8 @@ struct ModelShape {
   std::int64_t top_k = 1;      ///< routed experts each token visits
   std::int64_t expert_ffn = 0;      ///< FFN width of one expert (default: ffn)
   std::int64_t shared_experts = 0;  ///< always-on experts per MoE layer (DeepSeek-MoE)
-  std::int64_t dense_layers = 0;    ///< leading layers with a dense FFN in an MoE model
+  std::int64_t first_dense_layers = 0;  ///< leading layers with a dense FFN in an MoE model (DeepSeek-V3: 3)
+  std::int64_t moe_layer_freq = 1;      ///< after those, every k-th layer is an MoE layer (Llama 4 Maverick: 2)
   std::int64_t q_lora_rank = 0;     ///< MLA query compression rank (DeepSeek-V2/V3); 0 = plain attention
   std::int64_t kv_lora_rank = 0;    ///< MLA key/value compression rank; > 0 selects MLA
   std::int64_t rope_head_dim = 0;   ///< MLA decoupled RoPE width per head
@@ -40,7 +41,20 @@ struct ModelShape {
 
   bool is_moe() const { return experts > 1; }
   bool is_mla() const { return kv_lora_rank > 0; }
-  std::int64_t moe_layers() const { return is_moe() ? layers - dense_layers : 0; }
+  /// Whether layer i (0-based) has a routed-expert FFN: past the first_dense_layers, the k-th, 2k-th, ... layer
+  /// (k = moe_layer_freq; Hugging Face Llama 4: layer i is MoE when (i + 1) % interleave_moe_layer_step == 0).
+  bool is_moe_layer(std::int64_t i) const {
+    return is_moe() && i >= first_dense_layers && (i - first_dense_layers + 1) % moe_layer_freq == 0;
+  }
+  /// MoE layers in the model: floor((layers − first_dense_layers) / moe_layer_freq).
+  std::int64_t moe_layers() const { return is_moe() ? (layers - first_dense_layers) / moe_layer_freq : 0; }
+  /// MoE layers among [first, end).
+  std::int64_t moe_layers_in(std::int64_t first, std::int64_t end) const {
+    auto upto = [&](std::int64_t n) {  // MoE layers among [0, n)
+      return is_moe() && n > first_dense_layers ? (n - first_dense_layers) / moe_layer_freq : std::int64_t{0};
+    };
+    return upto(end) - upto(first);
+  }
 };
 
 /// Parameter counts, in parameters (elements, not bytes).

@@ -22,10 +22,13 @@ struct Cluster {
   std::string inter_link;   ///< e.g. "InfiniBand NDR 400 Gb/s"
 };
 
-/// How one run is split. dp·tp·pp·cp = gpus; ep divides dp·cp (expert parallelism reuses the data-parallel ranks,
-/// as in Megatron-Core) and the number of experts.
+/// How one run is split. dp·tp·pp·cp = gpus. The MoE layers are split their own way over the same tp·cp·dp ranks
+/// of a pipeline stage (Megatron-Core's MoE parallel folding, Liu et al. 2025, arXiv 2504.14960): etp·ep·edp =
+/// tp·cp·dp, so ep·etp divides tp·cp·dp; ep divides the experts and etp the expert FFN width. etp = tp (the default)
+/// is the older rule "ep divides dp·cp".
 struct ParallelConfig {
   std::int64_t dp = 1, tp = 1, pp = 1, ep = 1, cp = 1;
+  std::int64_t etp = 0;                  ///< expert tensor parallel size; 0 = tp (Megatron's default)
   std::int64_t vpp = 1;                  ///< virtual pipeline stages (model chunks) per GPU
   std::int64_t microbatch_size = 1;      ///< sequences per microbatch
   std::int64_t global_batch = 1;         ///< sequences per optimizer step
@@ -33,6 +36,15 @@ struct ParallelConfig {
   Recompute recompute = Recompute::none;
   bool sequence_parallel = false;        ///< Korthikanti et al. 2022: split LayerNorm/dropout activations over TP
   int zero = 0;                          ///< ZeRO stage 0-3 (Rajbhandari et al. 2020); 3 = FSDP
+  bool reshard_after_forward = true;     ///< zero 3: free gathered weights after the forward (PyTorch FSDP default)
+  std::int64_t first_stage_layers = 0;   ///< layers on the first pipeline stage (0 = the balanced rule)
+  std::int64_t last_stage_layers = 0;    ///< layers on the last pipeline stage (0 = the balanced rule)
+  std::int64_t moe_max_nodes_per_token = 0;  ///< node-limited routing: nodes one token may reach (0 = no limit)
+
+  /// The expert tensor parallel size in force: etp, or tp when not set.
+  std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }
+  /// Expert data-parallel ranks: the replicas of one expert shard, tp·cp·dp / (ep·etp).
+  std::int64_t edp() const { return tp * cp * dp / (ep * expert_tp()); }
 
   /// Microbatches per pipeline per step: global_batch / (dp · microbatch_size).
   std::int64_t microbatches() const { return global_batch / (dp * microbatch_size); }
@@ -53,14 +65,15 @@ struct GroupPlacement {
   std::string link;                   ///< that link's name
 };
 
-/// Placement of a group of `axis` under rank order tp < cp < dp < pp. The expert group is the first `ep` ranks of
-/// the DP·CP ranks (stride tp).
+/// Placement of a group of `axis` under rank order tp < cp < dp < pp. The expert group: the MoE layers order the same
+/// tp·cp·dp ranks etp < ep < edp (Megatron-Core's expert RankGenerator, order "tp-ep-dp-pp" with tp = etp), so an
+/// expert group is ep ranks etp apart.
 GroupPlacement place_group(const Cluster& cluster, const ParallelConfig& parallel, Axis axis);
 
 const char* axis_name(Axis axis);
 
-/// Which shard one GPU holds: its index along each axis, and its node. ep_rank indexes the expert shard
-/// ((dp_rank·cp + cp_rank) mod ep).
+/// Which shard one GPU holds: its index along each axis, and its node. ep_rank indexes the expert shard:
+/// (rank within its stage / etp) mod ep, i.e. (dp_rank·cp + cp_rank) mod ep when etp = tp.
 struct RankCoords {
   std::int64_t rank = 0, node = 0;
   std::int64_t tp_rank = 0, cp_rank = 0, dp_rank = 0, pp_rank = 0, ep_rank = 0;

@@ -6,13 +6,9 @@
 #include <vector>
 
 #include "parascope/parallel.hpp"
+#include "parascope/stages.hpp"
 
 namespace parascope {
-
-/// A half-open range [first, end) of layers, heads or experts.
-struct Span {
-  std::int64_t first = 0, end = 0;
-};
 
 /// One GPU's shard: its coordinates and what it holds.
 struct Shard {
@@ -22,13 +18,13 @@ struct Shard {
   Span experts;               ///< routed experts it holds in every MoE layer ({0, 0} for a dense model)
 };
 
-/// Chunk c of pipeline stage s holds the (c·pp + s)-th of pp·vpp nearly equal slices of the layers (interleaved
-/// schedule, Narayanan et al. 2021 Sec. 2.2); slice j is [floor(j·L/(pp·vpp)), floor((j+1)·L/(pp·vpp))).
+/// Chunk c of pipeline stage s holds the layers stage_chunks gives it (stages.hpp: Megatron's interleaved order,
+/// Narayanan et al. 2021 Sec. 2.2, with the stated rule for uneven splits and the first/last-stage counts).
 Shard shard_of(const TrainingRun& run, std::int64_t rank);
 
 /// The groups of `axis` that have at least two members among ranks [0, drawn): each a list of ranks in group order
 /// (ranks ≥ drawn left out). Members of a group are `stride` ranks apart (place_group); the expert group of a rank
-/// starts ep_rank·tp ranks before it.
+/// starts ep_rank·etp ranks before it.
 std::vector<std::vector<std::int64_t>> groups_among(const TrainingRun& run, Axis axis, std::int64_t drawn);
 
 }  // namespace parascope

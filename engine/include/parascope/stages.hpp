@@ -1,0 +1,31 @@
+/// Which layers each pipeline stage and model chunk holds: the balanced rule, or Megatron's first/last-stage counts.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "parascope/parallel.hpp"
+
+namespace parascope {
+
+/// A half-open range [first, end) of layers, heads or experts.
+struct Span {
+  std::int64_t first = 0, end = 0;
+  std::int64_t size() const { return end - first; }
+};
+
+/// Layers per pipeline stage (pp entries). With `first_stage_layers` / `last_stage_layers` (Megatron-Core's
+/// --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers) those stages hold exactly that many and
+/// the other stages share the rest; the sharing rule: R layers over M stages give each ⌊R/M⌋ and R mod M of them one
+/// more, the lighter ones being the stages at the ends first (last, first, second to last, second, ...): the last
+/// stage also runs the output layer and the first holds the most activations in flight (Llama 3, Dubey et al. 2024
+/// Sec. 3.3.2, took one layer off each for these reasons: 126 layers over 16 stages is 7, 8 × 14, 7).
+/// Assumes a validated split (every stage holds at least vpp layers).
+std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& parallel);
+
+/// Each stage's model chunks, [stage][chunk]: stage s's n layers go ⌊(c+1)·n/vpp⌋ − ⌊c·n/vpp⌋ to chunk c, and the
+/// layers are laid out in virtual-stage order c·pp + s, chunk 0 of every stage first (Megatron's interleaved
+/// assignment, Narayanan et al. 2021 Sec. 2.2). With L divisible by pp·vpp every chunk holds L/(pp·vpp) layers.
+std::vector<std::vector<Span>> stage_chunks(std::int64_t layers, const ParallelConfig& parallel);
+
+}  // namespace parascope

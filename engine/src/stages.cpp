@@ -1,0 +1,49 @@
+// Layers per pipeline stage and model chunk: the balanced rule with the ends lighter, or the first/last-stage counts.
+#include "parascope/stages.hpp"
+
+namespace parascope {
+
+std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& p) {
+  const std::int64_t pp = p.pp;
+  std::vector<std::int64_t> counts(std::size_t(pp), -1);
+  std::int64_t rest = layers, shared = pp;
+  if (p.first_stage_layers > 0 && pp > 1) {
+    counts.front() = p.first_stage_layers;
+    rest -= p.first_stage_layers;
+    --shared;
+  }
+  if (p.last_stage_layers > 0 && pp > 1) {
+    counts.back() = p.last_stage_layers;
+    rest -= p.last_stage_layers;
+    --shared;
+  }
+  if (shared <= 0) return counts;
+  // The stages still open, ends first: last, first, pp−2, 1, pp−3, 2, ...
+  std::vector<std::size_t> ends_first;
+  for (std::int64_t i = 0; i < pp; ++i) {
+    const std::int64_t s = i % 2 == 0 ? pp - 1 - i / 2 : i / 2;
+    if (counts[std::size_t(s)] < 0) ends_first.push_back(std::size_t(s));
+  }
+  const std::int64_t base = rest / shared, heavier = rest % shared;
+  for (std::size_t k = 0; k < ends_first.size(); ++k) {
+    counts[ends_first[k]] = base + (std::int64_t(k) >= shared - heavier ? 1 : 0);
+  }
+  return counts;
+}
+
+std::vector<std::vector<Span>> stage_chunks(std::int64_t layers, const ParallelConfig& p) {
+  const std::vector<std::int64_t> counts = stage_layer_counts(layers, p);
+  std::vector<std::vector<Span>> out(std::size_t(p.pp), std::vector<Span>(std::size_t(p.vpp)));
+  std::int64_t next = 0;
+  for (std::int64_t c = 0; c < p.vpp; ++c) {
+    for (std::int64_t s = 0; s < p.pp; ++s) {
+      const std::int64_t n = counts[std::size_t(s)];
+      const std::int64_t size = (c + 1) * n / p.vpp - c * n / p.vpp;
+      out[std::size_t(s)][std::size_t(c)] = {next, next + size};
+      next += size;
+    }
+  }
+  return out;
+}
+
+}  // namespace parascope
