@@ -11,8 +11,7 @@ export function chunkColour(c, n, strong = false) {
 
 /**
  * Builds the figure for n GPUs whose cells show numbers up to maxValue. onPick(g) is called when a GPU is clicked.
- * Returns { element, overlay (the layer the chunks in flight move in: place it over element), layout, cells,
- * show(view, watched), animate(round, before, ms), cancel() }.
+ * Returns { element, layout, cells, show(view, watched), animate(round, before, ms), cancel() }.
  */
 export function ringFigure(n, maxValue, { onPick } = {}) {
   const layout = ringLayout(n, maxValue);
@@ -54,11 +53,8 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
   for (const l of layout.labels) {
     root.append(svg('text', { x: l.x, y: l.y, class: `ring-label ${l.kind}`, 'text-anchor': l.anchor }, l.text));
   }
-  // Chunks in flight move in a layer of their own on top (same viewBox): a frame of the animation then repaints only
-  // the few packets, not the whole ring of boxes and values (at 16 GPUs that repaint dropped frames).
-  const overlay = svg('svg', { viewBox: `0 0 ${VIEW} ${VIEW}`, class: 'ring-packets-layer', 'aria-hidden': 'true' });
   const packets = svg('g', { class: 'ring-packets' });
-  overlay.append(packets);
+  root.append(packets);
   let raf = 0;
   let arrive = null;
 
@@ -127,5 +123,5 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
     arrive = null;
   }
 
-  return { element: root, overlay, layout, cells, show, animate, cancel };
+  return { element: root, layout, cells, show, animate, cancel };
 }

@@ -176,7 +176,7 @@ class ParascopeRing extends ParascopeWidget {
     const final = r.rounds[r.rounds.length - 1].buffers;
     this.figure = ringFigure(gpus, Math.max(...final.flat()), { onPick: (g) => this.watch(g) });
     this.figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
-    this.figureBox.replaceChildren(this.figure.element, this.figure.overlay);
+    this.figureBox.replaceChildren(this.figure.element);
     this.figureBox.setAttribute('aria-valuemax', String(r.rounds.length));
     this.figureBox.dataset.layout = this.figure.layout.kind;
     this.state.round = 0;
