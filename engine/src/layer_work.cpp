@@ -41,6 +41,8 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
     // Each local expert sees the tokens routed to it from the whole EP group: ep · t · top_k / experts.
     const double tokens_per_expert = double(p.ep) * t * double(m.top_k) / double(m.experts);
     w.expert_ffn_width = std::max(1.0, std::min(tokens_per_expert, double(m.expert_ffn) / tp));
+    w.tokens_per_expert = tokens_per_expert * eff.router_imbalance;
+    w.local_experts = double(m.experts) / double(p.ep);
   }
 
   // Attention core: Q·K^T and A·V, 2·t·s·H·width each (PaLM App. B's 12·L·H·Q·T counts these three times over).

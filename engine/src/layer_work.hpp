@@ -15,6 +15,8 @@ struct LayerWork {
   double dense_ffn_width = 0;
   double expert_ffn_flops = 0;     ///< routed + shared experts (averaged over layers; × router imbalance)
   double expert_ffn_width = 0;
+  double tokens_per_expert = 0;    ///< tokens one local expert processes per microbatch (grouped-GEMM rows)
+  double local_experts = 0;        ///< routed experts on this GPU (the grouped GEMM's groups)
   double attention_core_flops = 0; ///< Q·K^T and A·V as the kernel computes them
   double elementwise_bytes = 0;    ///< norms, residuals, dropout, activation function, RoPE
   double softmax_bytes = 0;        ///< the s×s score traffic of unfused attention (0 with FlashAttention)
