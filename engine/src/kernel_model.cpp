@@ -67,6 +67,10 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   } else if (software == "pytorch") {
     // PyTorch FSDP2 / torchtitan: scaled_dot_product_attention's flash backend is FlashAttention-2.
     e.flash_attention_efficiency = fa2;
+  } else if (software == "xla") {
+    // JAX/XLA on TPU as PaLM ran it (Chowdhery et al. 2022): fused attention at the chip's value, gradient
+    // reduction overlapped, TP collectives not decomposed behind the matmuls.
+    e.flash_attention_efficiency = fused;
   } else if (software == "megatron-2021") {
     // Megatron-LM of Narayanan et al. 2021 / Korthikanti et al. 2022: unfused attention (fused softmax only) and
     // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2).
@@ -74,7 +78,7 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.dp_overlap = false;
   } else {
     throw RequestError(code::invalid_value,
-                       "software must be one of \"megatron-core\", \"megatron-2021\", \"pytorch\"; got \"" + software +
+                       "software must be one of \"megatron-core\", \"megatron-2021\", \"pytorch\", \"xla\"; got \"" + software +
                            "\"",
                        "software");
   }

@@ -10,7 +10,7 @@ namespace parascope::detail {
 
 /// The defaults a run's `efficiency` overrides start from: the engine's generic values, then the hardware preset's
 /// measured kernel ceilings, then what the `software` generation does ("megatron-core", "megatron-2021",
-/// "pytorch"; engine/API.md). Throws RequestError (field "software") for an unknown generation.
+/// "pytorch", "xla"; engine/API.md). Throws RequestError (field "software") for an unknown generation.
 Efficiency default_efficiency(const Hardware& hardware, const std::string& software);
 
 /// One GEMM C[m×n] = A[m×k]·B[k×n], run `groups` times side by side in one launch (a grouped GEMM).

@@ -36,7 +36,7 @@ StepRequest read_step_request(RequestReader& request) {
   s.run = read_run(request);
   // Defaults: the chip's measured kernel ceilings, then what the software generation does; then the overrides.
   const std::string software =
-      request.choice_or("software", "megatron-core", {"megatron-core", "megatron-2021", "pytorch"});
+      request.choice_or("software", "megatron-core", {"megatron-core", "megatron-2021", "pytorch", "xla"});
   s.efficiency = default_efficiency(s.run.hardware, software);
   const bool fp8 = request.choice_or("precision", "bf16", {"bf16", "fp8"}) == "fp8";
   if (fp8 && s.run.hardware.peak_flops_fp8 <= 0) {
