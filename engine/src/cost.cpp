@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 
+#include "kernel_model.hpp"
 #include "layer_work.hpp"
 #include "memory_model.hpp"
 #include "parascope/collectives.hpp"
@@ -19,44 +20,37 @@ namespace {
 
 using detail::LayerWork;
 
-/// Roofline-style GEMM efficiency: gemm_max for wide GEMMs, falling as the narrowest dimension w shrinks (tiles
-/// and waves go partly empty; NVIDIA Matrix Multiplication Background User's Guide, "Dimension quantization").
-double gemm_efficiency(const Efficiency& eff, double width) {
-  return eff.gemm_max * width / (width + eff.gemm_half_width);
-}
-
-/// Efficiency of the experts' grouped GEMM, whose token dimension is the tokens one expert shard receives
-/// (tokens_per_expert, layer_work.cpp) and whose narrowest dimension is `width`. Today a plain GEMM of that width;
-/// the hook where a grouped-GEMM efficiency at few tokens per expert belongs (issue 11, item 2).
-double grouped_gemm_efficiency(const Efficiency& eff, double tokens_per_expert, double width) {
-  (void)tokens_per_expert;
-  return gemm_efficiency(eff, width);
-}
-
 Link link_of(const GroupPlacement& g, const Efficiency& eff) { return {g.bandwidth * eff.link_efficiency, g.latency}; }
 
 /// Seconds of one microbatch's work for one model chunk on one GPU, by kind.
 struct ChunkTimes {
   double gemm_fwd = 0, attn_fwd = 0, mem_fwd = 0;   // forward kernels
+  double gemm_bwd = 0, gemm_wgrad = 0;              // backward GEMMs (input + weight gradients) and the weight part
+  double launch_fwd = 0;                            // fixed cost of the forward's kernel launches
   double recompute = 0;                             // forward work repeated in the backward
   double recompute_mem = 0;                         // the memory-bound part of that
   double tp_fwd = 0, tp_bwd = 0;                    // exposed tensor-parallel communication
   double ep_fwd = 0, ep_bwd = 0;                    // exposed expert all-to-all
   double cp_fwd = 0, cp_bwd = 0;                    // exposed context-parallel ring traffic
-  // Backward GEMMs cost twice the forward (input and weight gradients; Narayanan et al. 2021, Sec. 5.1). A backward
+  // The backward GEMMs are the input- and weight-gradient GEMMs of every forward GEMM, twice its FLOPs (Narayanan et
+  // al. 2021, Sec. 5.1), each timed on its own shape; the attention backward is twice its forward. A backward
   // element-wise kernel reads its saved input and the incoming gradient and writes one gradient: 3 tensor passes
-  // against the forward's 2 (read, write), so 1.5× the forward's traffic.
+  // against the forward's 2 (read, write), so 1.5× the forward's traffic. The backward launches twice the kernels.
   static constexpr double kMemBackward = 1.5;
-  double math() const { return 3.0 * (gemm_fwd + attn_fwd) + recompute - recompute_mem; }
+  static constexpr double kLaunchBackward = 2.0;
+  double math() const {
+    return gemm_fwd + gemm_bwd + 3.0 * attn_fwd + (1.0 + kLaunchBackward) * launch_fwd + recompute - recompute_mem;
+  }
   double memory() const { return (1.0 + kMemBackward) * mem_fwd + recompute_mem; }
-  double forward() const { return gemm_fwd + attn_fwd + mem_fwd + tp_fwd + ep_fwd + cp_fwd; }
+  double forward() const { return gemm_fwd + attn_fwd + mem_fwd + launch_fwd + tp_fwd + ep_fwd + cp_fwd; }
   double backward() const {
-    return 2.0 * (gemm_fwd + attn_fwd) + kMemBackward * mem_fwd + recompute + tp_bwd + ep_bwd + cp_bwd;
+    return gemm_bwd + 2.0 * attn_fwd + kMemBackward * mem_fwd + kLaunchBackward * launch_fwd + recompute + tp_bwd +
+           ep_bwd + cp_bwd;
   }
   /// Every field above (scaled and plus go through this list).
-  std::array<double*, 11> fields() {
-    return {&gemm_fwd, &attn_fwd, &mem_fwd, &recompute, &recompute_mem, &tp_fwd, &tp_bwd, &ep_fwd, &ep_bwd, &cp_fwd,
-            &cp_bwd};
+  std::array<double*, 14> fields() {
+    return {&gemm_fwd, &attn_fwd, &mem_fwd, &gemm_bwd, &gemm_wgrad, &launch_fwd, &recompute, &recompute_mem, &tp_fwd,
+            &tp_bwd, &ep_fwd, &ep_bwd, &cp_fwd, &cp_bwd};
   }
   ChunkTimes scaled(double k) const {
     ChunkTimes c = *this;
@@ -152,37 +146,37 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
 
 /// Kernel and exposed-communication seconds of one layer (average) for one microbatch.
 ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, const LayerComm& c) {
-  const double peak = run.hardware.peak_flops;
-  const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
+  const detail::KernelTimes k = detail::layer_kernel_times(run, eff, w);
   ChunkTimes t;
-  t.gemm_fwd = w.attn_proj_flops / (peak * gemm_efficiency(eff, w.attn_proj_width)) +
-               (w.dense_ffn_flops > 0 ? w.dense_ffn_flops / (peak * gemm_efficiency(eff, w.dense_ffn_width)) : 0) +
-               (w.expert_ffn_flops > 0
-                    ? w.expert_ffn_flops / (peak * grouped_gemm_efficiency(eff, w.tokens_per_expert, w.expert_ffn_width))
-                    : 0);
-  // FlashAttention-2 reaches 50–73 % of A100 peak forward + backward (Dao 2023, Sec. 4.1); unfused attention runs
-  // as batched GEMMs whose narrow dimension is the head width.
-  t.attn_fwd = w.attention_core_flops /
-               (peak * (eff.flash_attention ? eff.flash_attention_efficiency : gemm_efficiency(eff, run.model.head_dim)));
-  t.mem_fwd = (w.elementwise_bytes + w.softmax_bytes) / hbm;
+  t.gemm_fwd = k.gemm_fwd;
+  t.gemm_bwd = k.gemm_dgrad + k.gemm_wgrad;
+  t.gemm_wgrad = k.gemm_wgrad;
+  t.attn_fwd = k.attn_fwd;
+  t.mem_fwd = k.mem_fwd;
+  t.launch_fwd = k.launch_fwd;
   // Recomputation (Korthikanti et al. 2022, Sec. 5): full repeats the layer's forward; selective repeats the
   // attention core and its softmax (with FlashAttention the kernel's own backward already does that).
   if (run.parallel.recompute == Recompute::full) {
-    t.recompute = t.gemm_fwd + t.attn_fwd + t.mem_fwd;
+    t.recompute = t.gemm_fwd + t.attn_fwd + t.mem_fwd + t.launch_fwd;
     t.recompute_mem = t.mem_fwd;
   } else if (run.parallel.recompute == Recompute::selective && !eff.flash_attention) {
-    t.recompute_mem = w.softmax_bytes / hbm;
+    t.recompute_mem = k.softmax_mem;
     t.recompute = t.attn_fwd + t.recompute_mem;
   }
-  t.tp_fwd = c.tp_fwd * (1.0 - eff.tp_overlap);
-  t.tp_bwd = c.tp_bwd * (1.0 - eff.tp_overlap);
+  // TransformerEngine's userbuffer overlap splits each TP GEMM into tp chunks and moves chunk i while computing
+  // chunk i+1 (Wang et al. 2023, "Overlap communication with dependent computation", ASPLOS; Megatron-Core
+  // --tp-comm-overlap): only the first chunk's transfer, 1/tp of it, stays exposed.
+  const double tp_exposed =
+      std::min(1.0 - eff.tp_overlap, eff.tp_comm_overlap ? 1.0 / double(run.parallel.tp) : 1.0);
+  t.tp_fwd = c.tp_fwd * tp_exposed;
+  t.tp_bwd = c.tp_bwd * tp_exposed;
   t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
   t.ep_bwd = c.ep_bwd * (1.0 - eff.ep_overlap);
   if (run.parallel.schedule == "dualpipe" && run.parallel.pp > 1 && t.ep_fwd + t.ep_bwd > 0) {
     // DualPipe runs a forward chunk and a backward chunk as one pair, each one's dispatch and combine all-to-alls
     // during the other's computation (DeepSeek-V3 report, Liu et al. 2024, Sec. 3.2.1, Fig. 4): per layer, only
     // what exceeds the pair's compute shows. (Warm-up and drain ops run unpaired; that is not counted.)
-    const double compute = 3.0 * (t.gemm_fwd + t.attn_fwd) + (1.0 + ChunkTimes::kMemBackward) * t.mem_fwd + t.recompute;
+    const double compute = t.math() + t.memory();
     const double shown = std::max(0.0, t.ep_fwd + t.ep_bwd - compute) / (t.ep_fwd + t.ep_bwd);
     t.ep_fwd *= shown;
     t.ep_bwd *= shown;
@@ -252,9 +246,10 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
 
   // The output layer runs on the last stage's last chunk (Megatron places it there).
   const detail::LogitsWork logits = detail::logits_work(run);
-  const double logits_gemm = logits.flops / (peak * gemm_efficiency(eff, logits.width));
-  const double logits_fwd = logits_gemm + logits.bytes / hbm;
-  const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits.bytes / hbm;
+  const detail::LogitsTimes logits_t = detail::logits_kernel_times(run, eff);
+  const double logits_gemm = logits_t.gemm_fwd;
+  const double logits_fwd = logits_gemm + logits_t.mem_fwd;
+  const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits_t.mem_fwd;
   const double logits_math = 3.0 * logits_gemm;
 
   // Each stage's work from its real layers (stages.hpp: the balanced rule or first/last_stage_layers), dense-FFN
@@ -299,10 +294,10 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
     p2p = link.latency + p2p_bytes / link.bandwidth;
   }
 
-  // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; the
-  // weight-gradient GEMMs are half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
+  // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; W runs the
+  // weight-gradient GEMMs, half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
-  const double w_part = split_backward ? slowest.gemm_fwd : 0.0;  // the slowest stage's, per chunk
+  const double w_part = split_backward ? slowest.gemm_wgrad : 0.0;
   const Scheduled scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
   const PipelineMetrics& with_comm = scheduled.metrics;
   const double busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());

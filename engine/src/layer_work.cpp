@@ -43,8 +43,10 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
     // sees dp·mbs·seq·top_k / (experts·edp) = t·top_k·ep·etp / (experts·tp) tokens (ep·t·top_k / experts when
     // etp = tp). The FLOPs per GPU do not depend on the folding: t·top_k·2P/tp either way.
     const double etp = double(p.expert_tp());
-    w.tokens_per_expert = t * double(m.top_k) * double(p.ep) * etp / (double(m.experts) * tp);
-    w.expert_ffn_width = std::max(1.0, std::min(w.tokens_per_expert, double(m.expert_ffn) / etp));
+    const double tokens_per_expert = t * double(m.top_k) * double(p.ep) * etp / (double(m.experts) * tp);
+    w.expert_ffn_width = std::max(1.0, std::min(tokens_per_expert, double(m.expert_ffn) / etp));
+    w.tokens_per_expert = tokens_per_expert * eff.router_imbalance;  // the busiest expert's rows
+    w.local_experts = double(m.experts) / double(p.ep);
     // The tokens this GPU dispatches: t·etp/tp (with sequence parallelism each tp rank holds t/tp; with etp = tp
     // every tensor rank of the group dispatches the whole t, as Megatron-Core's all-to-all dispatcher does).
     w.dispatched_tokens = t * etp / tp;

@@ -15,11 +15,12 @@ struct LayerWork {
   double dense_ffn_width = 0;
   double expert_ffn_flops = 0;     ///< routed + shared experts (averaged over layers; × router imbalance)
   double expert_ffn_width = 0;
+  double tokens_per_expert = 0;    ///< tokens one local expert shard processes per microbatch (grouped-GEMM rows; × router imbalance)
+  double local_experts = 0;        ///< routed experts on this GPU (the grouped GEMM's groups)
   double attention_core_flops = 0; ///< Q·K^T and A·V as the kernel computes them
   double elementwise_bytes = 0;    ///< norms, residuals, dropout, activation function, RoPE
   double softmax_bytes = 0;        ///< the s×s score traffic of unfused attention (0 with FlashAttention)
   double moe_layer_share = 0;      ///< fraction of layers that are MoE layers
-  double tokens_per_expert = 0;    ///< tokens one local expert shard processes per microbatch (MoE only)
   double dispatched_tokens = 0;    ///< tokens this GPU sends through the all-to-all per MoE layer (MoE only)
 };
 

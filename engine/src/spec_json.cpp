@@ -113,6 +113,13 @@ Hardware read_hardware(RequestReader& r) {
   h.inter_link = r.text_or("inter_link", "");
   h.inter_bandwidth = r.number_or("inter_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   h.inter_latency = r.number_or("inter_latency", 0, 0, 1.0);
+  h.peak_flops_fp8 = r.number_or("peak_flops_fp8", 0, 0, kMaxFlops, true);
+  h.compute_units = int(r.integer_or("compute_units", 0, 1, 100'000));
+  h.gemm_efficiency = r.number_or("gemm_efficiency", 0, 0, 1, true);
+  h.gemm_efficiency_fp8 = r.number_or("gemm_efficiency_fp8", 0, 0, 1, true);
+  h.attention_efficiency = r.number_or("attention_efficiency", 0, 0, 1, true);
+  h.attention_efficiency_fa2 = r.number_or("attention_efficiency_fa2", 0, 0, 1, true);
+  h.memory_efficiency = r.number_or("memory_efficiency", 0, 0, 1, true);
   if (r.has("sources")) {
     RequestReader s = r.object("sources");
     for (const auto& [key, value] : r.value("sources").items()) {
@@ -203,6 +210,13 @@ json hardware_to_json(const Hardware& h) {
   if (!h.inter_link.empty()) j["inter_link"] = h.inter_link;
   put("inter_bandwidth", h.inter_bandwidth);
   put("inter_latency", h.inter_latency);
+  put("peak_flops_fp8", h.peak_flops_fp8);
+  if (h.compute_units > 0) j["compute_units"] = h.compute_units;
+  put("gemm_efficiency", h.gemm_efficiency);
+  put("gemm_efficiency_fp8", h.gemm_efficiency_fp8);
+  put("attention_efficiency", h.attention_efficiency);
+  put("attention_efficiency_fa2", h.attention_efficiency_fa2);
+  put("memory_efficiency", h.memory_efficiency);
   if (!h.sources.empty()) j["sources"] = h.sources;
   return j;
 }

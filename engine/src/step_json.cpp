@@ -1,6 +1,7 @@
 // JSON for the cost model: efficiency overrides in, step time / breakdown / memory / traffic out.
 #include "step_json.hpp"
 
+#include "kernel_model.hpp"
 #include "run_json.hpp"
 
 namespace parascope::detail {
@@ -10,15 +11,18 @@ namespace {
 // Efficiencies divide the work: at least 1 %, so no time derived from them overflows (1e-300 would make ∞).
 constexpr double kMinEfficiency = 0.01;
 
-Efficiency read_efficiency(RequestReader& r) {
-  Efficiency e;
+/// Overrides on top of `e` (the hardware's and software generation's defaults): an override beats both.
+Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.gemm_max = r.number_or("gemm_max", e.gemm_max, kMinEfficiency, 1);
-  e.gemm_half_width = r.number_or("gemm_half_width", e.gemm_half_width, 0, 1e6);
+  e.gemm_max_fp8 = r.number_or("gemm_max_fp8", e.gemm_max_fp8, kMinEfficiency, 1);
+  e.compute_units = int(r.integer_or("compute_units", e.compute_units, 0, 100'000));
+  e.kernel_overhead = r.number_or("kernel_overhead", e.kernel_overhead, 0, 1e-3);
   e.flash_attention_efficiency = r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, kMinEfficiency, 1);
   e.memory_efficiency = r.number_or("memory_efficiency", e.memory_efficiency, kMinEfficiency, 1);
   e.link_efficiency = r.number_or("link_efficiency", e.link_efficiency, kMinEfficiency, 1);
   e.flash_attention = r.boolean_or("flash_attention", e.flash_attention);
   e.tp_overlap = r.number_or("tp_overlap", e.tp_overlap, 0, 1);
+  e.tp_comm_overlap = r.boolean_or("tp_comm_overlap", e.tp_comm_overlap);
   e.dp_overlap = r.boolean_or("dp_overlap", e.dp_overlap);
   e.ep_overlap = r.number_or("ep_overlap", e.ep_overlap, 0, 1);
   e.grad_reduce_bytes = r.number_or("grad_reduce_bytes", e.grad_reduce_bytes, 0, 8, true);
@@ -33,10 +37,22 @@ Efficiency read_efficiency(RequestReader& r) {
 StepRequest read_step_request(RequestReader& request) {
   StepRequest s;
   s.run = read_run(request);
+  // Defaults: the chip's measured kernel ceilings, then what the software generation does; then the overrides.
+  const std::string software =
+      request.choice_or("software", "megatron-core", {"megatron-core", "megatron-2021", "pytorch", "xla"});
+  s.efficiency = default_efficiency(s.run.hardware, software);
+  const bool fp8 = request.choice_or("precision", "bf16", {"bf16", "fp8"}) == "fp8";
+  if (fp8 && s.run.hardware.peak_flops_fp8 <= 0) {
+    throw RequestError(code::inconsistent,
+                       "precision \"fp8\" needs FP8 tensor cores: the hardware gives no peak_flops_fp8 (" +
+                           (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id) + ")",
+                       "precision");
+  }
+  s.efficiency.precision = fp8 ? Precision::fp8 : Precision::bf16;
   request.accept("efficiency");
   if (request.has("efficiency")) {
     RequestReader e = request.object("efficiency");
-    s.efficiency = read_efficiency(e);
+    s.efficiency = read_efficiency(e, s.efficiency);
   }
   s.efficiency.attention =
       request.choice_or("attention", "full", {"full", "causal"}) == "causal" ? AttentionFlops::causal : AttentionFlops::full;

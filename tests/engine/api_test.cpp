@@ -36,7 +36,7 @@ TEST(Api, PresetsListEveryContractId) {
   for (const auto& h : r["hardware"]) hw.push_back(h["id"]);
   for (const auto& m : r["models"]) models.push_back(m["id"]);
   EXPECT_EQ(hw, (std::vector<std::string>{"a100-40gb", "a100-80gb", "h100-sxm", "h200", "b200", "tpu-v4", "tpu-v5p",
-                                           "mi300x"}));
+                                           "mi300x", "h800", "gb200", "tpu-v5e", "mi325x"}));
   EXPECT_EQ(models, (std::vector<std::string>{"gpt2-124m", "gpt3-175b", "megatron-1t", "palm-540b", "llama3-8b",
                                                "llama3-70b", "llama3-405b", "mixtral-8x7b", "deepseek-v3"}));
   for (const auto& h : r["hardware"]) {
@@ -44,6 +44,11 @@ TEST(Api, PresetsListEveryContractId) {
                             "inter_latency"}) {
       EXPECT_TRUE(h.contains(key)) << h["id"] << " lacks " << key;
       EXPECT_TRUE(h["sources"].contains(key)) << h["id"] << " cites no source for " << key;
+    }
+    // Every kernel ceiling a preset gives cites where it was measured (or says it is assumed).
+    for (const char* key : {"peak_flops_fp8", "compute_units", "gemm_efficiency", "gemm_efficiency_fp8",
+                            "attention_efficiency", "attention_efficiency_fa2", "memory_efficiency"}) {
+      if (h.contains(key)) EXPECT_TRUE(h["sources"].contains(key)) << h["id"] << " cites no source for " << key;
     }
   }
 }

@@ -16,6 +16,7 @@ export const PRESETS = [
       model: 'palm-540b',
       hardware: 'tpu-v4',
       cluster: { gpus: 6144 },
+      software: 'xla',
       // PaLM Sec. 4: within each 3,072-chip pod, 12-way model parallelism × 256-way fully sharded data parallelism,
       // and 2 pods in data parallel: 12 × 512 = 6,144. No pipeline. Batch 2,048 sequences of 2,048 tokens late in
       // training (Sec. 5). HFU 57.8 % vs MFU 46.2 % (Sec. 4.1, Table 3) means rematerialization was on.
@@ -39,7 +40,7 @@ export const PRESETS = [
       cluster: { gpus: 64, gpus_per_node: 8 },
       parallel: { tp: 8, pp: 8, vpp: 3, microbatch_size: 1, global_batch: 64, recompute: 'selective',
         sequence_parallel: true },
-      efficiency: { flash_attention: false },
+      software: 'megatron-2021',
     },
     published: {
       request: { op: 'mfu', model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 64, step_time: 13.75,
@@ -58,7 +59,7 @@ export const PRESETS = [
       cluster: { gpus: 3072, gpus_per_node: 8 },
       // Narayanan et al. 2021 Table 1: tp 8, pp 64, dp 6 (derived), batch 3,072.
       parallel: { tp: 8, pp: 64, microbatch_size: 1, global_batch: 3072, recompute: 'full' },
-      efficiency: { flash_attention: false, dp_overlap: false },
+      software: 'megatron-2021',
     },
     published: {
       quote: '52 %',

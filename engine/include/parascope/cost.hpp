@@ -10,22 +10,32 @@
 
 namespace parascope {
 
+/// The numeric format of the weight-matrix GEMMs. FP8 runs only those GEMMs in FP8 (TransformerEngine's recipe):
+/// attention, element-wise kernels, communication of activations and the optimizer stay BF16/FP32.
+enum class Precision { bf16, fp8 };
+
 /// How close kernels and links get to their peaks, and what overlaps what. Every default is documented (with its
-/// source) in engine/API.md under "step"; a request may override any of them.
+/// source) in engine/API.md under "step"; a request may override any of them. The kernel ceilings default to the
+/// hardware preset's measured values (engine/data/hardware.json) and a `software` generation's settings; an
+/// `efficiency` override beats both (detail::default_efficiency builds the defaults).
 struct Efficiency {
-  double gemm_max = 0.8;             ///< fraction of peak FLOP/s a large BF16 GEMM reaches
-  double gemm_half_width = 128;      ///< GEMM width (elements) at which it reaches half of gemm_max
-  double flash_attention_efficiency = 0.55;  ///< fraction of peak for FlashAttention-2 fwd+bwd
+  double gemm_max = 0.8;             ///< fraction of BF16 peak a large, well-shaped dense BF16 GEMM reaches
+  double gemm_max_fp8 = 0.8;         ///< fraction of FP8 peak a large FP8 GEMM reaches
+  int compute_units = 0;             ///< SMs/CUs the GEMM tiles are spread over (wave quantization); 0 = none
+  double kernel_overhead = 2e-6;     ///< seconds per kernel launch: the one calibration constant (engine/API.md)
+  double flash_attention_efficiency = 0.55;  ///< fraction of BF16 peak of the fused attention kernel, fwd+bwd
   double memory_efficiency = 0.8;    ///< fraction of HBM bandwidth memory-bound kernels reach
   double link_efficiency = 0.8;      ///< fraction of a link's bandwidth NCCL collectives reach (busbw / peak)
   bool flash_attention = true;       ///< fused attention: no s×s scores in memory, causal blocks skipped
   double tp_overlap = 0.0;           ///< fraction of tensor-parallel communication hidden behind compute
+  bool tp_comm_overlap = false;      ///< TransformerEngine's pipelined TP overlap: all but 1/tp of it hidden
   bool dp_overlap = true;            ///< gradient reduction overlapped with the last microbatch's backward
   double ep_overlap = 0.0;           ///< fraction of expert all-to-all hidden behind compute
   double grad_reduce_bytes = 4;      ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
   double router_imbalance = 1.0;     ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
   bool bubble_kernel_resident = true;  ///< a stage waiting in the bubble sits in a posted receive kernel
   AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
+  Precision precision = Precision::bf16;            ///< the weight GEMMs' format (request field `precision`)
 };
 
 /// One parallel axis's communication in one step, as seen by one GPU.

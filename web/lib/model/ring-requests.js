@@ -26,6 +26,10 @@ const SLIDER_GPUS = Array.from({ length: 15 }, (_, i) => i + 2);
  *  from 2 to 16 and at each power of two; hierarchical uses nodes of the preset's size, at the powers of two. */
 export function chartRequests(hw, state) {
   const flat = [...new Set([...SLIDER_GPUS, ...CHART_GPUS])].sort((a, b) => a - b);
-  return ALGORITHMS.flatMap((algorithm) => (algorithm === 'hierarchical' ? CHART_GPUS : flat).map((gpus) =>
+  // Hierarchical runs in whole nodes (or inside one): with a 72-GPU NVLink domain (GB200 NVL72) the powers of two
+  // beyond 64 are not whole nodes, so that curve stops at one node.
+  const perNode = hw.gpus_per_node > 0 ? hw.gpus_per_node : Infinity;
+  const whole = CHART_GPUS.filter((gpus) => gpus <= perNode || gpus % perNode === 0);
+  return ALGORITHMS.flatMap((algorithm) => (algorithm === 'hierarchical' ? whole : flat).map((gpus) =>
     ({ algorithm, gpus, dot: CHART_GPUS.includes(gpus), request: allreduceRequest(hw, state, gpus, algorithm) })));
 }

@@ -1,0 +1,209 @@
+// Compute-kernel timing of one layer: GEMMs on their real shapes against the chip's measured ceilings, attention at
+// the chip's fused-kernel efficiency, element-wise kernels at HBM speed, and a fixed cost per kernel launch.
+#include "kernel_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <utility>
+
+#include "parascope/error.hpp"
+
+namespace parascope::detail {
+
+namespace {
+
+constexpr double kBf16 = 2.0;  // bytes per BF16 element
+
+/// THE calibration constant of the kernel model (engine/API.md): the share of its single-GPU best (MAMF) a chip's
+/// GEMMs hold in a training job, where every GPU of the node runs at once and HBM, NVLink and the NICs share the
+/// power limit with the tensor cores. Fitted on the calibration runs; on A100 it gives 0.869 × 0.92 = 0.80, the share
+/// NVIDIA's Deep Learning Performance guide ("Matrix Multiplication Background") shows for large A100 GEMMs.
+constexpr double kSustainedShare = 0.94;
+
+/// Output tiles cuBLAS/CUTLASS pick between on Hopper and Ampere for large BF16/FP8 GEMMs (CUTLASS's default
+/// threadblock shapes; NVIDIA Matrix Multiplication Background guide, "Tile quantization", "Wave quantization").
+constexpr double kTiles[][2] = {{128, 128}, {128, 192}, {192, 128}, {128, 256}, {256, 128}};
+
+/// Share of the launched tiles' work that is useful, for the best of the tile shapes: tiles cover ceil(m/tm)·ceil(n/tn)
+/// blocks per group, and run in waves of `units` (one tile per compute unit at a time).
+double tile_utilization(const GemmShape& s, int units) {
+  double best = 0;
+  for (const auto& tile : kTiles) {
+    const double tm = tile[0], tn = tile[1];
+    const double tiles = s.groups * std::ceil(s.m / tm) * std::ceil(s.n / tn);
+    const double slots = units > 0 ? std::ceil(tiles / units) * units : tiles;
+    best = std::max(best, s.groups * s.m * s.n / (slots * tm * tn));
+  }
+  return best;
+}
+
+/// Share of a tile's time spent in its main loop over k: CUTLASS's multistage mainloop steps through k in slices of
+/// 64 elements (BF16 threadblock tile K = 64) behind a software pipeline of kStages slices that fills before the first
+/// MMA and drains after the last (CUTLASS include/cutlass/gemm/threadblock/mma_multistage.h; 3-4 stages on Ampere,
+/// more on Hopper); prologue + epilogue cost about kStages slices per tile (fewer when k has fewer slices).
+double mainloop_share(double k) {
+  constexpr double kSlice = 64, kStages = 3;
+  const double slices = std::ceil(k / kSlice);
+  return (k / kSlice) / (slices + std::min(slices, kStages));
+}
+
+}  // namespace
+
+Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
+  Efficiency e;
+  if (hw.gemm_efficiency > 0) e.gemm_max = hw.gemm_efficiency * kSustainedShare;
+  e.gemm_max_fp8 = hw.gemm_efficiency_fp8 > 0 ? hw.gemm_efficiency_fp8 * kSustainedShare : e.gemm_max;
+  e.compute_units = hw.compute_units;
+  if (hw.memory_efficiency > 0) e.memory_efficiency = hw.memory_efficiency;
+  const double fused = hw.attention_efficiency > 0 ? hw.attention_efficiency : e.flash_attention_efficiency;
+  const double fa2 = hw.attention_efficiency_fa2 > 0 ? hw.attention_efficiency_fa2 : fused;
+  if (software == "megatron-core") {
+    // Megatron-Core / NeMo with TransformerEngine, as NeMo's performance recipes run it: cuDNN fused attention
+    // (FlashAttention-3 class on Hopper), gradient reduce-scatter overlapped with the backward
+    // (--overlap-grad-reduce), TP communication overlapped with the GEMMs (tp_comm_overlap=True).
+    e.flash_attention_efficiency = fused;
+    e.tp_comm_overlap = true;
+  } else if (software == "pytorch") {
+    // PyTorch FSDP2 / torchtitan: scaled_dot_product_attention's flash backend is FlashAttention-2.
+    e.flash_attention_efficiency = fa2;
+  } else if (software == "xla") {
+    // JAX/XLA on TPU as PaLM ran it (Chowdhery et al. 2022): fused attention at the chip's value, gradient
+    // reduction overlapped, TP collectives not decomposed behind the matmuls.
+    e.flash_attention_efficiency = fused;
+  } else if (software == "megatron-2021") {
+    // Megatron-LM of Narayanan et al. 2021 / Korthikanti et al. 2022: unfused attention (fused softmax only) and
+    // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2).
+    e.flash_attention = false;
+    e.dp_overlap = false;
+  } else {
+    throw RequestError(code::invalid_value,
+                       "software must be one of \"megatron-core\", \"megatron-2021\", \"pytorch\", \"xla\"; got \"" + software +
+                           "\"",
+                       "software");
+  }
+  return e;
+}
+
+double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& s,
+                       double bytes_in) {
+  const double flops = 2.0 * s.groups * s.m * s.n * s.k;
+  const double math = flops / (peak * ceiling * tile_utilization(s, eff.compute_units) * mainloop_share(s.k));
+  // Each operand read once and the BF16 output written once: the least traffic a tiled GEMM can do.
+  const double bytes = s.groups * (bytes_in * (s.m * s.k + s.k * s.n) + kBf16 * s.m * s.n);
+  return flops / (peak * std::max(math, bytes / hbm));
+}
+
+double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, double tokens_per_expert, double n,
+                               double k, double experts) {
+  const bool fp8 = eff.precision == Precision::fp8;
+  const double peak = fp8 ? run.hardware.peak_flops_fp8 : run.hardware.peak_flops;
+  const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
+  return gemm_efficiency(eff, fp8 ? eff.gemm_max_fp8 : eff.gemm_max, peak, hbm,
+                         {std::max(1.0, tokens_per_expert), n, k, experts}, fp8 ? 1.0 : 2.0);
+}
+
+double kernels_per_layer_forward(const ModelShape& m) {
+  const double elementwise = 6;  // 2 norms, RoPE, activation, 2 bias-dropout-adds
+  const double attention = 2 + 1;  // QKV and output projections, the attention kernel
+  const double ffn = m.is_moe() ? (2 + 3 + (m.shared_experts > 0 ? 2 : 0)) : 2;  // router + permute/unpermute
+  return elementwise + attention + ffn;
+}
+
+KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& w) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const Hardware& hw = run.hardware;
+  const bool fp8 = eff.precision == Precision::fp8;
+  const double bf16_peak = hw.peak_flops;
+  const double peak = fp8 ? hw.peak_flops_fp8 : bf16_peak;
+  const double ceiling = fp8 ? eff.gemm_max_fp8 : eff.gemm_max;
+  const double bytes_in = fp8 ? 1.0 : 2.0;
+  const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
+  const double tp = double(p.tp);
+  const double t = w.tokens;
+  const double h = double(m.hidden);
+  KernelTimes out;
+
+  // A set of GEMMs sharing `flops` in proportion to `weights`, each timed forward (m, n, k), input gradient
+  // (m, k, n) and weight gradient (k, n, m): the three GEMMs of a linear layer (Narayanan et al. 2021, Sec. 5.1).
+  auto add = [&](double flops, std::initializer_list<std::pair<double, GemmShape>> parts) {
+    if (flops <= 0) return;
+    double total = 0;
+    for (const auto& [weight, s] : parts) total += weight;
+    for (const auto& [weight, s] : parts) {
+      const double f = flops * weight / total;
+      const GemmShape dgrad{s.m, s.k, s.n, s.groups};
+      const GemmShape wgrad{s.k, s.n, s.m, s.groups};
+      out.gemm_fwd += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, s, bytes_in));
+      out.gemm_dgrad += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, dgrad, bytes_in));
+      out.gemm_wgrad += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, wgrad, bytes_in));
+      if (fp8) {
+        // TransformerEngine's FP8 recipe per linear layer and microbatch (TE docs, "Using FP8 with Transformer
+        // Engine"; its fused cast_transpose kernels): the activation input (m·k = f/2n elements) and the weight (k·n = f/2m
+        // per group) in the forward, the output gradient (m·n = f/2k) in the backward, each read for its amax (2 bytes), read
+        // again to cast (2) and written as FP8 twice, plain and transposed for the other GEMM (1 + 1): 6 bytes each.
+        out.gemm_fwd += 6.0 * (f / (2.0 * s.n) + f / (2.0 * s.m)) / hbm;
+        out.gemm_dgrad += 6.0 * f / (2.0 * s.k) / hbm;
+      }
+    }
+  };
+
+  // Attention projections: Q, K, V fused into one GEMM and the output projection, split by heads over tp.
+  const double q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
+  add(w.attn_proj_flops, {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}}, {q * h, GemmShape{t, h, q / tp}}});
+
+  // Dense FFN: GELU's two matrices, or SwiGLU's gate and up fused into one GEMM of twice the width and the down GEMM.
+  const bool swiglu = m.activation == Activation::swiglu;
+  const double f = double(m.ffn);
+  add(w.dense_ffn_flops, {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+
+  if (w.expert_ffn_flops > 0) {
+    // Routed experts as grouped GEMMs over the local experts, each on its tokens; shared experts as dense GEMMs.
+    const double routed_share = double(m.top_k) / double(m.top_k + m.shared_experts);
+    const double e = double(m.expert_ffn);
+    const double tpe = std::max(1.0, w.tokens_per_expert);
+    const double etp = double(p.expert_tp());  // routed experts split over the expert tensor-parallel ranks (folding)
+    const double local = std::max(1.0, w.local_experts);
+    add(w.expert_ffn_flops * routed_share, {{swiglu ? 2.0 : 1.0, GemmShape{tpe, (swiglu ? 2 : 1) * e / etp, h, local}},
+                                            {1.0, GemmShape{tpe, h, e / etp, local}}});
+    if (m.shared_experts > 0) {
+      const double s = double(m.shared_experts) * e;
+      add(w.expert_ffn_flops * (1.0 - routed_share),
+          {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * s / tp, h}}, {1.0, GemmShape{t, h, s / tp}}});
+    }
+  }
+
+  // Attention core in BF16 (TransformerEngine's FP8 recipe keeps it so): the fused kernel at the chip's measured
+  // fwd+bwd efficiency, or unfused batched GEMMs per (sequence, head): Q·K^T of (s/cp)×s×d and A·V of (s/cp)×d×s.
+  if (eff.flash_attention) {
+    out.attn_fwd = w.attention_core_flops / (bf16_peak * eff.flash_attention_efficiency);
+  } else {
+    const double heads = double(p.microbatch_size * m.heads) / tp;
+    const double sq = double(m.seq) / double(p.cp), sk = double(m.seq);
+    const double d = double(m.head_dim + (m.is_mla() ? m.rope_head_dim : 0));
+    const GemmShape qk{sq, sk, d, heads}, av{sq, double(m.head_dim), sk, heads};
+    out.attn_fwd = 0.5 * w.attention_core_flops / (bf16_peak * gemm_efficiency(eff, eff.gemm_max, bf16_peak, hbm, qk)) +
+                   0.5 * w.attention_core_flops / (bf16_peak * gemm_efficiency(eff, eff.gemm_max, bf16_peak, hbm, av));
+  }
+
+  out.softmax_mem = w.softmax_bytes / hbm;
+  out.mem_fwd = (w.elementwise_bytes + w.softmax_bytes) / hbm;
+  out.launch_fwd = kernels_per_layer_forward(m) * eff.kernel_overhead;
+  return out;
+}
+
+LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff) {
+  const LogitsWork l = logits_work(run);
+  const ModelShape& m = run.model;
+  const double peak = run.hardware.peak_flops;  // the output layer stays BF16 in FP8 recipes
+  const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
+  const double t = double(run.parallel.microbatch_size) * double(m.seq) / double(run.parallel.cp);
+  const GemmShape s{t, double(m.vocab) / double(run.parallel.tp), double(m.hidden)};
+  LogitsTimes out;
+  out.gemm_fwd = l.flops / (peak * gemm_efficiency(eff, eff.gemm_max, peak, hbm, s));
+  out.mem_fwd = l.bytes / hbm;
+  return out;
+}
+
+}  // namespace parascope::detail

@@ -1,0 +1,58 @@
+/// Compute-kernel timing: how long one layer's GEMMs, attention core and element-wise kernels take on one GPU, from
+/// the chip's measured ceilings, the real GEMM shapes (tile and wave quantization, the memory roofline) and a fixed
+/// cost per kernel launch. engine/API.md ("Kernels") gives every source.
+#pragma once
+
+#include "layer_work.hpp"
+#include "parascope/cost.hpp"
+
+namespace parascope::detail {
+
+/// The defaults a run's `efficiency` overrides start from: the engine's generic values, then the hardware preset's
+/// measured kernel ceilings, then what the `software` generation does ("megatron-core", "megatron-2021",
+/// "pytorch", "xla"; engine/API.md). Throws RequestError (field "software") for an unknown generation.
+Efficiency default_efficiency(const Hardware& hardware, const std::string& software);
+
+/// One GEMM C[m×n] = A[m×k]·B[k×n], run `groups` times side by side in one launch (a grouped GEMM).
+struct GemmShape {
+  double m = 1, n = 1, k = 1;
+  double groups = 1;
+};
+
+/// Fraction of `peak` FLOP/s one (grouped) GEMM reaches: the chip's large-GEMM ceiling × the share of the tiles' work
+/// that is useful (tile quantization on every dimension, wave quantization over the compute units), or the HBM
+/// roofline when its bytes take longer than its math (Williams, Waterman & Patterson 2009). `bytes_in` per input
+/// element (2 for BF16, 1 for FP8); `hbm` in bytes/s, already scaled by memory_efficiency.
+double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& shape,
+                       double bytes_in = 2.0);
+
+/// Fraction of `peak` a grouped expert GEMM reaches when each of `experts` local experts gets `tokens_per_expert`
+/// tokens and its weight is n×k (Megatron-Core's grouped GEMM; MegaBlocks, Gale et al. 2023, Sec. 5): small
+/// tokens-per-expert leave tiles part-empty and make the weights' HBM reads, not the math, set the time.
+/// For the MoE layout code: call it with the tokens each expert really sees.
+double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, double tokens_per_expert, double n,
+                               double k, double experts);
+
+/// Seconds of one average layer's kernels for one microbatch on one GPU.
+struct KernelTimes {
+  double gemm_fwd = 0;       ///< weight GEMMs, forward (with their FP8 input casts)
+  double gemm_dgrad = 0;     ///< input-gradient GEMMs (backward)
+  double gemm_wgrad = 0;     ///< weight-gradient GEMMs (backward; zero-bubble schedules run them as W)
+  double attn_fwd = 0;       ///< attention core, forward (its backward is twice this)
+  double mem_fwd = 0;        ///< element-wise kernels, forward (the backward moves 1.5× the bytes)
+  double softmax_mem = 0;    ///< the unfused softmax's share of mem_fwd (selective recomputation repeats it)
+  double launch_fwd = 0;     ///< fixed per-kernel cost of the forward's launches (the backward launches twice as many)
+};
+KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& work);
+
+/// The output layer on the last stage, one microbatch: forward GEMM seconds and its cross-entropy traffic seconds.
+struct LogitsTimes {
+  double gemm_fwd = 0, mem_fwd = 0;
+};
+LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff);
+
+/// Kernels launched per layer forward (the backward launches twice as many): one per weight GEMM, attention, and the
+/// element-wise kernels Megatron-Core runs (2 norms, RoPE, activation, 2 fused bias-dropout-adds).
+double kernels_per_layer_forward(const ModelShape& model);
+
+}  // namespace parascope::detail
