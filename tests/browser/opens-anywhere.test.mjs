@@ -1,9 +1,9 @@
 // Opening the site where it cannot fully run, in headless Chromium: from file:// the page says in plain words why the
 // figures do not run and gives the one command that serves it; a widget whose engine is missing says so in place.
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -37,16 +37,28 @@ test('from file:// the article explains why its figures do not run and the one c
   await context.close();
 });
 
-/** Serves a copy of dist/ with `missing` files removed; runs check(page) on its article page. */
-async function withBrokenCopy(missing, check) {
+/** A page that loads the unbundled modules (as a package user importing dist/widgets/* does). */
+const UNBUNDLED_PAGE = `<!doctype html><meta charset="utf-8"><title>unbundled</title>
+<link rel="stylesheet" href="css/embed.css"><parascope-bubble></parascope-bubble>
+<script type="module" src="widgets/parascope-bubble.js"></script>`;
+
+/**
+ * Serves a copy of dist/ with the files matching `missing` (regular expressions over paths under dist/) removed;
+ * runs check(page) on its article page, or on a page of the unbundled modules with `unbundled`.
+ */
+async function withBrokenCopy(missing, check, { unbundled = false } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'parascope-broken-'));
   await cp(DIST, dir, { recursive: true });
-  for (const file of missing) await rm(join(dir, file));
+  const files = await readdir(dir, { recursive: true });
+  const gone = files.filter((file) => missing.some((pattern) => pattern.test(file.split(sep).join('/'))));
+  assert.ok(gone.length > 0, `nothing in dist/ matches ${missing.join(', ')}`);
+  for (const file of gone) await rm(join(dir, file));
+  if (unbundled) await writeFile(join(dir, 'unbundled.html'), UNBUNDLED_PAGE);
   const { server, url } = await serve({ root: dir, port: 0 });
   const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
   try {
     const page = await context.newPage();
-    await page.goto(url);
+    await page.goto(unbundled ? new URL('unbundled.html', url).href : url);
     await check(page);
   } finally {
     await context.close();
@@ -55,8 +67,14 @@ async function withBrokenCopy(missing, check) {
   }
 }
 
-for (const missing of [['wasm/parascope.wasm'], ['wasm/parascope.mjs']]) {
-  test(`a widget whose engine cannot load (${missing[0]} missing) says so in place instead of spinning`, () =>
+// The article's bundle holds the engine's JS glue, so only the wasm can go missing under it; the glue can go missing
+// under the unbundled modules a package user imports.
+const BROKEN = [
+  { what: 'the article without its wasm', missing: [/^wasm\/parascope(-[A-Z2-7]{8})?\.wasm$/], unbundled: false },
+  { what: 'the unbundled modules without the wasm glue (wasm/parascope.mjs)', missing: [/^wasm\/parascope\.mjs$/], unbundled: true },
+];
+for (const { what, missing, unbundled } of BROKEN) {
+  test(`a widget whose engine cannot load (${what}) says so in place instead of spinning`, () =>
     withBrokenCopy(missing, async (page) => {
       const widget = page.locator('parascope-bubble');
       await widget.scrollIntoViewIfNeeded();
@@ -66,7 +84,7 @@ for (const missing of [['wasm/parascope.wasm'], ['wasm/parascope.mjs']]) {
       assert.match(await said.textContent(), /^This figure cannot run here: its engine \(WebAssembly\) did not load/);
       assert.equal(await widget.locator('.loading').count(), 0, 'no spinner left');
       assert.equal(await page.evaluate(() => document.querySelector('.parascope-file-note')), null);
-    }));
+    }, { unbundled }));
 }
 
 test('a page whose policy forbids WebAssembly gets a note in each figure instead of a spinner', async () => {

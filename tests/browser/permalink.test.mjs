@@ -118,7 +118,7 @@ test('hostile hash values are parsed like attributes: clamped or replaced, each 
   const ring = await widgetReady(page, 'parascope-ring');
   const ringSaid = await notes(ring);
   assert.ok(ringSaid.some((t) => t.startsWith('Link value gpus="99" must be a whole number from 2 to 16; using 16.')), ringSaid.join('\n'));
-  assert.ok(ringSaid.some((t) => t.startsWith('Link value bytes="1e999" must be a number above 0')), ringSaid.join('\n'));
+  assert.ok(ringSaid.some((t) => t.startsWith('Link value bytes="1e999" must be a decimal number above 0')), ringSaid.join('\n'));
   assert.ok(ringSaid.some((t) => t.startsWith('Link value hardware=""><script>alert(3)</script>" must be one of')));
   assert.equal(await ring.locator('script').count(), 0);
 
