@@ -31,9 +31,7 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   // A GEMM of m·k·n costs 2·m·k·n FLOPs; a weight matrix of P parameters applied to t tokens costs 2·t·P (Kaplan et
   // al. 2020, Table 1). Megatron splits each layer's matrices over tp ranks (Shoeybi et al. 2019, Sec. 3).
   w.attn_proj_flops = 2.0 * t * params.attention_per_layer / tp;
-  w.attn_proj_width = std::min(t, attn_width / tp);
   w.dense_ffn_flops = dense_share * 2.0 * t * params.dense_ffn_per_layer / tp;
-  w.dense_ffn_width = std::min(t, double(m.ffn) / tp);
   if (m.is_moe()) {
     const double active_experts = double(m.top_k + m.shared_experts);
     w.expert_ffn_flops = w.moe_layer_share * eff.router_imbalance *
@@ -44,7 +42,6 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
     // etp = tp). The FLOPs per GPU do not depend on the folding: t·top_k·2P/tp either way.
     const double etp = double(p.expert_tp());
     const double tokens_per_expert = t * double(m.top_k) * double(p.ep) * etp / (double(m.experts) * tp);
-    w.expert_ffn_width = std::max(1.0, std::min(tokens_per_expert, double(m.expert_ffn) / etp));
     w.tokens_per_expert = tokens_per_expert * eff.router_imbalance;  // the busiest expert's rows
     w.local_experts = double(m.experts) / double(p.ep);
     // The tokens this GPU dispatches: t·etp/tp (with sequence parallelism each tp rank holds t/tp; with etp = tp
@@ -103,7 +100,6 @@ LogitsWork logits_work(const TrainingRun& run) {
   // Output layer t·h·V, vocabulary split over tp (Shoeybi et al. 2019, Sec. 3); cross-entropy in fp32 reads and
   // writes the logits (4 + 4 bytes per element).
   l.flops = 2.0 * t * double(m.hidden) * double(m.vocab) / tp;
-  l.width = std::min({t, double(m.hidden), double(m.vocab) / tp});
   l.bytes = 8.0 * t * double(m.vocab) / tp;
   return l;
 }

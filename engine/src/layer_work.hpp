@@ -10,11 +10,8 @@ namespace parascope::detail {
 struct LayerWork {
   double tokens = 0;               ///< tokens of the microbatch on this GPU: microbatch_size · seq / cp
   double attn_proj_flops = 0;      ///< Q, K, V and output projections
-  double attn_proj_width = 0;      ///< smallest GEMM dimension of those (elements)
   double dense_ffn_flops = 0;      ///< dense FFN (averaged over dense and MoE layers)
-  double dense_ffn_width = 0;
   double expert_ffn_flops = 0;     ///< routed + shared experts (averaged over layers; × router imbalance)
-  double expert_ffn_width = 0;
   double tokens_per_expert = 0;    ///< tokens one local expert shard processes per microbatch (grouped-GEMM rows; × router imbalance)
   double local_experts = 0;        ///< routed experts on this GPU (the grouped GEMM's groups)
   double attention_core_flops = 0; ///< Q·K^T and A·V as the kernel computes them
@@ -32,7 +29,7 @@ TrainingRun with_layer_kind(const TrainingRun& run, bool moe);
 
 /// Forward work of the output layer (logits) for one microbatch on one GPU: GEMM FLOPs and cross-entropy traffic.
 struct LogitsWork {
-  double flops = 0, width = 0, bytes = 0;
+  double flops = 0, bytes = 0;
 };
 LogitsWork logits_work(const TrainingRun& run);
 
