@@ -43,9 +43,26 @@ export function rowGeometry(stages, rowsH) {
 const imageCache = new WeakMap();
 
 /**
+ * The hatch as one long run of pixels: row y of the plot shows band[x + y % period] at x, so a row's hatch is a copy of
+ * a slice of it (no per-pixel arithmetic). Kept with the image and rebuilt only when its inputs change.
+ */
+function hatchBand(cached, width, period, line, colours) {
+  const key = `${width} ${period} ${line} ${colours.hatch} ${colours.back}`;
+  if (cached.bandKey !== key) {
+    const band = new Uint32Array(width + period);
+    for (let j = 0; j < band.length; j += 1) band[j] = j % period < line ? colours.hatch : colours.back;
+    cached.band = band;
+    cached.bandKey = key;
+  }
+  return cached.band;
+}
+
+/**
  * Paints the plot area pixel by pixel: the bubble hatch (every row, 0 to the makespan; what the ops leave uncovered is
  * idle time), each op as a solid block at least one device pixel wide with a darker first column where it is wide
  * enough (so neighbours stay apart without a gap that would read as idle), and a thin background gutter between rows.
+ * A stage's ops are laid into one scan line once; each pixel row of the stage is then that line copied, with the hatch
+ * copied into its gaps (a slider step at 32 stages x 128 microbatches stays well inside a frame).
  */
 function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) {
   const p = result.stages;
@@ -54,12 +71,13 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
   let cached = imageCache.get(ctx);
   if (!cached || cached.image.width !== width || cached.image.height !== height) {
     const image = ctx.createImageData(width, height);
-    cached = { image, px: new Uint32Array(image.data.buffer), scan: new Uint32Array(width) };
+    cached = { image, px: new Uint32Array(image.data.buffer), scan: new Uint32Array(width), gaps: new Int32Array(width + 2) };
     imageCache.set(ctx, cached);
   }
-  const { image, px, scan } = cached;
+  const { image, px, scan, gaps } = cached;
   const period = Math.max(4, Math.round(8 * ratio));
   const line = Math.max(1, Math.round(ratio));
+  const band = hatchBand(cached, width, period, line, colours);
   const { microbatch, kind, start, end } = result.ops;
   const k = scale * ratio;
   // Colour tables when the palette has them (model/bubble-colours.js): a lookup per op instead of two calls.
@@ -77,6 +95,16 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
       scan.fill(fillOf(i), x0, x1);
       if (x1 - x0 >= 4 * line) scan.fill(edgeOf(i), x0, x0 + line);
     }
+    // The runs the ops leave empty (idle time): gaps[2g] .. gaps[2g + 1] − 1.
+    let runs = 0;
+    for (let x = 0; x < width; x += 1) {
+      if (scan[x] !== 0) continue;
+      const from = x;
+      while (x < width && scan[x] === 0) x += 1;
+      gaps[runs] = from;
+      gaps[runs + 1] = x;
+      runs += 2;
+    }
     const top = Math.round(s * rowH * ratio);
     const bottom = Math.round((s + 1) * rowH * ratio);
     const gutter = bottom - top >= 5 * line && s < p - 1 ? line : 0;
@@ -86,10 +114,9 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
         px.fill(colours.gutter, row, row + width);
         continue;
       }
-      for (let x = 0; x < width; x += 1) {
-        const c = scan[x];
-        px[row + x] = c !== 0 ? c : (x + y) % period < line ? colours.hatch : colours.back;
-      }
+      px.set(scan, row);
+      const shift = y % period;
+      for (let g = 0; g < runs; g += 2) px.set(band.subarray(gaps[g] + shift, gaps[g + 1] + shift), row + gaps[g]);
     }
   }
   ctx.putImageData(image, 0, 0);
