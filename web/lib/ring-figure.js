@@ -58,21 +58,35 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
   let raf = 0;
   let arrive = null;
 
-  /** Shows view.buffers (see ringRound); cells equal to view.final are strong; `watched` GPU's box is outlined. */
+  /**
+   * Shows view.buffers (see ringRound); cells equal to view.final are strong; `watched` GPU's box is outlined. Only
+   * what differs from the previous call is written (a round changes n of the n² cells), so playing at 16 GPUs does not
+   * restyle 256 cells per round.
+   */
+  const shown = [];  // per cell: "value done how" as last written
+  let watchedBox = -1;
   function show(view, watched) {
+    if (watched !== watchedBox) {
+      boxes[watchedBox]?.classList.remove('watched');
+      boxes[watched]?.classList.add('watched');
+      watchedBox = watched;
+    }
     for (let g = 0; g < n; g += 1) {
-      boxes[g].classList.toggle('watched', g === watched);
       for (let c = 0; c < n; c += 1) {
-        const cell = cells[g][c];
         const value = view.buffers[g][c];
         const done = value === view.final[g][c];
+        const how = view.changed[`${g},${c}`];
+        const key = `${value} ${done} ${how}`;
+        const at = g * n + c;
+        if (shown[at] === key) continue;
+        shown[at] = key;
+        const cell = cells[g][c];
         const bg = cell.firstChild;
         if (layout.showValues) cell.children[1].textContent = String(value);
         cell.lastChild.textContent = `GPU ${g}, chunk ${c}: ${value}${done ? ' (the full sum)' : ''}`;
         cell.dataset.value = String(value);
         bg.setAttribute('fill', chunkColour(c, n, done));
         cell.classList.toggle('done', done);
-        const how = view.changed[`${g},${c}`];
         cell.classList.toggle('added', how === 'add');
         cell.classList.toggle('copied', how === 'copy');
       }
