@@ -80,10 +80,21 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
   const band = hatchBand(cached, width, period, line, colours);
   const { microbatch, kind, start, end } = result.ops;
   const k = scale * ratio;
-  // Colour tables when the palette has them (model/bubble-colours.js): a lookup per op instead of two calls.
+  // Colour tables when the palette has them (model/bubble-colours.js): rows looked up by the kind's character code, so
+  // an op costs two array reads; short ops (most, at 32 x 128) are written by a plain loop rather than a fill() call.
   const { fills, edges, shades } = colours;
-  const fillOf = fills ? (i) => (fills[kind[i]] ?? fills.F)[microbatch[i] % shades] : (i) => colours.op(kind[i], microbatch[i]);
-  const edgeOf = edges ? (i) => (edges[kind[i]] ?? edges.F)[microbatch[i] % shades] : (i) => colours.edge(kind[i], microbatch[i]);
+  const rowsByCode = (table) => {
+    const rows = [];
+    for (const [name, row] of Object.entries(table)) rows[name.charCodeAt(0)] = row;
+    return rows;
+  };
+  const fillRows = fills ? rowsByCode(fills) : null;
+  const edgeRows = edges ? rowsByCode(edges) : null;
+  const packed = typeof kind === 'string';  // binary ops: one character per op; else an array of kind names
+  const fillOf = fills && packed ? (i) => (fillRows[kind.charCodeAt(i)] ?? fills.F)[microbatch[i] % shades]
+    : fills ? (i) => (fills[kind[i]] ?? fills.F)[microbatch[i] % shades] : (i) => colours.op(kind[i], microbatch[i]);
+  const edgeOf = edges && packed ? (i) => (edgeRows[kind.charCodeAt(i)] ?? edges.F)[microbatch[i] % shades]
+    : edges ? (i) => (edges[kind[i]] ?? edges.F)[microbatch[i] % shades] : (i) => colours.edge(kind[i], microbatch[i]);
   for (let s = 0; s < p; s += 1) {
     scan.fill(0);
     for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
@@ -92,7 +103,12 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
       let x1 = Math.max(x0 + 1, Math.round(end[i] * k));
       if (x0 >= width) continue;
       if (x1 > width) x1 = width;
-      scan.fill(fillOf(i), x0, x1);
+      const fill = fillOf(i);
+      if (x1 - x0 <= 8) {
+        for (let x = x0; x < x1; x += 1) scan[x] = fill;
+      } else {
+        scan.fill(fill, x0, x1);
+      }
       if (x1 - x0 >= 4 * line) scan.fill(edgeOf(i), x0, x0 + line);
     }
     // The runs the ops leave empty (idle time): gaps[2g] .. gaps[2g + 1] − 1.
