@@ -54,7 +54,11 @@ export async function openPage(site, path = '', { width = 1000, height = 900 } =
 export async function widgetReady(page, selector) {
   const widget = page.locator(selector);
   await widget.scrollIntoViewIfNeeded();
-  await page.waitForFunction((sel) => document.querySelector(sel)?.hasAttribute('data-ready'), selector);
+  // data-routing: <parascope-axes> routes its MoE layer just after its first frame; tests read the settled figure.
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector(sel);
+    return el?.hasAttribute('data-ready') && !el.hasAttribute('data-routing');
+  }, selector);
   return widget;
 }
 

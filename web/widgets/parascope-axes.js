@@ -84,12 +84,40 @@ class ParascopeAxes extends ParascopeWidget {
       if (w && w !== this.width) this.paintFigures();
     });
     this.resize.observe(this.out.grid);
-    this.update();
+    this.update({ routeLater: true });
   }
 
   stop() {
     this.resize?.disconnect();
     cancelAnimationFrame(this.frame);
+    this.routeSoon(false);
+  }
+
+  /**
+   * The router panel sits below the grid, off screen when the article opens, and one routing (262,144 tokens) costs
+   * more than the rest of the first draw together: the first draw skips it, and it runs once that frame is on screen
+   * (data-routing marks the wait; printing and any control the reader moves route at once).
+   */
+  routeSoon(on) {
+    cancelAnimationFrame(this.routeFrame);
+    clearTimeout(this.routeTimer);
+    if (this.routePrint) window.removeEventListener('beforeprint', this.routePrint);
+    this.routePrint = null;
+    this.toggleAttribute('data-routing', on);
+    if (!on) return;
+    this.routePrint = () => this.routeNow();
+    window.addEventListener('beforeprint', this.routePrint);
+    this.routeFrame = requestAnimationFrame(() => { this.routeTimer = setTimeout(() => this.routeNow()); });
+  }
+
+  /** Routes now if the first draw left it for later, and draws what depends on it (outlines, router panel). */
+  routeNow() {
+    if (!this.hasAttribute('data-routing')) return;
+    this.routeSoon(false);
+    this.route();
+    const v = this.view();
+    this.paintFigures(v);
+    this.renderExperts(v);
   }
 
   /** ←/→ move to the neighbouring tab (wrapping), Home/End to the first/last; the tab is selected and focused. */
@@ -102,6 +130,7 @@ class ParascopeAxes extends ParascopeWidget {
   }
 
   select(axis) {
+    this.routeNow();
     this.state.axis = axis;
     this.render();
     this.announce(axis === 'all' ? 'All four axes.' : axisSummary(this.traffic, axis));
@@ -111,6 +140,7 @@ class ParascopeAxes extends ParascopeWidget {
   /** What an export holds: the figure as drawn, and the engine's placement, traffic and routing answers. */
   exportFigure() {
     if (!this.placement) return null;
+    this.routeNow();
     const s = this.state;
     return {
       title: `${this.models[s.model].name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
@@ -130,6 +160,7 @@ class ParascopeAxes extends ParascopeWidget {
   }
 
   setFocus(rank) {
+    this.routeNow();
     this.state.focus = rank;
     this.focusControl.set(rank);
     this.render();
@@ -148,7 +179,7 @@ class ParascopeAxes extends ParascopeWidget {
     this.stateChanged();
   }
 
-  update() {
+  update({ routeLater = false } = {}) {
     this.placement = this.ask({ op: 'placement', ...runRequest(this.state) }, 'run');
     this.traffic = this.placement ? this.ask({ op: 'traffic', ...runRequest(this.state) }, 'traffic') : null;
     this.toggleAttribute('data-stale', !this.placement);
@@ -162,7 +193,14 @@ class ParascopeAxes extends ParascopeWidget {
     this.out.captions.replaceChildren(...text.captions.map((c) => h('p', { class: 'axes-caption', 'data-tab': c.axis }, c.text)));
     this.out.keys.replaceChildren(...text.keys.map((k) => this.keyBlock(k)));
     this.out.sizer.textContent = text.longestReadout;
-    this.route();
+    if (routeLater && routeRequest(this.state, this.models[this.state.model], p)) {
+      this.routing = null;
+      this.routeAsked = null;
+      this.routeSoon(true);
+    } else {
+      this.routeSoon(false);
+      this.route();
+    }
     this.render();
   }
 
@@ -177,6 +215,7 @@ class ParascopeAxes extends ParascopeWidget {
 
   /** Routes one microbatch per EP rank through the engine's router at the current skew. */
   route() {
+    if (this.hasAttribute('data-routing')) this.routeSoon(false);
     const request = routeRequest(this.state, this.models[this.state.model], this.placement);
     this.routeAsked = request;
     this.routing = request ? this.ask(request, 'route') : null;
@@ -218,8 +257,10 @@ class ParascopeAxes extends ParascopeWidget {
   }
 
   renderExperts(v) {
-    this.skewControl.element.hidden = !v.expert;
+    const waiting = this.hasAttribute('data-routing');  // routed in a moment (routeSoon): keep the panel's shape
+    this.skewControl.element.hidden = !v.expert && !waiting;
     if (!v.expert) {
+      if (waiting) return;
       this.out.expertTitle.textContent = v.noRouting;
       this.out.expertChart.replaceChildren();
       this.out.expertFacts.replaceChildren();
