@@ -140,7 +140,7 @@ class ParascopeAxes extends ParascopeWidget {
   /** What an export holds: the figure as drawn, and the engine's placement, traffic and routing answers. */
   exportFigure() {
     if (!this.placement) return null;
-    this.routeNow();
+    if (this.hasAttribute('data-ready')) this.routeNow();  // a download (not the tools' check during setup)
     const s = this.state;
     return {
       title: `${this.models[s.model].name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
