@@ -1,7 +1,8 @@
 // What a reader feels, measured in headless Chromium on the served dist/: cold and warm loads of the article (time to
 // the first and to every figure drawn while scrolling through, layout shift, bytes of every file the browser asked
 // for), each widget embedded alone, real key presses on the bubble's slider to the next frame, and the ring's
-// animation frames. Each function returns plain numbers; tests/bench/run-web.mjs reports them.
+// animation frames. Each function returns plain numbers; tests/bench/run-web.mjs reports them. Each takes optional
+// hooks { start(page), stop(page) } around what it measures (tests/bench/profile.mjs records a CPU profile there).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -78,7 +79,7 @@ const allReady = (page) => page.waitForFunction((names) => names.every((n) => wi
  * Loads the article `runs` times, each in a fresh browser context (empty cache) and then once more in the same context
  * (warm: cached files, compiled code). Per load: first figure drawn and all drawn (ms from navigation), layout shift.
  */
-export async function loads(site, runs = 4, { width = 1280, height = 800 } = {}) {
+export async function loads(site, runs = 4, { width = 1280, height = 800, hooks = {} } = {}) {
   const origin = new URL(site.url).origin;
   const out = { cold: [], warm: [] };
   for (let i = 0; i < runs; i += 1) {
@@ -87,8 +88,10 @@ export async function loads(site, runs = 4, { width = 1280, height = 800 } = {})
     for (const kind of ['cold', 'warm']) {
       const page = await context.newPage();
       const requests = await watchRequests(page, origin);
+      await hooks.start?.(page, kind);
       await page.goto(site.url, { waitUntil: 'commit' });
       await page.waitForFunction(() => Object.keys(window.__bench.ready).length > 0, null, { timeout: 60000 });
+      await hooks.stop?.(page, kind);
       await scrollThrough(page);
       await allReady(page);
       await page.waitForTimeout(300);
@@ -137,7 +140,7 @@ export async function embeds(site) {
  * the chunks slider, 4 <-> 3) to the end of the next frame's work (rAF, then the task after it: style, layout and paint
  * of that frame are done), measured from the key event's own time stamp, so waiting for a busy main thread counts.
  */
-export async function sliderPresses(site, presses = 80) {
+export async function sliderPresses(site, presses = 80, hooks = {}) {
   const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
   await context.addInitScript(recorder);
   const page = await context.newPage();
@@ -174,11 +177,13 @@ export async function sliderPresses(site, presses = 80) {
     const w = document.querySelector('parascope-bubble');
     return { stages: w.result.stages, ops: w.result.ops.microbatch.length, chunks: w.shadowRoot.querySelector('[name="chunks"]').value };
   });
+  await hooks.start?.(page);
   for (let i = 0; i < presses + 4; i += 1) {
     await page.keyboard.press(i % 2 ? 'ArrowRight' : 'ArrowLeft');
     await page.waitForFunction((n) => window.__keys.length >= n, i + 1);
     await page.waitForTimeout(30);
   }
+  await hooks.stop?.(page);
   const times = (await page.evaluate(() => window.__keys)).slice(4); // 4 warm-up presses
   const refused = await page.evaluate(() => !!document.querySelector('parascope-bubble').shadowRoot.querySelector('[data-note="engine"]'));
   await context.close();
@@ -190,7 +195,7 @@ export async function sliderPresses(site, presses = 80) {
  * The ring at 16 GPUs, playing: frames between requestAnimationFrame callbacks over `seconds`; a frame dropped is a
  * vsync interval (16.7 ms) with no frame. Returns { fraction, frames, dropped, worst }.
  */
-export async function ringFrames(site, seconds = 4) {
+export async function ringFrames(site, seconds = 4, hooks = {}) {
   const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
   await context.addInitScript(recorder);
   const page = await context.newPage();
@@ -202,6 +207,7 @@ export async function ringFrames(site, seconds = 4) {
     el.scrollIntoView({ block: 'center' });
   });
   await page.waitForTimeout(300);
+  await hooks.start?.(page);
   await page.locator('parascope-ring').locator('button[name="play"]').click();
   const result = await page.evaluate((ms) => new Promise((resolve) => {
     const stamps = [];
@@ -213,6 +219,7 @@ export async function ringFrames(site, seconds = 4) {
     };
     requestAnimationFrame(frame);
   }), seconds * 1000);
+  await hooks.stop?.(page);
   await context.close();
   const interval = 1000 / 60;
   let dropped = 0;
