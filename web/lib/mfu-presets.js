@@ -90,10 +90,8 @@ export const PRESETS = [
         + 'with CP 16 (Dubey et al. 2024, Table 4)',
       compare: 'mfu',
     },
-    assumed: 'The paper implies one layer per model chunk with the first and last chunks holding only the embedding '
-      + 'and the output layer (8 chunks per rank); the engine needs pp·vpp ≤ layers, so 7 chunks per rank with the '
-      + 'same 7, 8, ..., 8, 7 layers per stage. Attention as FlashAttention-2 (the "pytorch" software generation); '
-      + 'sequence parallelism; no recomputation.',
+    assumed: '7 chunks per rank (the paper implies 8 of one layer, the end ones holding only the embedding or the '
+      + 'output; the engine needs pp·vpp ≤ layers); FlashAttention-2; sequence parallelism; no recomputation.',
   },
 ];
 
