@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <tuple>
 
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
@@ -306,9 +307,13 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share the dense
   // weights and the edp = tp·cp·dp / (ep·etp) ranks that share an expert shard, for the slowest stage's parameters.
   const detail::ParamsOnGpu held = detail::params_on_stage(run, slowest_stage, stages[std::size_t(slowest_stage)]);
-  const Link dp_link = link_of(place_group(run.cluster, p, Axis::data), eff);
+  // The dense weights reduce over the dp·cp ranks tp apart; an expert shard over its edp ranks, etp·ep apart (the
+  // MoE layers' rank order etp, ep, edp: MoE parallel folding), which may sit one per node where the dense group
+  // has all its node mates: each group on its own link.
   const std::int64_t dp_group = p.dp * p.cp;
   const std::int64_t expert_group = p.edp();
+  const Link dp_link = link_of(place_ranks(run.cluster, dp_group, p.tp), eff);
+  const Link expert_link = link_of(place_ranks(run.cluster, expert_group, p.ep * p.expert_tp()), eff);
   double dp_time = 0, dp_bytes = 0, dp_count = 0, dp_exposed = 0;
   auto count = [&](const CollectiveCost& c, double times) {
     dp_time += times * c.time;
@@ -328,21 +333,22 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
     return n <= 0 ? 0.0 : each + (n - 1.0) * std::max(0.0, each - hide);
   };
   double gather = 0, scatter = 0;  // one layer's parameter all-gather and gradient reduce-scatter, over every group
-  for (const auto& [params, group] : {std::pair{held.dense, dp_group}, std::pair{held.expert, expert_group}}) {
+  for (const auto& [params, group, link] :
+       {std::tuple{held.dense, dp_group, dp_link}, std::tuple{held.expert, expert_group, expert_link}}) {
     if (group <= 1 || params <= 0) continue;
     const double grads = params * eff.grad_reduce_bytes;
     if (p.zero == 0) {
       // Plain data parallelism: one all-reduce of the gradients (Li et al. 2020, PyTorch DDP), overlapped with
       // the last backward when bucketed.
-      const CollectiveCost ar = ring_allreduce(group, grads, dp_link);
+      const CollectiveCost ar = ring_allreduce(group, grads, link);
       count(ar, 1);
       dp_exposed += eff.dp_overlap ? std::max(0.0, ar.time - last_backward) : ar.time;
       continue;
     }
     // ZeRO (Rajbhandari et al. 2020, Sec. 5): reduce-scatter the gradients, all-gather the bf16 parameters, one
     // layer at a time.
-    const CollectiveCost ag = ring_allgather(group, params * 2.0 / layers_here, dp_link);
-    const CollectiveCost rs = ring_reducescatter(group, grads / layers_here, dp_link);
+    const CollectiveCost ag = ring_allgather(group, params * 2.0 / layers_here, link);
+    const CollectiveCost rs = ring_reducescatter(group, grads / layers_here, link);
     gather += ag.time;
     scatter += rs.time;
     double gathers = layers_here, scatters = layers_here;  // per step

@@ -21,6 +21,15 @@ constexpr double kBf16 = 2.0;  // bytes per BF16 element
 /// NVIDIA's Deep Learning Performance guide ("Matrix Multiplication Background") shows for large A100 GEMMs.
 constexpr double kSustainedShare = 0.94;
 
+/// Host seconds per local expert per MoE layer forward in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
+/// the all-to-all token dispatcher copies the tokens-per-expert counts to the host (a device-to-host sync, since the
+/// all-to-all split sizes and TransformerEngine GroupedLinear's m_splits are host lists), and GroupedLinear then runs
+/// each local expert's GEMM and FP8 casts as separate kernels issued one by one from Python. After the sync the host
+/// cannot run ahead, so the GPU waits for those launches whenever they take longer than the expert GEMMs themselves.
+/// The engine's second calibration constant: fitted on one run, Qwen3-30B-A3B on 8 DGX-B200 GPUs (Megatron-Bridge
+/// 25.11, 16 local experts, 4,096 tokens per microbatch), where nearly all of the layer is this wait.
+constexpr double kExpertLaunchOverhead = 150e-6;
+
 /// Output tiles cuBLAS/CUTLASS pick between on Hopper and Ampere for large BF16/FP8 GEMMs (CUTLASS's default
 /// threadblock shapes; NVIDIA Matrix Multiplication Background guide, "Tile quantization", "Wave quantization").
 constexpr double kTiles[][2] = {{128, 128}, {128, 192}, {192, 128}, {128, 256}, {256, 128}};
@@ -64,6 +73,7 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // (--overlap-grad-reduce), TP communication overlapped with the GEMMs (tp_comm_overlap=True).
     e.flash_attention_efficiency = fused;
     e.tp_comm_overlap = true;
+    e.expert_launch_overhead = kExpertLaunchOverhead;
   } else if (software == "pytorch") {
     // PyTorch FSDP2 / torchtitan: scaled_dot_product_attention's flash backend is FlashAttention-2.
     e.flash_attention_efficiency = fa2;
@@ -165,8 +175,15 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
     const double tpe = std::max(1.0, w.tokens_per_expert);
     const double etp = double(p.expert_tp());  // routed experts split over the expert tensor-parallel ranks (folding)
     const double local = std::max(1.0, w.local_experts);
+    const double before = out.gemm_fwd + out.gemm_dgrad + out.gemm_wgrad;
     add(w.expert_ffn_flops * routed_share, {{swiglu ? 2.0 : 1.0, GemmShape{tpe, (swiglu ? 2 : 1) * e / etp, h, local}},
                                             {1.0, GemmShape{tpe, h, e / etp, local}}});
+    // Launch-bound experts: the host issues each local expert's kernels after the dispatcher's sync (forward once,
+    // backward twice as many); whatever exceeds the routed GEMMs' own time is the GPU waiting. It is added to the
+    // forward's launch cost, which the backward counts twice (3 × in all).
+    const double routed = out.gemm_fwd + out.gemm_dgrad + out.gemm_wgrad - before;
+    const double host = 3.0 * local * eff.expert_launch_overhead * w.moe_layer_share;
+    out.launch_fwd += std::max(0.0, host - routed) / 3.0;
     if (m.shared_experts > 0) {
       const double s = double(m.shared_experts) * e;
       add(w.expert_ffn_flops * (1.0 - routed_share),
@@ -189,7 +206,7 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
 
   out.softmax_mem = w.softmax_bytes / hbm;
   out.mem_fwd = (w.elementwise_bytes + w.softmax_bytes) / hbm;
-  out.launch_fwd = kernels_per_layer_forward(m) * eff.kernel_overhead;
+  out.launch_fwd += kernels_per_layer_forward(m) * eff.kernel_overhead;
   return out;
 }
 

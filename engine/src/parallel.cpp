@@ -39,6 +39,11 @@ const char* axis_name(Axis axis) {
 
 GroupPlacement place_group(const Cluster& cluster, const ParallelConfig& parallel, Axis axis) {
   const SizeStride g = layout(parallel, axis);
+  return place_ranks(cluster, g.size, g.stride);
+}
+
+GroupPlacement place_ranks(const Cluster& cluster, std::int64_t size, std::int64_t stride) {
+  const SizeStride g{size, stride};
   GroupPlacement out;
   out.size = g.size;
   out.stride = g.stride;
@@ -63,8 +68,6 @@ GroupPlacement place_group(const Cluster& cluster, const ParallelConfig& paralle
   }
   return out;
 }
-
-
 
 RankCoords rank_coords(const Cluster& cluster, const ParallelConfig& p, std::int64_t rank) {
   RankCoords c;

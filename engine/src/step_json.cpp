@@ -27,6 +27,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.ep_overlap = r.number_or("ep_overlap", e.ep_overlap, 0, 1);
   e.grad_reduce_bytes = r.number_or("grad_reduce_bytes", e.grad_reduce_bytes, 0, 8, true);
   e.router_imbalance = r.number_or("router_imbalance", e.router_imbalance, 1, 1000);
+  e.expert_launch_overhead = r.number_or("expert_launch_overhead", e.expert_launch_overhead, 0, 1e-2);
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
   r.finish();
   return e;

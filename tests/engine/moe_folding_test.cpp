@@ -165,4 +165,18 @@ TEST(MoeFolding, MoeOnlyFieldsAreRefusedOnADenseModel) {
             "parallel.etp");  // ep 4 fits the 4 ranks, ep·etp = 8 does not
 }
 
+// Issue 11: the expert gradients were reduced at the dense data-parallel group's bandwidth. With tp 1, dp 64, ep 8
+// on 8-GPU nodes the dense group has 8 members per node (8 NICs in parallel) but an expert shard's 8 edp ranks sit
+// 8 apart, one per node, behind one NIC: giving every NIC 8x the bandwidth must speed the expert part up ~8x,
+// not just the ~1.1x the NVLink cap leaves the dense group.
+TEST(MoeFolding, ExpertGradientsReduceOnTheExpertDataParallelGroupsOwnLink) {
+  const json model = {{"layers", 8}, {"hidden", 2048}, {"heads", 16}, {"ffn", 8192}, {"expert_ffn", 8192},
+                      {"experts", 8}, {"top_k", 2}, {"vocab", 32000}, {"seq", 2048}, {"activation", "swiglu"}};
+  const json parallel = {{"tp", 1}, {"pp", 1}, {"ep", 8}, {"global_batch", 64}, {"zero", 0}};
+  const json slow = step(model, "h100-sxm", {{"gpus", 64}}, parallel);
+  const json fast = step(model, "h100-sxm", {{"gpus", 64}, {"inter_bandwidth", 4e11}}, parallel);
+  const double ratio = axis(slow, "data")["time"].get<double>() / axis(fast, "data")["time"].get<double>();
+  EXPECT_GT(ratio, 3.0);
+}
+
 }  // namespace

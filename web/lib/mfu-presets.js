@@ -77,8 +77,12 @@ export const PRESETS = [
       hardware: 'h100-sxm',
       cluster: { gpus: 16384, gpus_per_node: 8 },
       // Llama 3 paper Table 4: TP 8, CP 1, PP 16, DP 128 (derived), 16M tokens per batch = 2,048 sequences of 8,192.
-      parallel: { tp: 8, pp: 16, vpp: 4, microbatch_size: 1, global_batch: 2048, recompute: 'none',
-        sequence_parallel: true, zero: 2 },
+      // Sec. 3.3.2: FSDP (zero 3) that does not reshard after the forward (the engine's default with pp > 1), an
+      // interleaved schedule, one layer fewer on the first and last stages (the engine's balanced split of 126 layers
+      // over 16 stages gives 7, 8, ..., 8, 7). Meta's own PyTorch stack, not Megatron-Core.
+      parallel: { tp: 8, pp: 16, vpp: 7, microbatch_size: 1, global_batch: 2048, recompute: 'none',
+        sequence_parallel: true, zero: 3 },
+      software: 'pytorch',
     },
     published: {
       quote: '41 %',
@@ -86,8 +90,8 @@ export const PRESETS = [
         + 'with CP 16 (Dubey et al. 2024, Table 4)',
       compare: 'mfu',
     },
-    assumed: 'The paper does not give the virtual stages: we take 4 per rank (interleaved 1F1B); FSDP that keeps the '
-      + 'weights gathered between forward and backward as ZeRO-2; sequence parallelism; no recomputation.',
+    assumed: '7 chunks per rank (the paper implies 8 of one layer, the end ones holding only the embedding or the '
+      + 'output; the engine needs pp·vpp ≤ layers); FlashAttention-2; sequence parallelism; no recomputation.',
   },
 ];
 

@@ -70,6 +70,10 @@ struct GroupPlacement {
 /// expert group is ep ranks etp apart.
 GroupPlacement place_group(const Cluster& cluster, const ParallelConfig& parallel, Axis axis);
 
+/// Where a group of `size` ranks, `stride` apart, sits (place_group's rule for any group, e.g. the expert
+/// data-parallel ranks: edp members etp·ep apart).
+GroupPlacement place_ranks(const Cluster& cluster, std::int64_t size, std::int64_t stride);
+
 const char* axis_name(Axis axis);
 
 /// Which shard one GPU holds: its index along each axis, and its node. ep_rank indexes the expert shard:
