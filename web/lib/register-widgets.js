@@ -6,17 +6,17 @@ import { showFailure } from './widget.js';
 const failedText = (why) => `This figure could not start: its script failed (${why}). The other figures on this page `
   + 'are not affected; reloading the page may help.';
 
-/** Every element with this tag on the page that is not an instance of `Class` (never upgraded) gets the note. */
-function markFailed(tag, why, Class = null) {
+/** Every element with this tag that is not :defined (never upgraded, or its upgrade threw) gets the note. */
+function markFailed(tag, why) {
   for (const el of document.querySelectorAll(tag)) {
-    if (!Class || !(el instanceof Class)) showFailure(el, failedText(why));
+    if (!el.matches(':defined')) showFailure(el, failedText(why));
   }
 }
 
 /**
  * `modules`: { tag: () => import('…') }, each module defining its tag. Resolves once every one has loaded or failed,
  * to { tag: true | false }. A constructor that throws is reported by the browser (not thrown here) and leaves its
- * elements un-upgraded: those are found after the define and get the note too.
+ * elements "failed" (not :defined, though of the class): those are found after the define and get the note too.
  */
 export async function registerWidgets(modules) {
   const results = await Promise.all(Object.entries(modules).map(async ([tag, load]) => {
@@ -33,14 +33,14 @@ export async function registerWidgets(modules) {
       markFailed(tag, 'it defined no element');
       return [tag, false];
     }
-    if ([...document.querySelectorAll(tag)].every((el) => el instanceof Class)) return [tag, true];
+    if ([...document.querySelectorAll(tag)].every((el) => el.matches(':defined'))) return [tag, true];
     let why = 'its constructor failed';
     try {
       new Class();  // the browser reported the upgrade's error, not us: constructing one again shows it
     } catch (err) {
       why = err?.message ?? String(err);
     }
-    markFailed(tag, why, Class);
+    markFailed(tag, why);
     return [tag, false];
   }));
   return Object.fromEntries(results);

@@ -124,7 +124,7 @@ export class ParascopeWidget extends HTMLElement {
 
   async #start() {
     try {
-      this.engine = await loadEngine();
+      this.engine = this.#guarded(await loadEngine());
     } catch (err) {
       showFailure(this, `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). `
         + 'The page may block WebAssembly, or the engine file is missing next to the script.');
@@ -141,6 +141,25 @@ export class ParascopeWidget extends HTMLElement {
     } catch (err) {
       this.setNote('setup', `This figure failed to start: ${err.message}`, 'error');
     }
+  }
+
+  /**
+   * The page's engine as this widget sees it: a call that fails other than by a refusal (the engine broke: a trap, a
+   * bug) shows a note in this figure, wherever in the widget the call was made, and still throws.
+   */
+  #guarded(engine) {
+    const guard = (method) => (...args) => {
+      try {
+        return method(...args);
+      } catch (err) {
+        if (!(err instanceof EngineError)) {
+          this.setNote('engine-failed', `The engine failed on these settings (${err.message}); this figure cannot update.`, 'error');
+        }
+        throw err;
+      }
+    };
+    return { ...engine, call: guard(engine.call), callWithAttachment: guard(engine.callWithAttachment),
+      callText: guard(engine.callText) };
   }
 
   /** Hook: build the widget into `body`. */
@@ -285,10 +304,7 @@ export class ParascopeWidget extends HTMLElement {
       this.clearNote(key);
       return answer;
     } catch (err) {
-      if (!(err instanceof EngineError)) {  // not a refusal: the engine broke; this figure keeps its last state
-        this.setNote(key, `The engine failed on these settings (${err.message}); this figure cannot update.`, 'error');
-        return null;
-      }
+      if (!(err instanceof EngineError)) return null;  // the engine broke (noted by #guarded): keep the last state
       this.setNote(key, `The engine refused these settings: ${err.message}`, 'warning');
       return null;
     }
