@@ -114,3 +114,28 @@ for (const fault of FAULTS) {
     }
   });
 }
+
+test('in the article\'s production bundle too, a widget whose module throws leaves the others working', async () => {
+  const { page, problems, context } = await openPage(site(), 'about:blank');
+  try {
+    await context.route('**/js/main-*.js', async (route) => {  // esbuild inlines each widget behind a lazy init
+      const response = await route.fetch();
+      const js = await response.text();
+      const injected = js.replace(/customElements\.define\("parascope-ring",/,
+        '(()=>{throw new Error("injected: bundle")})(),customElements.define("parascope-ring",');
+      assert.notEqual(injected, js, 'the fault went in');
+      await route.fulfill({ response, body: injected });
+    });
+    await page.goto(site().url);
+    const note = page.locator('parascope-ring [data-out="load-failed"]');
+    await note.waitFor({ state: 'attached', timeout: 30000 });
+    assert.match(await note.textContent(), /^This figure could not start: its script failed \(injected: bundle\)/);
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    const others = WIDGETS.filter((w) => w !== 'parascope-ring');
+    await page.waitForFunction((names) => names.every((n) => document.querySelector(n)?.hasAttribute('data-ready')),
+      others, { timeout: 30000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
