@@ -5,7 +5,7 @@
 export const LIMITS = {
   pipelineOps: 1_000_000,   // ops timed (stages × microbatches × chunks × op kinds)
   objectOps: 50_000,        // ops listed as objects
-  listedOps: 500_000,       // ops listed packed or binary
+  listedOps: 250_000,       // ops listed packed or binary
   assignments: 2 ** 22,     // moe_route tokens × top_k
   experts: 4096,
   ep: 256,

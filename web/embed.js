@@ -1,6 +1,6 @@
 // The iframe route (embed.html): reads "#widget=bubble&stages=8&…", shows that one widget with the rest of the hash as
 // its state (parsed, checked and clamped by the widget's own attribute rules), and posts its height to the parent.
-import './main.js';
+import { registered } from './main.js';
 import { readHash } from './lib/model/link-hash.js';
 
 /** The message the parent page receives after every change of height (the guide's snippet reads it). */
@@ -27,7 +27,7 @@ if (!WIDGETS.includes(name)) {
   const theme = params.get('theme');
   if (THEMES.includes(theme)) widget.setAttribute('theme', theme);
   box.append(widget);
-  widget.startNow();
+  registered.then(() => widget.startNow?.());  // absent when its script failed: that widget then shows why
 }
 
 /** Tells the parent page how tall this page is, whenever that changes (any origin may frame it: the height is public). */

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ops.hpp"
+#include "pipeline_compiled.hpp"
 
 namespace parascope {
 
@@ -42,19 +43,29 @@ json error_object(const std::string& code, const std::string& message, const std
   return {{"error", {{"code", code}, {"message", message}, {"field", field.empty() ? json(nullptr) : json(field)}}}};
 }
 
+/// Whether every number in `v` is finite (walks the tree once, builds nothing).
+bool all_finite(const json& v) {
+  if (v.is_number_float()) return std::isfinite(v.get<double>());
+  if (v.is_structured()) {
+    for (const json& child : v) {
+      if (!all_finite(child)) return false;
+    }
+  }
+  return true;
+}
+
 /// The first number in an answer that is not finite (JSON would write it as null), as a dotted path; "" when none.
 /// The request limits keep every answer finite (engine/API.md); this is the backstop that turns a miss into an error.
+/// A path is built only down the branch that holds the number (an answer may hold half a million numbers).
 std::string first_non_finite(const json& v, const std::string& path) {
   if (v.is_number_float()) return std::isfinite(v.get<double>()) ? "" : path;
   if (v.is_object()) {
     for (const auto& [key, child] : v.items()) {
-      std::string found = first_non_finite(child, path.empty() ? key : path + "." + key);
-      if (!found.empty()) return found;
+      if (!all_finite(child)) return first_non_finite(child, path.empty() ? key : path + "." + key);
     }
   } else if (v.is_array()) {
     for (std::size_t i = 0; i < v.size(); ++i) {
-      std::string found = first_non_finite(v[i], path + "[" + std::to_string(i) + "]");
-      if (!found.empty()) return found;
+      if (!all_finite(v[i])) return first_non_finite(v[i], path + "[" + std::to_string(i) + "]");
     }
   }
   return "";
@@ -88,8 +99,9 @@ std::vector<double>& attachment() {
 
 const std::vector<double>& last_attachment() { return detail::attachment(); }
 
-std::string call(std::string_view request_text) {
-  detail::attachment().clear();
+namespace {
+
+std::string answer(std::string_view request_text) {
   try {
     if (request_text.size() > kMaxRequestBytes) {
       return text(error_object(code::too_large, "the request is larger than 1 MiB", ""));
@@ -131,6 +143,17 @@ std::string call(std::string_view request_text) {
     detail::attachment().clear();
     return text(error_object(code::internal_error, "internal error", ""));
   }
+}
+
+}  // namespace
+
+std::string call(std::string_view request_text) {
+  // The last call's numbers are released, not just cleared: a big attachment's memory would otherwise stay taken in
+  // the wasm heap (which never shrinks) under every later request (engine/API.md, "Cost of the largest request").
+  std::vector<double>().swap(detail::attachment());
+  std::string response = answer(request_text);
+  detail::trim_compiled_pipelines();  // keep only small schedules compiled for the next call
+  return response;
 }
 
 bool is_error_response(std::string_view response_text) {

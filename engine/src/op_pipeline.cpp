@@ -150,8 +150,10 @@ json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
 /// Ops an answer may carry, by format: what keeps the largest answer within 256 MB natively and the wasm heap under
 /// 64 MiB (engine/API.md, "Cost of the largest request"). Objects cost ~0.7 KB each to build as JSON; packed and
 /// binary ~70 bytes (the timeline plus its text or numbers); metrics alone need no timeline (kMaxPipelineOps).
+/// Listed ops were 500,000: binary then peaked at 50 MiB of wasm heap alone, and one module answering every largest
+/// request in turn ended at 58 MiB; at 250,000 a binary answer peaks near 33 MiB (the bubble widget lists ≤ 98,304).
 constexpr std::int64_t kMaxObjectOps = 50'000;
-constexpr std::int64_t kMaxListedOps = 500'000;
+constexpr std::int64_t kMaxListedOps = 250'000;
 
 void check_answer_size(const PipelineSpec& spec, const std::string& format, bool sent_format) {
   if (!spec.record_ops) return;

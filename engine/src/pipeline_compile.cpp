@@ -201,6 +201,19 @@ std::vector<std::shared_ptr<const CompiledPipeline>>& cache() {
 
 void clear_compiled_pipelines() { cache().clear(); }
 
+void trim_compiled_pipelines() {
+  release_large_steady_times();
+  auto& cache = parascope::detail::cache();
+  std::size_t kept = 0;
+  for (std::size_t i = cache.size(); i-- > 0;) {  // newest first
+    kept += cache[i]->ops.size();
+    if (kept > kKeptCompiledOps) {
+      cache.erase(cache.begin(), cache.begin() + std::ptrdiff_t(i) + 1);
+      break;
+    }
+  }
+}
+
 std::shared_ptr<const CompiledPipeline> compiled_pipeline(const PipelineSpec& spec) {
   constexpr std::size_t kCacheSize = 16;
   auto& cache = parascope::detail::cache();

@@ -79,6 +79,15 @@ std::shared_ptr<const CompiledPipeline> compile_pipeline(const PipelineSpec& spe
 std::shared_ptr<const CompiledPipeline> compiled_pipeline(const PipelineSpec& spec);
 /// Empties this thread's cache (the benchmark's cold figures).
 void clear_compiled_pipelines();
+/// The most ops of compiled programs (and of the steady path's kept times) that stay in memory between requests.
+constexpr std::size_t kKeptCompiledOps = std::size_t(1) << 16;
+/// Drops compiled programs from the cache, oldest first, until those kept hold at most kKeptCompiledOps ops
+/// together, and the steady path's kept times when larger: a big schedule's program (up to 10^6 ops, tens of MB) does
+/// not outlive the request that needed it. api.cpp calls it after every request, so the wasm heap (which never
+/// shrinks) is not held by old programs under the next request's peak.
+void trim_compiled_pipelines();
+/// The steady path's times kept between calls (pipeline_steady.cpp) released when they hold over kKeptCompiledOps.
+void release_large_steady_times();
 
 /// A timing of a compiled graph: per position, each op's end and the stage-to-stage sends on the chain of waits that
 /// set it; per stage, busy time, first start (+∞ before any op), last end and that last op's sends.

@@ -92,11 +92,25 @@ int short_copy_size(const PipelineSpec& spec, int m_step, int cycles) {
 
 }  // namespace
 
+namespace {
+
+/// The times of the last short copy, kept between calls so a widget's next answer allocates nothing.
+Timed& steady_timed() {
+  thread_local Timed timed;
+  return timed;
+}
+
+}  // namespace
+
+void release_large_steady_times() {
+  if (steady_timed().end.capacity() > kKeptCompiledOps) steady_timed() = Timed{};
+}
+
 std::optional<PipelineMetrics> steady_pipeline_metrics(const PipelineSpec& spec, SteadyPathInfo* info) {
   const int m_step = steady_m_step(spec);
   if (m_step == 0) return std::nullopt;
   const int m = spec.microbatches;
-  thread_local Timed timed;
+  Timed& timed = steady_timed();
   // Cycles the copy gets: enough for a repeat as long as the pipeline plus a settling time (1F1B with sends repeats
   // every p microbatches, one microbatch's trip down and back, after about p), then more if none shows.
   const int first = std::max(6, (spec.stages + 8 + m_step - 1) / m_step);

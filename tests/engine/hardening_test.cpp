@@ -198,7 +198,9 @@ TEST(HardeningBounds, PipelineAnswersAreLimitedByFormatBeforeAnythingIsBuilt) {
   request.erase("check_only");
   request["ops_format"] = "packed";
   EXPECT_FALSE(ask(request).contains("error"));
-  request["microbatches"] = 167;  // 501,000 ops
+  request["microbatches"] = 84;  // 252,000 ops: over the 250,000 listed packed or binary
+  expect_error(request, "too_large", "ops_format");
+  request["ops_format"] = "binary";
   expect_error(request, "too_large", "ops_format");
   request["include_ops"] = false;
   EXPECT_FALSE(ask(request).contains("error"));

@@ -56,3 +56,21 @@ test('a request JSON cannot express is an EngineError, not a RangeError', () => 
   }
   assert.equal(engine.call({ op: 'version' }).name, 'parascope');
 });
+
+test('NaN or Infinity in a request is refused as not_finite naming its field, not as a null of the wrong type', () => {
+  const mfu = { op: 'mfu', model: 'gpt2-124m', hardware: 'h100-sxm', gpus: 8, tokens_per_second: 1 };
+  for (const [request, field] of [[{ ...mfu, gpus: NaN }, 'gpus'], [{ ...mfu, tokens_per_second: Infinity }, 'tokens_per_second'],
+    [{ ...mfu, hardware: { peak_flops: -Infinity } }, 'hardware.peak_flops']]) {
+    assert.throws(() => engine.call(request), (err) => err instanceof EngineError && err.code === 'not_finite'
+      && err.field === field, field);
+  }
+  // A real null is still the engine's to judge (wrong_type), and a string holding "null" is no number.
+  assert.throws(() => engine.call({ ...mfu, gpus: null }), (err) => err.code === 'wrong_type' && err.field === 'gpus');
+  assert.throws(() => engine.call({ ...mfu, model: 'null' }), (err) => err.code === 'unknown_preset');
+});
+
+test('a request with no JSON text (undefined, a function) is an EngineError, not a TypeError', () => {
+  for (const request of [undefined, () => {}, Symbol('x')]) {
+    assert.throws(() => engine.call(request), (err) => err instanceof EngineError && err.code === 'invalid_request');
+  }
+});

@@ -33,6 +33,20 @@ function wtf8(text) {
   return Uint8Array.from(bytes);
 }
 
+/** The dotted path ("a.b[2]") of the first NaN or ±Infinity in `value`, or null (JSON would write it as null). */
+function nonFiniteField(value, path = '', seen = new Set()) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (value === null || typeof value !== 'object' || seen.has(value)) return null;
+  seen.add(value);
+  const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v])
+    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
+  for (const [at, v] of entries) {
+    const found = nonFiniteField(typeof v?.toJSON === 'function' ? v.toJSON() : v, at, seen);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Wraps the Embind module: JSON in, JSON out, error objects turned into EngineError. */
 function wrap(module) {
   // Text longer than the engine reads is cut just past its limit before it is copied into wasm memory: the engine
@@ -52,6 +66,13 @@ function wrap(module) {
       text = JSON.stringify(request);
     } catch (err) {  // nested too deeply for the JS stack, a cycle, a BigInt: the request cannot even be written
       throw new EngineError({ code: 'invalid_request', message: `the request cannot be written as JSON (${err.message})`, field: null });
+    }
+    if (typeof text !== 'string') {  // undefined, a function, a symbol: JSON has no text for it
+      throw new EngineError({ code: 'invalid_request', message: 'the request must be a JSON object with an "op" field', field: null });
+    }
+    if (text.includes('null')) {  // JSON writes NaN and ±Infinity as null: name the field the caller sent them in
+      const field = nonFiniteField(request);
+      if (field) throw new EngineError({ code: 'not_finite', message: `${field} must be finite`, field });
     }
     const response = JSON.parse(send(text));
     if (response.error) throw new EngineError(response.error);

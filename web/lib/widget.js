@@ -58,6 +58,33 @@ if (typeof window !== 'undefined') {
  * Announcements: this.announce(text) tells a screen reader the figure's new state (one polite live region per widget);
  * repeated calls while a reader drags a slider are merged, and only the last text is spoken once input pauses.
  */
+/** The widget's shadow root: stylesheet, frame, body (showing "Loading"), notes, announcer; kept on `host`. */
+function buildShell(host) {
+  const root = host.attachShadow({ mode: 'open' });
+  const sheet = structureSheet();
+  if (sheet) root.adoptedStyleSheets = [sheet];
+  host.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
+  host.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true',
+    'data-out': 'announce' });
+  host.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
+  root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }),
+    h('div', { class: 'frame' }, host.body, h('div', { class: 'notes-anchor' }, host.notesBox), host.announcer));
+}
+
+/**
+ * Shows `text` in place of a figure that cannot run (its engine or its own script failed), in the size the page
+ * reserved for it. Works on an element whose class never loaded or whose constructor threw (lib/register-widgets.js).
+ */
+export function showFailure(host, text) {
+  try {
+    if (!host.shadowRoot) buildShell(host);
+    host.body.replaceChildren(h('p', { class: 'load-failed', 'data-out': 'load-failed' }, text));
+  } catch {  // no shadow root possible: the text as the element's own content
+    host.textContent = text;
+  }
+  host.dataset.failed = '';
+}
+
 export class ParascopeWidget extends HTMLElement {
   #observer = null;
   #started = false;
@@ -66,17 +93,7 @@ export class ParascopeWidget extends HTMLElement {
   #announced = '';
 
   connectedCallback() {
-    if (!this.shadowRoot) {
-      const root = this.attachShadow({ mode: 'open' });
-      const sheet = structureSheet();
-      if (sheet) root.adoptedStyleSheets = [sheet];
-      this.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
-      this.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true',
-        'data-out': 'announce' });
-      this.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
-      root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }),
-        h('div', { class: 'frame' }, this.body, h('div', { class: 'notes-anchor' }, this.notesBox), this.announcer));
-    }
+    if (!this.shadowRoot) buildShell(this);
     if (this.#started) return;
     if (this.#openedByLink()) return;
     waiting.add(this);
@@ -107,12 +124,10 @@ export class ParascopeWidget extends HTMLElement {
 
   async #start() {
     try {
-      this.engine = await loadEngine();
+      this.engine = this.#guarded(await loadEngine());
     } catch (err) {
-      this.body.replaceChildren(h('p', { class: 'load-failed', 'data-out': 'load-failed' },
-        `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). `
-        + 'The page may block WebAssembly, or the engine file is missing next to the script.'));
-      this.dataset.failed = '';
+      showFailure(this, `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). `
+        + 'The page may block WebAssembly, or the engine file is missing next to the script.');
       return;
     }
     this.body.replaceChildren();
@@ -126,6 +141,25 @@ export class ParascopeWidget extends HTMLElement {
     } catch (err) {
       this.setNote('setup', `This figure failed to start: ${err.message}`, 'error');
     }
+  }
+
+  /**
+   * The page's engine as this widget sees it: a call that fails other than by a refusal (the engine broke: a trap, a
+   * bug) shows a note in this figure, wherever in the widget the call was made, and still throws.
+   */
+  #guarded(engine) {
+    const guard = (method) => (...args) => {
+      try {
+        return method(...args);
+      } catch (err) {
+        if (!(err instanceof EngineError)) {
+          this.setNote('engine-failed', `The engine failed on these settings (${err.message}); this figure cannot update.`, 'error');
+        }
+        throw err;
+      }
+    };
+    return { ...engine, call: guard(engine.call), callWithAttachment: guard(engine.callWithAttachment),
+      callText: guard(engine.callText) };
   }
 
   /** Hook: build the widget into `body`. */
@@ -270,7 +304,7 @@ export class ParascopeWidget extends HTMLElement {
       this.clearNote(key);
       return answer;
     } catch (err) {
-      if (!(err instanceof EngineError)) throw err;
+      if (!(err instanceof EngineError)) return null;  // the engine broke (noted by #guarded): keep the last state
       this.setNote(key, `The engine refused these settings: ${err.message}`, 'warning');
       return null;
     }
