@@ -3,3 +3,4 @@ import './widgets/parascope-mfu.js';
 import './widgets/parascope-axes.js';
 import './widgets/parascope-ring.js';
 import './widgets/parascope-bubble.js';
+import './widgets/parascope-planner.js';
