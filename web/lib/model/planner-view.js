@@ -94,8 +94,8 @@ export function ticks(max, count = 5) {
   const raw = max / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
-  const out = [];
-  for (let v = 0; v <= max * (1 + 1e-9); v += step) out.push(Number(v.toPrecision(12)));
+  const out = [0];
+  while (out[out.length - 1] < max * (1 - 1e-9)) out.push(Number((out.length * step).toPrecision(12)));
   return out;
 }
 
