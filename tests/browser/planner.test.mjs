@@ -45,7 +45,7 @@ test('a small plan shows the engine\'s ranking; its best row loads into the MFU 
   for (const r of rows) assert.doesNotMatch(r.text, BAD_TEXT);
   const best = expected.results[0];
   const text = await out(page, 'best');
-  assert.match(text, new RegExp(`MFU ${(best.mfu * 100).toFixed(1)} %`));
+  assert.match(text, new RegExp(`MFU ${(best.mfu * 100).toFixed(1)}\\s%`));
 
   await page.locator('parascope-planner tbody tr[data-rank="1"] button').click();
   await page.waitForFunction((v) => {
@@ -142,7 +142,7 @@ test('the scatter is reachable by keyboard: arrows walk the points and the reado
   await plot.focus();
   await page.keyboard.press('ArrowRight');
   const first = await out(page, 'point');
-  assert.match(first, /^dp \d+ · tp \d+ · pp \d+.*MFU \d+\.\d %, step .* per GPU, (fits|does not fit) in/);
+  assert.match(first, /^dp \d+ · tp \d+ · pp \d+.*MFU \d+\.\d\s%, step .* per GPU, (fits|does not fit) in/);
   await page.keyboard.press('End');
   const last = await out(page, 'point');
   assert.notEqual(last, first);

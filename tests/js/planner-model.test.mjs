@@ -58,7 +58,7 @@ test('a row says the split, the schedule, the microbatch and the engine\'s numbe
   assert.equal(row.stepTime, '13.8 s');
   assert.equal(row.memory, '61.5 GiB');
   assert.equal(row.fits, 'yes');
-  assert.match(row.label, /^Rank 1: dp 16 · tp 8 · pp 8 · vpp 3 \(selective recompute · ZeRO-1 · sequence parallel\), Interleaved 1F1B, microbatch 1 sequence: MFU 45.7 %, step 13.8 s, 61.5 GiB per GPU, fits in 80 GiB/);
+  assert.match(row.label.replace(/\u00a0/g, ' '), /^Rank 1: dp 16 · tp 8 · pp 8 · vpp 3 \(selective recompute · ZeRO-1 · sequence parallel\), Interleaved 1F1B, microbatch 1 sequence: MFU 45.7 %, step 13.8 s, 61.5 GiB per GPU, fits in 80 GiB/);
   assert.equal(summaryText(answer), 'The engine costed 123,456 configurations in 250 ms; set aside before costing: '
     + '1,000 does not divide, 20 out of memory.');
   assert.equal(emptyText(answer), null);
@@ -109,6 +109,8 @@ test('the scatter places every point inside the plot, fits and misses apart, the
   for (let i = 1; i < layout.pareto.length; i += 1) assert.ok(layout.pareto[i].x >= layout.pareto[i - 1].x);
   assert.equal(layout.best.entry, answer.results[0]);
   assert.equal(layout.limitText, '80 GiB per GPU');
+  assert.match(configurationText(answer.results[0], capacity), /MFU \d+\.\d\u00a0%, step [\d.]+\u00a0m?s, [\d.]+\u00a0GiB per GPU, fits in 80\u00a0GiB$/,
+    'numbers keep their units on their line');
   assert.ok(layout.xTicks.every((t) => t.at >= plot.x && t.at <= plot.x + plot.width + 1e-9));
   assert.match(scatterLabel(answer, capacity), /^Scatter of 300 evaluated configurations, MFU against memory per GPU: \d+ fit in 80 GiB, \d+ on the Pareto front/);
 });

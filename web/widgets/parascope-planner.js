@@ -126,7 +126,8 @@ class ParascopePlanner extends ParascopeWidget {
     this.toggleAttribute('data-searching', false);
     if (state.phase === 'error') {
       this.out.fill.style.width = '0%';
-      this.out.progress.textContent = 'The search stopped; the figure below is the last one that finished.';
+      this.out.progress.textContent = this.answer
+        ? 'The search stopped; the figure below is the last one that finished.' : 'The search stopped.';
       this.setNote('plan', `The search could not finish: ${state.error.message}`, 'warning');
       return;
     }
@@ -167,12 +168,13 @@ class ParascopePlanner extends ParascopeWidget {
   paintRows(rows) {
     this.rows.replaceChildren(...Array.from({ length: TOP_K }, (_, i) => {
       const r = rows[i];
-      if (!r) return h('tr', { class: 'blank', 'aria-hidden': 'true' }, COLUMNS.map(() => h('td', {}, '\u00a0')));
+      if (!r) return h('tr', { class: 'blank', 'aria-hidden': 'true' }, COLUMNS.map(([key]) => h('td', { class: `col-${key}` }, '\u00a0')));
+      const how = `${r.schedule} · microbatch ${r.microbatch}${r.extras ? ` · ${r.extras}` : ''}`;
       return h('tr', { 'data-rank': r.rank, class: r.fits === 'yes' ? 'fit' : 'miss', onclick: () => this.load(i) },
         h('td', { class: 'col-rank' }, h('button', { type: 'button', class: 'planner-load', 'aria-label': r.label,
           onclick: (e) => { e.stopPropagation(); this.load(i); } }, String(r.rank))),
         h('td', { class: 'col-split' }, h('span', { class: 'split' }, r.split),
-          h('span', { class: 'how' }, `${r.schedule} · microbatch ${r.microbatch}${r.extras ? ` · ${r.extras}` : ''}`)),
+          h('span', { class: 'how', title: how }, how)),
         h('td', { class: 'col-mfu', 'data-value': String(this.answer.results[i].mfu) }, r.mfu),
         h('td', { class: 'col-step' }, r.stepTime),
         h('td', { class: 'col-memory' }, r.memory),

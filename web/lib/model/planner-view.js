@@ -29,14 +29,17 @@ export function extrasText(p) {
 
 const microbatchText = (n) => `${grouped(n)} ${n === 1 ? 'sequence' : 'sequences'}`;
 
+/** A number and its unit kept on one line ("55.0 %", "52.8 GiB"). */
+const nb = (text) => text.replace(/ /g, '\u00a0');
+
 /** One configuration in a sentence (the scatter's readout, a row's accessible name). */
 export function configurationText(entry, capacity) {
   const p = entry.parallel;
   const extras = extrasText(p);
   const memory = memoryOf(entry);
-  const fit = entry.fits ? `fits in ${bytes(capacity)}` : `does not fit in ${bytes(capacity)}`;
+  const fit = entry.fits ? `fits in ${nb(bytes(capacity))}` : `does not fit in ${nb(bytes(capacity))}`;
   return `${splitText(p)}${extras ? ` (${extras})` : ''}, ${scheduleLabel(p.schedule)}, microbatch ${microbatchText(p.microbatch_size)}: `
-    + `MFU ${percent(entry.mfu)}, step ${seconds(entry.step_time)}, ${bytes(memory)} per GPU, ${fit}`;
+    + `MFU ${nb(percent(entry.mfu))}, step ${nb(seconds(entry.step_time))}, ${nb(bytes(memory))} per GPU, ${fit}`;
 }
 
 /** The ranked table's rows. */
@@ -136,7 +139,7 @@ export function scatterLayout(answer, { width, height, capacity }) {
     limit: capacity <= xMax ? px(capacity) : null,
     xTicks: xTicks.map((v) => ({ at: px(v * GiB), text: `${grouped(v)}` })),
     yTicks: yTicks.map((v) => ({ at: py(v / 100), text: `${grouped(v)} %` })),
-    xTitle: 'Memory per GPU (GiB, the most loaded stage)',
+    xTitle: 'Memory per GPU (GiB)',
     yTitle: 'MFU',
     limitText: `${bytes(capacity)} per GPU`,
   };
