@@ -61,7 +61,8 @@ export function loadValues(inputs, parallel, step) {
     values: { preset: MFU_CUSTOM, model: inputs.model, hardware: inputs.hardware, gpus: inputs.gpus, tp: p.tp, pp: p.pp,
       vpp: p.vpp, 'microbatch-size': p.microbatch_size, 'global-batch': inputs.globalBatch, recompute: p.recompute,
       schedule: p.schedule, zero: p.zero, cp: p.cp, ep: p.ep, 'sequence-parallel': p.sequence_parallel ? 'true' : 'false' },
-    note: `${head} Every part of it is modelled here; dp follows from the GPU count.`,
+    note: `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism `
+      + `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
   };
   return out;
 }
