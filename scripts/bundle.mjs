@@ -12,6 +12,8 @@
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names, and gets a <link rel="preload"> for each
 //   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
 //   those downloads start while the page is still parsing, not when the script gets to them.
+// - A Web Worker's script (lib/*-worker.js) is bundled the same way as an entry of its own, and the
+//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
 import { createHash } from 'node:crypto';
@@ -75,6 +77,7 @@ export async function bundle(dist) {
   // file's hashed copy, written relative to the bundle's folder (js/).
   const outdir = join(dist, 'js');
   const assetsOf = new Map(); // source file -> hashed assets it refers to
+  const workers = new Map(); // a worker script (absolute) -> its bundle
   const assetUrls = {
     name: 'hashed-asset-urls',
     setup(build) {
@@ -84,7 +87,7 @@ export async function bundle(dist) {
         const contents = text.replace(/new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g, (whole, quote, rel) => {
           const target = resolve(dirname(args.path), rel);
           if (!isLocal(rel) || !existsSync(target)) return whole;
-          const copy = hashedCopy(target);
+          const copy = workers.get(target) ?? hashedCopy(target);
           found.push(copy);
           let fromBundle = toUrlPath(relative(outdir, copy));
           if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
@@ -96,8 +99,7 @@ export async function bundle(dist) {
     },
   };
 
-  const result = await esbuild.build({
-    entryPoints: [...entries],
+  const options = {
     bundle: true,
     format: 'esm',
     splitting: false,
@@ -109,7 +111,17 @@ export async function bundle(dist) {
     metafile: true,
     logLevel: 'warning',
     plugins: [assetUrls],
-  });
+  };
+  const libDir = join(dist, 'lib');
+  const workerScripts = existsSync(libDir)
+    ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
+  if (workerScripts.length) {
+    const built = await esbuild.build({ ...options, entryPoints: workerScripts });
+    for (const [out, meta] of Object.entries(built.metafile.outputs)) {
+      if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
+    }
+  }
+  const result = await esbuild.build({ ...options, entryPoints: [...entries] });
 
   // entry (absolute) -> { bundle (absolute), assets: hashed files its sources load }
   const bundles = new Map();

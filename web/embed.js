@@ -6,7 +6,7 @@ import { readHash } from './lib/model/link-hash.js';
 /** The message the parent page receives after every change of height (the guide's snippet reads it). */
 export const HEIGHT_MESSAGE = 'parascope:height';
 
-const WIDGETS = ['axes', 'ring', 'bubble', 'mfu'];
+const WIDGETS = ['axes', 'ring', 'bubble', 'mfu', 'planner'];
 const THEMES = ['light', 'dark'];
 
 const params = readHash(location.hash, '');

@@ -77,6 +77,21 @@ function focusOn(win, tag, selector) {
   return shadow.activeElement === el;
 }
 
+/** The planner's best MFU once its search has finished (null while it searches). */
+function plannedMfu(win, tag) {
+  const el = win.document.querySelector(tag);
+  if (!el.hasAttribute('data-results') || el.hasAttribute('data-searching')) return null;
+  return el.shadowRoot.querySelector('tbody .col-mfu[data-value]')?.dataset.value ?? null;
+}
+
+/** Picks another value of the widget's select `name` (the next option, or the first) and fires its change. */
+function pickOther(win, tag, name) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(`select[name="${name}"]`);
+  el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+  el.dispatchEvent(new win.Event('change', { bubbles: true }));
+  return el.value;
+}
+
 function pageWidth(win) {
   return { scrollWidth: win.document.documentElement.scrollWidth, innerWidth: win.innerWidth };
 }
@@ -128,6 +143,13 @@ const WIDGETS = [
     read: (page, tag) => page.evaluate(out, tag, 'modelled-mfu'),
     act: (page, tag) => clickOn(page, tag, 'input[name="preset"]:not(:checked):not([value="your-run"])'),
   },
+  {
+    tag: 'parascope-planner',
+    what: 'another GPU count gives another plan, searched in the worker',
+    until: plannedMfu,
+    read: (page, tag) => page.evaluate(plannedMfu, tag),
+    act: (page, tag) => page.evaluate(pickOther, tag, 'gpus'),
+  },
 ];
 
 // ---- the tests ----
@@ -151,9 +173,10 @@ async function poll(read, ok, what, timeout = 15_000) {
 }
 
 /** Brings `tag` on screen, waits for it to start and checks it shows engine numbers. */
-async function startWidget(page, tag) {
+async function startWidget(page, { tag, until }) {
   await page.evaluate(scrollTo, tag);
   await page.waitFor(isReady, [tag], { what: `${tag} to start (data-ready)` });
+  if (until) await poll(() => page.evaluate(until, tag), (v) => v != null, `${tag}'s first answer`, 60_000);
   const shown = await page.evaluate(shownNumbers, tag);
   assert.ok(shown.numbers > 0, `${tag} shows no engine number (no numeric data-value)`);
   assert.equal(shown.broken, '', `${tag} shows broken numbers`);
@@ -240,7 +263,7 @@ for (const engine of ENGINES) {
             test(`${tag} starts and shows engine numbers${interacts ? `; ${widget.what}` : ''}`, async () => {
               let failure;
               try {
-                await startWidget(page, tag);
+                await startWidget(page, widget);
                 await screenshot(page, browser, tag);
                 if (interacts) await interact(page, widget);
               } catch (err) {

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { openPage, useSite } from './harness.mjs';
 
 const site = useSite(before, after);
-const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu'];
+const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner'];
 const LIMIT = 0.05;
 
 /** Sums every 'layout-shift' entry not caused by input, from the first paint on (installed before the page loads). */

@@ -7,11 +7,13 @@ let loading = null;
 const WASM_URL = new URL('../wasm/parascope.wasm', import.meta.url);
 
 /**
- * In a browser the engine's download and compilation start as soon as this module runs, not when the first widget
- * scrolls in (the page's <link rel="preload"> may have started the download even earlier). Null elsewhere (node).
+ * In a browser (a page or a worker) the engine's download and compilation start as soon as this module runs, not when
+ * the first widget scrolls in (the page's <link rel="preload"> may have started the download even earlier). Null
+ * elsewhere (node).
  */
+const inBrowser = typeof window !== 'undefined' || typeof WorkerGlobalScope !== 'undefined';
 const startCompiling = () =>
-  typeof window !== 'undefined' && typeof WebAssembly?.compileStreaming === 'function' && typeof fetch === 'function'
+  inBrowser && typeof WebAssembly?.compileStreaming === 'function' && typeof fetch === 'function'
     ? WebAssembly.compileStreaming(fetch(WASM_URL, { credentials: 'same-origin' }))
     : null;
 let compiling = startCompiling();

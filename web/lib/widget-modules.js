@@ -4,4 +4,5 @@ export const WIDGET_MODULES = {
   'parascope-axes': () => import('../widgets/parascope-axes.js'),
   'parascope-ring': () => import('../widgets/parascope-ring.js'),
   'parascope-bubble': () => import('../widgets/parascope-bubble.js'),
+  'parascope-planner': () => import('../widgets/parascope-planner.js'),
 };

@@ -131,7 +131,7 @@ export class ParascopeWidget extends HTMLElement {
       return;
     }
     this.body.replaceChildren();
-    this.linked = this.hasAttribute('permalink') ? readHash(globalThis.location?.hash, this.linkKey) : null;
+    this.linked = this.loaded ?? (this.hasAttribute('permalink') ? readHash(globalThis.location?.hash, this.linkKey) : null);
     try {
       this.setup(this.body);
       this.tools = widgetTools(this);
@@ -160,6 +160,31 @@ export class ParascopeWidget extends HTMLElement {
     };
     return { ...engine, call: guard(engine.call), callWithAttachment: guard(engine.callWithAttachment),
       callText: guard(engine.callText) };
+  }
+
+  /**
+   * Restarts the figure from `values` ({ attribute: value }), read exactly as a link's values are (the same parsers,
+   * ranges and notes; attributes not given keep the element's own): another figure on the page (the planner) loads a
+   * configuration into this one so. A figure not started yet starts now with them.
+   */
+  loadState(values) {
+    this.loaded = new Map(Object.entries(values).filter(([, v]) => v !== null && v !== undefined)
+      .map(([name, v]) => [name, String(v)]));
+    if (!this.hasAttribute('data-ready')) {
+      this.startNow();
+      return;
+    }
+    this.stop();
+    for (const key of [...this.#notes.keys()]) if (key.startsWith('attr-')) this.clearNote(key);
+    this.linked = this.loaded;
+    this.body.replaceChildren();
+    try {
+      this.setup(this.body);
+      this.body.append(this.tools.element);
+    } catch (err) {
+      this.setNote('setup', `This figure failed to start: ${err.message}`, 'error');
+    }
+    this.stateChanged();
   }
 
   /** Hook: build the widget into `body`. */
@@ -213,7 +238,7 @@ export class ParascopeWidget extends HTMLElement {
    * new history entry), so the address bar is always a link to what is on screen.
    */
   stateChanged() {
-    if (!this.linked || !this.hasAttribute('data-ready')) return;
+    if (!this.linked || !this.hasAttribute('permalink') || !this.hasAttribute('data-ready')) return;
     clearTimeout(this.linkTimer);
     this.linkTimer = setTimeout(() => {
       const state = this.linkState();

@@ -66,8 +66,8 @@ export interface ParascopeBubbleAttributes {
 
 /** <parascope-mfu>: What the utilization dashboard shows against MFU, for published runs or your own throughput. */
 export interface ParascopeMfuAttributes {
-  /** published run, or your-run. palm-540b, gpt3-175b, megatron-1t, llama3-405b, your-run; default palm-540b (your-run when a your-run attribute is given). */
-  'preset'?: 'palm-540b' | 'gpt3-175b' | 'megatron-1t' | 'llama3-405b' | 'your-run';
+  /** published run, your-run (a measured throughput), or custom (model, hardware and gpus split as the split attributes say). palm-540b, gpt3-175b, megatron-1t, llama3-405b, your-run, custom; default palm-540b (your-run when a your-run attribute is given). */
+  'preset'?: 'palm-540b' | 'gpt3-175b' | 'megatron-1t' | 'llama3-405b' | 'your-run' | 'custom';
   /** tensor-parallel size. 1 to 1,000,000, whole; default the preset's. */
   'tp'?: number | `${number}`;
   /** pipeline stages. 1 to 1,000,000, whole; default the preset's. */
@@ -84,16 +84,40 @@ export interface ParascopeMfuAttributes {
   'schedule'?: '1f1b' | 'interleaved' | 'gpipe' | 'zb-h1' | 'zb-h2' | 'dualpipe';
   /** ZeRO stage. 0, 1, 2, 3; default the preset's. */
   'zero'?: '0' | '1' | '2' | '3';
-  /** your-run: model preset. a model preset id; default palm-540b. */
+  /** custom: context-parallel size. 1 to 1,000,000, whole; default 1. */
+  'cp'?: number | `${number}`;
+  /** custom: expert-parallel size (MoE models). 1 to 1,000,000, whole; default 1. */
+  'ep'?: number | `${number}`;
+  /** custom: sequence parallelism on. present or absent; default absent. */
+  'sequence-parallel'?: boolean | '' | 'true' | 'false';
+  /** your-run and custom: model preset. a model preset id; default palm-540b. */
   'model'?: ModelId;
-  /** your-run: accelerator preset. a hardware preset id; default tpu-v4. */
+  /** your-run and custom: accelerator preset. a hardware preset id; default tpu-v4. */
   'hardware'?: HardwareId;
-  /** your-run: GPUs (or TPU chips). 1 to 10,000,000, whole; default 6,144. */
+  /** your-run and custom: GPUs (or TPU chips). 1 to 10,000,000, whole; default 6,144. */
   'gpus'?: number | `${number}`;
   /** your-run: measured throughput of the whole cluster, tokens/s. above 0; default 238,300. */
   'tokens-per-second'?: number | `${number}`;
   /** your-run: attention FLOP convention. full, causal; default full. */
   'attention'?: 'full' | 'causal';
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
+/** <parascope-planner>: undefined */
+export interface ParascopePlannerAttributes {
+  /** model preset to plan for. a model preset id; default gpt3-175b. */
+  'model'?: ModelId;
+  /** accelerator preset. a hardware preset id; default a100-80gb. */
+  'hardware'?: HardwareId;
+  /** GPUs in the cluster. 1 to 65,536, whole; default 1,024. */
+  'gpus'?: number | `${number}`;
+  /** sequences per step. 1 to 1,000,000, whole; default 1,536. */
+  'global-batch'?: number | `${number}`;
+  /** what the table ranks by. mfu, step_time, memory; default mfu. */
+  'objective'?: 'mfu' | 'step_time' | 'memory';
   /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
   'theme'?: 'light' | 'dark';
   /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
@@ -106,4 +130,5 @@ export interface ParascopeElementAttributes {
   'parascope-ring': ParascopeRingAttributes;
   'parascope-bubble': ParascopeBubbleAttributes;
   'parascope-mfu': ParascopeMfuAttributes;
+  'parascope-planner': ParascopePlannerAttributes;
 }

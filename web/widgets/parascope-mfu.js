@@ -11,6 +11,7 @@ import { yourRunPanel } from '../lib/mfu-your-run.js';
 import { makeAsker } from '../lib/model/mfu-asker.js';
 import { deviceWords } from '../lib/model/mfu-devices.js';
 import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { MFU_CUSTOM } from '../lib/model/planner-load.js';
 import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
 import { stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
@@ -30,10 +31,11 @@ class ParascopeMfu extends ParascopeWidget {
     this.presets = this.ask({ op: 'presets' });
     this.asker = makeAsker(this.engine);
     const ids = [...PRESETS.map((p) => p.id), YOUR_RUN];
+    const modes = [...ids, MFU_CUSTOM];
     // Without a preset attribute, any of the calculator's attributes asks for "your run".
     const runAttributes = ['model', 'hardware', 'gpus', 'tokens-per-second', 'attention'];
     const fallback = runAttributes.some((a) => this.hasAttribute(a)) ? YOUR_RUN : PRESETS[0].id;
-    this.mode = this.choiceAttribute('preset', ids, fallback);
+    this.mode = this.choiceAttribute('preset', modes, fallback);
     this.run = {
       model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), A.model.fallback),
       hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
@@ -41,6 +43,7 @@ class ParascopeMfu extends ParascopeWidget {
       tokensPerSecond: String(this.numberAttribute('tokens-per-second', A['tokens-per-second'])),
       attention: this.choiceAttribute('attention', A.attention.choices, A.attention.fallback),
     };
+    if (this.mode === MFU_CUSTOM) this.custom = this.customRun();
 
     const picker = h('div', { class: 'mfu-presets', role: 'radiogroup', 'aria-label': 'Training run' },
       ...ids.map((id) => {
@@ -128,7 +131,32 @@ class ParascopeMfu extends ParascopeWidget {
   }
 
   preset() {
+    if (this.mode === MFU_CUSTOM) return this.custom;
     return PRESETS.find((p) => p.id === this.mode) ?? null;
+  }
+
+  /**
+   * preset="custom" (what the planner loads): a run shaped like a preset from the model, hardware and gpus attributes,
+   * with cp, ep and sequence parallelism held as given; the split controls move the rest. Nothing published for it.
+   */
+  customRun() {
+    const model = this.presets.models.find((m) => m.id === this.run.model);
+    const hardware = this.presets.hardware.find((x) => x.id === this.run.hardware);
+    const gpus = Number(this.run.gpus);
+    const words = deviceWords(this.presets, this.run.hardware);
+    return {
+      id: MFU_CUSTOM,
+      label: model?.name ?? this.run.model,
+      where: `${grouped(gpus)} ${hardware?.name ?? this.run.hardware} ${gpus === 1 ? words.one : words.many}`,
+      run: {
+        model: this.run.model,
+        hardware: this.run.hardware,
+        cluster: { gpus },
+        parallel: { tp: 1, pp: 1, global_batch: A['global-batch'].fallback ?? 256, cp: this.intAttribute('cp', A.cp),
+          ep: this.intAttribute('ep', A.ep), sequence_parallel: this.flagAttribute('sequence-parallel') },
+      },
+      published: null,
+    };
   }
 
   /** The preset's split with the element's split attributes applied, made valid by the engine (first render only). */
@@ -172,7 +200,9 @@ class ParascopeMfu extends ParascopeWidget {
       this.yourRun.update();
       return;
     }
-    this.about.textContent = `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
+    this.about.textContent = p.id === MFU_CUSTOM
+      ? `${p.label} on ${p.where}, split as the planner (or this figure's attributes) chose; move the controls to re-split it.`
+      : `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
     this.showPublished(p);
     this.update(this.startMoves ?? []);
     this.startMoves = [];
@@ -301,6 +331,11 @@ class ParascopeMfu extends ParascopeWidget {
         'tokens-per-second': r.tokensPerSecond, attention: r.attention };
     }
     const state = { preset: this.mode };
+    if (this.mode === MFU_CUSTOM) {
+      const q = this.custom.run.parallel;
+      Object.assign(state, { model: this.run.model, hardware: this.run.hardware, gpus: this.run.gpus, cp: q.cp, ep: q.ep,
+        'sequence-parallel': q.sequence_parallel ? 'true' : 'false' });
+    }
     for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];
     for (const [key] of SELECTS) state[key] = this.split[key] === '' ? null : this.split[key];
     return state;
@@ -308,6 +343,12 @@ class ParascopeMfu extends ParascopeWidget {
 
   showPublished(p) {
     const pub = p.published;
+    if (!pub) {
+      this.out.publishedSource.textContent = '(a run of your choice: nothing published to compare with)';
+      this.out.published.textContent = '—';
+      delete this.out.published.dataset.value;
+      return;
+    }
     this.out.publishedSource.textContent = `(${pub.source})`;
     if (pub.request) {
       const r = this.ask(pub.request, 'published');

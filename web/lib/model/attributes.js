@@ -6,6 +6,8 @@ import { DEFAULTS as BUBBLE, LIMITS as BUBBLE_LIMITS, SCHEDULES } from './bubble
 import { RUN_DEFAULTS } from './mfu-run.js';
 import { CHOICES as MFU_CHOICES } from './mfu-split.js';
 import { TABS } from './axes-tabs.js';
+import { MFU_CUSTOM } from './planner-load.js';
+import { DEFAULTS as PLANNER, OBJECTIVES } from './planner-request.js';
 
 /**
  * Kinds: "int" (whole number in [min, max]; out of range: clamped), "number" (above min, at most max), "choice" (one
@@ -55,7 +57,8 @@ export const ATTRIBUTES = {
     permalink: PERMALINK,
   },
   'parascope-mfu': {
-    preset: choice([...PRESETS.map((p) => p.id), YOUR_RUN], PRESETS[0].id, 'published run, or your-run',
+    preset: choice([...PRESETS.map((p) => p.id), YOUR_RUN, MFU_CUSTOM], PRESETS[0].id,
+      'published run, your-run (a measured throughput), or custom (model, hardware and gpus split as the split attributes say)',
       { defaultText: `${PRESETS[0].id} (your-run when a your-run attribute is given)` }),
     tp: int(1, 1_000_000, null, 'tensor-parallel size', { defaultText: 'the preset\'s' }),
     pp: int(1, 1_000_000, null, 'pipeline stages', { defaultText: 'the preset\'s' }),
@@ -65,12 +68,24 @@ export const ATTRIBUTES = {
     recompute: choice(MFU_CHOICES.recompute.map(([v]) => v), null, 'activation recomputation', { defaultText: 'the preset\'s' }),
     schedule: choice(MFU_CHOICES.schedule.map(([v]) => v), null, 'pipeline schedule', { defaultText: 'the preset\'s' }),
     zero: choice(MFU_CHOICES.zero.map(([v]) => String(v)), null, 'ZeRO stage', { defaultText: 'the preset\'s' }),
-    model: choice(null, RUN_DEFAULTS.model, 'your-run: model preset', { engine: 'models' }),
-    hardware: choice(null, RUN_DEFAULTS.hardware, 'your-run: accelerator preset', { engine: 'hardware' }),
-    gpus: int(1, 10_000_000, Number(RUN_DEFAULTS.gpus), 'your-run: GPUs (or TPU chips)'),
+    cp: int(1, 1_000_000, 1, 'custom: context-parallel size'),
+    ep: int(1, 1_000_000, 1, 'custom: expert-parallel size (MoE models)'),
+    'sequence-parallel': { kind: 'flag', fallback: false, about: 'custom: sequence parallelism on' },
+    model: choice(null, RUN_DEFAULTS.model, 'your-run and custom: model preset', { engine: 'models' }),
+    hardware: choice(null, RUN_DEFAULTS.hardware, 'your-run and custom: accelerator preset', { engine: 'hardware' }),
+    gpus: int(1, 10_000_000, Number(RUN_DEFAULTS.gpus), 'your-run and custom: GPUs (or TPU chips)'),
     'tokens-per-second': { kind: 'number', min: 0, max: Number.MAX_VALUE, fallback: Number(RUN_DEFAULTS.tokensPerSecond),
       about: 'your-run: measured throughput of the whole cluster, tokens/s' },
     attention: choice(['full', 'causal'], RUN_DEFAULTS.attention, 'your-run: attention FLOP convention'),
+    theme: THEME,
+    permalink: PERMALINK,
+  },
+  'parascope-planner': {
+    model: choice(null, PLANNER.model, 'model preset to plan for', { engine: 'models' }),
+    hardware: choice(null, PLANNER.hardware, 'accelerator preset', { engine: 'hardware' }),
+    gpus: int(1, 65_536, PLANNER.gpus, 'GPUs in the cluster'),
+    'global-batch': int(1, 1_000_000, PLANNER.globalBatch, 'sequences per step'),
+    objective: choice(OBJECTIVES.map(([v]) => v), PLANNER.objective, 'what the table ranks by'),
     theme: THEME,
     permalink: PERMALINK,
   },

@@ -1,0 +1,203 @@
+// <parascope-planner> in headless Chromium: a small plan equal to the engine's answer, its best row loaded into the
+// MFU figure (same MFU) and the others, a search cancelled by a new input (the page keeps painting meanwhile), a
+// worker that cannot start shown as a note, the scatter walked by keyboard, a short seeded walk over the real
+// controls, the unbundled files, and 360/1280 px light/dark screenshots.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { planRequest } from '../../web/lib/model/planner-request.js';
+import { nodeEngine } from '../js/node-engine.mjs';
+import { seededRandom } from '../seeded-random.mjs';
+import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
+
+const engine = await nodeEngine();
+const site = useSite(before, after);
+const BAD_TEXT = /NaN|Infinity|undefined/;
+
+/** Waits until the planner's newest search has finished (an answer, or a note saying why not). */
+async function searched(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const el = document.querySelector('parascope-planner');
+    return el?.hasAttribute('data-ready') && !el.hasAttribute('data-searching');
+  }, null, { timeout });
+}
+
+/** The text of the planner's output `name` (data-out). */
+const out = (page, name) => page.evaluate((n) => document.querySelector('parascope-planner').shadowRoot
+  .querySelector(`[data-out="${n}"]`).textContent, name);
+
+/** The table as shown: rank, MFU (engine's number), texts. */
+const shownRows = (page) => page.locator('parascope-planner tbody tr[data-rank]').evaluateAll((rows) =>
+  rows.map((r) => ({ rank: Number(r.dataset.rank), mfu: Number(r.querySelector('.col-mfu').dataset.value),
+    text: r.textContent })));
+
+const inputsOf = (page) => page.evaluate(() => ({ ...document.querySelector('parascope-planner').inputs }));
+
+test('a small plan shows the engine\'s ranking; its best row loads into the MFU figure with the same MFU', async () => {
+  const { page, problems } = await openPage(site(), 'tests/planner.html', { width: 1280 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  const inputs = await inputsOf(page);
+  const expected = engine.call(planRequest(inputs));
+  assert.ok(expected.results.length > 0);
+  const rows = await shownRows(page);
+  assert.deepEqual(rows.map((r) => r.mfu), expected.results.map((r) => r.mfu));
+  for (const r of rows) assert.doesNotMatch(r.text, BAD_TEXT);
+  const best = expected.results[0];
+  const text = await out(page, 'best');
+  assert.match(text, new RegExp(`MFU ${(best.mfu * 100).toFixed(1)}\\s%`));
+
+  await page.locator('parascope-planner tbody tr[data-rank="1"] button').click();
+  await page.waitForFunction((v) => {
+    const el = document.querySelector('parascope-mfu');
+    return el?.hasAttribute('data-ready') && el.shadowRoot.querySelector('[data-out="modelled-mfu"]')?.dataset.value === String(v);
+  }, best.mfu, { timeout: 20000 });
+  const mfuText = await page.locator('parascope-mfu [data-out="modelled-mfu"]').textContent();
+  assert.equal(mfuText, `${(best.mfu * 100).toFixed(1)} %`);
+  // The split controls show the plan's split.
+  const split = await page.locator('parascope-mfu').evaluate((el) => {
+    const root = el.shadowRoot;
+    const num = (name) => Number(root.querySelector(`input[name="${name}"]`).getAttribute('aria-valuetext').replace(/,/g, ''));
+    return { tp: num('tp'), pp: num('pp'), microbatch_size: num('microbatch_size'),
+      schedule: root.querySelector('select[name="schedule"]').value };
+  });
+  assert.deepEqual(split, { tp: best.parallel.tp, pp: best.parallel.pp, microbatch_size: best.parallel.microbatch_size,
+    schedule: best.parallel.schedule });
+  // Each other figure took it too, and says what it cannot show.
+  await page.waitForFunction((pp) => {
+    const bubble = document.querySelector('parascope-bubble');
+    return bubble.hasAttribute('data-ready') && bubble.shadowRoot.querySelector('input[name="stages"]').value === String(Math.min(32, pp));
+  }, best.parallel.pp);
+  for (const tag of ['parascope-axes', 'parascope-bubble', 'parascope-mfu']) {
+    const note = await page.locator(`${tag} [data-note="planner"]`).textContent();
+    assert.match(note, /^From the planner: dp \d+ · tp \d+ · pp \d+/, tag);
+  }
+  const axesTp = await page.locator('parascope-axes').evaluate((el) => el.state.tp);
+  assert.equal(axesTp, best.parallel.tp);
+  assert.match(await out(page, 'loaded'),
+    /^Rank 1 is loaded into the four axes, the bubble, the MFU figure/);
+  assert.deepEqual(problems, []);
+});
+
+test('a new input cancels the running search; the page keeps painting while the worker searches', async () => {
+  const { page, problems } = await openPage(site(), 'tests/planner.html', { width: 1280 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  // A large search, then a small one before it can finish: only the small one's answer is shown.
+  await page.evaluate(() => {
+    window.gaps = [];
+    let last = performance.now();
+    const tick = (t) => { window.gaps.push(t - last); last = t; if (window.gaps.length < 100000) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  await page.locator('parascope-planner select[name="model"]').selectOption('megatron-1t');
+  await page.locator('parascope-planner select[name="gpus"]').selectOption('3072');
+  await page.locator('parascope-planner select[name="globalBatch"]').selectOption('3072');
+  const progressed = await page.waitForFunction(() => {
+    const el = document.querySelector('parascope-planner');
+    return el.hasAttribute('data-searching') && /Searching/.test(el.shadowRoot.querySelector('[data-out="progress"]').textContent);
+  }, null, { timeout: 10000 }).then(() => true, () => false);
+  await page.locator('parascope-planner select[name="model"]').selectOption('llama3-8b');
+  await page.locator('parascope-planner select[name="gpus"]').selectOption('16');
+  await page.locator('parascope-planner select[name="globalBatch"]').selectOption('64');
+  await searched(page);
+  const inputs = await inputsOf(page);
+  assert.deepEqual({ model: inputs.model, gpus: inputs.gpus, globalBatch: inputs.globalBatch },
+    { model: 'llama3-8b', gpus: 16, globalBatch: 64 });
+  const expected = engine.call(planRequest(inputs));
+  assert.deepEqual((await shownRows(page)).map((r) => r.mfu), expected.results.map((r) => r.mfu));
+  // The answer shown is the newest request's, even after the cancelled search would have finished.
+  await page.waitForTimeout(1500);
+  assert.deepEqual((await shownRows(page)).map((r) => r.mfu), expected.results.map((r) => r.mfu));
+  const answered = await page.evaluate(() => document.querySelector('parascope-planner').answered.request);
+  assert.deepEqual(answered, planRequest(inputs));
+  const gaps = await page.evaluate(() => window.gaps.slice(2));
+  assert.ok(Math.max(...gaps) < 1000, `the page froze for ${Math.round(Math.max(...gaps))} ms (progress shown: ${progressed})`);
+  assert.deepEqual(problems, []);
+});
+
+test('a worker that cannot start is a note, not a frozen figure; the next input tries again', async () => {
+  const context = await site().browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(/planner-worker/, (route) => route.abort());
+  const page = await context.newPage();
+  await page.goto(new URL('tests/planner.html', site().url).href);
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  const note = page.locator('parascope-planner [data-note="plan"]');
+  await note.waitFor();
+  assert.match(await note.textContent(), /^The search could not finish: the search could not run/);
+  assert.match(await out(page, 'progress'), /stopped/);
+  await context.unroute(/planner-worker/);
+  await page.locator('parascope-planner select[name="gpus"]').selectOption('8');
+  await searched(page);
+  await page.waitForFunction(() => !document.querySelector('parascope-planner').shadowRoot.querySelector('[data-note="plan"]'));
+  assert.ok(Number(await page.locator('parascope-planner').getAttribute('data-results')) > 0);
+});
+
+test('the scatter is reachable by keyboard: arrows walk the points and the readout names each split', async () => {
+  const { page } = await openPage(site(), 'tests/planner.html', { width: 1280 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  const plot = page.locator('parascope-planner [data-out="scatter"]');
+  await plot.focus();
+  await page.keyboard.press('ArrowRight');
+  const first = await out(page, 'point');
+  assert.match(first, /^dp \d+ · tp \d+ · pp \d+.*MFU \d+\.\d\s%, step .* per GPU, (fits|does not fit) in/);
+  await page.keyboard.press('End');
+  const last = await out(page, 'point');
+  assert.notEqual(last, first);
+  assert.match(await plot.getAttribute('aria-label'), /^Scatter of [\d,]+ evaluated configurations/);
+  // Hovering a point shows it too.
+  const box = await plot.boundingBox();
+  const target = await page.evaluate(() => document.querySelector('parascope-planner').layout.points[0]);
+  await page.mouse.move(box.x + target.x, box.y + target.y);
+  assert.match(await out(page, 'point'), /^dp \d+/);
+});
+
+test('a short seeded walk over the real controls: every answer is the engine\'s, no NaN, no refusal left', async () => {
+  const { page, problems } = await openPage(site(), 'tests/planner.html', { width: 1000 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  const rnd = seededRandom(7);
+  const choices = { model: ['llama3-8b', 'gpt2-124m', 'llama3-70b', 'mixtral-8x7b'], hardware: ['h100-sxm', 'a100-80gb', 'b200'],
+    gpus: ['8', '16', '32', '64'], globalBatch: ['16', '32', '64', '128'], objective: ['mfu', 'step_time', 'memory'] };
+  for (let step = 0; step < 8; step += 1) {
+    const key = Object.keys(choices)[Math.floor(rnd() * 5)];
+    const value = choices[key][Math.floor(rnd() * choices[key].length)];
+    await page.locator(`parascope-planner select[name="${key}"]`).selectOption(value);
+    await searched(page);
+    const inputs = await inputsOf(page);
+    const expected = engine.call(planRequest(inputs));
+    assert.deepEqual((await shownRows(page)).map((r) => r.mfu), expected.results.map((r) => r.mfu), `step ${step}`);
+    const text = await page.evaluate(() => document.querySelector('parascope-planner').shadowRoot.querySelector('.body').textContent);
+    assert.doesNotMatch(text, BAD_TEXT);
+    assert.equal(await page.locator('parascope-planner .note').count(), 0, `step ${step}: a note is standing`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the unbundled module files plan too (the worker loads its engine from lib/)', async () => {
+  const { page, problems } = await openPage(site(), 'tests/planner-unbundled.html', { width: 1000 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  assert.ok(Number(await page.locator('parascope-planner').getAttribute('data-results')) > 0);
+  assert.deepEqual(problems, []);
+});
+
+for (const width of [360, 1280]) {
+  for (const scheme of ['light', 'dark']) {
+    test(`the article's planner at ${width} px, ${scheme}: fills its reserved height, nothing wider than the page`, async () => {
+      const { page, problems } = await openPage(site(), '#plan', { width, height: 1000 });
+      await page.emulateMedia({ colorScheme: scheme });
+      const widget = await widgetReady(page, 'parascope-planner');
+      await searched(page, 120000);
+      const size = await widget.evaluate((el) => ({ host: el.getBoundingClientRect().height,
+        body: el.shadowRoot.querySelector('.body').getBoundingClientRect().height,
+        scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(size.scroll <= size.client, `page scrolls sideways: ${size.scroll} > ${size.client}`);
+      assert.ok(Math.abs(size.host - size.body) <= 2, `reserved ${size.host} px, drawn ${size.body} px`);
+      await widget.screenshot({ path: new URL(`planner-${width}-${scheme}.png`, SCREENSHOTS).pathname });
+      assert.deepEqual(problems, []);
+    });
+  }
+}
