@@ -106,6 +106,14 @@ std::string answer(std::string_view request_text) {
     if (request_text.size() > kMaxRequestBytes) {
       return text(error_object(code::too_large, "the request is larger than 1 MiB", ""));
     }
+    // JSON text holds no NUL byte (a string spells it \u0000); the parser would take one for the end of the text and
+    // answer what came before it, so `{"op":"version"}<NUL>anything` is refused here like any other stray byte.
+    if (const auto nul = request_text.find('\0'); nul != std::string_view::npos) {
+      return text(error_object(code::invalid_json,
+                               "the request is not valid JSON: byte " + std::to_string(nul + 1) +
+                                   " is NUL (0x00), which JSON text never holds (in a string, write \\u0000)",
+                               ""));
+    }
     json request;
     try {
       request = json::parse(request_text.begin(), request_text.end());

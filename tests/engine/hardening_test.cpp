@@ -224,5 +224,18 @@ TEST(HardeningInput, InvalidUtf8IsInvalidJsonThatSaysWhy) {
   EXPECT_NE(answer["error"]["message"].get<std::string>().find("lone UTF-16 surrogate"), std::string::npos);
 }
 
+// --- Text that is not JSON -----------------------------------------------------------------------------------------
+
+TEST(HardeningInput, ANulByteIsRefusedWhereverItStands) {
+  // The JSON parser took a NUL for the end of the text, so `{"op":"version"}<NUL>anything` was answered as version.
+  using namespace std::string_literals;
+  for (const std::string text : {"{\"op\":\"version\"}\0junk"s, "{\"op\":\"version\"}\0"s, "\0{\"op\":\"version\"}"s,
+                                 "{\"op\":\"ver\0sion\"}"s}) {
+    const json answer = json::parse(call(text));
+    ASSERT_TRUE(answer.contains("error")) << answer.dump();
+    EXPECT_EQ(answer["error"]["code"], "invalid_json");
+  }
+}
+
 }  // namespace
 }  // namespace parascope

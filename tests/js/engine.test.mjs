@@ -74,3 +74,9 @@ test('a request with no JSON text (undefined, a function) is an EngineError, not
     assert.throws(() => engine.call(request), (err) => err instanceof EngineError && err.code === 'invalid_request');
   }
 });
+
+test('a NUL character ends nothing: text after it is not ignored (as natively)', () => {
+  for (const text of ['{"op":"version"}\u0000junk', '{"op":"version"}\u0000']) {
+    assert.equal(JSON.parse(engine.callText(text)).error?.code, 'invalid_json');
+  }
+});

@@ -4,6 +4,13 @@ export * from './engine.js';
 export * from './elements.js';
 import type { ParascopeElementAttributes } from './elements.js';
 
+/**
+ * Resolves once every element is registered: each loads from its own module, so one whose script fails leaves the
+ * others working (it shows a note in its place and maps to false). Wait for it before calling an element's methods
+ * right after importing the package.
+ */
+export declare const registered: Promise<Record<'parascope-axes' | 'parascope-ring' | 'parascope-bubble' | 'parascope-mfu', boolean>>;
+
 /** What every parascope element adds to HTMLElement. */
 export interface ParascopeElement extends HTMLElement {
   /** Starts the figure now (it normally starts when scrolled near). */
