@@ -37,10 +37,10 @@ test('seeded walk: 60 random inputs, each a plan the engine answers and the figu
     let answer;
     assert.doesNotThrow(() => { answer = engine.call(planRequest(inputs)); }, `step ${step}: ${JSON.stringify(inputs)}`);
     const capacity = capacityOf(inputs.hardware);
-    const texts = [summaryText(answer), bestText(answer, capacity), emptyText(answer) ?? '',
+    const texts = [summaryText(answer), bestText(answer, capacity), emptyText(answer, capacity) ?? '',
       ...tableRows(answer, capacity).map((r) => r.label)];
     for (const t of texts) assert.doesNotMatch(t, BAD_TEXT, `step ${step}: ${t}`);
-    assert.ok(answer.results.length > 0 || emptyText(answer), `step ${step}: an empty answer says why`);
+    assert.ok(answer.results.length > 0 || emptyText(answer, capacity), `step ${step}: an empty answer says why`);
     const layout = scatterLayout(answer, { width: 700, height: 300, capacity });
     for (const p of layout.points) assert.ok(p.x >= 0 && p.x <= 700 && p.y >= 0 && p.y <= 300, `step ${step}`);
   }
@@ -57,7 +57,7 @@ test('every ranked row is reproduced by the step op it loads, and loads into val
     const answer = engine.call(planRequest(inputs));
     assert.ok(answer.results.length > 0, JSON.stringify(inputs));
     for (const r of answer.results) {
-      const step = engine.call(stepRequestOf(inputs, r.parallel));
+      const step = engine.call(stepRequestOf(inputs, r));
       assert.equal(step.mfu, r.mfu, `${inputs.model}: ${JSON.stringify(r.parallel)}`);
       assert.equal(step.step_time, r.step_time);
       const values = loadValues(inputs, r.parallel, step);
