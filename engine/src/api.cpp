@@ -2,6 +2,7 @@
 #include "parascope/api.hpp"
 
 #include <cmath>
+#include <functional>
 #include <new>
 #include <utility>
 
@@ -33,6 +34,7 @@ constexpr Op kOps[] = {
     {"moe_route", detail::op_moe_route},
     {"placement", detail::op_placement},
     {"pipeline", detail::op_pipeline},
+    {"plan", detail::op_plan},
 };
 
 /// Response text. Strings may hold bytes that are not UTF-8 (a parse error quotes the bytes it read last): those are
@@ -71,6 +73,10 @@ std::string first_non_finite(const json& v, const std::string& path) {
   return "";
 }
 
+}  // namespace
+
+namespace detail {
+
 json dispatch(const json& request) {
   detail::RequestReader reader(request, "");
   const json& op = reader.value("op");
@@ -86,22 +92,13 @@ json dispatch(const json& request) {
   throw RequestError(code::unknown_op, "unknown op \"" + name + "\"; ops: " + names, "op");
 }
 
-}  // namespace
-
-namespace detail {
-
 std::vector<double>& attachment() {
   thread_local std::vector<double> numbers;
   return numbers;
 }
 
-}  // namespace detail
-
-const std::vector<double>& last_attachment() { return detail::attachment(); }
-
-namespace {
-
-std::string answer(std::string_view request_text) {
+std::string respond(std::string_view request_text, const std::function<json(const json&)>& answer) {
+  attachment().clear();
   try {
     if (request_text.size() > kMaxRequestBytes) {
       return text(error_object(code::too_large, "the request is larger than 1 MiB", ""));
@@ -129,37 +126,47 @@ std::string answer(std::string_view request_text) {
     if (!request.is_object()) {
       return text(error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", ""));
     }
-    json response = dispatch(request);
-    if (const std::string where = first_non_finite(response, ""); !where.empty()) {
-      detail::attachment().clear();
-      return text(error_object(code::out_of_range,
-                               "the answer's " + where + " overflows a double: the request's numbers are too far apart "
-                               "in scale to compute it",
-                               ""));
-    }
-    return text(response);
+    return checked(answer(request));
+  } catch (...) {
+    return error_text();
+  }
+}
+
+std::string checked(const json& response) {
+  if (const std::string where = first_non_finite(response, ""); !where.empty()) {
+    attachment().clear();
+    return text(error_object(code::out_of_range,
+                             "the answer's " + where + " overflows a double: the request's numbers are too far apart "
+                             "in scale to compute it",
+                             ""));
+  }
+  return text(response);
+}
+
+std::string error_text() {
+  attachment().clear();
+  try {
+    throw;
   } catch (const RequestError& e) {
-    detail::attachment().clear();
     return text(error_object(e.code, e.message, e.field));
   } catch (const std::bad_alloc&) {
-    detail::attachment().clear();
     return text(error_object(code::too_large, "the request needs more memory than is available", ""));
   } catch (const std::exception& e) {
-    detail::attachment().clear();
     return text(error_object(code::internal_error, std::string("internal error: ") + e.what(), ""));
   } catch (...) {
-    detail::attachment().clear();
     return text(error_object(code::internal_error, "internal error", ""));
   }
 }
 
-}  // namespace
+}  // namespace detail
+
+const std::vector<double>& last_attachment() { return detail::attachment(); }
 
 std::string call(std::string_view request_text) {
   // The last call's numbers are released, not just cleared: a big attachment's memory would otherwise stay taken in
   // the wasm heap (which never shrinks) under every later request (engine/API.md, "Cost of the largest request").
   std::vector<double>().swap(detail::attachment());
-  std::string response = answer(request_text);
+  std::string response = detail::respond(request_text, detail::dispatch);
   detail::trim_compiled_pipelines();  // keep only small schedules compiled for the next call
   return response;
 }

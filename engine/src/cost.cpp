@@ -14,6 +14,7 @@
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
 #include "parascope/stages.hpp"
+#include "step_phases.hpp"
 
 namespace parascope {
 
@@ -229,13 +230,34 @@ Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double
 
 }  // namespace
 
-StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
+namespace detail {
+
+/// What the split and the schedule fix, before the ZeRO stage: evaluate_step's first half (see step_phases.hpp).
+struct StepCore {
+  StepResult r;
+  double mb = 0;
+  LayerComm comm;
+  LogitsWork logits;
+  double logits_math = 0;
+  ChunkTimes avg;
+  double avg_f = 0, avg_b = 0;
+  std::int64_t slowest_stage = 0;
+  double max_f = 0, max_b = 0;
+  std::vector<StageLayerCounts> stages;
+  double p2p = 0, p2p_bytes = 0;
+  double w_part = 0;
+  bool scheduled_done = false;
+  Scheduled scheduled;
+  double busy = 0;
+  FlopsPerToken flops;
+};
+
+void StepCoreDeleter::operator()(StepCore* core) const { delete core; }
+
+void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
-  const Hardware& hw = run.hardware;
-  const double peak = hw.peak_flops;
-  const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
-  StepResult r;
+  StepResult& r = c.r;
   r.parallel = p;
   r.microbatches = p.microbatches();
   r.stage_layers = stage_layer_counts(m.layers, p);
@@ -299,10 +321,73 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   // weight-gradient GEMMs, half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
   const double w_part = split_backward ? slowest.gemm_wgrad : 0.0;
-  const Scheduled scheduled = schedule(p, max_f, max_b - w_part, w_part, p2p);
+  c.mb = mb;
+  c.w_part = w_part;
+  c.comm = comm;
+  c.logits = logits;
+  c.logits_math = logits_math;
+  c.avg = avg;
+  c.avg_f = avg_f;
+  c.avg_b = avg_b;
+  c.slowest_stage = slowest_stage;
+  c.max_f = max_f;
+  c.max_b = max_b;
+  c.stages = stages;
+  c.p2p = p2p;
+  c.p2p_bytes = p2p_bytes;
+  // MFU and HFU count the model's FLOPs per token (PaLM App. B): fixed by the model and the recomputation.
+  c.flops = flops_per_token(m, eff.attention, p.recompute);
+}
+
+/// The core's pipeline schedule: the step's one costly part.
+void schedule_core(const TrainingRun& run, StepCore& c) {
+  c.scheduled = schedule(run.parallel, c.max_f, c.max_b - c.w_part, c.w_part, c.p2p);
+  const PipelineMetrics& with_comm = c.scheduled.metrics;
+  c.busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
+  c.r.pipeline_makespan = with_comm.makespan;
+  c.scheduled_done = true;
+}
+
+StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_schedule) {
+  StepCorePtr core(new StepCore);
+  build_core(run, eff, *core);
+  if (with_schedule) schedule_core(run, *core);
+  return core;
+}
+
+void schedule_step_core(const TrainingRun& run, StepCore& core) {
+  if (!core.scheduled_done) schedule_core(run, core);
+}
+
+double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
+  // Every stage runs microbatches × vpp forward and backward ops (and as many W's where the backward is split), one
+  // after another: the makespan is at least one stage's busy time. Less 10^-9 of it for the rounding of the sums.
+  const double ops = c.mb * double(run.parallel.vpp);
+  return ops * c.max_f + ops * (c.max_b - c.w_part) + ops * c.w_part - 1e-9 * ops * (c.max_f + c.max_b);
+}
+
+StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const StepCore& c, bool with_axes) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const Hardware& hw = run.hardware;
+  const double peak = hw.peak_flops;
+  const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
+  StepResult r = c.r;
+  r.parallel = p;
+  const double mb = c.mb;
+  const double vpp = double(p.vpp);
+  const LayerComm& comm = c.comm;
+  const LogitsWork& logits = c.logits;
+  const double logits_math = c.logits_math;
+  const ChunkTimes& avg = c.avg;
+  const double avg_f = c.avg_f, avg_b = c.avg_b;
+  const std::int64_t slowest_stage = c.slowest_stage;
+  const double max_f = c.max_f, max_b = c.max_b;
+  const std::vector<StageLayerCounts>& stages = c.stages;
+  const double p2p = c.p2p, p2p_bytes = c.p2p_bytes;
+  const Scheduled& scheduled = c.scheduled;
   const PipelineMetrics& with_comm = scheduled.metrics;
-  const double busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
-  r.pipeline_makespan = with_comm.makespan;
+  const double busy = c.busy;
 
   // Data-parallel gradient reduction (and ZeRO's parameter gathers), over the dp·cp ranks that share the dense
   // weights and the edp = tp·cp·dp / (ep·etp) ranks that share an expert shard, for the slowest stage's parameters.
@@ -414,13 +499,13 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
 
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.
-  const FlopsPerToken flops = flops_per_token(m, eff.attention, p.recompute);
+  const FlopsPerToken& flops = c.flops;
   const double tokens_per_step = double(p.global_batch) * double(m.seq);
   const double gpus = double(run.cluster.gpus);
   r.tokens_per_second = tokens_per_step / r.step_time;
   r.flops_per_token = flops.model;
   r.hardware_flops_per_token = flops.hardware;
-  r.formula = flops.formula;
+  if (with_axes) r.formula = flops.formula;
   r.mfu = flops.model * r.tokens_per_second / (gpus * peak);
   r.hfu = flops.hardware * r.tokens_per_second / (gpus * peak);
   r.useful_at_peak = flops.model * tokens_per_step / gpus / peak;
@@ -435,6 +520,7 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   r.memory_capacity = hw.memory_bytes;
   r.fits = hw.memory_bytes <= 0 || r.memory.total <= hw.memory_bytes;
 
+  if (!with_axes) return r;
   // Per-axis traffic, for the four-axis figure: what each split adds and how much of it compute hides.
   auto axis = [&](Axis a, const char* splits, std::string collective, double count, double bytes, double time,
                   double exposed) {
@@ -481,6 +567,15 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
          r.breakdown.cp_comm);
   }
   return r;
+}
+
+}  // namespace detail
+
+StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
+  detail::StepCore core;
+  detail::build_core(run, eff, core);
+  detail::schedule_core(run, core);
+  return detail::finish_step(run, eff, core, true);
 }
 
 }  // namespace parascope

@@ -51,10 +51,50 @@ ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const St
   return out;
 }
 
-MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const PipelineMetrics& schedule) {
+namespace {
+
+/// Weights, gradients and optimizer states one GPU of a stage holding `held` keeps (mixed-precision Adam under ZeRO).
+MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const ParamsOnGpu& held) {
   const ParallelConfig& p = run.parallel;
   const double dp_group = double(p.dp * p.cp);
   const double expert_group = double(p.edp());
+  // ZeRO-3 / FSDP (Zhao et al. 2023, sharding strategies): resharding after the forward keeps only the shard plus the
+  // layer being computed and the one prefetched; without it the gathered weights stay until the backward (in a
+  // pipeline, until the last microbatch's). A pipeline (torch.distributed.pipelining) accumulates unsharded gradients
+  // until the last microbatch's backward.
+  const bool unsharded_weights = p.zero == 3 && !p.reshard_after_forward;
+  const bool unsharded_grads = p.zero == 3 && p.pp > 1;
+  // Sharded under ZeRO stage `from` and above, replicated below it.
+  auto per_gpu = [&](double bytes_per_param, int from, bool unsharded = false) {
+    return p.zero >= from && !unsharded ? bytes_per_param * (held.dense / dp_group + held.expert / expert_group)
+                                        : bytes_per_param * (held.dense + held.expert);
+  };
+  MemoryPerGpu mem;
+  // Mixed-precision Adam (Rajbhandari et al. 2020, Sec. 3.1): bf16 weights (2 B), gradients (grad_reduce_bytes:
+  // Megatron keeps fp32 main gradients, 4 B), fp32 master weights + momentum + variance (K = 12 B).
+  mem.weights = per_gpu(2.0, 3, unsharded_weights);
+  if (p.zero == 3 && p.reshard_after_forward && held.layers > 0) {
+    mem.weights += 2.0 * 2.0 * (held.dense + held.expert) / held.layers;  // two gathered layers in bf16
+  }
+  mem.gradients = per_gpu(eff.grad_reduce_bytes, 2, unsharded_grads);
+  mem.optimizer = per_gpu(12.0, 1);
+  return mem;
+}
+
+}  // namespace
+
+double states_memory_bound(const TrainingRun& run, const Efficiency& eff) {
+  double most = 0;
+  const std::vector<StageLayerCounts> stages = stage_layer_kinds(run);
+  for (std::int64_t s = 0; s < run.parallel.pp; ++s) {
+    const MemoryPerGpu mem = states_on_gpu(run, eff, params_on_stage(run, s, stages[std::size_t(s)]));
+    most = std::max(most, mem.weights + mem.gradients + mem.optimizer);
+  }
+  return most;
+}
+
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const PipelineMetrics& schedule) {
+  const ParallelConfig& p = run.parallel;
   // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp).
   const double act_dense = activation_bytes_per_layer(with_layer_kind(run, false), eff);
   const double act_moe = activation_bytes_per_layer(with_layer_kind(run, true), eff);
@@ -65,32 +105,12 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
     rebuilt = std::max(activation_bytes_per_layer(with_layer_kind(unrecomputed, false), eff),
                        activation_bytes_per_layer(with_layer_kind(unrecomputed, true), eff));
   }
-  // ZeRO-3 / FSDP (Zhao et al. 2023, sharding strategies): resharding after the forward keeps only the shard plus the
-  // layer being computed and the one prefetched; without it the gathered weights stay until the backward (in a
-  // pipeline, until the last microbatch's). A pipeline (torch.distributed.pipelining) accumulates unsharded gradients
-  // until the last microbatch's backward.
-  const bool unsharded_weights = p.zero == 3 && !p.reshard_after_forward;
-  const bool unsharded_grads = p.zero == 3 && p.pp > 1;
-
   MemoryPerGpu best;
   const std::vector<StageLayerCounts> stages = stage_layer_kinds(run);
   for (std::int64_t s = 0; s < p.pp; ++s) {
     const StageLayerCounts& n = stages[std::size_t(s)];
     const ParamsOnGpu held = params_on_stage(run, s, n);
-    // Sharded under ZeRO stage `from` and above, replicated below it.
-    auto per_gpu = [&](double bytes_per_param, int from, bool unsharded = false) {
-      return p.zero >= from && !unsharded ? bytes_per_param * (held.dense / dp_group + held.expert / expert_group)
-                                          : bytes_per_param * (held.dense + held.expert);
-    };
-    MemoryPerGpu mem;
-    // Mixed-precision Adam (Rajbhandari et al. 2020, Sec. 3.1): bf16 weights (2 B), gradients (grad_reduce_bytes:
-    // Megatron keeps fp32 main gradients, 4 B), fp32 master weights + momentum + variance (K = 12 B).
-    mem.weights = per_gpu(2.0, 3, unsharded_weights);
-    if (p.zero == 3 && p.reshard_after_forward && held.layers > 0) {
-      mem.weights += 2.0 * 2.0 * (held.dense + held.expert) / held.layers;  // two gathered layers in bf16
-    }
-    mem.gradients = per_gpu(eff.grad_reduce_bytes, 2, unsharded_grads);
-    mem.optimizer = per_gpu(12.0, 1);
+    MemoryPerGpu mem = states_on_gpu(run, eff, held);
 
     // Activations: the stage holds, for every microbatch whose backward has not run, its chunk's layers
     // (peak_activations per stage, counted by the schedule); a chunk holds n/vpp of the stage's n layers on average.

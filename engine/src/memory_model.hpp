@@ -25,6 +25,10 @@ ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const St
 
 /// The most loaded stage's memory, every stage counted from its real layers (the first holds the most activations
 /// in flight, the last the logits). `schedule` gives the activations in flight per stage.
+/// The most any stage's GPU holds in weights, gradients and optimizer states: memory_per_gpu's total without the
+/// activations, from the same arithmetic, so never above it (the planner's out-of-memory bound).
+double states_memory_bound(const TrainingRun& run, const Efficiency& efficiency);
+
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const PipelineMetrics& schedule);
 
 }  // namespace parascope::detail

@@ -12,6 +12,8 @@ constexpr std::int64_t kMaxBatch = 100'000'000;
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
+}  // namespace
+
 Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   Cluster c;
   c.gpus = r.integer("gpus", 1, kMaxGpus);
@@ -35,6 +37,8 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   r.finish();
   return c;
 }
+
+namespace {
 
 /// `first_stage_layers` / `last_stage_layers` (Megatron-Core's --decoder-first/last-pipeline-num-layers): each stage,
 /// those two and the ones sharing the rest, must hold at least vpp layers (one per model chunk).

@@ -8,6 +8,9 @@
 
 namespace parascope::detail {
 
+/// Reads a cluster object: gpus, gpus_per_node and the links (each defaults to the hardware preset's).
+Cluster read_cluster(RequestReader& r, const Hardware& hw);
+
 /// Reads request.model, .hardware, .cluster and .parallel; refuses splits that do not multiply out, naming the product.
 TrainingRun read_run(RequestReader& request);
 

@@ -39,6 +39,6 @@ export function fakeAnswer({ seed = 1, gpus = 64, capacity = 80 * 2 ** 30, n = 3
     pareto: empty ? [] : pareto,
     scatter: empty ? scatter.map((e) => ({ ...e, fits: false })) : scatter,
     elapsed: 0.0123,
-    ...(empty ? { reason: 'nothing fits in memory; the closest needs 93.1 GiB per GPU' } : {}),
+    ...(empty ? { why_empty: 'nothing fits in memory.' } : {}),
   };
 }

@@ -70,9 +70,11 @@ test('a row says the split, the schedule, the microbatch and the engine\'s numbe
 test('an empty answer says why, in the engine\'s words', () => {
   const answer = fakeAnswer({ empty: true });
   assert.equal(answer.results.length, 0);
-  assert.equal(emptyText(answer), 'No configuration to rank: nothing fits in memory; the closest needs 93.1 GiB per GPU.');
+  assert.equal(emptyText(answer), 'No configuration to rank: nothing fits in memory.');
   assert.equal(bestText(answer, 80 * GiB), '');
-  assert.match(emptyText({ ...answer, reason: undefined }), /every candidate was set aside/);
+  assert.match(emptyText({ ...answer, why_empty: undefined }), /every candidate was set aside/);
+  const miss = { ...answer, closest_miss: answer.scatter[0] };
+  assert.match(emptyText(miss, 80 * GiB), /^No configuration to rank: nothing fits in memory\. The closest miss: dp \d+ .* does not fit in 80\u00a0GiB\.$/);
 });
 
 test('progress in words, whole percentages, never above 100', () => {
@@ -174,8 +176,8 @@ test('a planned configuration loads into each figure\'s attributes, with what ea
   assert.deepEqual(big['parascope-bubble'].values, { stages: LIMITS.stages[1], microbatches: LIMITS.microbatches[1],
     schedule: 'interleaved', chunks: LIMITS.chunks[1], 'forward-only': 'false' });
   assert.match(big['parascope-bubble'].note, /too large to draw: 64 stages \(draws 32\), 512 microbatches \(draws 128\), 12 chunks \(draws 8\)\.$/);
-  assert.deepEqual(stepRequestOf(inputs, parallel), { op: 'step', model: 'gpt3-175b', hardware: 'a100-80gb',
-    cluster: { gpus: 1024 }, parallel: { ...parallel, global_batch: 1536 } });
+  assert.deepEqual(stepRequestOf(inputs, { parallel, precision: 'bf16' }), { op: 'step', model: 'gpt3-175b',
+    hardware: 'a100-80gb', cluster: { gpus: 1024 }, parallel: { ...parallel, global_batch: 1536 }, precision: 'bf16' });
 });
 
 test('seeded walk: 300 random inputs and answers give clean rows, texts and a scatter inside its box', () => {
@@ -195,10 +197,10 @@ test('seeded walk: 300 random inputs and answers give clean rows, texts and a sc
       empty: rnd() < 0.1 });
     const rows = tableRows(answer, capacity);
     assert.equal(rows.length, answer.results.length);
-    const texts = [summaryText(answer), bestText(answer, capacity), emptyText(answer) ?? '', scatterLabel(answer, capacity),
+    const texts = [summaryText(answer), bestText(answer, capacity), emptyText(answer, capacity) ?? '', scatterLabel(answer, capacity),
       ...rows.flatMap((r) => Object.values(r).filter((x) => typeof x === 'string'))];
     for (const t of texts) assert.doesNotMatch(t, BAD_TEXT, `step ${step}: ${t}`);
-    assert.ok(answer.results.length > 0 ? emptyText(answer) === null : emptyText(answer).length > 0);
+    assert.ok(answer.results.length > 0 ? emptyText(answer, capacity) === null : emptyText(answer, capacity).length > 0);
     const width = 300 + Math.floor(rnd() * 500);
     const layout = scatterLayout(answer, { width, height: 240, capacity });
     for (const p of [...layout.points, ...layout.pareto]) {

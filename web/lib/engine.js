@@ -55,14 +55,15 @@ function wrap(module) {
   // still refuses it (too_large), but a 300 MB string no longer grows the heap. UTF-8 is never shorter than the
   // string's UTF-16 length, so a longer string is always over the limit.
   const limit = JSON.parse(module.call('{"op":"version"}')).max_request_bytes;
-  const send = (text) => {
+  const prepare = (text) => {
     const cut = text.length > limit ? text.slice(0, limit + 1) : text;
     // A lone UTF-16 surrogate has no UTF-8 form, and Embind's encoder would swallow the character after it. Such text
     // goes in as bytes, each lone surrogate as its 3-byte generalized UTF-8 (WTF-8), which the engine refuses as
     // invalid_json exactly as the native CLI refuses the same bytes.
-    return module.call(isWellFormed(cut) ? cut : wtf8(cut));
+    return isWellFormed(cut) ? cut : wtf8(cut);
   };
-  const answer = (request) => {
+  const send = (text) => module.call(prepare(text));
+  const write = (request) => {
     let text;
     try {
       text = JSON.stringify(request);
@@ -76,10 +77,14 @@ function wrap(module) {
       const field = nonFiniteField(request);
       if (field) throw new EngineError({ code: 'not_finite', message: `${field} must be finite`, field });
     }
-    const response = JSON.parse(send(text));
+    return text;
+  };
+  const parse = (text) => {
+    const response = JSON.parse(text);
     if (response.error) throw new EngineError(response.error);
     return response;
   };
+  const answer = (request) => parse(send(write(request)));
   return {
     /** Answers one request object; throws EngineError when the engine refuses it. */
     call: answer,
@@ -98,6 +103,28 @@ function wrap(module) {
         : new Float64Array(Math.ceil(n * 1.25)).subarray(0, n); // room to grow a little without a new buffer
       store.set(numbers);
       return { response, attachment: store };
+    },
+    /**
+     * A "plan" request searched a slice at a time (a Web Worker's way, so that it can report progress and stop):
+     * advance(n) considers up to n more configurations and returns { done, evaluated, total } (evaluated counts the
+     * configurations considered so far; it reaches total when done); result() returns the plan op's answer (finishing
+     * the search first if needed). Both throw EngineError when the engine refuses the request. dispose() frees the
+     * search's memory in the engine: call it when done or abandoned.
+     */
+    planSearch(request) {
+      let search = new module.PlanSearch(prepare(write(request)));
+      const live = () => {
+        if (!search) throw new Error('planSearch: this search was disposed');
+        return search;
+      };
+      return {
+        advance: (n) => parse(live().advance(n)),
+        result: () => parse(live().result()),
+        dispose() {
+          search?.delete();
+          search = null;
+        },
+      };
     },
     /** Sends request text as is and returns the response text as is (for byte-exact tests and the console). */
     callText(requestText) {

@@ -154,19 +154,71 @@ export interface MoeRouteResponse {
   intra_link?: LinkUsed; ranks_per_node?: number;
 }
 
+export type Precision = 'bf16' | 'fp8';
+export type Software = 'megatron-core' | 'megatron-2021' | 'pytorch' | 'xla';
+
+export interface PlanRequest {
+  op: 'plan'; model: ModelId | ModelShape; hardware: HardwareId | Hardware; cluster: Cluster;
+  /** sequences per optimizer step */
+  global_batch: number;
+  /** allowed values of each knob (default: every schedule, every recompute mode, ZeRO 0-3, bf16 only) */
+  schedules?: ScheduleId[]; recompute?: Recompute[]; zero?: Array<0 | 1 | 2 | 3>; precision?: Precision[];
+  /** largest tensor-parallel size (default: cluster.gpus_per_node, tp within a node) */
+  max_tp?: number;
+  /** results kept, 1-100 (default 10) */
+  top_k?: number;
+  objective?: 'mfu' | 'step_time' | 'memory'; software?: Software;
+}
+/** One planned configuration: `parallel` (with `precision` beside it) fed to `step` gives these numbers exactly. */
+export interface PlanCandidate {
+  parallel: { dp: number; tp: number; pp: number; cp: number; ep: number; vpp: number; microbatch_size: number;
+    global_batch: number; schedule: ScheduleId; recompute: Recompute; sequence_parallel: boolean; zero: 0 | 1 | 2 | 3 };
+  precision: Precision;
+  /** fraction 0-1, seconds per step, bytes per GPU (the most loaded stage), whether that fits the GPU's memory */
+  mfu: number; step_time: number; memory_per_gpu: number; fits: boolean;
+}
+export interface PlanResponse {
+  /** the top_k configurations that fit, best first under the objective */
+  results: PlanCandidate[];
+  /** configurations timed by the cost model */
+  evaluated: number;
+  /** configurations ruled out before timing, by reason (evaluated + all of these = the progress total) */
+  rejected: { does_not_divide: number; too_few_layers: number; schedule_rule: number; out_of_memory: number;
+    cannot_win: number };
+  /** fitting configurations no other beats on both step time and memory per GPU, by step time */
+  pareto: PlanCandidate[];
+  /** up to 2,000 evaluated configurations that keep the cloud's shape (the best of each MFU × memory cell), fitting or not */
+  scatter: PlanCandidate[];
+  /** seconds spent searching */
+  elapsed: number;
+  /** only when results is empty: why, and (when something was timed) the configuration needing the least memory */
+  why_empty?: string; closest_miss?: PlanCandidate;
+}
+/** engine.planSearch's progress: configurations considered so far (evaluated or rejected) of the total. */
+export interface PlanProgress { done: boolean; evaluated: number; total: number }
+/** A plan request searched a slice at a time. */
+export interface PlanSearch {
+  /** Considers up to n more configurations; throws EngineError when the request is refused. */
+  advance(n: number): PlanProgress;
+  /** The plan op's answer (the search is finished first if needed); throws EngineError when the request is refused. */
+  result(): PlanResponse;
+  /** Frees the search's memory in the engine; call it when done or abandoned (a second call does nothing). */
+  dispose(): void;
+}
+
 /** Every request, by op. */
 export interface Requests {
   version: VersionRequest; presets: PresetsRequest; mfu: MfuRequest;
   allreduce: CollectiveRequest; allgather: CollectiveRequest; reducescatter: CollectiveRequest; alltoall: CollectiveRequest;
   pipeline: PipelineRequest; step: StepRequest; traffic: TrafficRequest; placement: PlacementRequest;
-  moe_route: MoeRouteRequest;
+  moe_route: MoeRouteRequest; plan: PlanRequest;
 }
 /** Every response, by op. */
 export interface Responses {
   version: VersionResponse; presets: PresetsResponse; mfu: MfuResponse;
   allreduce: CollectiveResponse; allgather: CollectiveResponse; reducescatter: CollectiveResponse; alltoall: CollectiveResponse;
   pipeline: PipelineResponse; step: StepResponse; traffic: TrafficResponse; placement: PlacementResponse;
-  moe_route: MoeRouteResponse;
+  moe_route: MoeRouteResponse; plan: PlanResponse;
 }
 export type Op = keyof Requests;
 
@@ -176,6 +228,8 @@ export interface Engine {
   call<K extends Op>(request: Requests[K] & { op: K }): Responses[K];
   /** Like call, with the numbers sent beside the JSON (pipeline ops_format "binary") copied out. */
   callWithAttachment<K extends Op>(request: Requests[K] & { op: K }): { response: Responses[K]; attachment: Float64Array };
+  /** A plan request run a slice at a time (e.g. in a Web Worker, reporting progress between slices). */
+  planSearch(request: PlanRequest): PlanSearch;
   /** Request text in, response text out, byte for byte. */
   callText(requestText: string): string;
 }

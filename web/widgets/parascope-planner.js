@@ -150,9 +150,9 @@ class ParascopePlanner extends ParascopeWidget {
   paint() {
     const a = this.answer;
     const capacity = this.capacity();
-    this.out.best.textContent = bestText(a, capacity) || emptyText(a);
+    const empty = emptyText(a, capacity);
+    this.out.best.textContent = bestText(a, capacity) || empty;
     this.out.summary.textContent = summaryText(a);
-    const empty = emptyText(a);
     this.out.empty.hidden = !empty;
     this.out.empty.textContent = empty ?? '';
     this.paintRows(tableRows(a, capacity));
@@ -199,7 +199,7 @@ class ParascopePlanner extends ParascopeWidget {
     const result = this.answer?.results[i];
     if (!result) return;
     const inputs = this.answered.inputs;
-    const step = this.ask(stepRequestOf(inputs, result.parallel), 'load');
+    const step = this.ask(stepRequestOf(inputs, result), 'load');
     if (!step) return;
     const plan = loadValues(inputs, result.parallel, step);
     const loaded = [];

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,5 +24,25 @@ const std::vector<double>& last_attachment();
 
 /// True when a response text (from call) is an error object.
 bool is_error_response(std::string_view response_text);
+
+/// A "plan" request run a slice at a time (the browser's way: a Web Worker advances it between messages). Built from
+/// the same request text as call() takes for {"op": "plan", ...}; no method throws.
+class PlanSession {
+ public:
+  explicit PlanSession(std::string_view request_text);
+  ~PlanSession();
+  PlanSession(const PlanSession&) = delete;
+  PlanSession& operator=(const PlanSession&) = delete;
+
+  /// Considers up to `max_configs` more configurations. Returns {"done": bool, "evaluated": N, "total": M} (N counts
+  /// configurations considered so far, evaluated or rejected; it reaches M when done), or the request's error object.
+  std::string advance(std::int64_t max_configs);
+  /// The plan op's answer text, exactly as call() gives it (the search runs to its end first if it has not).
+  std::string result();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace parascope

@@ -67,9 +67,9 @@ export function loadValues(inputs, parallel, step) {
   return out;
 }
 
-/** The engine's step request that reproduces a planned configuration. */
-export function stepRequestOf(inputs, parallel) {
-  const { dp, ...rest } = parallel;
+/** The engine's step request that reproduces a planned configuration (its `parallel` block and `precision`). */
+export function stepRequestOf(inputs, result) {
   return { op: 'step', model: inputs.model, hardware: inputs.hardware, cluster: { gpus: inputs.gpus },
-    parallel: { ...rest, dp, global_batch: inputs.globalBatch } };
+    parallel: { ...result.parallel, global_batch: inputs.globalBatch },
+    ...(result.precision ? { precision: result.precision } : {}) };
 }

@@ -71,11 +71,13 @@ export function summaryText(answer) {
   return `The engine costed ${grouped(answer.evaluated)} configurations in ${seconds(answer.elapsed)}${refused}.`;
 }
 
-/** Why there is no result (the engine's words), or null when there are results. */
-export function emptyText(answer) {
+/** Why there is no result (the engine's `why_empty`, and its closest miss), or null when there are results. */
+export function emptyText(answer, capacity) {
   if (answer.results.length) return null;
-  const why = answer.reason ?? answer.why ?? answer.message ?? answer.empty_reason;
-  return `No configuration to rank: ${why ? String(why) : 'every candidate was set aside (see the counts below)'}.`;
+  const why = answer.why_empty ? String(answer.why_empty).replace(/\.$/, '') : 'every candidate was set aside';
+  const miss = answer.closest_miss && capacity
+    ? ` The closest miss: ${configurationText(answer.closest_miss, capacity)}.` : '';
+  return `No configuration to rank: ${why}.${miss}`;
 }
 
 /** The best configuration in a sentence ("" when there is none). */

@@ -1,0 +1,230 @@
+// The "plan" operation and PlanSession (the same search a slice at a time): request fields -> PlanQuery, and the
+// search's outcome -> JSON. Field names live here only; the search itself (plan.cpp) speaks the domain.
+#include <algorithm>
+#include <cstdio>
+
+#include "kernel_model.hpp"
+#include "ops.hpp"
+#include "parascope/api.hpp"
+#include "parascope/plan.hpp"
+#include "run_json.hpp"
+#include "spec_json.hpp"
+
+namespace parascope {
+
+namespace detail {
+
+namespace {
+
+constexpr std::int64_t kMaxBatch = 100'000'000;
+constexpr std::int64_t kMaxTopK = 100;
+
+const char* recompute_id(Recompute r) {
+  switch (r) {
+    case Recompute::none: return "none";
+    case Recompute::selective: return "selective";
+    case Recompute::full: return "full";
+  }
+  return "?";
+}
+const char* precision_id(Precision p) { return p == Precision::fp8 ? "fp8" : "bf16"; }
+
+/// An optional list of allowed values under `key`: a non-empty array, each item read by `item` (which throws for a
+/// bad one, given the item's path); repeats are dropped. Absent: `fallback`.
+template <typename T, typename Item>
+std::vector<T> read_list(RequestReader& r, const char* key, std::vector<T> fallback, Item item) {
+  if (!r.has(key)) {
+    r.accept(key);
+    return fallback;
+  }
+  const json& v = r.value(key);
+  if (!v.is_array()) {
+    throw RequestError(code::wrong_type, r.path_of(key) + " must be a list of allowed values", r.path_of(key));
+  }
+  if (v.empty()) {
+    throw RequestError(code::invalid_value, r.path_of(key) + " must allow at least one value; got an empty list",
+                       r.path_of(key));
+  }
+  std::vector<T> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const T t = item(v[i], r.path_of(key) + "[" + std::to_string(i) + "]");
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
+}
+
+/// One string item that must be one of `ids` (given as pairs of id and value).
+template <typename T, std::size_t N>
+T named_item(const json& v, const std::string& path, const std::pair<const char*, T> (&ids)[N]) {
+  std::string allowed;
+  for (const auto& [id, value] : ids) allowed += (allowed.empty() ? "\"" : ", \"") + std::string(id) + "\"";
+  if (!v.is_string()) throw RequestError(code::wrong_type, path + " must be one of " + allowed, path);
+  for (const auto& [id, value] : ids) {
+    if (v.get<std::string>() == id) return value;
+  }
+  throw RequestError(code::invalid_value, path + " must be one of " + allowed + "; got \"" + v.get<std::string>() + "\"",
+                     path);
+}
+
+PlanQuery read_plan_query(RequestReader& request) {
+  PlanQuery q;
+  q.model = resolve_model(request, "model");
+  q.hardware = resolve_hardware(request, "hardware");
+  {
+    RequestReader cluster = request.object("cluster");
+    q.cluster = read_cluster(cluster, q.hardware);
+  }
+  q.global_batch = request.integer("global_batch", 1, kMaxBatch);
+  static const std::pair<const char*, Schedule> kScheduleIds[] = {
+      {"gpipe", Schedule::gpipe}, {"1f1b", Schedule::one_f_one_b}, {"interleaved", Schedule::interleaved},
+      {"zb-h1", Schedule::zb_h1}, {"zb-h2", Schedule::zb_h2},      {"dualpipe", Schedule::dualpipe}};
+  static const std::pair<const char*, Recompute> kRecomputeIds[] = {
+      {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
+  static const std::pair<const char*, Precision> kPrecisionIds[] = {{"bf16", Precision::bf16}, {"fp8", Precision::fp8}};
+  std::vector<Schedule> all_schedules;
+  for (const auto& [id, s] : kScheduleIds) all_schedules.push_back(s);
+  q.schedules = read_list<Schedule>(request, "schedules", all_schedules, [](const json& v, const std::string& path) {
+    return named_item(v, path, kScheduleIds);
+  });
+  q.recompute = read_list<Recompute>(request, "recompute", {Recompute::none, Recompute::selective, Recompute::full},
+                                     [](const json& v, const std::string& path) { return named_item(v, path, kRecomputeIds); });
+  q.zero = read_list<int>(request, "zero", {0, 1, 2, 3}, [](const json& v, const std::string& path) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() != std::floor(v.get<double>()) ||
+        v.get<double>() < 0 || v.get<double>() > 3) {
+      throw RequestError(v.is_number() ? code::out_of_range : code::wrong_type,
+                         path + " must be a ZeRO stage: 0, 1, 2 or 3", path);
+    }
+    return int(v.get<double>());
+  });
+  q.precision = read_list<Precision>(request, "precision", {Precision::bf16}, [](const json& v, const std::string& path) {
+    return named_item(v, path, kPrecisionIds);
+  });
+  if (std::find(q.precision.begin(), q.precision.end(), Precision::fp8) != q.precision.end() &&
+      q.hardware.peak_flops_fp8 <= 0) {
+    throw RequestError(code::inconsistent,
+                       "precision \"fp8\" needs FP8 tensor cores: the hardware gives no peak_flops_fp8 (" +
+                           (q.hardware.id.empty() ? std::string("custom hardware") : q.hardware.id) + ")",
+                       "precision");
+  }
+  q.max_tp = request.integer_or("max_tp", 0, 1, 10'000'000);
+  q.top_k = int(request.integer_or("top_k", 10, 1, kMaxTopK));
+  const std::string objective = request.choice_or("objective", "mfu", {"mfu", "step_time", "memory"});
+  q.objective = objective == "step_time" ? PlanObjective::step_time
+                : objective == "memory"  ? PlanObjective::memory
+                                         : PlanObjective::mfu;
+  const std::string software =
+      request.choice_or("software", "megatron-core", {"megatron-core", "megatron-2021", "pytorch", "xla"});
+  q.efficiency = default_efficiency(q.hardware, software);
+  request.finish();
+  return q;
+}
+
+json candidate_to_json(const PlanCandidate& c) {
+  const ParallelConfig& p = c.parallel;
+  return {{"parallel",
+           {{"dp", p.dp},
+            {"tp", p.tp},
+            {"pp", p.pp},
+            {"cp", p.cp},
+            {"ep", p.ep},
+            {"vpp", p.vpp},
+            {"microbatch_size", p.microbatch_size},
+            {"global_batch", p.global_batch},
+            {"schedule", p.schedule},
+            {"recompute", recompute_id(p.recompute)},
+            {"sequence_parallel", p.sequence_parallel},
+            {"zero", p.zero}}},
+          {"precision", precision_id(c.precision)},
+          {"mfu", c.mfu},
+          {"step_time", c.step_time},
+          {"memory_per_gpu", c.memory_per_gpu},
+          {"fits", c.fits}};
+}
+
+std::string gigabytes(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", bytes / 1e9);
+  return buf;
+}
+
+json plan_to_json(const PlanResult& r, const PlanQuery& q) {
+  auto list = [](const std::vector<PlanCandidate>& cs) {
+    json out = json::array();
+    for (const PlanCandidate& c : cs) out.push_back(candidate_to_json(c));
+    return out;
+  };
+  json rejected = json::object();
+  for (int i = 0; i < kPlanRejections; ++i) rejected[rejection_id(PlanRejection(i))] = r.rejected[std::size_t(i)];
+  json out = {{"results", list(r.results)},
+              {"evaluated", r.evaluated},
+              {"rejected", std::move(rejected)},
+              {"pareto", list(r.pareto)},
+              {"scatter", list(r.scatter)},
+              {"elapsed", r.elapsed}};
+  if (r.results.empty()) {
+    if (r.has_closest_miss) {
+      out["why_empty"] = "nothing fits in memory: the closest miss needs " + gigabytes(r.closest_miss.memory_per_gpu) +
+                         " GB per GPU and the " + (q.hardware.id.empty() ? std::string("GPU") : q.hardware.id) +
+                         " has " + gigabytes(q.hardware.memory_bytes) + " GB";
+      out["closest_miss"] = candidate_to_json(r.closest_miss);
+    } else {
+      out["why_empty"] = "every configuration was ruled out before timing (see rejected)";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+json op_plan(RequestReader& request) {
+  PlanSearch search(read_plan_query(request));
+  while (!search.advance(std::int64_t(1) << 24)) {
+  }
+  return plan_to_json(search.result(), search.query());
+}
+
+}  // namespace detail
+
+struct PlanSession::Impl {
+  std::unique_ptr<PlanSearch> search;
+  std::string error;  ///< the request's error object text, when it was refused
+};
+
+PlanSession::PlanSession(std::string_view request_text) : impl_(std::make_unique<Impl>()) {
+  const std::string answer = detail::respond(request_text, [this](const detail::json& request) {
+    detail::RequestReader reader(request, "");
+    const detail::json& op = reader.value("op");
+    if (!op.is_string() || op.get<std::string>() != "plan") {
+      throw RequestError(code::invalid_value, "a plan search is built from a \"plan\" request: op must be \"plan\"",
+                         "op");
+    }
+    impl_->search = std::make_unique<PlanSearch>(detail::read_plan_query(reader));
+    return detail::json::object();
+  });
+  if (!impl_->search) impl_->error = answer;
+}
+
+PlanSession::~PlanSession() = default;
+
+std::string PlanSession::advance(std::int64_t max_configs) {
+  if (!impl_->search) return impl_->error;
+  try {
+    const bool done = impl_->search->advance(max_configs);
+    return detail::checked({{"done", done}, {"evaluated", impl_->search->considered()}, {"total", impl_->search->total()}});
+  } catch (...) {
+    return detail::error_text();
+  }
+}
+
+std::string PlanSession::result() {
+  if (!impl_->search) return impl_->error;
+  try {
+    while (!impl_->search->advance(std::int64_t(1) << 24)) {
+    }
+    return detail::checked(detail::plan_to_json(impl_->search->result(), impl_->search->query()));
+  } catch (...) {
+    return detail::error_text();
+  }
+}
+
+}  // namespace parascope

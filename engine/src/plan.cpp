@@ -1,0 +1,466 @@
+// The planner's search: enumerate every split of the cluster, refuse what the rules refuse, time the rest with the
+// cost model, keep the best, the Pareto front and a scatter of the cloud; resumable a slice at a time.
+#include "parascope/plan.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#include "parascope/error.hpp"
+#include "memory_model.hpp"
+#include "step_phases.hpp"
+
+namespace parascope {
+
+namespace {
+
+std::vector<std::int64_t> divisors(std::int64_t n) {
+  std::vector<std::int64_t> small, large;
+  for (std::int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    small.push_back(d);
+    if (d != n / d) large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
+/// One way to cut the cluster: dp × tp × pp × cp GPUs (ep inside dp·cp), or the reason it cannot be used.
+struct Split {
+  std::int64_t dp = 1, tp = 1, pp = 1, cp = 1, ep = 1;
+  bool rejected = false;
+  PlanRejection reason = PlanRejection::does_not_divide;
+};
+
+/// Within a split: one microbatch size and one schedule (with its interleaving degree), or why the schedule refuses.
+struct Group {
+  std::int64_t microbatch_size = 1, vpp = 1;
+  Schedule schedule = Schedule::one_f_one_b;
+  bool rejected = false;
+};
+
+/// The knobs that vary inside a group, in the order the search walks them (the ZeRO stage fastest: the cost model's
+/// first phase, step_phases.hpp, is shared by every ZeRO stage of one `core`).
+struct Knobs {
+  Recompute recompute;
+  bool sequence_parallel;
+  Precision precision;
+  int zero;
+  int core;  ///< index of (recompute, sequence_parallel, precision)
+};
+
+/// Is `a` ranked above `b` under the objective? Ties fall to memory (or MFU for the memory objective), then to the
+/// search order, so every ranking is a strict total order.
+bool better(PlanObjective objective, const PlanCandidate& a, const PlanCandidate& b) {
+  switch (objective) {
+    case PlanObjective::mfu:
+      if (a.mfu != b.mfu) return a.mfu > b.mfu;
+      if (a.memory_per_gpu != b.memory_per_gpu) return a.memory_per_gpu < b.memory_per_gpu;
+      break;
+    case PlanObjective::step_time:
+      if (a.step_time != b.step_time) return a.step_time < b.step_time;
+      if (a.memory_per_gpu != b.memory_per_gpu) return a.memory_per_gpu < b.memory_per_gpu;
+      break;
+    case PlanObjective::memory:
+      if (a.memory_per_gpu != b.memory_per_gpu) return a.memory_per_gpu < b.memory_per_gpu;
+      if (a.mfu != b.mfu) return a.mfu > b.mfu;
+      break;
+  }
+  return a.order < b.order;
+}
+
+/// The scatter's finest grid: MFU in steps of 0.005, memory per GPU in steps of 2^(1/8). Coarsened by halving both
+/// until at most kPlanScatterPoints cells hold a point.
+struct Cell {
+  std::int64_t mfu_bin, memory_bin;
+  bool fits;
+};
+Cell cell_of(const PlanCandidate& c) {
+  const double mfu = std::clamp(c.mfu, 0.0, 4.0);
+  const double memory = std::max(c.memory_per_gpu, 1.0);
+  return {std::int64_t(std::floor(mfu * 200.0)), std::int64_t(std::floor(std::log2(memory) * 8.0)), c.fits};
+}
+std::int64_t cell_key(const Cell& cell, int coarsen) {
+  return ((cell.mfu_bin >> coarsen) << 20) ^ ((cell.memory_bin >> coarsen) << 1) ^ (cell.fits ? 1 : 0);
+}
+
+}  // namespace
+
+const char* rejection_id(PlanRejection reason) {
+  switch (reason) {
+    case PlanRejection::does_not_divide: return "does_not_divide";
+    case PlanRejection::too_few_layers: return "too_few_layers";
+    case PlanRejection::schedule_rule: return "schedule_rule";
+    case PlanRejection::out_of_memory: return "out_of_memory";
+    case PlanRejection::cannot_win: return "cannot_win";
+  }
+  return "?";
+}
+
+struct PlanSearch::State {
+  PlanQuery query;
+  std::vector<Split> splits;
+  std::vector<std::vector<Group>> groups;  // per split (empty for a rejected split)
+  std::vector<Knobs> knobs;                // every combination of the inner knobs
+  std::vector<Knobs> knobs_no_tp;          // the same without sequence parallelism (tp = 1)
+  std::int64_t total = 0;
+  // Cursor: split, group within it, knob within the group; `considered` counts configurations passed.
+  std::size_t split = 0, group = 0, knob = 0;
+  std::int64_t considered = 0;
+  PlanResult out;
+  std::unordered_map<std::int64_t, PlanCandidate> cells;
+  // The run being evaluated (its parallel block rewritten per configuration) and the cost model's first phase for
+  // the last (split, group, core knobs), shared by the ZeRO stages that follow it.
+  TrainingRun run;
+  detail::StepCorePtr core;
+  std::size_t core_split = SIZE_MAX, core_group = SIZE_MAX;
+  int core_knobs = -1;
+  double core_makespan_bound = 0;  // step_time ≥ this for every ZeRO stage of the core
+
+  /// Why a configuration with these lower bounds (step time, memory per GPU) provably cannot change the answer, if
+  /// it cannot: it does not fit and cannot be the closest miss, or it cannot enter the top k nor the Pareto front.
+  std::optional<PlanRejection> hopeless(double step_bound, double memory_bound) const;
+
+  const std::vector<Knobs>& knobs_for(const Split& s) const { return s.tp > 1 ? knobs : knobs_no_tp; }
+  std::int64_t group_size(const Split& s) const { return std::int64_t(knobs_for(s).size()); }
+
+  void enumerate();
+  void consider(const Split& s, const Group& g, const Knobs& k);
+  void keep(const PlanCandidate& c);
+};
+
+void PlanSearch::State::enumerate() {
+  const PlanQuery& q = query;
+  const ModelShape& m = q.model;
+  int core = 0, core_no_tp = 0;
+  for (const Recompute r : q.recompute) {
+    for (const bool sp : {false, true}) {
+      for (const Precision p : q.precision) {
+        for (const int z : q.zero) {
+          knobs.push_back({r, sp, p, z, core});
+          if (!sp) knobs_no_tp.push_back({r, sp, p, z, core_no_tp});
+        }
+        ++core;
+        if (!sp) ++core_no_tp;
+      }
+    }
+  }
+  const std::int64_t gpus = q.cluster.gpus;
+  const std::int64_t max_tp = q.max_tp > 0 ? q.max_tp : std::max<std::int64_t>(1, q.cluster.gpus_per_node);
+  const std::int64_t expert_ffn = m.expert_ffn > 0 ? m.expert_ffn : m.ffn;
+  // The widest tensor parallelism first: within a node it usually wins, so the k best are known early and the bounds
+  // prune more of what follows (the order changes which configurations are timed, never the answer but for ties).
+  std::vector<std::int64_t> tps = divisors(gpus);
+  std::reverse(tps.begin(), tps.end());
+  for (const std::int64_t tp : tps) {
+    if (tp > max_tp) continue;
+    for (const std::int64_t pp : divisors(gpus / tp)) {
+      for (const std::int64_t cp : divisors(gpus / tp / pp)) {
+        const std::int64_t dp = gpus / tp / pp / cp;
+        // Expert parallelism (MoE parallel folding with etp = tp, run_json.cpp): ep divides the experts and dp·cp.
+        std::vector<std::int64_t> eps{1};
+        if (m.is_moe()) {
+          eps.clear();
+          for (const std::int64_t ep : divisors(m.experts)) {
+            if ((dp * cp) % ep == 0) eps.push_back(ep);
+          }
+        }
+        for (const std::int64_t ep : eps) {
+          Split s{dp, tp, pp, cp, ep};
+          if (m.heads % tp != 0 || (cp > 1 && m.seq % cp != 0) || q.global_batch % dp != 0 ||
+              (m.is_moe() && expert_ffn % tp != 0)) {
+            s.rejected = true;
+            s.reason = PlanRejection::does_not_divide;
+          } else if (pp > m.layers) {
+            s.rejected = true;
+            s.reason = PlanRejection::too_few_layers;
+          }
+          splits.push_back(s);
+        }
+      }
+    }
+  }
+  groups.resize(splits.size());
+  for (std::size_t i = 0; i < splits.size(); ++i) {
+    const Split& s = splits[i];
+    if (s.rejected) {
+      total += 1;
+      continue;
+    }
+    for (const std::int64_t mbs : divisors(q.global_batch / s.dp)) {
+      const std::int64_t microbatches = q.global_batch / (s.dp * mbs);
+      for (const Schedule schedule : q.schedules) {
+        std::vector<std::int64_t> vpps{1};
+        if (schedule == Schedule::interleaved) {
+          // Interleaving degrees v ≥ 2 that give every model chunk the same layers (interleaved with v = 1 is 1F1B).
+          vpps.clear();
+          if (s.pp > 1) {
+            for (std::int64_t v = 2; s.pp * v <= m.layers; ++v) {
+              if (m.layers % (s.pp * v) == 0) vpps.push_back(v);
+            }
+          }
+        }
+        for (const std::int64_t vpp : vpps) {
+          Group g{mbs, vpp, schedule};
+          PipelineSpec spec;
+          // DualPipe on one stage is no pipeline: the cost model times it as one stage's F, B, W (ZB-H1's order).
+          spec.schedule = schedule == Schedule::dualpipe && s.pp == 1 ? Schedule::zb_h1 : schedule;
+          spec.stages = int(std::min<std::int64_t>(s.pp, kMaxPipelineStages + 1));
+          spec.microbatches = int(std::min<std::int64_t>(microbatches, kMaxPipelineMicrobatches + 1));
+          spec.chunks = int(vpp);
+          spec.times = default_times(spec.schedule);
+          try {
+            check_pipeline(spec);
+          } catch (const RequestError&) {
+            g.rejected = true;
+          }
+          groups[i].push_back(g);
+          total += group_size(s);
+        }
+      }
+    }
+  }
+}
+
+void PlanSearch::State::keep(const PlanCandidate& c) {
+  const PlanObjective objective = query.objective;
+  const auto rank = [objective](const PlanCandidate& a, const PlanCandidate& b) { return better(objective, a, b); };
+  // The scatter: the best configuration of each cell.
+  const std::int64_t key = cell_key(cell_of(c), 0);
+  const auto found = cells.find(key);
+  if (found == cells.end()) {
+    cells.emplace(key, c);
+  } else if (rank(c, found->second)) {
+    found->second = c;
+  }
+  if (!c.fits) {
+    if (!out.has_closest_miss || c.memory_per_gpu < out.closest_miss.memory_per_gpu ||
+        (c.memory_per_gpu == out.closest_miss.memory_per_gpu && rank(c, out.closest_miss))) {
+      out.closest_miss = c;
+      out.has_closest_miss = true;
+    }
+    return;
+  }
+  // The top k.
+  std::vector<PlanCandidate>& top = out.results;
+  if (top.size() < std::size_t(query.top_k) || rank(c, top.back())) {
+    top.insert(std::upper_bound(top.begin(), top.end(), c, rank), c);
+    if (top.size() > std::size_t(query.top_k)) top.pop_back();
+  }
+  // The Pareto front (step time, memory per GPU), sorted by step time: a point no earlier one matches on both.
+  std::vector<PlanCandidate>& front = out.pareto;
+  for (const PlanCandidate& p : front) {
+    if (p.step_time <= c.step_time && p.memory_per_gpu <= c.memory_per_gpu) return;
+  }
+  front.erase(std::remove_if(front.begin(), front.end(),
+                             [&](const PlanCandidate& p) {
+                               return c.step_time <= p.step_time && c.memory_per_gpu <= p.memory_per_gpu;
+                             }),
+              front.end());
+  front.insert(std::upper_bound(front.begin(), front.end(), c,
+                                [](const PlanCandidate& a, const PlanCandidate& b) { return a.step_time < b.step_time; }),
+               c);
+}
+
+std::optional<PlanRejection> PlanSearch::State::hopeless(double step_bound, double memory_bound) const {
+  const double capacity = query.hardware.memory_bytes;
+  const bool answered = !out.results.empty();
+  if (capacity > 0 && memory_bound > capacity &&
+      (answered || (out.has_closest_miss && memory_bound > out.closest_miss.memory_per_gpu))) {
+    return PlanRejection::out_of_memory;
+  }
+  if (out.results.size() < std::size_t(query.top_k)) return std::nullopt;
+  // Strictly behind the k-th result: step_time ≥ step_bound, and MFU is a constant over step_time (the margin keeps
+  // rounding from making a tie).
+  const PlanCandidate& last = out.results.back();
+  const bool behind = query.objective == PlanObjective::memory ? memory_bound > last.memory_per_gpu
+                                                               : step_bound * (1 - 1e-6) > last.step_time;
+  if (!behind) return std::nullopt;
+  for (const PlanCandidate& p : out.pareto) {
+    if (p.step_time <= step_bound * (1 - 1e-6) && p.memory_per_gpu <= memory_bound) return PlanRejection::cannot_win;
+  }
+  return std::nullopt;
+}
+
+void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
+  const std::int64_t order = considered;
+  ParallelConfig& p = run.parallel;
+  p.dp = s.dp, p.tp = s.tp, p.pp = s.pp, p.cp = s.cp, p.ep = s.ep;
+  p.etp = query.model.is_moe() ? s.tp : 0;
+  p.vpp = g.vpp;
+  p.microbatch_size = g.microbatch_size;
+  p.global_batch = query.global_batch;
+  p.schedule = std::string(schedule_id(g.schedule));
+  p.recompute = k.recompute;
+  p.sequence_parallel = k.sequence_parallel;
+  p.zero = k.zero;
+  p.reshard_after_forward = p.pp == 1;  // the step op's default (run_json.cpp)
+  Efficiency eff = query.efficiency;
+  eff.precision = k.precision;
+  if (!core || core_split != split || core_group != group || core_knobs != k.core) {
+    core = detail::step_core(run, eff, false);
+    core_split = split, core_group = group, core_knobs = k.core;
+    core_makespan_bound = detail::makespan_lower_bound(run, *core);
+  }
+  // Pruning (engine/API.md, "plan"): lower bounds of step time and memory, known before the schedule is timed.
+  if (const auto reason = query.prune ? hopeless(core_makespan_bound, detail::states_memory_bound(run, eff))
+                                      : std::nullopt) {
+    ++out.rejected[std::size_t(*reason)];
+    return;
+  }
+  detail::schedule_step_core(run, *core);
+  const StepResult r = detail::finish_step(run, eff, *core, false);
+  PlanCandidate c;
+  c.parallel = p;
+  c.precision = k.precision;
+  c.mfu = r.mfu;
+  c.step_time = r.step_time;
+  c.memory_per_gpu = r.memory.total;
+  c.fits = r.fits;
+  c.order = order;
+  ++out.evaluated;
+  keep(c);
+}
+
+PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
+  state_->query = std::move(query);
+  State& st = *state_;
+  st.enumerate();
+  // The run the search rewrites: the query's, without the text that does not change a number (copied per layer kind
+  // inside the cost model, a map of sources costs more than the arithmetic).
+  st.run.model = st.query.model;
+  st.run.hardware = st.query.hardware;
+  st.run.hardware.sources.clear();
+  st.run.model.source.clear();
+  st.run.cluster = st.query.cluster;
+  // Refuse a question no configuration can answer: every split, or every schedule, is ruled out before timing.
+  std::int64_t usable = 0, splits_ok = 0;
+  std::array<std::int64_t, kPlanRejections> why{};
+  for (std::size_t i = 0; i < st.splits.size(); ++i) {
+    if (st.splits[i].rejected) {
+      ++why[std::size_t(st.splits[i].reason)];
+      continue;
+    }
+    ++splits_ok;
+    for (const Group& g : st.groups[i]) usable += g.rejected ? 0 : 1;
+  }
+  if (usable > 0) return;
+  const std::string gpus = std::to_string(st.query.cluster.gpus);
+  if (splits_ok == 0) {
+    throw RequestError(code::inconsistent,
+                       "no split of " + gpus + " GPUs passes the rules: of " + std::to_string(st.splits.size()) +
+                           " ways to cut them into dp × tp × pp × cp (tp ≤ " +
+                           std::to_string(st.query.max_tp > 0 ? st.query.max_tp : st.query.cluster.gpus_per_node) +
+                           "), " + std::to_string(why[0]) +
+                           " need a size that does not divide the model or the batch (tp the heads, cp the sequence, "
+                           "dp the global batch) and " +
+                           std::to_string(why[1]) + " have more pipeline stages than layers",
+                       "cluster.gpus");
+  }
+  throw RequestError(code::inconsistent,
+                     "no allowed schedule accepts any split of " + gpus +
+                         " GPUs: each refuses its stages and microbatches (e.g. interleaved needs a pipeline and "
+                         "microbatches in multiples of its stages, dualpipe an even count of each)",
+                     "schedules");
+}
+PlanSearch::~PlanSearch() = default;
+PlanSearch::PlanSearch(PlanSearch&&) noexcept = default;
+PlanSearch& PlanSearch::operator=(PlanSearch&&) noexcept = default;
+
+bool PlanSearch::done() const { return state_->split >= state_->splits.size(); }
+std::int64_t PlanSearch::considered() const { return state_->considered; }
+std::int64_t PlanSearch::total() const { return state_->total; }
+const PlanQuery& PlanSearch::query() const { return state_->query; }
+
+bool PlanSearch::advance(std::int64_t max_configs) {
+  State& st = *state_;
+  const auto start = std::chrono::steady_clock::now();
+  std::int64_t budget = std::max<std::int64_t>(0, max_configs);
+  while (budget > 0 && st.split < st.splits.size()) {
+    const Split& s = st.splits[st.split];
+    if (s.rejected) {
+      ++st.out.rejected[std::size_t(s.reason)];
+      ++st.considered;
+      --budget;
+      ++st.split;
+      continue;
+    }
+    const std::vector<Group>& gs = st.groups[st.split];
+    if (st.group >= gs.size()) {
+      ++st.split;
+      st.group = 0;
+      st.knob = 0;
+      continue;
+    }
+    const Group& g = gs[st.group];
+    const std::vector<Knobs>& ks = st.knobs_for(s);
+    if (g.rejected) {
+      const std::int64_t n = std::int64_t(ks.size() - st.knob);
+      const std::int64_t take = std::min(n, budget);
+      st.out.rejected[std::size_t(PlanRejection::schedule_rule)] += take;
+      st.considered += take;
+      budget -= take;
+      st.knob += std::size_t(take);
+    } else {
+      st.consider(s, g, ks[st.knob]);
+      ++st.considered;
+      --budget;
+      ++st.knob;
+    }
+    if (st.knob >= ks.size()) {
+      st.knob = 0;
+      ++st.group;
+    }
+  }
+  // Skip past the ends of exhausted splits so that done() is exact.
+  while (st.split < st.splits.size() && !st.splits[st.split].rejected && st.group >= st.groups[st.split].size()) {
+    ++st.split;
+    st.group = 0;
+    st.knob = 0;
+  }
+  st.out.elapsed += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return done();
+}
+
+PlanResult PlanSearch::result() const {
+  const State& st = *state_;
+  PlanResult r = st.out;
+  // The scatter: coarsen the grid until few enough cells hold a point; keep each cell's best, in search order.
+  const PlanObjective objective = st.query.objective;
+  std::unordered_map<std::int64_t, PlanCandidate> cells = st.cells;
+  for (int coarsen = 1; cells.size() > kPlanScatterPoints && coarsen < 40; ++coarsen) {
+    std::unordered_map<std::int64_t, PlanCandidate> merged;
+    for (const auto& [key, c] : st.cells) {
+      (void)key;
+      const std::int64_t k = cell_key(cell_of(c), coarsen);
+      const auto found = merged.find(k);
+      if (found == merged.end()) {
+        merged.emplace(k, c);
+      } else if (better(objective, c, found->second)) {
+        found->second = c;
+      }
+    }
+    cells = std::move(merged);
+  }
+  r.scatter.clear();
+  r.scatter.reserve(cells.size());
+  for (const auto& [key, c] : cells) {
+    (void)key;
+    r.scatter.push_back(c);
+  }
+  std::sort(r.scatter.begin(), r.scatter.end(),
+            [](const PlanCandidate& a, const PlanCandidate& b) { return a.order < b.order; });
+  return r;
+}
+
+PlanResult plan(const PlanQuery& query) {
+  PlanSearch search(query);
+  while (!search.advance(1 << 20)) {
+  }
+  return search.result();
+}
+
+}  // namespace parascope

@@ -1,0 +1,31 @@
+/// The cost model in two phases, for the planner's inner loop: what a run's split and schedule fix (kernels,
+/// communication per layer, the pipeline schedule), then what its ZeRO stage changes (data-parallel traffic, the
+/// optimizer, memory). evaluate_step is exactly these two in a row, so the planner's numbers are step's numbers.
+#pragma once
+
+#include <memory>
+
+#include "parascope/cost.hpp"
+
+namespace parascope::detail {
+
+struct StepCore;
+struct StepCoreDeleter {
+  void operator()(StepCore* core) const;
+};
+using StepCorePtr = std::unique_ptr<StepCore, StepCoreDeleter>;
+
+/// The first phase. Nothing in it reads parallel.zero or parallel.reshard_after_forward. Without `with_schedule` the
+/// pipeline schedule (its costly part) waits for schedule_step_core, so that a caller can first ask the bound below.
+StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool with_schedule = true);
+void schedule_step_core(const TrainingRun& run, StepCore& core);
+
+/// A lower bound of the pipeline's makespan, hence of step_time (the rest of the step adds to it), known before the
+/// schedule is timed: the busiest stage's ops back to back.
+double makespan_lower_bound(const TrainingRun& run, const StepCore& core);
+
+/// The second phase (the core scheduled), for `run`: step_core's run with at most parallel.zero and reshard_after_forward changed.
+/// `with_axes` false leaves out the per-axis traffic table and the FLOP formula's text (the planner reads numbers only).
+StepResult finish_step(const TrainingRun& run, const Efficiency& efficiency, const StepCore& core, bool with_axes);
+
+}  // namespace parascope::detail

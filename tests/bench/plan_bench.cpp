@@ -1,0 +1,55 @@
+// Native speed of the planner (issue 14): configurations evaluated per second of CPU time, and whole searches of
+// GPT-3 175B on 1,024 A100s and Megatron 1T on 3,072 A100-80GB through the JSON API (the requests are kept so that
+// tests/bench/run-web.mjs times the same searches in the wasm).
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "bench.hpp"
+#include "parascope/api.hpp"
+
+namespace {
+
+using namespace parascope::bench;
+
+struct Search {
+  const char* name;
+  const char* figure;
+  const char* request;
+};
+
+const Search kSearches[] = {
+    {"plan GPT-3 175B, 1024 A100-80GB, global batch 1536", "plan_gpt3_175b_ms",
+     R"({"op":"plan","model":"gpt3-175b","hardware":"a100-80gb","cluster":{"gpus":1024},"global_batch":1536})"},
+    {"plan Megatron 1T, 3072 A100-80GB, global batch 3072", "plan_megatron_1t_ms",
+     R"({"op":"plan","model":"megatron-1t","hardware":"a100-80gb","cluster":{"gpus":3072},"global_batch":3072})"},
+};
+
+const bool registered = add("plan (planner)", [] {
+  double evaluated = 0, cpu = 0;
+  for (const Search& s : kSearches) {
+    double best = 1e300;
+    for (int run = 0; run < 3; ++run) {
+      const std::clock_t c0 = std::clock();
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::string answer = parascope::call(s.request);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double used = double(std::clock() - c0) / CLOCKS_PER_SEC;
+      best = std::min(best, wall);
+      if (run == 0) {
+        const auto j = nlohmann::json::parse(answer);
+        evaluated += j.value("evaluated", 0.0);
+        cpu += used;
+      }
+    }
+    report_request(s.name, s.request, best);
+    report(std::string(s.figure) + " (native, best of 3)", best * 1e3, "ms");
+  }
+  report("plan_configs_per_second_native (evaluated / CPU seconds, both searches)", evaluated / cpu, "1/s",
+         ">= 1e6");
+});
+
+}  // namespace

@@ -1,0 +1,263 @@
+// The "plan" op and PlanSession: every answer reproducible through "step", counts that add up, refusals as error
+// objects, empty answers that say why, and a search advanced in slices equal to the one-shot op.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../../engine/src/kernel_model.hpp"
+#include "parascope/api.hpp"
+#include "parascope/plan.hpp"
+#include "parascope/presets.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
+
+json plan_request(const json& model, const json& hardware, std::int64_t gpus, std::int64_t batch,
+                  const json& extra = json::object()) {
+  json r = {{"op", "plan"}, {"model", model}, {"hardware", hardware}, {"cluster", {{"gpus", gpus}}},
+            {"global_batch", batch}};
+  for (const auto& [k, v] : extra.items()) r[k] = v;
+  return r;
+}
+
+/// The step request that reproduces one planned configuration.
+json step_for(const json& plan, const json& candidate) {
+  json r = {{"op", "step"},       {"model", plan["model"]},         {"hardware", plan["hardware"]},
+            {"cluster", plan["cluster"]}, {"parallel", candidate["parallel"]}, {"precision", candidate["precision"]}};
+  if (plan.contains("software")) r["software"] = plan["software"];
+  return r;
+}
+
+void expect_reproduced(const json& plan, const json& candidate) {
+  const json step = ask(step_for(plan, candidate));
+  ASSERT_FALSE(step.contains("error")) << step.dump() << "\nfor " << candidate.dump();
+  EXPECT_EQ(step["mfu"], candidate["mfu"]) << candidate.dump();
+  EXPECT_EQ(step["step_time"], candidate["step_time"]) << candidate.dump();
+  EXPECT_EQ(step["memory_per_gpu"]["total"], candidate["memory_per_gpu"]) << candidate.dump();
+  EXPECT_EQ(step["fits"], candidate["fits"]) << candidate.dump();
+}
+
+std::int64_t rejected_total(const json& answer) {
+  std::int64_t n = 0;
+  for (const auto& [k, v] : answer["rejected"].items()) n += v.get<std::int64_t>();
+  return n;
+}
+
+const json kSmallPlans[] = {
+    plan_request("gpt2-124m", "a100-80gb", 16, 64),
+    plan_request("llama3-8b", "h100-sxm", 64, 128, {{"precision", {"bf16", "fp8"}}}),
+    plan_request("gpt3-175b", "a100-80gb", 64, 64, {{"objective", "step_time"}, {"top_k", 25}}),
+    plan_request("mixtral-8x7b", "h100-sxm", 32, 64, {{"zero", {1}}, {"recompute", {"selective", "full"}}}),
+    plan_request("llama3-70b", "h100-sxm", 128, 256, {{"objective", "memory"}, {"software", "pytorch"}}),
+    plan_request("mixtral-8x7b", "h800", 16, 64, {{"schedules", {"1f1b", "dualpipe"}}, {"max_tp", 4}}),
+};
+
+TEST(Plan, EveryRankedParetoAndScatterConfigurationIsReproducedByStep) {
+  for (const json& request : kSmallPlans) {
+    const json answer = ask(request);
+    ASSERT_FALSE(answer.contains("error")) << answer.dump();
+    ASSERT_FALSE(answer["results"].empty()) << request.dump();
+    for (const json& c : answer["results"]) expect_reproduced(request, c);
+    for (const json& c : answer["pareto"]) expect_reproduced(request, c);
+    const json& scatter = answer["scatter"];
+    for (std::size_t i = 0; i < scatter.size(); i += 1 + scatter.size() / 40) expect_reproduced(request, scatter[i]);
+  }
+}
+
+TEST(Plan, ResultsAreRankedAndFitAndTheParetoFrontIsNotDominated) {
+  for (const json& request : kSmallPlans) {
+    const json answer = ask(request);
+    const std::string objective = request.value("objective", "mfu");
+    const json& results = answer["results"];
+    EXPECT_LE(results.size(), std::size_t(request.value("top_k", 10)));
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      EXPECT_TRUE(results[i]["fits"].get<bool>());
+      if (i == 0) continue;
+      const json &a = results[i - 1], &b = results[i];
+      if (objective == "mfu") EXPECT_GE(a["mfu"].get<double>(), b["mfu"].get<double>());
+      if (objective == "step_time") EXPECT_LE(a["step_time"].get<double>(), b["step_time"].get<double>());
+      if (objective == "memory") EXPECT_LE(a["memory_per_gpu"].get<double>(), b["memory_per_gpu"].get<double>());
+    }
+    const json& front = answer["pareto"];
+    for (const json& p : front) {
+      for (const json& q : front) {
+        if (&p == &q) continue;
+        EXPECT_FALSE(q["step_time"].get<double>() <= p["step_time"].get<double>() &&
+                     q["memory_per_gpu"].get<double>() <= p["memory_per_gpu"].get<double>())
+            << p.dump() << " is dominated by " << q.dump();
+      }
+    }
+    EXPECT_LE(answer["scatter"].size(), 2000u);
+  }
+}
+
+TEST(Plan, EvaluatedAndRejectedAddUpToTheSpaceTheSessionReports) {
+  for (const json& request : kSmallPlans) {
+    parascope::PlanSession session(request.dump());
+    const json progress = json::parse(session.advance(0));
+    ASSERT_FALSE(progress.contains("error")) << progress.dump();
+    EXPECT_FALSE(progress["done"].get<bool>());
+    EXPECT_EQ(progress["evaluated"], 0);
+    const json answer = json::parse(session.result());
+    EXPECT_EQ(answer["evaluated"].get<std::int64_t>() + rejected_total(answer), progress["total"].get<std::int64_t>());
+  }
+}
+
+TEST(Plan, ASearchAdvancedInSlicesAnswersAsTheOneShotOp) {
+  const json request = kSmallPlans[3];
+  json whole = ask(request);
+  parascope::PlanSession session(request.dump());
+  std::int64_t last = -1, total = 0;
+  for (int i = 0; i < 100000; ++i) {
+    const json p = json::parse(session.advance(997));
+    ASSERT_FALSE(p.contains("error"));
+    EXPECT_GT(p["evaluated"].get<std::int64_t>(), last);
+    last = p["evaluated"];
+    total = p["total"];
+    if (p["done"].get<bool>()) break;
+  }
+  EXPECT_EQ(last, total);
+  json sliced = json::parse(session.result());
+  EXPECT_EQ(json::parse(session.advance(10))["done"], true);
+  whole.erase("elapsed");
+  sliced.erase("elapsed");
+  EXPECT_EQ(sliced.dump(), whole.dump());
+}
+
+TEST(Plan, NothingFitsIsAnEmptyAnswerWithTheClosestMiss) {
+  const json answer = ask(plan_request("gpt3-175b", "a100-40gb", 8, 8));
+  ASSERT_FALSE(answer.contains("error")) << answer.dump();
+  EXPECT_TRUE(answer["results"].empty());
+  EXPECT_TRUE(answer["pareto"].empty());
+  ASSERT_TRUE(answer.contains("closest_miss"));
+  EXPECT_FALSE(answer["closest_miss"]["fits"].get<bool>());
+  EXPECT_GT(answer["closest_miss"]["memory_per_gpu"].get<double>(), 40e9);
+  EXPECT_NE(answer["why_empty"].get<std::string>().find("nothing fits in memory"), std::string::npos);
+  // No evaluated configuration needs less memory than the closest miss.
+  for (const json& c : answer["scatter"]) {
+    EXPECT_GE(c["memory_per_gpu"].get<double>(), answer["closest_miss"]["memory_per_gpu"].get<double>());
+  }
+  expect_reproduced(plan_request("gpt3-175b", "a100-40gb", 8, 8), answer["closest_miss"]);
+}
+
+struct Refusal {
+  json request;
+  std::string code, field;
+};
+
+TEST(Plan, BadRequestsAreErrorObjectsNamingTheField) {
+  const json tiny = {{"layers", 4},  {"hidden", 256}, {"heads", 4}, {"ffn", 1024},
+                     {"vocab", 1000}, {"seq", 100}};
+  json three_layers = tiny;
+  three_layers["layers"] = 3;
+  const Refusal cases[] = {
+      {plan_request("gpt2-124m", "a100-80gb", 0, 8), "out_of_range", "cluster.gpus"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 0), "out_of_range", "global_batch"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"schedules", json::array()}}), "invalid_value", "schedules"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"schedules", {"1f1b", "2f2b"}}}), "invalid_value",
+       "schedules[1]"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"zero", {4}}}), "out_of_range", "zero[0]"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"recompute", "full"}}), "wrong_type", "recompute"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"precision", {"fp8"}}}), "inconsistent", "precision"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"objective", "cost"}}), "invalid_value", "objective"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"top_k", 0}}), "out_of_range", "top_k"},
+      {plan_request("gpt2-124m", "a100-80gb", 8, 8, {{"parallel", json::object()}}), "unknown_field", "parallel"},
+      {plan_request(tiny, "a100-80gb", 1024, 1), "inconsistent", "cluster.gpus"},
+      {plan_request(three_layers, "a100-80gb", 8, 8, {{"schedules", {"interleaved"}}}), "inconsistent", "schedules"},
+  };
+  for (const Refusal& c : cases) {
+    const json answer = ask(c.request);
+    ASSERT_TRUE(answer.contains("error")) << c.request.dump() << " -> " << answer.dump().substr(0, 300);
+    EXPECT_EQ(answer["error"]["code"], c.code) << answer.dump();
+    EXPECT_EQ(answer["error"]["field"], c.field) << answer.dump();
+    // The session refuses it the same way, from advance and result alike.
+    parascope::PlanSession session(c.request.dump());
+    EXPECT_EQ(json::parse(session.advance(5)), answer);
+    EXPECT_EQ(json::parse(session.result()), answer);
+  }
+}
+
+TEST(Plan, ASessionNeedsAPlanRequestAndValidJson) {
+  parascope::PlanSession not_json("{\"op\":");
+  EXPECT_EQ(json::parse(not_json.advance(1))["error"]["code"], "invalid_json");
+  parascope::PlanSession not_plan(R"({"op":"step"})");
+  EXPECT_EQ(json::parse(not_plan.result())["error"]["field"], "op");
+}
+
+}  // namespace
+
+namespace {
+
+parascope::PlanQuery query_of(const char* model, const char* hardware, std::int64_t gpus, std::int64_t batch) {
+  parascope::PlanQuery q;
+  q.model = *parascope::find_model(model);
+  q.hardware = *parascope::find_hardware(hardware);
+  q.cluster.gpus = gpus;
+  q.cluster.gpus_per_node = q.hardware.gpus_per_node;
+  q.cluster.intra_bandwidth = q.hardware.intra_bandwidth;
+  q.cluster.intra_latency = q.hardware.intra_latency;
+  q.cluster.inter_bandwidth = q.hardware.inter_bandwidth;
+  q.cluster.inter_latency = q.hardware.inter_latency;
+  q.global_batch = batch;
+  using parascope::Schedule;
+  q.schedules = {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1, Schedule::zb_h2,
+                 Schedule::dualpipe};
+  q.recompute = {parascope::Recompute::none, parascope::Recompute::selective, parascope::Recompute::full};
+  q.zero = {0, 1, 2, 3};
+  q.precision = {parascope::Precision::bf16};
+  q.efficiency = parascope::detail::default_efficiency(q.hardware, "megatron-core");
+  return q;
+}
+
+std::string id_of(const std::string& schedule) { return schedule; }
+std::string id_of(parascope::Schedule schedule) { return std::string(parascope::schedule_id(schedule)); }
+
+std::string describe(const parascope::PlanCandidate& c) {
+  const auto& p = c.parallel;
+  return std::to_string(p.dp) + "/" + std::to_string(p.tp) + "/" + std::to_string(p.pp) + "/" + std::to_string(p.cp) +
+         "/" + std::to_string(p.ep) + " v" + std::to_string(p.vpp) + " mbs" + std::to_string(p.microbatch_size) + " " +
+         id_of(p.schedule) + " r" + std::to_string(int(p.recompute)) + " sp" +
+         std::to_string(p.sequence_parallel) + " z" + std::to_string(p.zero) + " mfu " + std::to_string(c.mfu) +
+         " mem " + std::to_string(c.memory_per_gpu);
+}
+
+void expect_same(const std::vector<parascope::PlanCandidate>& a, const std::vector<parascope::PlanCandidate>& b,
+                 const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(describe(a[i]), describe(b[i])) << what << " #" << i;
+}
+
+TEST(Plan, PruningNeverDropsAWinnerComparedWithTimingEverything) {
+  struct Case {
+    const char* model;
+    const char* hardware;
+    std::int64_t gpus, batch;
+    parascope::PlanObjective objective;
+  } cases[] = {
+      {"gpt3-175b", "a100-80gb", 64, 64, parascope::PlanObjective::mfu},
+      {"gpt3-175b", "a100-40gb", 32, 32, parascope::PlanObjective::memory},
+      {"llama3-70b", "h100-sxm", 64, 128, parascope::PlanObjective::step_time},
+      {"mixtral-8x7b", "h100-sxm", 16, 32, parascope::PlanObjective::mfu},
+      {"gpt3-175b", "a100-40gb", 8, 8, parascope::PlanObjective::mfu},  // nothing fits: the closest miss
+  };
+  for (const Case& c : cases) {
+    parascope::PlanQuery q = query_of(c.model, c.hardware, c.gpus, c.batch);
+    q.objective = c.objective;
+    const parascope::PlanResult pruned = parascope::plan(q);
+    q.prune = false;
+    const parascope::PlanResult brute = parascope::plan(q);
+    EXPECT_EQ(brute.rejected[std::size_t(parascope::PlanRejection::cannot_win)], 0);
+    EXPECT_EQ(brute.rejected[std::size_t(parascope::PlanRejection::out_of_memory)], 0);
+    expect_same(pruned.results, brute.results, c.model);
+    expect_same(pruned.pareto, brute.pareto, c.model);
+    ASSERT_EQ(pruned.has_closest_miss && pruned.results.empty(), brute.has_closest_miss && brute.results.empty());
+    if (brute.results.empty()) EXPECT_EQ(describe(pruned.closest_miss), describe(brute.closest_miss)) << c.model;
+  }
+}
+
+}  // namespace
