@@ -174,7 +174,7 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   t.tp_bwd = c.tp_bwd * tp_exposed;
   t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
   t.ep_bwd = c.ep_bwd * (1.0 - eff.ep_overlap);
-  if (run.parallel.schedule == "dualpipe" && run.parallel.pp > 1 && t.ep_fwd + t.ep_bwd > 0) {
+  if (schedule_info(run.parallel.schedule).pairs_all_to_all && run.parallel.pp > 1 && t.ep_fwd + t.ep_bwd > 0) {
     // DualPipe runs a forward chunk and a backward chunk as one pair, each one's dispatch and combine all-to-alls
     // during the other's computation (DeepSeek-V3 report, Liu et al. 2024, Sec. 3.2.1, Fig. 4): per layer, only
     // what exceeds the pair's compute shows. (Warm-up and drain ops run unpaired; that is not counted.)
@@ -200,32 +200,22 @@ struct Scheduled {
 
 Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
   PipelineSpec spec;
-  spec.schedule = *parse_schedule(p.schedule);
+  spec.schedule = p.schedule;
   spec.stages = int(p.pp);
   spec.microbatches = int(p.microbatches());
   spec.chunks = int(p.vpp);
   spec.times = {f, b, w, comm};
   spec.record_ops = false;
-  try {
-    Scheduled out{pipeline_metrics(spec), 0.0};
-    if (comm > 0 && out.metrics.critical_sends >= 0) {
-      out.sends = double(out.metrics.critical_sends) * comm;
-    } else if (comm > 0) {
-      PipelineSpec silent = spec;
-      silent.times.comm = 0;
-      out.sends = out.metrics.makespan - pipeline_metrics(silent).makespan;
-    }
-    return out;
-  } catch (const RequestError& e) {
-    const std::string field = e.field == "stages"         ? "parallel.pp"
-                              : e.field == "microbatches" ? "parallel.global_batch"
-                              : e.field == "chunks"       ? "parallel.vpp"
-                              // an op time out of the pipeline's range: the model's work on this hardware
-                              : e.field.rfind("times.", 0) == 0 ? "hardware"
-                              : e.field.empty()                 ? "parallel.global_batch"  // too many ops
-                                                                : "parallel.schedule";
-    throw RequestError(e.code, "pipeline schedule: " + e.message, field);
+  // A refused schedule throws PipelineError (the op layer names the request field at fault).
+  Scheduled out{pipeline_metrics(spec), 0.0};
+  if (comm > 0 && out.metrics.critical_sends >= 0) {
+    out.sends = double(out.metrics.critical_sends) * comm;
+  } else if (comm > 0) {
+    PipelineSpec silent = spec;
+    silent.times.comm = 0;
+    out.sends = out.metrics.makespan - pipeline_metrics(silent).makespan;
   }
+  return out;
 }
 
 }  // namespace
@@ -319,7 +309,7 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
 
   // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; W runs the
   // weight-gradient GEMMs, half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
-  const bool split_backward = p.schedule == "zb-h1" || p.schedule == "zb-h2" || p.schedule == "dualpipe";
+  const bool split_backward = schedule_info(p.schedule).splits_backward;
   const double w_part = split_backward ? slowest.gemm_wgrad : 0.0;
   c.mb = mb;
   c.w_part = w_part;

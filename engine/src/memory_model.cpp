@@ -33,7 +33,7 @@ ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const St
   // each expert's FFN over etp (MoE parallel folding); shared experts are tensor-parallel like a dense FFN.
   // DualPipe feeds microbatches from both ends, so every GPU holds its stage and the mirrored one: two copies of the
   // parameters (DeepSeek-V3 report, Sec. 3.2.1, Table 2: "Parameter 2×").
-  const double copies = p.schedule == "dualpipe" && p.pp > 1 ? 2.0 : 1.0;
+  const double copies = schedule_info(p.schedule).holds_two_stages && p.pp > 1 ? 2.0 : 1.0;
   out.dense = copies * (layers * (c.attention_per_layer / tp + c.norms_per_layer) +
                         (layers - moe) * c.dense_ffn_per_layer / tp +
                         moe * (double(m.shared_experts) * c.expert_ffn / tp + c.router_per_layer));

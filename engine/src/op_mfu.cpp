@@ -1,4 +1,5 @@
 // The "mfu" operation: measured throughput -> model FLOPs utilization (and HFU), nanoGPT's estimate_mfu at any scale.
+#include "names.hpp"
 #include "ops.hpp"
 #include "spec_json.hpp"
 
@@ -36,11 +37,8 @@ json op_mfu(RequestReader& request) {
   }
 
   const auto attention =
-      request.choice_or("attention", "full", {"full", "causal"}) == "causal" ? AttentionFlops::causal : AttentionFlops::full;
-  const std::string recompute_name = request.choice_or("recompute", "none", {"none", "selective", "full"});
-  const Recompute recompute = recompute_name == "full"        ? Recompute::full
-                              : recompute_name == "selective" ? Recompute::selective
-                                                              : Recompute::none;
+      parse_attention(request.choice_or("attention", "full", attention_ids()));
+  const Recompute recompute = parse_recompute(request.choice_or("recompute", "none", recompute_ids()));
   request.finish();
 
   const ParamCounts params = count_params(model);

@@ -40,9 +40,7 @@ void check_time_scale(const PipelineSpec& spec) {
 
 PipelineSpec read_spec(RequestReader& request) {
   PipelineSpec spec;
-  const std::string id =
-      request.choice("schedule", {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"});
-  spec.schedule = *parse_schedule(id);
+  spec.schedule = *parse_schedule(request.choice("schedule", schedule_ids()));
   spec.stages = int(request.integer("stages", 1, kMaxPipelineStages));
   spec.microbatches = int(request.integer("microbatches", 1, kMaxPipelineMicrobatches));
   spec.chunks = int(request.integer_or("chunks", 1, 1, kMaxPipelineChunks));
@@ -168,6 +166,23 @@ void check_answer_size(const PipelineSpec& spec, const std::string& format, bool
                      sent_format ? "ops_format" : "microbatches");
 }
 
+/// A refusal in this op's words: each knob is the request field of its name; too many ops blames no one field.
+RequestError in_request_terms(const PipelineError& e) {
+  const char* field = "";
+  switch (e.knob) {
+    case PipelineKnob::stages: field = "stages"; break;
+    case PipelineKnob::microbatches: field = "microbatches"; break;
+    case PipelineKnob::chunks: field = "chunks"; break;
+    case PipelineKnob::forward_only: field = "forward_only"; break;
+    case PipelineKnob::time_f: field = "times.f"; break;
+    case PipelineKnob::time_b: field = "times.b"; break;
+    case PipelineKnob::time_w: field = "times.w"; break;
+    case PipelineKnob::time_comm: field = "times.comm"; break;
+    case PipelineKnob::size: break;
+  }
+  return RequestError(e.code, e.message, field);
+}
+
 }  // namespace
 
 json op_pipeline(RequestReader& request) {
@@ -183,7 +198,7 @@ json op_pipeline(RequestReader& request) {
   const bool check_only = request.boolean_or("check_only", false);
   const bool sent_format = request.has("ops_format");
   request.finish();
-  check_pipeline(spec);
+  if (auto refused = pipeline_refusal(spec)) throw in_request_terms(*refused);
   check_answer_size(spec, format, sent_format);
   if (check_only) return {{"valid", true}};
 

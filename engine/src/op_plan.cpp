@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "kernel_model.hpp"
+#include "names.hpp"
 #include "ops.hpp"
 #include "parascope/api.hpp"
 #include "parascope/plan.hpp"
@@ -18,16 +19,6 @@ namespace {
 
 constexpr std::int64_t kMaxBatch = 100'000'000;
 constexpr std::int64_t kMaxTopK = 100;
-
-const char* recompute_id(Recompute r) {
-  switch (r) {
-    case Recompute::none: return "none";
-    case Recompute::selective: return "selective";
-    case Recompute::full: return "full";
-  }
-  return "?";
-}
-const char* precision_id(Precision p) { return p == Precision::fp8 ? "fp8" : "bf16"; }
 
 /// An optional list of allowed values under `key`: a non-empty array, each item read by `item` (which throws for a
 /// bad one, given the item's path); repeats are dropped. Absent: `fallback`.
@@ -53,14 +44,13 @@ std::vector<T> read_list(RequestReader& r, const char* key, std::vector<T> fallb
   return out;
 }
 
-/// One string item that must be one of `ids` (given as pairs of id and value).
-template <typename T, std::size_t N>
-T named_item(const json& v, const std::string& path, const std::pair<const char*, T> (&ids)[N]) {
+/// One string item that must be one of `ids`.
+std::string_view named_item(const json& v, const std::string& path, const std::vector<std::string_view>& ids) {
   std::string allowed;
-  for (const auto& [id, value] : ids) allowed += (allowed.empty() ? "\"" : ", \"") + std::string(id) + "\"";
+  for (const std::string_view id : ids) allowed += (allowed.empty() ? "\"" : ", \"") + std::string(id) + "\"";
   if (!v.is_string()) throw RequestError(code::wrong_type, path + " must be one of " + allowed, path);
-  for (const auto& [id, value] : ids) {
-    if (v.get<std::string>() == id) return value;
+  for (const std::string_view id : ids) {
+    if (v.get<std::string>() == id) return id;
   }
   throw RequestError(code::invalid_value, path + " must be one of " + allowed + "; got \"" + v.get<std::string>() + "\"",
                      path);
@@ -75,29 +65,27 @@ PlanQuery read_plan_query(RequestReader& request) {
     q.cluster = read_cluster(cluster, q.hardware);
   }
   q.global_batch = request.integer("global_batch", 1, kMaxBatch);
-  static const std::pair<const char*, Schedule> kScheduleIds[] = {
-      {"gpipe", Schedule::gpipe}, {"1f1b", Schedule::one_f_one_b}, {"interleaved", Schedule::interleaved},
-      {"zb-h1", Schedule::zb_h1}, {"zb-h2", Schedule::zb_h2},      {"dualpipe", Schedule::dualpipe}};
-  static const std::pair<const char*, Recompute> kRecomputeIds[] = {
-      {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
-  static const std::pair<const char*, Precision> kPrecisionIds[] = {{"bf16", Precision::bf16}, {"fp8", Precision::fp8}};
   std::vector<Schedule> all_schedules;
-  for (const auto& [id, s] : kScheduleIds) all_schedules.push_back(s);
+  for (const ScheduleInfo& s : schedules()) all_schedules.push_back(s.schedule);
   q.schedules = read_list<Schedule>(request, "schedules", all_schedules, [](const json& v, const std::string& path) {
-    return named_item(v, path, kScheduleIds);
+    return *parse_schedule(named_item(v, path, schedule_ids()));
   });
-  q.recompute = read_list<Recompute>(request, "recompute", {Recompute::none, Recompute::selective, Recompute::full},
-                                     [](const json& v, const std::string& path) { return named_item(v, path, kRecomputeIds); });
-  q.zero = read_list<int>(request, "zero", {0, 1, 2, 3}, [](const json& v, const std::string& path) {
+  std::vector<Recompute> all_recompute;
+  for (const std::string_view id : recompute_ids()) all_recompute.push_back(parse_recompute(id));
+  q.recompute = read_list<Recompute>(request, "recompute", all_recompute, [](const json& v, const std::string& path) {
+    return parse_recompute(named_item(v, path, recompute_ids()));
+  });
+  q.zero = read_list<int>(request, "zero", zero_stages(), [](const json& v, const std::string& path) {
+    const auto& stages = zero_stages();
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() != std::floor(v.get<double>()) ||
-        v.get<double>() < 0 || v.get<double>() > 3) {
+        v.get<double>() < stages.front() || v.get<double>() > stages.back()) {
       throw RequestError(v.is_number() ? code::out_of_range : code::wrong_type,
                          path + " must be a ZeRO stage: 0, 1, 2 or 3", path);
     }
     return int(v.get<double>());
   });
   q.precision = read_list<Precision>(request, "precision", {Precision::bf16}, [](const json& v, const std::string& path) {
-    return named_item(v, path, kPrecisionIds);
+    return parse_precision(named_item(v, path, precision_ids()));
   });
   if (std::find(q.precision.begin(), q.precision.end(), Precision::fp8) != q.precision.end() &&
       q.hardware.peak_flops_fp8 <= 0) {
@@ -108,12 +96,12 @@ PlanQuery read_plan_query(RequestReader& request) {
   }
   q.max_tp = request.integer_or("max_tp", 0, 1, 10'000'000);
   q.top_k = int(request.integer_or("top_k", 10, 1, kMaxTopK));
-  const std::string objective = request.choice_or("objective", "mfu", {"mfu", "step_time", "memory"});
+  const std::string objective = request.choice_or("objective", "mfu", objective_ids());
   q.objective = objective == "step_time" ? PlanObjective::step_time
                 : objective == "memory"  ? PlanObjective::memory
                                          : PlanObjective::mfu;
   const std::string software =
-      request.choice_or("software", "megatron-core", {"megatron-core", "megatron-2021", "pytorch", "xla"});
+      request.choice_or("software", "megatron-core", software_ids());
   q.efficiency = default_efficiency(q.hardware, software);
   request.finish();
   return q;
@@ -130,11 +118,11 @@ json candidate_to_json(const PlanCandidate& c) {
             {"vpp", p.vpp},
             {"microbatch_size", p.microbatch_size},
             {"global_batch", p.global_batch},
-            {"schedule", p.schedule},
-            {"recompute", recompute_id(p.recompute)},
+            {"schedule", std::string(schedule_id(p.schedule))},
+            {"recompute", std::string(recompute_id(p.recompute))},
             {"sequence_parallel", p.sequence_parallel},
             {"zero", p.zero}}},
-          {"precision", precision_id(c.precision)},
+          {"precision", std::string(precision_id(c.precision))},
           {"mfu", c.mfu},
           {"step_time", c.step_time},
           {"memory_per_gpu", c.memory_per_gpu},

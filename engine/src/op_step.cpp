@@ -28,7 +28,7 @@ std::string above_peak_note(const Efficiency& e) {
 json op_step(RequestReader& request) {
   const StepRequest s = read_step_request(request);
   request.finish();
-  const StepResult r = evaluate_step(s.run, s.efficiency);
+  const StepResult r = evaluate(s);
   json out = step_to_json(r);
   if (r.hfu > 1) out["hfu_note"] = above_peak_note(s.efficiency);
   return out;

@@ -8,7 +8,7 @@ namespace parascope::detail {
 json op_traffic(RequestReader& request) {
   const StepRequest s = read_step_request(request);
   request.finish();
-  const StepResult step = evaluate_step(s.run, s.efficiency);
+  const StepResult step = evaluate(s);
   json axes = json::array();
   for (const AxisTraffic& a : step.axes) axes.push_back(axis_to_json(a));
   return {{"axes", std::move(axes)}, {"step_time", step.step_time}};

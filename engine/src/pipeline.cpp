@@ -4,132 +4,135 @@
 #include <cmath>
 
 #include "parascope/error.hpp"
+#include "number_text.hpp"
 #include "pipeline_compiled.hpp"
 #include "pipeline_detail.hpp"
-#include "request_reader.hpp"
+#include "schedule_registry.hpp"
 
 namespace parascope {
 
 namespace {
 
-struct ScheduleName {
-  Schedule schedule;
-  std::string_view id;
-};
-
-constexpr ScheduleName kSchedules[] = {
-    {Schedule::gpipe, "gpipe"}, {Schedule::one_f_one_b, "1f1b"}, {Schedule::interleaved, "interleaved"},
-    {Schedule::zb_h1, "zb-h1"}, {Schedule::zb_h2, "zb-h2"},      {Schedule::dualpipe, "dualpipe"},
-};
-
 constexpr double kMaxDuration = 1e12;
 
-void check_count(const char* field, int value, int max) {
-  if (value < 1 || value > max) {
-    throw RequestError(code::out_of_range,
-                       std::string(field) + " must be an integer from 1 to " + std::to_string(max) + "; got " +
+using Refusal = std::optional<PipelineError>;
+
+Refusal check_count(const char* name, PipelineKnob knob, int value, int max) {
+  if (value >= 1 && value <= max) return std::nullopt;
+  return PipelineError(code::out_of_range,
+                       std::string(name) + " must be an integer from 1 to " + std::to_string(max) + "; got " +
                            std::to_string(value),
-                       field);
-  }
+                       knob);
 }
 
-void check_duration(const char* field, double value, bool may_be_zero) {
-  if (!std::isfinite(value)) throw RequestError(code::not_finite, std::string(field) + " must be finite", field);
+Refusal check_duration(const char* name, PipelineKnob knob, double value, bool may_be_zero) {
+  if (!std::isfinite(value)) return PipelineError(code::not_finite, std::string(name) + " must be finite", knob);
   if (value < 0 || (!may_be_zero && value == 0) || value > kMaxDuration) {
-    throw RequestError(code::out_of_range,
-                       std::string(field) + " must be " + (may_be_zero ? "from 0" : "greater than 0") +
-                           " and at most 1e12; got " + detail::format_number(value),
-                       field);
-  }
-}
-
-/// Refusals for settings that do not go together. Each message starts with the rule, up to the first colon (a reader
-/// can show that part beside the control that broke it), then says why, then what it got.
-void validate(const PipelineSpec& spec) {
-  check_count("stages", spec.stages, kMaxPipelineStages);
-  check_count("microbatches", spec.microbatches, kMaxPipelineMicrobatches);
-  check_count("chunks", spec.chunks, kMaxPipelineChunks);
-  const std::string id(schedule_id(spec.schedule));
-  if (spec.forward_only && spec.schedule != Schedule::gpipe && spec.schedule != Schedule::interleaved) {
-    // What sets 1F1B, ZB-H1, ZB-H2 and DualPipe apart is where they place the backward passes; without them each is
-    // GPipe's forward half under another name, and its known bubble (a statement about the whole pass) would not apply.
-    throw RequestError(code::inconsistent,
-                       id + " is drawn with its backward passes: it differs from gpipe in where it places them, so its "
-                            "forward half alone is gpipe's; forward_only applies to gpipe and interleaved",
-                       "forward_only");
-  }
-  if (spec.schedule != Schedule::interleaved && spec.chunks != 1) {
-    throw RequestError(code::inconsistent,
-                       "chunks apply to the interleaved schedule only: a chunk is a virtual stage, and " + id +
-                           " runs one per GPU, so leave chunks at 1",
-                       "chunks");
-  }
-  if (spec.schedule == Schedule::interleaved && spec.chunks > 1 && spec.microbatches > spec.stages &&
-      spec.microbatches % spec.stages != 0) {
-    // Megatron-LM runs microbatches in groups of p through chunk 0, then chunk 1, ...; with a short last group its
-    // warm-up count leaves stages waiting on each other (the simulation deadlocks), and Megatron refuses it too.
-    throw RequestError(code::inconsistent,
-                       "interleaved needs microbatches in a multiple of stages (" + std::to_string(spec.stages) +
-                           ") or fewer: it runs them in groups of p = " + std::to_string(spec.stages) +
-                           " (one group through chunk 0, then chunk 1, ...) and a short last group after full ones "
-                           "leaves stages waiting on each other; got " +
-                           std::to_string(spec.microbatches),
-                       "microbatches");
-  }
-  if (spec.schedule == Schedule::dualpipe) {
-    if (spec.stages % 2 != 0) {
-      throw RequestError(code::inconsistent,
-                         "dualpipe needs an even number of stages: it pairs rank r with rank p−1−r and feeds "
-                         "microbatches from both ends; got " + std::to_string(spec.stages),
-                         "stages");
-    }
-    if (spec.microbatches % 2 != 0) {
-      throw RequestError(code::inconsistent,
-                         "dualpipe needs an even number of microbatches: half enter at each end of the pipeline; got " +
-                             std::to_string(spec.microbatches),
-                         "microbatches");
-    }
-    if (spec.microbatches < 2 * spec.stages) {
-      throw RequestError(code::inconsistent,
-                         "dualpipe needs at least 2 microbatches per stage (" + std::to_string(2 * spec.stages) +
-                             " here): DeepSeek's reference implementation asserts microbatches ≥ 2·stages; got " +
-                             std::to_string(spec.microbatches),
-                         "microbatches");
-    }
-  }
-  check_duration("times.f", spec.times.f, false);
-  check_duration("times.b", spec.times.b, spec.forward_only);
-  check_duration("times.w", spec.times.w, true);
-  check_duration("times.comm", spec.times.comm, true);
-  if (!detail::splits_backward(spec.schedule) && spec.times.w != 0) {
-    throw RequestError(code::inconsistent,
-                       id + " runs the whole backward as one op of length times.b; put the weight-gradient time into "
-                            "times.b and leave times.w at 0 (only zb-h1, zb-h2 and dualpipe split it off)",
-                       "times.w");
-  }
-  if (pipeline_op_count(spec) > kMaxPipelineOps) {
-    throw RequestError(code::too_large,
-                       "this schedule would have " + std::to_string(pipeline_op_count(spec)) +
-                           " ops (stages × microbatches × chunks × op kinds); the limit is 1000000",
-                       "");
-  }
-}
-
-}  // namespace
-
-std::optional<Schedule> parse_schedule(std::string_view id) {
-  for (const auto& s : kSchedules) {
-    if (s.id == id) return s.schedule;
+    return PipelineError(code::out_of_range,
+                         std::string(name) + " must be " + (may_be_zero ? "from 0" : "greater than 0") +
+                             " and at most 1e12; got " + detail::format_number(value),
+                         knob);
   }
   return std::nullopt;
 }
 
-std::string_view schedule_id(Schedule schedule) {
-  for (const auto& s : kSchedules) {
-    if (s.schedule == schedule) return s.id;
+}  // namespace
+
+namespace detail {
+
+std::optional<PipelineError> interleaved_rule(const PipelineSpec& spec) {
+  if (spec.chunks > 1 && spec.microbatches > spec.stages && spec.microbatches % spec.stages != 0) {
+    // Megatron-LM runs microbatches in groups of p through chunk 0, then chunk 1, ...; with a short last group its
+    // warm-up count leaves stages waiting on each other (the simulation deadlocks), and Megatron refuses it too.
+    return PipelineError(code::inconsistent,
+                         "interleaved needs microbatches in a multiple of stages (" + std::to_string(spec.stages) +
+                             ") or fewer: it runs them in groups of p = " + std::to_string(spec.stages) +
+                             " (one group through chunk 0, then chunk 1, ...) and a short last group after full ones "
+                             "leaves stages waiting on each other; got " +
+                             std::to_string(spec.microbatches),
+                         PipelineKnob::microbatches);
   }
-  return "?";
+  return std::nullopt;
 }
+
+std::optional<PipelineError> dualpipe_rule(const PipelineSpec& spec) {
+  if (spec.stages % 2 != 0) {
+    return PipelineError(code::inconsistent,
+                         "dualpipe needs an even number of stages: it pairs rank r with rank p−1−r and feeds "
+                         "microbatches from both ends; got " + std::to_string(spec.stages),
+                         PipelineKnob::stages);
+  }
+  if (spec.microbatches % 2 != 0) {
+    return PipelineError(code::inconsistent,
+                         "dualpipe needs an even number of microbatches: half enter at each end of the pipeline; got " +
+                             std::to_string(spec.microbatches),
+                         PipelineKnob::microbatches);
+  }
+  if (spec.microbatches < 2 * spec.stages) {
+    return PipelineError(code::inconsistent,
+                         "dualpipe needs at least 2 microbatches per stage (" + std::to_string(2 * spec.stages) +
+                             " here): DeepSeek's reference implementation asserts microbatches ≥ 2·stages; got " +
+                             std::to_string(spec.microbatches),
+                         PipelineKnob::microbatches);
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// Refusals for settings that do not go together. Each message starts with the rule, up to the first colon (a reader
+/// can show that part beside the control that broke it), then says why, then what it got.
+Refusal refusal(const PipelineSpec& spec) {
+  if (auto r = check_count("stages", PipelineKnob::stages, spec.stages, kMaxPipelineStages)) return r;
+  if (auto r = check_count("microbatches", PipelineKnob::microbatches, spec.microbatches, kMaxPipelineMicrobatches)) {
+    return r;
+  }
+  if (auto r = check_count("chunks", PipelineKnob::chunks, spec.chunks, kMaxPipelineChunks)) return r;
+  const detail::ScheduleEntry& entry = detail::schedule_entry(spec.schedule);
+  const std::string id(entry.info.id);
+  if (spec.forward_only && !entry.info.forward_only) {
+    // What sets 1F1B, ZB-H1, ZB-H2 and DualPipe apart is where they place the backward passes; without them each is
+    // GPipe's forward half under another name, and its known bubble (a statement about the whole pass) would not apply.
+    return PipelineError(code::inconsistent,
+                         id + " is drawn with its backward passes: it differs from gpipe in where it places them, so "
+                              "its forward half alone is gpipe's; forward_only applies to gpipe and interleaved",
+                         PipelineKnob::forward_only);
+  }
+  if (!entry.info.interleaves && spec.chunks != 1) {
+    return PipelineError(code::inconsistent,
+                         "chunks apply to the interleaved schedule only: a chunk is a virtual stage, and " + id +
+                             " runs one per GPU, so leave chunks at 1",
+                         PipelineKnob::chunks);
+  }
+  if (entry.rule) {
+    if (auto r = entry.rule(spec)) return r;
+  }
+  if (auto r = check_duration("times.f", PipelineKnob::time_f, spec.times.f, false)) return r;
+  if (auto r = check_duration("times.b", PipelineKnob::time_b, spec.times.b, spec.forward_only)) return r;
+  if (auto r = check_duration("times.w", PipelineKnob::time_w, spec.times.w, true)) return r;
+  if (auto r = check_duration("times.comm", PipelineKnob::time_comm, spec.times.comm, true)) return r;
+  if (!entry.info.splits_backward && spec.times.w != 0) {
+    return PipelineError(code::inconsistent,
+                         id + " runs the whole backward as one op of length times.b; put the weight-gradient time into "
+                              "times.b and leave times.w at 0 (only zb-h1, zb-h2 and dualpipe split it off)",
+                         PipelineKnob::time_w);
+  }
+  if (pipeline_op_count(spec) > kMaxPipelineOps) {
+    return PipelineError(code::too_large,
+                         "this schedule would have " + std::to_string(pipeline_op_count(spec)) +
+                             " ops (stages × microbatches × chunks × op kinds); the limit is 1000000",
+                         PipelineKnob::size);
+  }
+  return std::nullopt;
+}
+
+void validate(const PipelineSpec& spec) {
+  if (auto r = refusal(spec)) throw *r;
+}
+
+}  // namespace
 
 PipelineTimes default_times(Schedule schedule) {
   PipelineTimes t;
@@ -142,7 +145,7 @@ PipelineTimes default_times(Schedule schedule) {
 
 std::int64_t pipeline_op_count(const PipelineSpec& spec) {
   const std::int64_t kinds = spec.forward_only ? 1 : detail::splits_backward(spec.schedule) ? 3 : 2;
-  const std::int64_t chunks = spec.schedule == Schedule::interleaved ? std::max(spec.chunks, 1) : 1;
+  const std::int64_t chunks = schedule_info(spec.schedule).interleaves ? std::max(spec.chunks, 1) : 1;
   return std::int64_t(std::max(spec.stages, 0)) * std::int64_t(std::max(spec.microbatches, 0)) * chunks * kinds;
 }
 
@@ -156,6 +159,8 @@ PipelineResult simulate(const PipelineSpec& spec) {
 }
 
 }  // namespace
+
+std::optional<PipelineError> pipeline_refusal(const PipelineSpec& spec) { return refusal(spec); }
 
 void check_pipeline(const PipelineSpec& spec) { validate(spec); }
 

@@ -2,8 +2,9 @@
 // and reading aids: the engine's metrics come from the simulated timeline, never from here.
 #include <string>
 
+#include "number_text.hpp"
 #include "pipeline_detail.hpp"
-#include "request_reader.hpp"
+#include "schedule_registry.hpp"
 
 namespace parascope::detail {
 
@@ -15,80 +16,95 @@ std::string num(int x) { return std::to_string(x); }
 /// "a/b" with the fraction reduced to its value: "7/39 = 0.179487".
 std::string ratio(double a, double b) { return num(a) + "/" + num(b); }
 
+/// The spec's p, m, v, f, b, w.
+struct Numbers {
+  int p, m, v;
+  double f, b, w;
+};
+Numbers numbers(const PipelineSpec& spec) {
+  return {spec.stages, spec.microbatches, spec.chunks, spec.times.f, spec.times.b, spec.times.w};
+}
+
 }  // namespace
 
 PipelineClosedForm closed_form(const PipelineSpec& spec) {
-  const int p = spec.stages, m = spec.microbatches, v = spec.chunks;
-  const double f = spec.times.f, b = spec.times.b, w = spec.times.w;
   PipelineClosedForm out;
   out.measure = "bubble_fraction";
-  switch (spec.schedule) {
-    case Schedule::gpipe:
-    case Schedule::one_f_one_b: {
-      // Fill and drain: (p−1) op-slots of idle per stage against m of work. GPipe (Huang et al. 2019), Sec. 2.3:
-      // bubble O((K−1)/(M+K−1)); Narayanan et al. 2021 (Megatron-LM, SC'21), Sec. 2.2.1: bubble time (p−1)(t_f+t_b)
-      // against ideal m(t_f+t_b). The same holds for the forward half alone.
-      out.formula = "(p−1)/(m+p−1)";
-      out.substituted = "(" + num(p) + "−1)/(" + num(m) + "+" + num(p) + "−1) = " + ratio(p - 1, m + p - 1);
-      out.value = double(p - 1) / double(m + p - 1);
-      out.condition = "every stage takes the same f and b; comm = 0";
-      out.source = spec.schedule == Schedule::gpipe
-                       ? "Huang et al. 2019 (GPipe), Sec. 2.3; Narayanan et al. 2021 (Megatron-LM), Sec. 2.2.1"
-                       : "Narayanan et al. 2021 (Megatron-LM, PipeDream-Flush 1F1B), Sec. 2.2.1";
-      break;
-    }
-    case Schedule::interleaved: {
-      // Narayanan et al. 2021, Sec. 2.2.2: with v chunks per stage the bubble shrinks v-fold, bubble/ideal =
-      // (1/v)·(p−1)/m; as a share of the whole iteration, (p−1)/(v·m + p−1).
-      out.formula = "(p−1)/(v·m+p−1)";
-      out.substituted = "(" + num(p) + "−1)/(" + num(v) + "·" + num(m) + "+" + num(p) + "−1) = " +
-                        ratio(p - 1, double(v) * m + p - 1);
-      out.condition = "m a multiple of p; every chunk takes the same f and b; comm = 0";
-      if (m % p == 0 || p == 1) out.value = double(p - 1) / (double(v) * m + p - 1);
-      out.source = "Narayanan et al. 2021 (Megatron-LM), Sec. 2.2.2: bubble/ideal = (1/v)·(p−1)/m";
-      break;
-    }
-    case Schedule::zb_h1: {
-      // Qi et al. 2024 (Zero Bubble Pipeline Parallelism, ICLR), Sec. 2.1: ZB-H1's bubble is (p−1)(T_F+T_B−T_W)
-      // per stage (1F1B's is (p−1)(T_F+T_B+T_W)); DeepSeek-V3 report Table 2 writes it (PP−1)(F+B−2W) with B whole.
-      const double idle = double(p - 1) * (f + b - w);
-      const double work = double(m) * (f + b + w);
-      out.formula = "(p−1)(f+b−w) / (m(f+b+w) + (p−1)(f+b−w))";
-      out.substituted = "(" + num(p) + "−1)(" + num(f) + "+" + num(b) + "−" + num(w) + ") / (" + num(m) + "(" + num(f) +
-                        "+" + num(b) + "+" + num(w) + ") + " + num(idle) + ") = " + ratio(idle, work + idle);
-      out.condition = "m ≥ p and comm = 0 (checked here for f = b = w and for w < b)";
-      if (m >= p && idle >= 0) out.value = idle / (work + idle);
-      out.source = "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.1, Fig. 3; DeepSeek-V3 report, Table 2 (ZB1P)";
-      break;
-    }
-    case Schedule::zb_h2: {
-      // Qi et al. 2024, Sec. 2.2, Fig. 4: with 2(p−s)−1 warm-up forwards the schedule is a parallelogram with no idle
-      // time inside any stage's span; the optimizer-step synchronisation is removed (their Sec. 4) so that the next
-      // iteration fills the slanted ends.
-      out.formula = "0";
-      out.substituted = "0";
-      out.measure = "steady_bubble_fraction";
-      out.condition = "f = b = w, comm = 0, and m ≥ 2p − 1 so the first stage's 2p − 1 warm-up forwards exist";
-      if (f == b && b == w && spec.times.comm == 0 && m >= 2 * p - 1) out.value = 0.0;
-      out.source = "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.2, Fig. 4";
-      break;
-    }
-    case Schedule::dualpipe: {
-      // DeepSeek-V3 technical report (2024), Sec. 3.2.1, Table 2: DualPipe's bubble is (PP/2−1)(F&B + B − 3W), with
-      // B the whole backward and F&B a forward and a backward chunk run together. Here ops run one after the other, so
-      // F&B = f + b + w and B = b + w: (p/2−1)(f + 2b − w) of idle per stage against m(f+b+w) of work.
-      const double idle = double(p / 2 - 1) * (f + 2 * b - w);  // p is even (validated)
-      const double work = double(m) * (f + b + w);
-      out.formula = "(p/2−1)(F&B + B − 3W) / (m(f+b+w) + that), F&B = f+b+w, B = b+w";
-      out.substituted = "(" + num(p) + "/2−1)(" + num(f + b + w) + " + " + num(b + w) + " − 3·" + num(w) + ") / (" +
-                        num(m) + "·" + num(f + b + w) + " + " + num(idle) + ") = " + ratio(idle, work + idle);
-      out.condition = "p even, m even and ≥ 2p; comm = 0; F&B not overlapped";
-      out.value = idle / (work + idle);
-      out.source = "DeepSeek-AI 2024 (DeepSeek-V3 technical report), Sec. 3.2.1, Table 2";
-      break;
-    }
-  }
+  schedule_entry(spec.schedule).closed_form(spec, out);
   return out;
+}
+
+void fill_drain_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {
+  const auto [p, m, v, f, b, w] = numbers(spec);
+
+  // Fill and drain: (p−1) op-slots of idle per stage against m of work. GPipe (Huang et al. 2019), Sec. 2.3:
+  // bubble O((K−1)/(M+K−1)); Narayanan et al. 2021 (Megatron-LM, SC'21), Sec. 2.2.1: bubble time (p−1)(t_f+t_b)
+  // against ideal m(t_f+t_b). The same holds for the forward half alone.
+  out.formula = "(p−1)/(m+p−1)";
+  out.substituted = "(" + num(p) + "−1)/(" + num(m) + "+" + num(p) + "−1) = " + ratio(p - 1, m + p - 1);
+  out.value = double(p - 1) / double(m + p - 1);
+  out.condition = "every stage takes the same f and b; comm = 0";
+  out.source = spec.schedule == Schedule::gpipe
+                   ? "Huang et al. 2019 (GPipe), Sec. 2.3; Narayanan et al. 2021 (Megatron-LM), Sec. 2.2.1"
+                   : "Narayanan et al. 2021 (Megatron-LM, PipeDream-Flush 1F1B), Sec. 2.2.1";
+}
+
+void interleaved_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {
+  const auto [p, m, v, f, b, w] = numbers(spec);
+
+  // Narayanan et al. 2021, Sec. 2.2.2: with v chunks per stage the bubble shrinks v-fold, bubble/ideal =
+  // (1/v)·(p−1)/m; as a share of the whole iteration, (p−1)/(v·m + p−1).
+  out.formula = "(p−1)/(v·m+p−1)";
+  out.substituted = "(" + num(p) + "−1)/(" + num(v) + "·" + num(m) + "+" + num(p) + "−1) = " +
+                    ratio(p - 1, double(v) * m + p - 1);
+  out.condition = "m a multiple of p; every chunk takes the same f and b; comm = 0";
+  if (m % p == 0 || p == 1) out.value = double(p - 1) / (double(v) * m + p - 1);
+  out.source = "Narayanan et al. 2021 (Megatron-LM), Sec. 2.2.2: bubble/ideal = (1/v)·(p−1)/m";
+}
+
+void zb_h1_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {
+  const auto [p, m, v, f, b, w] = numbers(spec);
+
+  // Qi et al. 2024 (Zero Bubble Pipeline Parallelism, ICLR), Sec. 2.1: ZB-H1's bubble is (p−1)(T_F+T_B−T_W)
+  // per stage (1F1B's is (p−1)(T_F+T_B+T_W)); DeepSeek-V3 report Table 2 writes it (PP−1)(F+B−2W) with B whole.
+  const double idle = double(p - 1) * (f + b - w);
+  const double work = double(m) * (f + b + w);
+  out.formula = "(p−1)(f+b−w) / (m(f+b+w) + (p−1)(f+b−w))";
+  out.substituted = "(" + num(p) + "−1)(" + num(f) + "+" + num(b) + "−" + num(w) + ") / (" + num(m) + "(" + num(f) +
+                    "+" + num(b) + "+" + num(w) + ") + " + num(idle) + ") = " + ratio(idle, work + idle);
+  out.condition = "m ≥ p and comm = 0 (checked here for f = b = w and for w < b)";
+  if (m >= p && idle >= 0) out.value = idle / (work + idle);
+  out.source = "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.1, Fig. 3; DeepSeek-V3 report, Table 2 (ZB1P)";
+}
+
+void zb_h2_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {
+  const auto [p, m, v, f, b, w] = numbers(spec);
+
+  // Qi et al. 2024, Sec. 2.2, Fig. 4: with 2(p−s)−1 warm-up forwards the schedule is a parallelogram with no idle
+  // time inside any stage's span; the optimizer-step synchronisation is removed (their Sec. 4) so that the next
+  // iteration fills the slanted ends.
+  out.formula = "0";
+  out.substituted = "0";
+  out.measure = "steady_bubble_fraction";
+  out.condition = "f = b = w, comm = 0, and m ≥ 2p − 1 so the first stage's 2p − 1 warm-up forwards exist";
+  if (f == b && b == w && spec.times.comm == 0 && m >= 2 * p - 1) out.value = 0.0;
+  out.source = "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.2, Fig. 4";
+}
+
+void dualpipe_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {
+  const auto [p, m, v, f, b, w] = numbers(spec);
+
+  // DeepSeek-V3 technical report (2024), Sec. 3.2.1, Table 2: DualPipe's bubble is (PP/2−1)(F&B + B − 3W), with
+  // B the whole backward and F&B a forward and a backward chunk run together. Here ops run one after the other, so
+  // F&B = f + b + w and B = b + w: (p/2−1)(f + 2b − w) of idle per stage against m(f+b+w) of work.
+  const double idle = double(p / 2 - 1) * (f + 2 * b - w);  // p is even (validated)
+  const double work = double(m) * (f + b + w);
+  out.formula = "(p/2−1)(F&B + B − 3W) / (m(f+b+w) + that), F&B = f+b+w, B = b+w";
+  out.substituted = "(" + num(p) + "/2−1)(" + num(f + b + w) + " + " + num(b + w) + " − 3·" + num(w) + ") / (" +
+                    num(m) + "·" + num(f + b + w) + " + " + num(idle) + ") = " + ratio(idle, work + idle);
+  out.condition = "p even, m even and ≥ 2p; comm = 0; F&B not overlapped";
+  out.value = idle / (work + idle);
+  out.source = "DeepSeek-AI 2024 (DeepSeek-V3 technical report), Sec. 3.2.1, Table 2";
 }
 
 }  // namespace parascope::detail

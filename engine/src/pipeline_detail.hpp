@@ -44,7 +44,26 @@ struct StageOrders {
   std::vector<std::int64_t> begin;
 };
 
-/// True for schedules whose backward is split into B (input gradient) and W (weight gradient) ops.
+/// Appends ops to one stage's program; drops B and W when only the forward half is drawn. The schedules' order
+/// generators (schedule_registry.hpp) write through it.
+class Program {
+ public:
+  Program(StageOrders& orders, bool forward_only) : orders_(orders), forward_only_(forward_only) {}
+  void start_stage() { orders_.begin.push_back(std::int64_t(orders_.ops.size())); }
+  /// `fuse` and `release`: see StageOp. Without backwards they are dropped (each forward is sent when it ends).
+  void op(char kind, int chunk, int mb, int fuse = 0, int release = 0) {
+    if (forward_only_ && kind != 'F') return;
+    if (forward_only_) fuse = release = 0;
+    orders_.ops.push_back({kind, std::uint8_t(chunk), std::uint8_t(fuse), std::uint8_t(release), mb});
+  }
+
+ private:
+  StageOrders& orders_;
+  bool forward_only_;
+};
+
+/// True for schedules whose backward is split into B (input gradient) and W (weight gradient) ops (the registry's
+/// splits_backward).
 bool splits_backward(Schedule schedule);
 
 /// The fixed per-stage programs of gpipe, 1f1b, interleaved, zb-h1 and dualpipe (zb-h2 is decided while simulating).

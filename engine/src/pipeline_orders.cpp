@@ -3,27 +3,11 @@
 #include <deque>
 
 #include "pipeline_detail.hpp"
+#include "schedule_registry.hpp"
 
 namespace parascope::detail {
 
 namespace {
-
-/// Appends ops to one stage's program; drops B and W when only the forward half is drawn.
-class Program {
- public:
-  Program(StageOrders& orders, bool forward_only) : orders_(orders), forward_only_(forward_only) {}
-  void start_stage() { orders_.begin.push_back(std::int64_t(orders_.ops.size())); }
-  /// `fuse` and `release`: see StageOp. Without backwards they are dropped (each forward is sent when it ends).
-  void op(char kind, int chunk, int mb, int fuse = 0, int release = 0) {
-    if (forward_only_ && kind != 'F') return;
-    if (forward_only_) fuse = release = 0;
-    orders_.ops.push_back({kind, std::uint8_t(chunk), std::uint8_t(fuse), std::uint8_t(release), mb});
-  }
-
- private:
-  StageOrders& orders_;
-  bool forward_only_;
-};
 
 /// GPipe (Huang et al. 2019, Fig. 2c): every forward, then every backward, the last microbatch's first.
 void gpipe(Program& prog, int m) {
@@ -172,17 +156,21 @@ void dualpipe(Program& prog, int p, int m, int r) {
 
 }  // namespace
 
-bool splits_backward(Schedule schedule) {
-  return schedule == Schedule::zb_h1 || schedule == Schedule::zb_h2 || schedule == Schedule::dualpipe;
-}
+void gpipe_orders(Program& prog, int, int m, int, int) { gpipe(prog, m); }
+void one_f_one_b_orders(Program& prog, int p, int m, int, int s) { one_f_one_b(prog, p, m, s); }
+void interleaved_orders(Program& prog, int p, int m, int v, int s) { interleaved(prog, p, m, v, s); }
+void zb_h1_orders(Program& prog, int p, int m, int, int s) { zb_h1(prog, p, m, s); }
+void dualpipe_orders(Program& prog, int p, int m, int, int s) { dualpipe(prog, p, m, s); }  // p even (validated)
+
+bool splits_backward(Schedule schedule) { return schedule_info(schedule).splits_backward; }
 
 PipelineLayout make_layout(const PipelineSpec& spec) {
   PipelineLayout layout;
   layout.p = spec.stages;
   layout.m = spec.microbatches;
-  layout.v = spec.schedule == Schedule::interleaved ? spec.chunks : 1;
+  layout.v = schedule_info(spec.schedule).interleaves ? spec.chunks : 1;
   layout.parts = layout.p * layout.v;
-  layout.dual = spec.schedule == Schedule::dualpipe;
+  layout.dual = schedule_info(spec.schedule).holds_two_stages;
   return layout;
 }
 
@@ -192,16 +180,10 @@ StageOrders build_orders(const PipelineSpec& spec) {
   orders.begin.reserve(std::size_t(spec.stages) + 1);
   Program prog(orders, spec.forward_only);
   const int p = spec.stages, m = spec.microbatches;
+  const auto orders_of = schedule_entry(spec.schedule).orders;  // nullptr: decided while simulating (zb-h2)
   for (int s = 0; s < p; ++s) {
     prog.start_stage();
-    switch (spec.schedule) {
-      case Schedule::gpipe: gpipe(prog, m); break;
-      case Schedule::one_f_one_b: one_f_one_b(prog, p, m, s); break;
-      case Schedule::interleaved: interleaved(prog, p, m, spec.chunks, s); break;
-      case Schedule::zb_h1: zb_h1(prog, p, m, s); break;
-      case Schedule::dualpipe: dualpipe(prog, p, m, s); break;  // p even (validated)
-      case Schedule::zb_h2: break;  // decided while simulating (simulate_zb_h2)
-    }
+    if (orders_of) orders_of(prog, p, m, spec.chunks, s);
   }
   prog.start_stage();
   return orders;

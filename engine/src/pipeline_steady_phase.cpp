@@ -3,39 +3,52 @@
 #include <algorithm>
 
 #include "pipeline_compiled.hpp"
+#include "schedule_registry.hpp"
 
 namespace parascope::detail {
 
 namespace {
 
-/// The repeating unit of each schedule's steady phase: ops per stage per cycle and how far microbatch labels move.
-/// 1F1B: one F and one B (Narayanan et al. 2021, Sec. 2.2.1); interleaved: a group of p microbatches through all v
-/// chunks, forward and backward (Sec. 2.2.2); ZB-H1: F, B, W (Qi et al. 2024, Fig. 3); DualPipe: step 4's pair of
-/// F&B calls, one microbatch from each end (DeepSeek-V3 report, Fig. 5). GPipe has no phase mixing F and B.
+/// The repeating unit of a schedule's steady phase (the registry's steady_unit); none when only the forward half runs.
 bool steady_unit(const PipelineSpec& spec, SteadyPhase& phase) {
-  const int p = spec.stages, v = spec.schedule == Schedule::interleaved ? spec.chunks : 1;
   if (spec.forward_only) return false;
-  switch (spec.schedule) {
-    case Schedule::one_f_one_b: phase.period = 2, phase.label_shift = 1, phase.m_step = 1; return true;
-    case Schedule::interleaved:
-      if (v == 1) {
-        phase.period = 2, phase.label_shift = 1, phase.m_step = 1;
-      } else {
-        phase.period = 2 * p * v, phase.label_shift = p, phase.m_step = p;
-      }
-      return true;
-    case Schedule::zb_h1: phase.period = 3, phase.label_shift = 1, phase.m_step = 1; return true;
-    case Schedule::dualpipe:
-      if (p % 2 != 0) return false;  // refused by validation (pipeline_metrics times one stage as ZB-H1)
-      phase.period = 6, phase.label_shift = 1, phase.m_step = 2;
-      return true;
-    default: return false;
-  }
+  const auto unit = schedule_entry(spec.schedule).steady_unit;
+  return unit && unit(spec, phase);
 }
 
 /// Finds each stage's longest run where the program repeats itself one period later with labels shifted, the cuts
 /// where a jump is allowed, and what to compare there.
 }  // namespace
+
+// The repeating units: ops per stage per cycle and how far microbatch labels move. 1F1B: one F and one B (Narayanan
+// et al. 2021, Sec. 2.2.1); interleaved: a group of p microbatches through all v chunks, forward and backward (Sec.
+// 2.2.2); ZB-H1: F, B, W (Qi et al. 2024, Fig. 3); DualPipe: step 4's pair of F&B calls, one microbatch from each end
+// (DeepSeek-V3 report, Fig. 5). GPipe has no phase mixing F and B; ZB-H2 is decided while simulating.
+bool one_f_one_b_steady(const PipelineSpec&, SteadyPhase& phase) {
+  phase.period = 2, phase.label_shift = 1, phase.m_step = 1;
+  return true;
+}
+
+bool interleaved_steady(const PipelineSpec& spec, SteadyPhase& phase) {
+  const int p = spec.stages, v = spec.chunks;
+  if (v == 1) {
+    phase.period = 2, phase.label_shift = 1, phase.m_step = 1;
+  } else {
+    phase.period = 2 * p * v, phase.label_shift = p, phase.m_step = p;
+  }
+  return true;
+}
+
+bool zb_h1_steady(const PipelineSpec&, SteadyPhase& phase) {
+  phase.period = 3, phase.label_shift = 1, phase.m_step = 1;
+  return true;
+}
+
+bool dualpipe_steady(const PipelineSpec& spec, SteadyPhase& phase) {
+  if (spec.stages % 2 != 0) return false;  // refused by validation (pipeline_metrics times one stage as ZB-H1)
+  phase.period = 6, phase.label_shift = 1, phase.m_step = 2;
+  return true;
+}
 
 void find_steady_phase(const PipelineSpec& spec, const StageOrders& orders, CompiledPipeline& out) {
   SteadyPhase& phase = out.steady;

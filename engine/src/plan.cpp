@@ -194,7 +194,7 @@ void PlanSearch::State::enumerate() {
       const std::int64_t microbatches = q.global_batch / (s.dp * mbs);
       for (const Schedule schedule : q.schedules) {
         std::vector<std::int64_t> vpps{1};
-        if (schedule == Schedule::interleaved) {
+        if (schedule_info(schedule).interleaves) {
           // Interleaving degrees v ≥ 2 that give every model chunk the same layers (interleaved with v = 1 is 1F1B).
           vpps.clear();
           if (s.pp > 1) {
@@ -212,11 +212,7 @@ void PlanSearch::State::enumerate() {
           spec.microbatches = int(std::min<std::int64_t>(microbatches, kMaxPipelineMicrobatches + 1));
           spec.chunks = int(vpp);
           spec.times = default_times(spec.schedule);
-          try {
-            check_pipeline(spec);
-          } catch (const RequestError&) {
-            g.rejected = true;
-          }
+          g.rejected = pipeline_refusal(spec).has_value();
           groups[i].push_back(g);
           total += group_size(s);
         }
@@ -293,7 +289,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   p.vpp = g.vpp;
   p.microbatch_size = g.microbatch_size;
   p.global_batch = query.global_batch;
-  p.schedule = std::string(schedule_id(g.schedule));
+  p.schedule = g.schedule;
   p.recompute = k.recompute;
   p.sequence_parallel = k.sequence_parallel;
   p.zero = k.zero;

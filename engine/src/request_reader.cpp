@@ -17,9 +17,10 @@ std::string type_name(const json& v) {
   return "null";
 }
 
-std::string join(std::initializer_list<const char*> names) {
+template <typename Names>
+std::string join(const Names& names) {
   std::string out;
-  for (const char* n : names) {
+  for (const auto& n : names) {
     if (!out.empty()) out += ", ";
     out += '"';
     out += n;
@@ -29,16 +30,6 @@ std::string join(std::initializer_list<const char*> names) {
 }
 
 }  // namespace
-
-std::string format_number(double value) {
-  char buf[64];
-  if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
-    std::snprintf(buf, sizeof buf, "%.0f", value);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.6g", value);
-  }
-  return buf;
-}
 
 RequestReader::RequestReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {
   if (!object_.is_object()) {
@@ -140,13 +131,28 @@ bool RequestReader::boolean_or(const char* key, bool fallback) {
 }
 
 std::string RequestReader::choice(const char* key, std::initializer_list<const char*> allowed) {
+  return choose(key, allowed);
+}
+
+std::string RequestReader::choice(const char* key, const std::vector<std::string_view>& allowed) {
+  return choose(key, allowed);
+}
+
+std::string RequestReader::choice_or(const char* key, const char* fallback,
+                                     const std::vector<std::string_view>& allowed) {
+  known_.insert(key);
+  return has(key) ? choice(key, allowed) : std::string(fallback);
+}
+
+template <typename Names>
+std::string RequestReader::choose(const char* key, const Names& allowed) {
   const json& v = value(key);
   if (!v.is_string()) {
     throw RequestError(code::wrong_type, path_of(key) + " must be one of " + join(allowed) + "; got " + type_name(v),
                        path_of(key));
   }
   std::string s = v.get<std::string>();
-  for (const char* a : allowed) {
+  for (const auto& a : allowed) {
     if (s == a) return s;
   }
   throw RequestError(code::invalid_value, path_of(key) + " must be one of " + join(allowed) + "; got \"" + s + "\"",

@@ -5,8 +5,12 @@
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "number_text.hpp"
 
 #include "parascope/error.hpp"
 
@@ -37,6 +41,9 @@ class RequestReader {
   /// A required string that must be one of `allowed`.
   std::string choice(const char* key, std::initializer_list<const char*> allowed);
   std::string choice_or(const char* key, const char* fallback, std::initializer_list<const char*> allowed);
+  /// The same, with the allowed names from a list the engine keeps (the schedule registry's ids).
+  std::string choice(const char* key, const std::vector<std::string_view>& allowed);
+  std::string choice_or(const char* key, const char* fallback, const std::vector<std::string_view>& allowed);
 
   /// Any string (for names and notes), or the fallback.
   std::string text_or(const char* key, const std::string& fallback);
@@ -58,13 +65,12 @@ class RequestReader {
  private:
   const json* find(const char* key);
   double finite_number(const char* key, const json& v) const;
+  template <typename Names>
+  std::string choose(const char* key, const Names& allowed);
 
   const json& object_;
   std::string path_;
   std::set<std::string> known_;
 };
-
-/// Formats a number for an error message: integers without a fraction, others with up to 6 significant digits.
-std::string format_number(double value);
 
 }  // namespace parascope::detail

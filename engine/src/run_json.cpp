@@ -1,6 +1,7 @@
 // Validation of a whole run: cluster links default to the hardware preset's; the split must multiply to the GPUs.
 #include "run_json.hpp"
 
+#include "names.hpp"
 #include "spec_json.hpp"
 
 namespace parascope::detail {
@@ -164,14 +165,13 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
                            str(p.dp) + "·" + str(p.microbatch_size) + " = " + str(p.dp * p.microbatch_size),
                        r.path_of("global_batch"));
   }
-  p.schedule = r.choice_or("schedule", p.vpp > 1 ? "interleaved" : "1f1b",
-                           {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"});
-  if (p.vpp > 1 && p.schedule != "interleaved") {
-    throw RequestError(code::inconsistent, "vpp > 1 needs schedule \"interleaved\"; got \"" + p.schedule + "\"",
+  p.schedule = *parse_schedule(r.choice_or("schedule", p.vpp > 1 ? "interleaved" : "1f1b", schedule_ids()));
+  if (p.vpp > 1 && !schedule_info(p.schedule).interleaves) {
+    throw RequestError(code::inconsistent,
+                       "vpp > 1 needs schedule \"interleaved\"; got \"" + std::string(schedule_id(p.schedule)) + "\"",
                        r.path_of("schedule"));
   }
-  const std::string recompute = r.choice_or("recompute", "none", {"none", "selective", "full"});
-  p.recompute = recompute == "full" ? Recompute::full : recompute == "selective" ? Recompute::selective : Recompute::none;
+  p.recompute = parse_recompute(r.choice_or("recompute", "none", recompute_ids()));
   p.sequence_parallel = r.boolean_or("sequence_parallel", false);
   p.zero = int(r.integer_or("zero", 0, 0, 3));
   if (r.has("reshard_after_forward") && p.zero != 3) {

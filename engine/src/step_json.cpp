@@ -2,6 +2,7 @@
 #include "step_json.hpp"
 
 #include "kernel_model.hpp"
+#include "names.hpp"
 #include "run_json.hpp"
 
 namespace parascope::detail {
@@ -40,9 +41,9 @@ StepRequest read_step_request(RequestReader& request) {
   s.run = read_run(request);
   // Defaults: the chip's measured kernel ceilings, then what the software generation does; then the overrides.
   const std::string software =
-      request.choice_or("software", "megatron-core", {"megatron-core", "megatron-2021", "pytorch", "xla"});
+      request.choice_or("software", "megatron-core", software_ids());
   s.efficiency = default_efficiency(s.run.hardware, software);
-  const bool fp8 = request.choice_or("precision", "bf16", {"bf16", "fp8"}) == "fp8";
+  const bool fp8 = parse_precision(request.choice_or("precision", "bf16", precision_ids())) == Precision::fp8;
   if (fp8 && s.run.hardware.peak_flops_fp8 <= 0) {
     throw RequestError(code::inconsistent,
                        "precision \"fp8\" needs FP8 tensor cores: the hardware gives no peak_flops_fp8 (" +
@@ -56,8 +57,30 @@ StepRequest read_step_request(RequestReader& request) {
     s.efficiency = read_efficiency(e, s.efficiency);
   }
   s.efficiency.attention =
-      request.choice_or("attention", "full", {"full", "causal"}) == "causal" ? AttentionFlops::causal : AttentionFlops::full;
+      parse_attention(request.choice_or("attention", "full", attention_ids()));
   return s;
+}
+
+StepResult evaluate(const StepRequest& s) {
+  try {
+    return evaluate_step(s.run, s.efficiency);
+  } catch (const PipelineError& e) {
+    // The schedule's knobs in the request's words: stages are parallel.pp, microbatches come from the global batch,
+    // chunks are vpp, and an op time out of the pipeline's range is the model's work on this hardware.
+    const char* field = "parallel.schedule";
+    switch (e.knob) {
+      case PipelineKnob::stages: field = "parallel.pp"; break;
+      case PipelineKnob::microbatches: field = "parallel.global_batch"; break;
+      case PipelineKnob::chunks: field = "parallel.vpp"; break;
+      case PipelineKnob::time_f:
+      case PipelineKnob::time_b:
+      case PipelineKnob::time_w:
+      case PipelineKnob::time_comm: field = "hardware"; break;
+      case PipelineKnob::size: field = "parallel.global_batch"; break;  // too many ops
+      case PipelineKnob::forward_only: break;
+    }
+    throw RequestError(e.code, "pipeline schedule: " + e.message, field);
+  }
 }
 
 json axis_to_json(const AxisTraffic& a) {
@@ -119,7 +142,7 @@ json step_to_json(const StepResult& r) {
             {"vpp", r.parallel.vpp},
             {"microbatch_size", r.parallel.microbatch_size},
             {"global_batch", r.parallel.global_batch},
-            {"schedule", r.parallel.schedule},
+            {"schedule", std::string(schedule_id(r.parallel.schedule))},
             {"zero", r.parallel.zero},
             {"sequence_parallel", r.parallel.sequence_parallel},
             {"stage_layers", r.stage_layers}}}};

@@ -14,6 +14,9 @@ struct StepRequest {
 /// Reads model, hardware, cluster, parallel, optional efficiency {...} and optional attention ("full" | "causal").
 StepRequest read_step_request(RequestReader& request);
 
+/// The cost model's answer for the request; a schedule's refusal named by the request field at fault.
+StepResult evaluate(const StepRequest& request);
+
 json step_to_json(const StepResult& step);
 json axis_to_json(const AxisTraffic& axis);
 

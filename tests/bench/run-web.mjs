@@ -24,6 +24,10 @@ const BUDGETS = {
   slider_input_to_paint_p50_ms: ['ms', null], slider_input_to_paint_p95_ms: ['ms', 16],
   ring_dropped_frame_fraction: ['', 0.01], layout_shift: ['', 0.05], pipeline_1m_ops_ms: ['ms', 200],
   step_eval_us: ['us', 20], step_eval_pp64_us: ['us', 20], wasm_native_ratio: ['', null],
+  // The planner (issue 14; tests/bench/plan_bench.cpp): ms in the wasm (V8, as in Chromium), configurations per CPU
+  // second natively (a floor, shown as its inverse budget), wasm time over native time.
+  plan_gpt3_175b_ms: ['ms', 300], plan_megatron_1t_ms: ['ms', 1000], plan_configs_per_second_native: ['1/s', null],
+  plan_wasm_native_ratio: ['', null],
 };
 const figure = (key, value, extra = {}) => {
   figures[key] = { value, unit: BUDGETS[key]?.[0] ?? extra.unit ?? '', budget: BUDGETS[key]?.[1] ?? null, ...extra };
@@ -117,6 +121,26 @@ if (existsSync(NATIVE)) {
   if (Object.keys(ratios).length) {
     figure('wasm_native_ratio', Math.min(...Object.values(ratios)), { note: 'native time / wasm time, the smallest over the workloads', workloads: ratios });
   }
+  const planRequests = {
+    plan_gpt3_175b_ms: { op: 'plan', model: 'gpt3-175b', hardware: 'a100-80gb', cluster: { gpus: 1024 }, global_batch: 1536 },
+    plan_megatron_1t_ms: { op: 'plan', model: 'megatron-1t', hardware: 'a100-80gb', cluster: { gpus: 3072 }, global_batch: 3072 },
+  };
+  const planRatios = [];
+  for (const [key, request] of Object.entries(planRequests)) {
+    const nativeMs = native.find((f) => f.case === 'plan (planner)' && f.name.startsWith(`${key} native`))?.value;
+    let best = Infinity;
+    for (let i = 0; i < 2; i += 1) {
+      const t0 = performance.now();
+      engine.call(request);
+      best = Math.min(best, performance.now() - t0);
+    }
+    report(`${key}: wasm (node, V8) best of 2${nativeMs ? `, native ${nativeMs.toFixed(0)} ms` : ''}`, best, 'ms');
+    figure(key, best, { native_ms: nativeMs ?? null, note: 'whole plan op in the wasm under node (V8)' });
+    if (nativeMs) planRatios.push(nativeMs / best);
+  }
+  if (planRatios.length) figure('plan_wasm_native_ratio', Math.min(...planRatios), { note: 'native time / wasm time, the smaller of the two searches' });
+  const perSecond = native.find((f) => f.case === 'plan (planner)' && f.name.startsWith('plan_configs_per_second_native'));
+  if (perSecond) figure('plan_configs_per_second_native', perSecond.value, { note: 'target ≥ 1,000,000 (a floor: no ≤ budget)' });
 } else {
   console.log(`(no ${NATIVE.pathname}: run through \`npm run bench\` for the native figures)`);
 }

@@ -50,6 +50,10 @@ export interface PresetsRequest { op: 'presets' }
 export interface PresetsResponse {
   hardware: Array<Hardware & { id: HardwareId; name: string }>;
   models: Array<ModelShape & { id: ModelId; name: string; derived: { params_total: number; params_active: number; params_flops: number } }>;
+  /** the schedule registry, in the order readers are shown them */
+  schedules: Array<{ id: ScheduleId; label: string; splits_backward: boolean; interleaves: boolean; forward_only: boolean; source: string }>;
+  recompute: Recompute[]; zero: Array<0 | 1 | 2 | 3>; precisions: Array<'bf16' | 'fp8'>; attention: Attention[];
+  software: Array<'megatron-core' | 'megatron-2021' | 'pytorch' | 'xla'>; plan_objectives: Array<'mfu' | 'step_time' | 'memory'>;
 }
 
 export interface MfuRequest {

@@ -8,7 +8,7 @@ import { ganttSvg } from '../lib/gantt-svg.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
 import { ATTRIBUTES } from '../lib/model/attributes.js';
-import { LIMITS, SCHEDULES, scheduleLabel } from '../lib/model/bubble-state.js';
+import { LIMITS } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { opsFromAttachment } from '../lib/op-columns.js';
 import { ParascopeWidget } from '../lib/widget.js';
@@ -21,10 +21,12 @@ const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idl
 
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
+    // The schedules and the names readers see: the engine's schedule registry (presets op), not a list of our own.
+    this.schedules = this.engine.call({ op: 'presets' }).schedules.map((s) => [s.id, s.label]);
     this.wanted = {
       stages: this.intAttribute('stages', A.stages),
       microbatches: this.intAttribute('microbatches', A.microbatches),
-      schedule: this.choiceAttribute('schedule', A.schedule.choices, A.schedule.fallback),
+      schedule: this.choiceAttribute('schedule', this.schedules.map(([id]) => id), A.schedule.fallback),
       chunks: this.intAttribute('chunks', A.chunks),
       forwardOnly: this.flagAttribute('forward-only'),
     };
@@ -36,7 +38,7 @@ class ParascopeBubble extends ParascopeWidget {
       onInput: (v) => this.move(key, v), onChange: (v) => this.move(key, v),
     });
     this.controls = {
-      schedule: selectControl({ label: 'Schedule', name: 'schedule', value: this.wanted.schedule, options: SCHEDULES,
+      schedule: selectControl({ label: 'Schedule', name: 'schedule', value: this.wanted.schedule, options: this.schedules,
         onChange: (v) => this.move('schedule', v) }),
       stages: slider('stages', 'Stages (GPUs)'),
       microbatches: slider('microbatches', 'Microbatches per step'),
@@ -205,7 +207,7 @@ class ParascopeBubble extends ParascopeWidget {
     }
     const { ops, index, ...answer } = r;
     return {
-      title: `${scheduleLabel(s.schedule)}: ${s.stages} stages, ${s.microbatches} microbatches`
+      title: `${this.schedules.find(([id]) => id === s.schedule)?.[1] ?? s.schedule}: ${s.stages} stages, ${s.microbatches} microbatches`
         + `${applies.chunks ? `, ${s.chunks} chunks` : ''}${applies.forwardOnly && s['forward-only'] === 'true' ? ', forward half' : ''}`
         + `: useful work ${this.texts.efficiency}`,
       words: [s.schedule, `${s.stages}x${s.microbatches}`, applies.chunks ? `c${s.chunks}` : '',

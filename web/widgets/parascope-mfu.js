@@ -20,15 +20,17 @@ import { ParascopeWidget } from '../lib/widget.js';
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 const A = ATTRIBUTES['parascope-mfu'];
 
-/** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"). */
-function shown(key, value) {
-  const choice = CHOICES[key]?.find(([v]) => v === value);
+/** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"); `choices` as the widget's this.choices. */
+function shown(key, value, choices = CHOICES) {
+  const choice = choices[key]?.find(([v]) => v === value);
   return choice ? choice[1] : grouped(Number(value));
 }
 
 class ParascopeMfu extends ParascopeWidget {
   setup(body) {
     this.presets = this.ask({ op: 'presets' });
+    // The schedules offered and their names: the engine's schedule registry (presets op), not a list of our own.
+    this.choices = { ...CHOICES, schedule: this.presets.schedules.map((s) => [s.id, s.label]) };
     this.asker = makeAsker(this.engine);
     const ids = [...PRESETS.map((p) => p.id), YOUR_RUN];
     const modes = [...ids, MFU_CUSTOM];
@@ -61,7 +63,7 @@ class ParascopeMfu extends ParascopeWidget {
     const sliders = SLIDERS.map(([key, label]) => {
       this.stops[key] = [];
       const c = sliderControl({ label, name: key, min: 0, max: 0, value: 0,
-        format: (i) => (this.stops[key][i] === undefined ? '' : shown(key, this.stops[key][i])),
+        format: (i) => (this.stops[key][i] === undefined ? '' : shown(key, this.stops[key][i], this.choices)),
         // While dragging only the figure follows (one engine answer); on release every control's offer is renewed.
         onInput: (i) => this.change(key, this.stops[key][i], { offers: false }),
         onChange: () => this.update([], { keepHints: true }) });
@@ -69,7 +71,7 @@ class ParascopeMfu extends ParascopeWidget {
       return c.element;
     });
     const selects = SELECTS.map(([key, label]) => {
-      const c = selectControl({ label, name: key, value: '', options: CHOICES[key].map(([v, t]) => [String(v), t]),
+      const c = selectControl({ label, name: key, value: '', options: this.choices[key].map(([v, t]) => [String(v), t]),
         onChange: (v) => this.change(key, key === 'zero' ? Number(v) : v) });
       this.controls[key] = c;
       return c.element;
@@ -164,7 +166,7 @@ class ParascopeMfu extends ParascopeWidget {
     const s = presetSplit(p);
     for (const [key, , attr] of SLIDERS) s[key] = this.intAttribute(attr, { ...A[attr], fallback: s[key] });
     for (const [key] of SELECTS) {
-      const values = CHOICES[key].map(([v]) => String(v));
+      const values = this.choices[key].map(([v]) => String(v));
       const raw = this.choiceAttribute(key, values, s[key] === '' ? '' : String(s[key]));
       s[key] = key === 'zero' ? Number(raw) : raw;
     }
@@ -261,7 +263,7 @@ class ParascopeMfu extends ParascopeWidget {
       this.controls[key].element.querySelector('.hint').removeAttribute('title');
     }
     const said = moved.map((m) => {
-      const text = `Moved ${shown(m.key, m.from)} → ${shown(m.key, m.to)}: ${m.reason}.`;
+      const text = `Moved ${shown(m.key, m.from, this.choices)} → ${shown(m.key, m.to, this.choices)}: ${m.reason}.`;
       this.controls[m.key].hint(text);
       this.controls[m.key].element.querySelector('.hint').title = text;
       return `${this.controls[m.key].element.querySelector('.label').textContent} ${text[0].toLowerCase()}${text.slice(1)}`;

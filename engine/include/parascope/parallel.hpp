@@ -7,6 +7,7 @@
 
 #include "parascope/hardware.hpp"
 #include "parascope/model.hpp"
+#include "parascope/schedule.hpp"
 
 namespace parascope {
 
@@ -32,7 +33,7 @@ struct ParallelConfig {
   std::int64_t vpp = 1;                  ///< virtual pipeline stages (model chunks) per GPU
   std::int64_t microbatch_size = 1;      ///< sequences per microbatch
   std::int64_t global_batch = 1;         ///< sequences per optimizer step
-  std::string schedule = "1f1b";         ///< a pipeline schedule id ("gpipe", "1f1b", "interleaved", ...)
+  Schedule schedule = Schedule::one_f_one_b;  ///< the pipeline schedule (parascope/schedule.hpp)
   Recompute recompute = Recompute::none;
   bool sequence_parallel = false;        ///< Korthikanti et al. 2022: split LayerNorm/dropout activations over TP
   int zero = 0;                          ///< ZeRO stage 0-3 (Rajbhandari et al. 2020); 3 = FSDP

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace parascope {
+#include "parascope/schedule.hpp"
 
-enum class Schedule { gpipe, one_f_one_b, interleaved, zb_h1, zb_h2, dualpipe };
+namespace parascope {
 
 /// Duration of ONE scheduled op, in any time unit (the results come back in the same unit). On interleaved schedules an
 /// op is one chunk (1/v of a stage's layers). For gpipe/1f1b/interleaved the whole backward is one op of length b and
@@ -69,27 +69,27 @@ inline constexpr int kMaxPipelineMicrobatches = 65536;
 inline constexpr int kMaxPipelineChunks = 64;
 inline constexpr std::int64_t kMaxPipelineOps = 1'000'000;
 
-/// "gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe".
-std::optional<Schedule> parse_schedule(std::string_view id);
-std::string_view schedule_id(Schedule schedule);
 /// The defaults of the JSON API: f=1, b=2, w=0 (whole backward) or, for zb-* and dualpipe, f=1, b=1, w=1.
 PipelineTimes default_times(Schedule schedule);
 /// How many ops the spec produces (p · m · v · kinds), without building anything.
 std::int64_t pipeline_op_count(const PipelineSpec& spec);
 
-/// Throws RequestError, as run_pipeline would, when the spec is refused; builds and simulates nothing. A refusal's
-/// message starts with the rule up to its first colon ("dualpipe needs an even number of stages: …").
+/// Why run_pipeline would refuse the spec (the first rule it breaks), or nothing when it is accepted: the validity
+/// rule as a function a caller (the planner) asks without trying. Builds and simulates nothing. A refusal's message
+/// starts with the rule up to its first colon ("dualpipe needs an even number of stages: …").
+std::optional<PipelineError> pipeline_refusal(const PipelineSpec& spec);
+/// Throws pipeline_refusal's PipelineError, if any.
 void check_pipeline(const PipelineSpec& spec);
 
 /// run_pipeline's metrics alone, without the op list or the closed form: the cost model's inner loop. Schedules with
 /// a steady phase (1f1b, interleaved, zb-h1, dualpipe) time a short copy of themselves and add the steady cycles the
 /// copy lacks once its state repeats exactly (engine/src/pipeline_steady.cpp); the result equals simulating every op
-/// up to rounding. Throws RequestError like run_pipeline, except that DualPipe on one stage (the cost model's pp = 1, no
+/// up to rounding. Throws PipelineError like run_pipeline, except that DualPipe on one stage (the cost model's pp = 1, no
 /// pipeline) is timed as that one stage's F, B, W per microbatch instead of refused.
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec);
 
 /// Builds the schedule's per-stage op order, simulates it (each op starts when its stage is free and its inputs have
-/// arrived) and measures the timeline. Throws RequestError, with the JSON field names, on an invalid spec.
+/// arrived) and measures the timeline. Throws PipelineError (naming the knob at fault) on an invalid spec.
 PipelineResult run_pipeline(const PipelineSpec& spec);
 
 }  // namespace parascope

@@ -1,0 +1,43 @@
+// The API's names for the engine's fixed choices (names.hpp).
+#include "names.hpp"
+
+namespace parascope::detail {
+
+const std::vector<std::string_view>& recompute_ids() {
+  static const std::vector<std::string_view> ids{"none", "selective", "full"};
+  return ids;
+}
+Recompute parse_recompute(std::string_view id) {
+  return id == "full" ? Recompute::full : id == "selective" ? Recompute::selective : Recompute::none;
+}
+std::string_view recompute_id(Recompute recompute) { return recompute_ids()[std::size_t(recompute)]; }
+
+const std::vector<std::string_view>& precision_ids() {
+  static const std::vector<std::string_view> ids{"bf16", "fp8"};
+  return ids;
+}
+Precision parse_precision(std::string_view id) { return id == "fp8" ? Precision::fp8 : Precision::bf16; }
+std::string_view precision_id(Precision precision) { return precision_ids()[std::size_t(precision)]; }
+
+const std::vector<std::string_view>& attention_ids() {
+  static const std::vector<std::string_view> ids{"full", "causal"};
+  return ids;
+}
+AttentionFlops parse_attention(std::string_view id) { return id == "causal" ? AttentionFlops::causal : AttentionFlops::full; }
+
+const std::vector<std::string_view>& software_ids() {
+  static const std::vector<std::string_view> ids{"megatron-core", "megatron-2021", "pytorch", "xla"};
+  return ids;
+}
+
+const std::vector<int>& zero_stages() {
+  static const std::vector<int> stages{0, 1, 2, 3};
+  return stages;
+}
+
+const std::vector<std::string_view>& objective_ids() {
+  static const std::vector<std::string_view> ids{"mfu", "step_time", "memory"};
+  return ids;
+}
+
+}  // namespace parascope::detail

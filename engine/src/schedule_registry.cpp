@@ -1,0 +1,72 @@
+// The schedule registry: one entry per pipeline schedule. Everything else (the pipeline op's choices, the cost
+// model's and memory model's rules, the presets op's list, the planner's enumeration) reads it from here.
+#include "schedule_registry.hpp"
+
+namespace parascope {
+
+namespace detail {
+
+namespace {
+
+// id, label, splits backward, interleaves, forward-only, holds two stages, pairs all-to-alls, source.
+const ScheduleEntry kRegistry[] = {
+    {{Schedule::gpipe, "gpipe", "GPipe", false, false, true, false, false, "Huang et al. 2019 (GPipe), Sec. 2.3"},
+     gpipe_orders, nullptr, fill_drain_closed_form, nullptr},
+    {{Schedule::one_f_one_b, "1f1b", "1F1B", false, false, false, false, false,
+      "Narayanan et al. 2021 (Megatron-LM, PipeDream-Flush), Sec. 2.2.1"},
+     one_f_one_b_orders, one_f_one_b_steady, fill_drain_closed_form, nullptr},
+    {{Schedule::interleaved, "interleaved", "Interleaved 1F1B", false, true, true, false, false,
+      "Narayanan et al. 2021 (Megatron-LM), Sec. 2.2.2"},
+     interleaved_orders, interleaved_steady, interleaved_closed_form, interleaved_rule},
+    {{Schedule::zb_h1, "zb-h1", "Zero bubble H1", true, false, false, false, false,
+      "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.1"},
+     zb_h1_orders, zb_h1_steady, zb_h1_closed_form, nullptr},
+    {{Schedule::zb_h2, "zb-h2", "Zero bubble H2", true, false, false, false, false,
+      "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.2"},
+     nullptr, nullptr, zb_h2_closed_form, nullptr},
+    {{Schedule::dualpipe, "dualpipe", "DualPipe", true, false, false, true, true,
+      "DeepSeek-AI 2024 (DeepSeek-V3 technical report), Sec. 3.2.1"},
+     dualpipe_orders, dualpipe_steady, dualpipe_closed_form, dualpipe_rule},
+};
+
+}  // namespace
+
+const ScheduleEntry& schedule_entry(Schedule schedule) {
+  for (const ScheduleEntry& e : kRegistry) {
+    if (e.info.schedule == schedule) return e;
+  }
+  return kRegistry[1];  // unreachable: every Schedule has an entry (tests/engine/schedule_registry_test.cpp)
+}
+
+}  // namespace detail
+
+const std::vector<ScheduleInfo>& schedules() {
+  static const std::vector<ScheduleInfo> list = [] {
+    std::vector<ScheduleInfo> out;
+    for (const detail::ScheduleEntry& e : detail::kRegistry) out.push_back(e.info);
+    return out;
+  }();
+  return list;
+}
+
+const ScheduleInfo& schedule_info(Schedule schedule) { return detail::schedule_entry(schedule).info; }
+
+std::optional<Schedule> parse_schedule(std::string_view id) {
+  for (const detail::ScheduleEntry& e : detail::kRegistry) {
+    if (e.info.id == id) return e.info.schedule;
+  }
+  return std::nullopt;
+}
+
+std::string_view schedule_id(Schedule schedule) { return schedule_info(schedule).id; }
+
+const std::vector<std::string_view>& schedule_ids() {
+  static const std::vector<std::string_view> ids = [] {
+    std::vector<std::string_view> out;
+    for (const ScheduleInfo& s : schedules()) out.push_back(s.id);
+    return out;
+  }();
+  return ids;
+}
+
+}  // namespace parascope
