@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
@@ -192,12 +193,13 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
 /// sends take. Sends on the critical path × send time is what the schedule spends on sends (the simulator counts
 /// them); it equals "with sends minus without" whenever a send is short next to an op (tests/engine/pipeline_test.cpp).
 /// ZB-H2's greedy simulator does not count them: there the schedule runs a second time without sends.
+/// Without `with_sends` that second run is skipped and `sends` is NaN (the planner reads neither pp_comm nor bubble).
 struct Scheduled {
   PipelineMetrics metrics;
   double sends = 0;  ///< seconds of the makespan spent on stage-to-stage sends
 };
 
-Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
+Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm, bool with_sends) {
   PipelineSpec spec;
   spec.schedule = p.schedule;
   spec.stages = int(p.pp);
@@ -209,6 +211,8 @@ Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double
   Scheduled out{pipeline_metrics(spec), 0.0};
   if (comm > 0 && out.metrics.critical_sends >= 0) {
     out.sends = double(out.metrics.critical_sends) * comm;
+  } else if (comm > 0 && !with_sends) {
+    out.sends = std::numeric_limits<double>::quiet_NaN();
   } else if (comm > 0) {
     PipelineSpec silent = spec;
     silent.times.comm = 0;
@@ -329,8 +333,8 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
 }
 
 /// The core's pipeline schedule: the step's one costly part.
-void schedule_core(const TrainingRun& run, StepCore& c) {
-  c.scheduled = schedule(run.parallel, c.max_f, c.max_b - c.w_part, c.w_part, c.p2p);
+void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true) {
+  c.scheduled = schedule(run.parallel, c.max_f, c.max_b - c.w_part, c.w_part, c.p2p, with_sends);
   const PipelineMetrics& with_comm = c.scheduled.metrics;
   c.busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
   c.r.pipeline_makespan = with_comm.makespan;
@@ -344,8 +348,8 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_s
   return core;
 }
 
-void schedule_step_core(const TrainingRun& run, StepCore& core) {
-  if (!core.scheduled_done) schedule_core(run, core);
+void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends) {
+  if (!core.scheduled_done) schedule_core(run, core, with_sends);
 }
 
 double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
@@ -480,6 +484,10 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
   // Clamped at 0: with pp = 1 (or no idle) makespan and busy are the same sum rounded in two orders (−8.9e-16 s).
   r.breakdown.pp_comm = std::max(0.0, std::min(scheduled.sends, with_comm.makespan - busy));
   r.breakdown.bubble = std::max(0.0, with_comm.makespan - busy - r.breakdown.pp_comm);
+  if (std::isnan(scheduled.sends)) {
+    // Sends not timed (schedule_step_core without with_sends): the split of idle time into sends and bubble is unknown.
+    r.breakdown.pp_comm = r.breakdown.bubble = std::numeric_limits<double>::quiet_NaN();
+  }
   r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
 
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.

@@ -307,7 +307,8 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
     ++out.rejected[std::size_t(*reason)];
     return;
   }
-  detail::schedule_step_core(run, *core);
+  // The planner reads step_time, mfu and memory, never the pp_comm/bubble split: skip ZB-H2's run without sends.
+  detail::schedule_step_core(run, *core, false);
   const StepResult r = detail::finish_step(run, eff, *core, false);
   PlanCandidate c;
   c.parallel = p;

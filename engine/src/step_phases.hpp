@@ -18,7 +18,9 @@ using StepCorePtr = std::unique_ptr<StepCore, StepCoreDeleter>;
 /// The first phase. Nothing in it reads parallel.zero or parallel.reshard_after_forward. Without `with_schedule` the
 /// pipeline schedule (its costly part) waits for schedule_step_core, so that a caller can first ask the bound below.
 StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool with_schedule = true);
-void schedule_step_core(const TrainingRun& run, StepCore& core);
+/// `with_sends` false skips what only breakdown.pp_comm and breakdown.bubble read (ZB-H2's second run, without sends):
+/// finish_step then leaves those two (and dashboard_utilization) NaN; every other number is the same.
+void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends = true);
 
 /// A lower bound of the pipeline's makespan, hence of step_time (the rest of the step adds to it), known before the
 /// schedule is timed: the busiest stage's ops back to back.
