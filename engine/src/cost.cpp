@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <unordered_map>
 
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
@@ -247,6 +249,36 @@ struct StepCore {
 
 void StepCoreDeleter::operator()(StepCore* core) const { delete core; }
 
+/// Pipeline timings already done in one search, by their exact inputs: the schedule, p, m, v, the bits of f, b, w
+/// and the send time, and whether sends were timed apart. Equal keys give the same spec, hence the same metrics.
+struct PipelineMemo {
+  struct Key {
+    std::int64_t schedule, stages, microbatches, chunks, with_sends;
+    std::uint64_t f, b, w, comm;
+    bool operator==(const Key& o) const {
+      return schedule == o.schedule && stages == o.stages && microbatches == o.microbatches && chunks == o.chunks &&
+             with_sends == o.with_sends && f == o.f && b == o.b && w == o.w && comm == o.comm;
+    }
+  };
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      std::uint64_t h = 1469598103934665603ull;
+      for (const std::uint64_t x : {std::uint64_t(k.schedule), std::uint64_t(k.stages), std::uint64_t(k.microbatches),
+                                    std::uint64_t(k.chunks), std::uint64_t(k.with_sends), k.f, k.b, k.w, k.comm}) {
+        h = (h ^ x) * 1099511628211ull;
+        h ^= h >> 29;
+      }
+      return std::size_t(h);
+    }
+  };
+  /// At most this many timings are kept (the search reuses them within a split and a microbatch size, where only
+  /// recompute, sequence parallelism and precision change): the memo is emptied when full, bounding its memory.
+  static constexpr std::size_t kCapacity = 512;
+  std::unordered_map<Key, Scheduled, Hash> done;
+};
+void PipelineMemoDeleter::operator()(PipelineMemo* memo) const { delete memo; }
+PipelineMemoPtr make_pipeline_memo() { return PipelineMemoPtr(new PipelineMemo); }
+
 void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
@@ -333,8 +365,29 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
 }
 
 /// The core's pipeline schedule: the step's one costly part.
-void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true) {
-  c.scheduled = schedule(run.parallel, c.max_f, c.max_b - c.w_part, c.w_part, c.p2p, with_sends);
+std::uint64_t bits(double x) {
+  std::uint64_t out;
+  std::memcpy(&out, &x, sizeof out);
+  return out;
+}
+
+void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, PipelineMemo* memo = nullptr) {
+  const ParallelConfig& p = run.parallel;
+  const double f = c.max_f, b = c.max_b - c.w_part, w = c.w_part, comm = c.p2p;
+  if (memo == nullptr) {
+    c.scheduled = schedule(p, f, b, w, comm, with_sends);
+  } else {
+    const PipelineMemo::Key key{std::int64_t(p.schedule), p.pp,   p.microbatches(), p.vpp, with_sends ? 1 : 0,
+                                bits(f),                  bits(b), bits(w),          bits(comm)};
+    const auto found = memo->done.find(key);
+    if (found != memo->done.end()) {
+      c.scheduled = found->second;
+    } else {
+      c.scheduled = schedule(p, f, b, w, comm, with_sends);
+      if (memo->done.size() >= PipelineMemo::kCapacity) memo->done.clear();
+      memo->done.emplace(key, c.scheduled);
+    }
+  }
   const PipelineMetrics& with_comm = c.scheduled.metrics;
   c.busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
   c.r.pipeline_makespan = with_comm.makespan;
@@ -348,8 +401,8 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_s
   return core;
 }
 
-void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends) {
-  if (!core.scheduled_done) schedule_core(run, core, with_sends);
+void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends, PipelineMemo* memo) {
+  if (!core.scheduled_done) schedule_core(run, core, with_sends, memo);
 }
 
 double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
