@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <tuple>
+#include <unordered_map>
 
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
@@ -193,12 +196,13 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
 /// sends take. Sends on the critical path × send time is what the schedule spends on sends (the simulator counts
 /// them); it equals "with sends minus without" whenever a send is short next to an op (tests/engine/pipeline_test.cpp).
 /// ZB-H2's greedy simulator does not count them: there the schedule runs a second time without sends.
+/// Without `with_sends` that second run is skipped and `sends` is NaN (the planner reads neither pp_comm nor bubble).
 struct Scheduled {
   PipelineMetrics metrics;
   double sends = 0;  ///< seconds of the makespan spent on stage-to-stage sends
 };
 
-Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm) {
+Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm, bool with_sends) {
   PipelineSpec spec;
   spec.schedule = p.schedule;
   spec.stages = int(p.pp);
@@ -210,6 +214,8 @@ Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double
   Scheduled out{pipeline_metrics(spec), 0.0};
   if (comm > 0 && out.metrics.critical_sends >= 0) {
     out.sends = double(out.metrics.critical_sends) * comm;
+  } else if (comm > 0 && !with_sends) {
+    out.sends = std::numeric_limits<double>::quiet_NaN();
   } else if (comm > 0) {
     PipelineSpec silent = spec;
     silent.times.comm = 0;
@@ -243,6 +249,36 @@ struct StepCore {
 };
 
 void StepCoreDeleter::operator()(StepCore* core) const { delete core; }
+
+/// Pipeline timings already done in one search, by their exact inputs: the schedule, p, m, v, the bits of f, b, w
+/// and the send time, and whether sends were timed apart. Equal keys give the same spec, hence the same metrics.
+struct PipelineMemo {
+  struct Key {
+    std::int64_t schedule, stages, microbatches, chunks, with_sends;
+    std::uint64_t f, b, w, comm;
+    bool operator==(const Key& o) const {
+      return schedule == o.schedule && stages == o.stages && microbatches == o.microbatches && chunks == o.chunks &&
+             with_sends == o.with_sends && f == o.f && b == o.b && w == o.w && comm == o.comm;
+    }
+  };
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      std::uint64_t h = 1469598103934665603ull;
+      for (const std::uint64_t x : {std::uint64_t(k.schedule), std::uint64_t(k.stages), std::uint64_t(k.microbatches),
+                                    std::uint64_t(k.chunks), std::uint64_t(k.with_sends), k.f, k.b, k.w, k.comm}) {
+        h = (h ^ x) * 1099511628211ull;
+        h ^= h >> 29;
+      }
+      return std::size_t(h);
+    }
+  };
+  /// At most this many timings are kept (the search reuses them within a split and a microbatch size, where only
+  /// recompute, sequence parallelism and precision change): the memo is emptied when full, bounding its memory.
+  static constexpr std::size_t kCapacity = 512;
+  std::unordered_map<Key, Scheduled, Hash> done;
+};
+void PipelineMemoDeleter::operator()(PipelineMemo* memo) const { delete memo; }
+PipelineMemoPtr make_pipeline_memo() { return PipelineMemoPtr(new PipelineMemo); }
 
 void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   const ModelShape& m = run.model;
@@ -330,8 +366,29 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
 }
 
 /// The core's pipeline schedule: the step's one costly part.
-void schedule_core(const TrainingRun& run, StepCore& c) {
-  c.scheduled = schedule(run.parallel, c.max_f, c.max_b - c.w_part, c.w_part, c.p2p);
+std::uint64_t bits(double x) {
+  std::uint64_t out;
+  std::memcpy(&out, &x, sizeof out);
+  return out;
+}
+
+void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, PipelineMemo* memo = nullptr) {
+  const ParallelConfig& p = run.parallel;
+  const double f = c.max_f, b = c.max_b - c.w_part, w = c.w_part, comm = c.p2p;
+  if (memo == nullptr) {
+    c.scheduled = schedule(p, f, b, w, comm, with_sends);
+  } else {
+    const PipelineMemo::Key key{std::int64_t(p.schedule), p.pp,   p.microbatches(), p.vpp, with_sends ? 1 : 0,
+                                bits(f),                  bits(b), bits(w),          bits(comm)};
+    const auto found = memo->done.find(key);
+    if (found != memo->done.end()) {
+      c.scheduled = found->second;
+    } else {
+      c.scheduled = schedule(p, f, b, w, comm, with_sends);
+      if (memo->done.size() >= PipelineMemo::kCapacity) memo->done.clear();
+      memo->done.emplace(key, c.scheduled);
+    }
+  }
   const PipelineMetrics& with_comm = c.scheduled.metrics;
   c.busy = *std::max_element(with_comm.busy.begin(), with_comm.busy.end());
   c.r.pipeline_makespan = with_comm.makespan;
@@ -345,8 +402,8 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_s
   return core;
 }
 
-void schedule_step_core(const TrainingRun& run, StepCore& core) {
-  if (!core.scheduled_done) schedule_core(run, core);
+void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends, PipelineMemo* memo) {
+  if (!core.scheduled_done) schedule_core(run, core, with_sends, memo);
 }
 
 double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
@@ -486,6 +543,10 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
   // Clamped at 0: with pp = 1 (or no idle) makespan and busy are the same sum rounded in two orders (−8.9e-16 s).
   r.breakdown.pp_comm = std::max(0.0, std::min(scheduled.sends, with_comm.makespan - busy));
   r.breakdown.bubble = std::max(0.0, with_comm.makespan - busy - r.breakdown.pp_comm);
+  if (std::isnan(scheduled.sends)) {
+    // Sends not timed (schedule_step_core without with_sends): the split of idle time into sends and bubble is unknown.
+    r.breakdown.pp_comm = r.breakdown.bubble = std::numeric_limits<double>::quiet_NaN();
+  }
   r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
 
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.

@@ -119,6 +119,7 @@ struct PlanSearch::State {
   std::size_t core_split = SIZE_MAX, core_group = SIZE_MAX;
   int core_knobs = -1;
   double core_makespan_bound = 0;  // step_time ≥ this for every ZeRO stage of the core
+  detail::PipelineMemoPtr pipeline_memo = detail::make_pipeline_memo();  // pipeline timings by their exact inputs
 
   /// Why a configuration with these lower bounds (step time, memory per GPU) provably cannot change the answer, if
   /// it cannot: it does not fit and cannot be the closest miss, or it cannot enter the top k nor the Pareto front.
@@ -307,7 +308,8 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
     ++out.rejected[std::size_t(*reason)];
     return;
   }
-  detail::schedule_step_core(run, *core);
+  // The planner reads step_time, mfu and memory, never the pp_comm/bubble split: skip ZB-H2's run without sends.
+  detail::schedule_step_core(run, *core, false, pipeline_memo.get());
   const StepResult r = detail::finish_step(run, eff, *core, false);
   PlanCandidate c;
   c.parallel = p;

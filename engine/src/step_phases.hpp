@@ -15,10 +15,22 @@ struct StepCoreDeleter {
 };
 using StepCorePtr = std::unique_ptr<StepCore, StepCoreDeleter>;
 
+/// Pipeline timings kept by their exact inputs, to share across the configurations of one search that give the
+/// pipeline the same op times (e.g. selective and no recompute; FP8 and BF16 where the ops come out equal).
+struct PipelineMemo;
+struct PipelineMemoDeleter {
+  void operator()(PipelineMemo* memo) const;
+};
+using PipelineMemoPtr = std::unique_ptr<PipelineMemo, PipelineMemoDeleter>;
+PipelineMemoPtr make_pipeline_memo();
+
 /// The first phase. Nothing in it reads parallel.zero or parallel.reshard_after_forward. Without `with_schedule` the
 /// pipeline schedule (its costly part) waits for schedule_step_core, so that a caller can first ask the bound below.
 StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool with_schedule = true);
-void schedule_step_core(const TrainingRun& run, StepCore& core);
+/// `with_sends` false skips what only breakdown.pp_comm and breakdown.bubble read (ZB-H2's second run, without sends):
+/// finish_step then leaves those two (and dashboard_utilization) NaN; every other number is the same. With `memo`
+/// a timing with the same inputs is reused rather than run again (the same numbers: the same spec is timed).
+void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends = true, PipelineMemo* memo = nullptr);
 
 /// A lower bound of the pipeline's makespan, hence of step_time (the rest of the step adds to it), known before the
 /// schedule is timed: the busiest stage's ops back to back.

@@ -69,6 +69,24 @@ TEST(Plan, EveryRankedParetoAndScatterConfigurationIsReproducedByStep) {
   }
 }
 
+// The planner skips ZB-H2's second run (without sends) and reuses a pipeline timing across configurations with the
+// same op times: every point it shows must still be step's own numbers, for every recompute mode and ZeRO stage.
+TEST(Plan, ZbH2AndSharedPipelineTimingsAreReproducedByStepEverywhere) {
+  const json requests[] = {
+      plan_request("gpt2-124m", "a100-80gb", 16, 64,
+                   {{"schedules", {"zb-h2", "1f1b"}}, {"recompute", {"none", "selective", "full"}}, {"top_k", 40}}),
+      plan_request("llama3-8b", "h100-sxm", 32, 64, {{"schedules", {"zb-h2"}}, {"precision", {"bf16", "fp8"}}}),
+  };
+  for (const json& request : requests) {
+    const json answer = ask(request);
+    ASSERT_FALSE(answer.contains("error")) << answer.dump();
+    ASSERT_FALSE(answer["results"].empty()) << request.dump();
+    for (const json& c : answer["results"]) expect_reproduced(request, c);
+    for (const json& c : answer["pareto"]) expect_reproduced(request, c);
+    for (const json& c : answer["scatter"]) expect_reproduced(request, c);
+  }
+}
+
 TEST(Plan, ResultsAreRankedAndFitAndTheParetoFrontIsNotDominated) {
   for (const json& request : kSmallPlans) {
     const json answer = ask(request);
