@@ -97,39 +97,37 @@ std::vector<double>& attachment() {
   return numbers;
 }
 
-std::string respond(std::string_view request_text, const std::function<json(const json&)>& answer) {
-  attachment().clear();
-  try {
-    if (request_text.size() > kMaxRequestBytes) {
-      return text(error_object(code::too_large, "the request is larger than 1 MiB", ""));
-    }
-    // JSON text holds no NUL byte (a string spells it \u0000); the parser would take one for the end of the text and
-    // answer what came before it, so `{"op":"version"}<NUL>anything` is refused here like any other stray byte.
-    if (const auto nul = request_text.find('\0'); nul != std::string_view::npos) {
-      return text(error_object(code::invalid_json,
-                               "the request is not valid JSON: byte " + std::to_string(nul + 1) +
-                                   " is NUL (0x00), which JSON text never holds (in a string, write \\u0000)",
-                               ""));
-    }
-    json request;
-    try {
-      request = json::parse(request_text.begin(), request_text.end());
-    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
-      // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
-      std::string why = e.what();
-      why = why.substr(why.find("] ") == std::string::npos ? 0 : why.find("] ") + 2);
-      if (why.find("ill-formed UTF-8") != std::string::npos) {
-        why += " (a request is UTF-8 text: a lone UTF-16 surrogate or another encoding's bytes cannot be read)";
-      }
-      return text(error_object(code::invalid_json, "the request is not valid JSON: " + why, ""));
-    }
-    if (!request.is_object()) {
-      return text(error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", ""));
-    }
-    return checked(answer(request));
-  } catch (...) {
-    return error_text();
+bool read_request(std::string_view request_text, json& request, std::string& refusal) {
+  if (request_text.size() > kMaxRequestBytes) {
+    refusal = text(error_object(code::too_large, "the request is larger than 1 MiB", ""));
+    return false;
   }
+  // JSON text holds no NUL byte (a string spells it \u0000); the parser would take one for the end of the text and
+  // answer what came before it, so `{"op":"version"}<NUL>anything` is refused here like any other stray byte.
+  if (const auto nul = request_text.find('\0'); nul != std::string_view::npos) {
+    refusal = text(error_object(code::invalid_json,
+                                "the request is not valid JSON: byte " + std::to_string(nul + 1) +
+                                    " is NUL (0x00), which JSON text never holds (in a string, write \\u0000)",
+                                ""));
+    return false;
+  }
+  try {
+    request = json::parse(request_text.begin(), request_text.end());
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
+    // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
+    std::string why = e.what();
+    why = why.substr(why.find("] ") == std::string::npos ? 0 : why.find("] ") + 2);
+    if (why.find("ill-formed UTF-8") != std::string::npos) {
+      why += " (a request is UTF-8 text: a lone UTF-16 surrogate or another encoding's bytes cannot be read)";
+    }
+    refusal = text(error_object(code::invalid_json, "the request is not valid JSON: " + why, ""));
+    return false;
+  }
+  if (!request.is_object()) {
+    refusal = text(error_object(code::invalid_request, "the request must be a JSON object with an \"op\" field", ""));
+    return false;
+  }
+  return true;
 }
 
 std::string checked(const json& response) {
@@ -143,19 +141,20 @@ std::string checked(const json& response) {
   return text(response);
 }
 
-std::string error_text() {
+std::string refused(const RequestError& e) {
   attachment().clear();
-  try {
-    throw;
-  } catch (const RequestError& e) {
-    return text(error_object(e.code, e.message, e.field));
-  } catch (const std::bad_alloc&) {
-    return text(error_object(code::too_large, "the request needs more memory than is available", ""));
-  } catch (const std::exception& e) {
-    return text(error_object(code::internal_error, std::string("internal error: ") + e.what(), ""));
-  } catch (...) {
-    return text(error_object(code::internal_error, "internal error", ""));
-  }
+  return text(error_object(e.code, e.message, e.field));
+}
+
+std::string out_of_memory() {
+  attachment().clear();
+  return text(error_object(code::too_large, "the request needs more memory than is available", ""));
+}
+
+std::string internal_error(const char* what) {
+  attachment().clear();
+  return text(error_object(code::internal_error, what[0] ? std::string("internal error: ") + what : "internal error",
+                           ""));
 }
 
 }  // namespace detail
@@ -166,7 +165,23 @@ std::string call(std::string_view request_text) {
   // The last call's numbers are released, not just cleared: a big attachment's memory would otherwise stay taken in
   // the wasm heap (which never shrinks) under every later request (engine/API.md, "Cost of the largest request").
   std::vector<double>().swap(detail::attachment());
-  std::string response = detail::respond(request_text, detail::dispatch);
+  std::string response;
+  // Each failure is caught by type right here, around the direct call (no std::function or rethrow helper between
+  // the throw and its catch: with wasm exceptions, WebKit's JavaScriptCore trapped on such paths).
+  try {
+    json request;
+    std::string refusal;
+    response = detail::read_request(request_text, request, refusal) ? detail::checked(detail::dispatch(request))
+                                                                    : refusal;
+  } catch (const RequestError& e) {
+    response = detail::refused(e);
+  } catch (const std::bad_alloc&) {
+    response = detail::out_of_memory();
+  } catch (const std::exception& e) {
+    response = detail::internal_error(e.what());
+  } catch (...) {
+    response = detail::internal_error("");
+  }
   detail::trim_compiled_pipelines();  // keep only small schedules compiled for the next call
   return response;
 }

@@ -179,17 +179,29 @@ struct PlanSession::Impl {
 };
 
 PlanSession::PlanSession(std::string_view request_text) : impl_(std::make_unique<Impl>()) {
-  const std::string answer = detail::respond(request_text, [this](const detail::json& request) {
-    detail::RequestReader reader(request, "");
-    const detail::json& op = reader.value("op");
-    if (!op.is_string() || op.get<std::string>() != "plan") {
-      throw RequestError(code::invalid_value, "a plan search is built from a \"plan\" request: op must be \"plan\"",
-                         "op");
-    }
-    impl_->search = std::make_unique<PlanSearch>(detail::read_plan_query(reader));
-    return detail::json::object();
-  });
-  if (!impl_->search) impl_->error = answer;
+  impl_->error = [&]() -> std::string {
+    try {
+      detail::json request;
+      std::string refusal;
+      if (!detail::read_request(request_text, request, refusal)) return refusal;
+      detail::RequestReader reader(request, "");
+      const detail::json& op = reader.value("op");
+      if (!op.is_string() || op.get<std::string>() != "plan") {
+        throw RequestError(code::invalid_value, "a plan search is built from a \"plan\" request: op must be \"plan\"",
+                           "op");
+      }
+      impl_->search = std::make_unique<PlanSearch>(detail::read_plan_query(reader));
+      return "";
+  } catch (const RequestError& e) {
+    return detail::refused(e);
+  } catch (const std::bad_alloc&) {
+    return detail::out_of_memory();
+  } catch (const std::exception& e) {
+    return detail::internal_error(e.what());
+  } catch (...) {
+    return detail::internal_error("");
+  }
+  }();
 }
 
 PlanSession::~PlanSession() = default;
@@ -199,8 +211,14 @@ std::string PlanSession::advance(std::int64_t max_configs) {
   try {
     const bool done = impl_->search->advance(max_configs);
     return detail::checked({{"done", done}, {"evaluated", impl_->search->considered()}, {"total", impl_->search->total()}});
+  } catch (const RequestError& e) {
+    return detail::refused(e);
+  } catch (const std::bad_alloc&) {
+    return detail::out_of_memory();
+  } catch (const std::exception& e) {
+    return detail::internal_error(e.what());
   } catch (...) {
-    return detail::error_text();
+    return detail::internal_error("");
   }
 }
 
@@ -210,8 +228,14 @@ std::string PlanSession::result() {
     while (!impl_->search->advance(std::int64_t(1) << 24)) {
     }
     return detail::checked(detail::plan_to_json(impl_->search->result(), impl_->search->query()));
+  } catch (const RequestError& e) {
+    return detail::refused(e);
+  } catch (const std::bad_alloc&) {
+    return detail::out_of_memory();
+  } catch (const std::exception& e) {
+    return detail::internal_error(e.what());
   } catch (...) {
-    return detail::error_text();
+    return detail::internal_error("");
   }
 }
 

@@ -32,12 +32,15 @@ json op_plan(RequestReader& request);
 
 /// Dispatches a parsed request object on its "op" (throws RequestError).
 json dispatch(const json& request);
-/// call()'s frame around any answer: size limit, parse, object check, `answer`, the finite-number check, and every
-/// failure turned into an error object. Never throws.
-std::string respond(std::string_view request_text, const std::function<json(const json&)>& answer);
+/// Reads request text into `request`: false, with the error object text in `refusal`, when it is too large, not
+/// JSON or not an object. Never throws.
+bool read_request(std::string_view request_text, json& request, std::string& refusal);
 /// A response object as text, or an out_of_range error when a number in it is not finite.
 std::string checked(const json& response);
-/// The error object text of the exception in flight (call only inside a catch block).
-std::string error_text();
+/// The error object text of a refusal, of running out of memory, and of any other failure (`what` may be ""); each
+/// clears the attachment. Callers catch by type around their own work and call these (see call() in api.cpp).
+std::string refused(const RequestError& e);
+std::string out_of_memory();
+std::string internal_error(const char* what);
 
 }  // namespace parascope::detail
