@@ -165,23 +165,11 @@ std::string call(std::string_view request_text) {
   // The last call's numbers are released, not just cleared: a big attachment's memory would otherwise stay taken in
   // the wasm heap (which never shrinks) under every later request (engine/API.md, "Cost of the largest request").
   std::vector<double>().swap(detail::attachment());
-  std::string response;
-  // Each failure is caught by type right here, around the direct call (no std::function or rethrow helper between
-  // the throw and its catch: with wasm exceptions, WebKit's JavaScriptCore trapped on such paths).
-  try {
+  std::string response = detail::answer_or_error([&] {
     json request;
     std::string refusal;
-    response = detail::read_request(request_text, request, refusal) ? detail::checked(detail::dispatch(request))
-                                                                    : refusal;
-  } catch (const RequestError& e) {
-    response = detail::refused(e);
-  } catch (const std::bad_alloc&) {
-    response = detail::out_of_memory();
-  } catch (const std::exception& e) {
-    response = detail::internal_error(e.what());
-  } catch (...) {
-    response = detail::internal_error("");
-  }
+    return detail::read_request(request_text, request, refusal) ? detail::checked(detail::dispatch(request)) : refusal;
+  });
   detail::trim_compiled_pipelines();  // keep only small schedules compiled for the next call
   return response;
 }

@@ -179,64 +179,38 @@ struct PlanSession::Impl {
 };
 
 PlanSession::PlanSession(std::string_view request_text) : impl_(std::make_unique<Impl>()) {
-  impl_->error = [&]() -> std::string {
-    try {
-      detail::json request;
-      std::string refusal;
-      if (!detail::read_request(request_text, request, refusal)) return refusal;
-      detail::RequestReader reader(request, "");
-      const detail::json& op = reader.value("op");
-      if (!op.is_string() || op.get<std::string>() != "plan") {
-        throw RequestError(code::invalid_value, "a plan search is built from a \"plan\" request: op must be \"plan\"",
-                           "op");
-      }
-      impl_->search = std::make_unique<PlanSearch>(detail::read_plan_query(reader));
-      return "";
-  } catch (const RequestError& e) {
-    return detail::refused(e);
-  } catch (const std::bad_alloc&) {
-    return detail::out_of_memory();
-  } catch (const std::exception& e) {
-    return detail::internal_error(e.what());
-  } catch (...) {
-    return detail::internal_error("");
-  }
-  }();
+  impl_->error = detail::answer_or_error([&]() -> std::string {
+    detail::json request;
+    std::string refusal;
+    if (!detail::read_request(request_text, request, refusal)) return refusal;
+    detail::RequestReader reader(request, "");
+    const detail::json& op = reader.value("op");
+    if (!op.is_string() || op.get<std::string>() != "plan") {
+      throw RequestError(code::invalid_value, "a plan search is built from a \"plan\" request: op must be \"plan\"",
+                         "op");
+    }
+    impl_->search = std::make_unique<PlanSearch>(detail::read_plan_query(reader));
+    return "";
+  });
 }
 
 PlanSession::~PlanSession() = default;
 
 std::string PlanSession::advance(std::int64_t max_configs) {
   if (!impl_->search) return impl_->error;
-  try {
+  return detail::answer_or_error([&] {
     const bool done = impl_->search->advance(max_configs);
     return detail::checked({{"done", done}, {"evaluated", impl_->search->considered()}, {"total", impl_->search->total()}});
-  } catch (const RequestError& e) {
-    return detail::refused(e);
-  } catch (const std::bad_alloc&) {
-    return detail::out_of_memory();
-  } catch (const std::exception& e) {
-    return detail::internal_error(e.what());
-  } catch (...) {
-    return detail::internal_error("");
-  }
+  });
 }
 
 std::string PlanSession::result() {
   if (!impl_->search) return impl_->error;
-  try {
+  return detail::answer_or_error([&] {
     while (!impl_->search->advance(std::int64_t(1) << 24)) {
     }
     return detail::checked(detail::plan_to_json(impl_->search->result(), impl_->search->query()));
-  } catch (const RequestError& e) {
-    return detail::refused(e);
-  } catch (const std::bad_alloc&) {
-    return detail::out_of_memory();
-  } catch (const std::exception& e) {
-    return detail::internal_error(e.what());
-  } catch (...) {
-    return detail::internal_error("");
-  }
+  });
 }
 
 }  // namespace parascope

@@ -1,7 +1,8 @@
 /// The operations of the JSON API, one handler each; api.cpp dispatches on "op".
 #pragma once
 
-#include <functional>
+#include <exception>
+#include <new>
 #include <string_view>
 #include <vector>
 
@@ -42,5 +43,23 @@ std::string checked(const json& response);
 std::string refused(const RequestError& e);
 std::string out_of_memory();
 std::string internal_error(const char* what);
+
+/// `body()`'s answer text, or the error object of whatever it throws, caught by type right here. A template (inlined
+/// around the caller's own work), not a std::function or a catch(...){ throw; } helper: with wasm exceptions,
+/// WebKit's JavaScriptCore trapped when a refusal crossed such frames. Never throws.
+template <class Body>
+std::string answer_or_error(Body&& body) {
+  try {
+    return body();
+  } catch (const RequestError& e) {
+    return refused(e);
+  } catch (const std::bad_alloc&) {
+    return out_of_memory();
+  } catch (const std::exception& e) {
+    return internal_error(e.what());
+  } catch (...) {
+    return internal_error("");
+  }
+}
 
 }  // namespace parascope::detail

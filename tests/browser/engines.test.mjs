@@ -279,6 +279,30 @@ for (const engine of ENGINES) {
           }
 
           if (colorScheme === 'light' && size.width === 1280) {
+            // A refusal must leave the engine answering: WebKit once trapped on refusals thrown through a
+            // std::function frame, and every later call failed ("call_indirect to a null table entry").
+            test('the engine refuses bad requests and keeps answering', async () => {
+              await page.evaluate((win) => {
+                win.refusalProbe = import('/lib/engine.js').then(async ({ loadEngine }) => {
+                  const engine = await loadEngine();
+                  const out = [];
+                  for (const request of [{ op: 'nope' }, { op: 'step', model: 'gpt3-175b' }, { op: 'pipeline', stages: 0 },
+                    { op: 'plan', model: 'gpt2-124m' }, { op: 'version' }]) {
+                    try {
+                      out.push(`answer ${engine.call(request).name}`);
+                    } catch (err) {
+                      out.push(`${err.name} ${err.code}`);
+                    }
+                  }
+                  return out.join(', ');
+                }, (err) => `load failed: ${err.message}`).then((text) => { win.refusalProbeText = text; });
+                return true;
+              });
+              const text = await page.waitFor((win) => win.refusalProbeText, [], { what: 'the refusal probe' });
+              assert.equal(text, 'EngineError unknown_op, EngineError missing_field, EngineError missing_field, '
+                + 'EngineError missing_field, answer parascope');
+            });
+
             test('the driver hears a console error and an uncaught error (so "no errors" means something)', async () => {
               assert.deepEqual(await newProblems(), [], `${engine}: errors in the page`);
               await page.evaluate((win) => {
