@@ -196,6 +196,10 @@ for (const width of [360, 1280]) {
         scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
       assert.ok(size.scroll <= size.client, `page scrolls sideways: ${size.scroll} > ${size.client}`);
       assert.ok(Math.abs(size.host - size.body) <= 2, `reserved ${size.host} px, drawn ${size.body} px`);
+      const clipped = await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('tbody tr:not(.blank) td:not(.col-split)')]
+        .filter((td) => td.scrollWidth > td.clientWidth + 1 || td.getBoundingClientRect().right > td.closest('tr').getBoundingClientRect().right + 1)
+        .map((td) => td.textContent));
+      assert.deepEqual(clipped, [], 'numbers cut off in the ranked table');
       await widget.screenshot({ path: new URL(`planner-${width}-${scheme}.png`, SCREENSHOTS).pathname });
       assert.deepEqual(problems, []);
     });
