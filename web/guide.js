@@ -3,9 +3,17 @@
 import { loadEngine } from './lib/engine.js';
 import { attributeRows } from './lib/model/attribute-docs.js';
 
-/** The HTML of an example's live part, as a reader would paste it (indentation removed). */
+/**
+ * The HTML of an example's live part, as a reader would paste it (indentation removed). The figures mark their own
+ * state with data-* attributes (data-ready, data-routing, ...) once started; those are not part of what one pastes, and
+ * whether a figure has started by the time this runs depends on load order.
+ */
 function snippetOf(live) {
-  return live.innerHTML.trim().replace(/^ {8}/gm, '');
+  const copy = live.cloneNode(true);
+  for (const el of copy.querySelectorAll('*')) {
+    for (const name of el.getAttributeNames()) if (name.startsWith('data-')) el.removeAttribute(name);
+  }
+  return copy.innerHTML.trim().replace(/^ {8}/gm, '');
 }
 
 for (const code of document.querySelectorAll('code[data-snippet]')) {

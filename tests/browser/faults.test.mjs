@@ -24,8 +24,8 @@ const FAULTS = [
     note: '[data-note="setup"]', says: /This figure failed to start: injected: first draw/ },
   { what: 'its engine calls throw once it is drawn', widget: 'parascope-mfu', module: 'lib/engine.js',
     // The page's one engine breaks (a RangeError, as from a trap) on the ops only this widget asks, once armed.
-    rewrite: (js) => js.replace(/const answer = \(request\) => \{/, `const answer = (request) => {
-    if (globalThis.breakEngine && ['mfu', 'step'].includes(request?.op)) throw new RangeError('injected: engine call');`),
+    rewrite: (js) => js.replace(/const answer = \(request\) => /, `const answer = (request) => (globalThis.breakEngine
+    && ['mfu', 'step'].includes(request?.op)) ? (() => { throw new RangeError('injected: engine call'); })() : `),
     note: '[data-note="engine-failed"]', says: /The engine failed on these settings \(injected: engine call\)/, afterChange: true },
 ];
 
