@@ -48,16 +48,35 @@ double tile_utilization(const GemmShape& s, int units) {
 }
 
 /// Share of a tile's time spent in its main loop over k: CUTLASS's multistage mainloop steps through k in slices of
-/// 64 elements (BF16 threadblock tile K = 64) behind a software pipeline of kStages slices that fills before the first
+/// 128 bytes (threadblock tile K = 64 BF16 or 128 FP8 elements: CUTLASS's default K tiles, "bk=128 matches CUTLASS's
+/// fp8 K tile", pytorch/helion PR #2756) behind a software pipeline of kStages slices that fills before the first
 /// MMA and drains after the last (CUTLASS include/cutlass/gemm/threadblock/mma_multistage.h; 3-4 stages on Ampere,
-/// more on Hopper); prologue + epilogue cost about kStages slices per tile (fewer when k has fewer slices).
-double mainloop_share(double k) {
-  constexpr double kSlice = 64, kStages = 3;
-  const double slices = std::ceil(k / kSlice);
-  return (k / kSlice) / (slices + std::min(slices, kStages));
+/// more on Hopper); prologue + epilogue cost about kStages slices per tile (fewer when k has fewer slices). An FP8
+/// GEMM thus has half the slices of its BF16 twin on the same k, and loses twice the share to the fill.
+double mainloop_share(double k, double bytes_in) {
+  constexpr double kSliceBytes = 128, kStages = 3;
+  const double slice = kSliceBytes / bytes_in;
+  const double slices = std::ceil(k / slice);
+  return (k / slice) / (slices + std::min(slices, kStages));
 }
 
+/// Keys of fixed cost per query tile of a causal fused-attention kernel (engine/API.md, "Kernels"): each 128-row
+/// query tile loads Q, runs its s/256 key blocks on average (causal) and writes O and the softmax statistics; the
+/// load, the half-masked diagonal block and the write cost about one more 128-key block, so the kernel reaches
+/// s / (s + 256) of its long-sequence rate. One calibration, against cuDNN's causal head-dim-128 forward on H100
+/// (FlashAttention-3 paper, Shah et al. 2024, Fig. 5: 484, 518, 529, 539 TFLOP/s at 2k, 4k, 8k, 16k, i.e. 0.915,
+/// 0.979, 1, 1.019 of 8k; this rule gives 0.917, 0.970, 1, 1.015).
+constexpr double kAttentionTileKeys = 256;
+
+/// The chips' `attention_efficiency` is measured at an 8k causal sequence (hardware.json sources).
+constexpr double kAttentionReferenceSeq = 8192;
+
 }  // namespace
+
+double attention_length_factor(double keys) {
+  auto rate = [](double s) { return s / (s + kAttentionTileKeys); };
+  return rate(std::max(1.0, keys)) / rate(kAttentionReferenceSeq);
+}
 
 Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   Efficiency e;
@@ -98,7 +117,8 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
 double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& s,
                        double bytes_in) {
   const double flops = 2.0 * s.groups * s.m * s.n * s.k;
-  const double math = flops / (peak * ceiling * tile_utilization(s, eff.compute_units) * mainloop_share(s.k));
+  const double math =
+      flops / (peak * ceiling * tile_utilization(s, eff.compute_units) * mainloop_share(s.k, bytes_in));
   // Each operand read once and the BF16 output written once: the least traffic a tiled GEMM can do.
   const double bytes = s.groups * (bytes_in * (s.m * s.k + s.k * s.n) + kBf16 * s.m * s.n);
   return flops / (peak * std::max(math, bytes / hbm));
@@ -194,7 +214,10 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   // Attention core in BF16 (TransformerEngine's FP8 recipe keeps it so): the fused kernel at the chip's measured
   // fwd+bwd efficiency, or unfused batched GEMMs per (sequence, head): Q·K^T of (s/cp)×s×d and A·V of (s/cp)×d×s.
   if (eff.flash_attention) {
-    out.attn_fwd = w.attention_core_flops / (bf16_peak * eff.flash_attention_efficiency);
+    // Each fused kernel sees seq / cp keys: context parallelism runs the attention as per-step kernels over the
+    // rank's own chunks (TransformerEngine's ring attention), so short kernels lose their per-tile fixed cost.
+    const double keys = double(m.seq) / double(p.cp);
+    out.attn_fwd = w.attention_core_flops / (bf16_peak * eff.flash_attention_efficiency * attention_length_factor(keys));
   } else {
     const double heads = double(p.microbatch_size * m.heads) / tp;
     const double sq = double(m.seq) / double(p.cp), sk = double(m.seq);

@@ -51,6 +51,10 @@ struct LogitsTimes {
 };
 LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff);
 
+/// The fused attention kernel's rate on `keys` keys per sequence relative to the 8k causal sequence its
+/// `flash_attention_efficiency` is measured at: (s / (s + 256)) / (8192 / (8192 + 256)) (engine/API.md, "Kernels").
+double attention_length_factor(double keys);
+
 /// Kernels launched per layer forward (the backward launches twice as many): one per weight GEMM, attention, and the
 /// element-wise kernels Megatron-Core runs (2 norms, RoPE, activation, 2 fused bias-dropout-adds).
 double kernels_per_layer_forward(const ModelShape& model);

@@ -67,6 +67,13 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double act = (m.activation == Activation::swiglu ? 3.0 : 2.0) * ffn_active;
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
+  if (p.cp > 1 && eff.flash_attention) {
+    // Ring attention's bookkeeping (TransformerEngine context_parallel.py, AttnFuncWithCPAndKVP2P): each of the cp
+    // steps leaves a partial output, and flash_attn_fwd_out_correction rescales and adds it into the running output
+    // (read the step's output, read and write the sum: 3 BF16 passes over t × H·Q per step). The backward accumulates
+    // dQ and dK/dV per step the same way; the engine's 1.5× backward traffic covers it (GQA: dK/dV are smaller).
+    w.elementwise_bytes += 3.0 * kBf16 * double(p.cp) * t * attn_width / tp;
+  }
   if (m.is_moe()) {
     // Router and token permutation, memory-bound (Megatron-Core moe_utils.py permute/unpermute, the token dispatcher
     // of arXiv 2504.14960): the router's scores, softmax and top-k read and write

@@ -128,6 +128,56 @@ TEST(KernelModel, NewHardwarePresetsAnswerASteps) {
   EXPECT_DOUBLE_EQ(parascope::find_hardware("h800")->intra_bandwidth, 200e9);
 }
 
+// Issue 11 (dense rows): an FP8 GEMM's k loop runs in 128-element slices (128 bytes, like BF16's 64), so on the same
+// shape it has half the slices and loses twice the share to the pipeline fill. Before, both lost the BF16 share.
+TEST(KernelModel, Fp8GemmLosesMoreToTheMainloopFillThanBf16OnTheSameK) {
+  parascope::Efficiency eff;
+  eff.compute_units = 132;
+  const parascope::detail::GemmShape s{8192, 4096, 4096};
+  const double bf16 = parascope::detail::gemm_efficiency(eff, 0.8, 1e15, 1e18, s, 2.0);
+  const double fp8 = parascope::detail::gemm_efficiency(eff, 0.8, 1e15, 1e18, s, 1.0);
+  EXPECT_NEAR(fp8 / bf16, (32.0 / 35.0) / (64.0 / 67.0), 1e-12);  // 0.914 against 0.955 at k = 4,096
+}
+
+// Issue 11 (dense rows): the fused attention's rate falls on short sequences (cuDNN's causal head-dim-128 forward on
+// H100, FlashAttention-3 paper Fig. 5: 0.915 of its 8k rate at 2k, 0.979 at 4k, 1.019 at 16k).
+TEST(KernelModel, FusedAttentionRunsSlowerOnShortSequences) {
+  using parascope::detail::attention_length_factor;
+  EXPECT_DOUBLE_EQ(attention_length_factor(8192), 1.0);
+  EXPECT_NEAR(attention_length_factor(2048), 0.915, 0.01);
+  EXPECT_NEAR(attention_length_factor(4096), 0.979, 0.01);
+  EXPECT_NEAR(attention_length_factor(16384), 1.019, 0.01);
+  // Through a step: GPT-3 5B's shape at seq 2048 spends more compute than the same FLOPs would at the 8k rate.
+  json model = {{"layers", 24}, {"hidden", 4096}, {"heads", 32}, {"ffn", 16384}, {"vocab", 50304}, {"seq", 2048}};
+  json req = {{"op", "step"}, {"model", model}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 8}}},
+              {"parallel", {{"global_batch", 64}}}};
+  const json shortseq = ask(req);
+  ASSERT_FALSE(shortseq.contains("error")) << shortseq.dump();
+  // The same kernels with the 8k rate forced: flash_attention_efficiency raised by 1 / factor(2048).
+  const double fa = parascope::find_hardware("h100-sxm")->attention_efficiency;
+  req["efficiency"] = {{"flash_attention_efficiency", fa / attention_length_factor(2048)}};
+  const json at8k = ask(req);
+  EXPECT_GT(shortseq["breakdown"]["compute"].get<double>(), at8k["breakdown"]["compute"].get<double>());
+  EXPECT_NEAR(shortseq["breakdown"]["compute"].get<double>(), at8k["breakdown"]["compute"].get<double>(),
+              0.05 * at8k["breakdown"]["compute"].get<double>());
+}
+
+// Issue 11 (dense rows): Blackwell's GEMM ceilings come from a measurement on a training shape, not from MAMF's
+// short-k best shape. On Llama 3 8B's QKV GEMM (16384 x 6144 x 4096) one B200 ran 2,544.7 FP8 and 1,512.8 BF16
+// TFLOP/s (vllm-project/vllm PR #19566); the kernel model must give that back on one GPU (ceiling without the
+// in-job share). Before, the MAMF ceilings gave 3,080 and 1,650.
+TEST(KernelModel, B200GemmCeilingsReproduceTheTrainingShapeMeasurement) {
+  const parascope::Hardware& hw = *parascope::find_hardware("b200");
+  parascope::Efficiency eff;
+  eff.compute_units = hw.compute_units;
+  const parascope::detail::GemmShape qkv{16384, 6144, 4096};
+  const double hbm = hw.memory_bandwidth;
+  const double fp8 = parascope::detail::gemm_efficiency(eff, hw.gemm_efficiency_fp8, hw.peak_flops_fp8, hbm, qkv, 1.0);
+  const double bf16 = parascope::detail::gemm_efficiency(eff, hw.gemm_efficiency, hw.peak_flops, hbm, qkv, 2.0);
+  EXPECT_NEAR(fp8 * hw.peak_flops_fp8 / 1e12, 2544.7, 25);
+  EXPECT_NEAR(bf16 * hw.peak_flops / 1e12, 1512.8, 15);
+}
+
 }  // namespace
 
 namespace {
