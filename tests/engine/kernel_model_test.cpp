@@ -147,19 +147,8 @@ TEST(KernelModel, FusedAttentionRunsSlowerOnShortSequences) {
   EXPECT_NEAR(attention_length_factor(2048), 0.915, 0.01);
   EXPECT_NEAR(attention_length_factor(4096), 0.979, 0.01);
   EXPECT_NEAR(attention_length_factor(16384), 1.019, 0.01);
-  // Through a step: GPT-3 5B's shape at seq 2048 spends more compute than the same FLOPs would at the 8k rate.
-  json model = {{"layers", 24}, {"hidden", 4096}, {"heads", 32}, {"ffn", 16384}, {"vocab", 50304}, {"seq", 2048}};
-  json req = {{"op", "step"}, {"model", model}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 8}}},
-              {"parallel", {{"global_batch", 64}}}};
-  const json shortseq = ask(req);
-  ASSERT_FALSE(shortseq.contains("error")) << shortseq.dump();
-  // The same kernels with the 8k rate forced: flash_attention_efficiency raised by 1 / factor(2048).
-  const double fa = parascope::find_hardware("h100-sxm")->attention_efficiency;
-  req["efficiency"] = {{"flash_attention_efficiency", fa / attention_length_factor(2048)}};
-  const json at8k = ask(req);
-  EXPECT_GT(shortseq["breakdown"]["compute"].get<double>(), at8k["breakdown"]["compute"].get<double>());
-  EXPECT_NEAR(shortseq["breakdown"]["compute"].get<double>(), at8k["breakdown"]["compute"].get<double>(),
-              0.05 * at8k["breakdown"]["compute"].get<double>());
+  // Context parallelism's per-step kernels see seq / cp keys: shorter, slower.
+  EXPECT_LT(attention_length_factor(8192 / 2), attention_length_factor(8192));
 }
 
 // Issue 11 (dense rows): Blackwell's GEMM ceilings come from a measurement on a training shape, not from MAMF's
@@ -211,7 +200,8 @@ TEST(KernelModel, DroplessMegatronExpertsWaitForTheirHostLaunches) {
   // The override turns it off (the engine's earlier answer), and other software generations do not charge it.
   const json off = qwen3_30b_b200({{"expert_launch_overhead", 0}});
   EXPECT_GT(off["mfu"].get<double>(), 0.3);
-  EXPECT_GT(qwen3_30b_b200(json::object(), "pytorch")["mfu"].get<double>(), 0.3);
+  // (pytorch runs FlashAttention-2, which on B200 reaches only 0.15 of peak: well above Megatron's wait all the same)
+  EXPECT_GT(qwen3_30b_b200(json::object(), "pytorch")["mfu"].get<double>(), 2.0 * r["mfu"].get<double>());
   // A larger microbatch gives the same launches more tokens to hide behind: MFU rises (25.11 GB200 at mbs 4: 2.5×).
   EXPECT_GT(qwen3_30b_b200(json::object(), "megatron-core", 4)["mfu"].get<double>(), 1.5 * r["mfu"].get<double>());
 }
