@@ -15,7 +15,7 @@ namespace {
 
 constexpr double kBf16 = 2.0;  // bytes per BF16 element
 
-/// THE calibration constant of the kernel model (engine/API.md): the share of its single-GPU best (MAMF) a chip's
+/// The GEMM ceilings' one calibration constant (engine/API.md): the share of its single-GPU best (MAMF) a chip's
 /// GEMMs hold in a training job, where every GPU of the node runs at once and HBM, NVLink and the NICs share the
 /// power limit with the tensor cores. Fitted on the calibration runs; on A100 it gives 0.869 × 0.92 = 0.80, the share
 /// NVIDIA's Deep Learning Performance guide ("Matrix Multiplication Background") shows for large A100 GEMMs.
