@@ -89,9 +89,11 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   if (software == "megatron-core") {
     // Megatron-Core / NeMo with TransformerEngine, as NeMo's performance recipes run it: cuDNN fused attention
     // (FlashAttention-3 class on Hopper), gradient reduce-scatter overlapped with the backward
-    // (--overlap-grad-reduce), TP communication overlapped with the GEMMs (tp_comm_overlap=True).
+    // (--overlap-grad-reduce), TP communication overlapped with the GEMMs (tp_comm_overlap=True) on chips whose
+    // NVSwitch does CUDA multicast: TransformerEngine's Userbuffers need it, and NeMo ships userbuffer configs for
+    // H100 and B200 only; its A100 GPT-3 recipe runs without (engine/API.md, "Software generations").
     e.flash_attention_efficiency = fused;
-    e.tp_comm_overlap = true;
+    e.tp_comm_overlap = hw.nvlink_multicast;
     e.expert_launch_overhead = kExpertLaunchOverhead;
   } else if (software == "pytorch") {
     // PyTorch FSDP2 / torchtitan: scaled_dot_product_attention's flash backend is FlashAttention-2.

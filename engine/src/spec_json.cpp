@@ -113,6 +113,7 @@ Hardware read_hardware(RequestReader& r) {
   h.inter_link = r.text_or("inter_link", "");
   h.inter_bandwidth = r.number_or("inter_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   h.inter_latency = r.number_or("inter_latency", 0, 0, 1.0);
+  h.nvlink_multicast = r.boolean_or("nvlink_multicast", false);
   h.peak_flops_fp8 = r.number_or("peak_flops_fp8", 0, 0, kMaxFlops, true);
   h.compute_units = int(r.integer_or("compute_units", 0, 1, 100'000));
   h.gemm_efficiency = r.number_or("gemm_efficiency", 0, 0, 1, true);
@@ -210,6 +211,7 @@ json hardware_to_json(const Hardware& h) {
   if (!h.inter_link.empty()) j["inter_link"] = h.inter_link;
   put("inter_bandwidth", h.inter_bandwidth);
   put("inter_latency", h.inter_latency);
+  if (h.nvlink_multicast) j["nvlink_multicast"] = true;
   put("peak_flops_fp8", h.peak_flops_fp8);
   if (h.compute_units > 0) j["compute_units"] = h.compute_units;
   put("gemm_efficiency", h.gemm_efficiency);

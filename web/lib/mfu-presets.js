@@ -77,11 +77,15 @@ export const PRESETS = [
       hardware: 'h100-sxm',
       cluster: { gpus: 16384, gpus_per_node: 8 },
       // Llama 3 paper Table 4: TP 8, CP 1, PP 16, DP 128 (derived), 16M tokens per batch = 2,048 sequences of 8,192.
-      // Sec. 3.3.2: FSDP (zero 3) that does not reshard after the forward (the engine's default with pp > 1), an
-      // interleaved schedule, one layer fewer on the first and last stages (the engine's balanced split of 126 layers
-      // over 16 stages gives 7, 8, ..., 8, 7). Meta's own PyTorch stack, not Megatron-Core.
+      // Sec. 3.3.2: "Our use of FSDP for Llama 3 shards optimizer states and gradients, but for model shards we do
+      // not reshard after forward computation": weights gathered for the whole step, gradients and optimizer states
+      // sharded over dp. That is ZeRO stage 2's memory (Rajbhandari et al. 2020: optimizer states + gradients
+      // partitioned), not the engine's zero 3 without resharding, which in a pipeline accumulates unsharded fp32
+      // gradients as torchtitan does (12 GiB more per GPU here: 81.6 GiB, which would not fit the 80 it ran on).
+      // An interleaved schedule, one layer fewer on the first and last stages (the engine's balanced split of 126
+      // layers over 16 stages gives 7, 8, ..., 8, 7). Meta's own PyTorch stack, not Megatron-Core.
       parallel: { tp: 8, pp: 16, vpp: 7, microbatch_size: 1, global_batch: 2048, recompute: 'none',
-        sequence_parallel: true, zero: 3 },
+        sequence_parallel: true, zero: 2 },
       software: 'pytorch',
     },
     published: {
@@ -91,7 +95,9 @@ export const PRESETS = [
       compare: 'mfu',
     },
     assumed: '7 chunks per rank (the paper implies 8 of one layer, the end ones holding only the embedding or the '
-      + 'output; the engine needs pp·vpp ≤ layers); FlashAttention-2; sequence parallelism; no recomputation.',
+      + 'output; the engine needs pp·vpp ≤ layers); FlashAttention-2; sequence parallelism; no recomputation (Sec. '
+      + '3.3.2: 8K sequences "without activation checkpointing"); FSDP as ZeRO 2 (weights kept gathered, gradients '
+      + 'and optimizer states sharded, Sec. 3.3.2).',
   },
 ];
 

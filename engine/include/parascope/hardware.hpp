@@ -20,6 +20,8 @@ struct Hardware {
   std::string inter_link;       ///< name of the network across nodes
   double inter_bandwidth = 0;   ///< bytes/s, one direction, per GPU
   double inter_latency = 0;     ///< seconds per collective step
+  bool nvlink_multicast = false;  ///< CUDA multicast over the node's NVSwitch (Hopper and later): what TransformerEngine's
+                                  ///< userbuffer TP overlap runs on (engine/API.md, "Software generations")
   // Kernel ceilings measured on this chip (0 = not given: the engine's generic defaults apply; engine/API.md).
   double peak_flops_fp8 = 0;          ///< dense FP8 FLOP/s per GPU; 0 = the chip has no FP8 tensor cores
   int compute_units = 0;              ///< SMs (NVIDIA) or CUs (AMD) that GEMM tiles are spread over; 0 = no wave model
