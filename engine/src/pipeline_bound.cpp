@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "pipeline_detail.hpp"
@@ -75,6 +76,23 @@ std::vector<int> counted_peaks(const PipelineSpec& spec) {
   return peak;
 }
 
+/// counted_peaks through a per-thread cache by shape (a planner asks for the same few shapes again and again).
+const std::vector<int>& counted(const PipelineSpec& spec) {
+  using Key = std::tuple<int, int, int, int, bool>;
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      return std::size_t(std::get<0>(k)) ^ (std::size_t(std::get<1>(k)) << 4) ^ (std::size_t(std::get<2>(k)) << 16) ^
+             (std::size_t(std::get<3>(k)) << 40) ^ (std::size_t(std::get<4>(k)) << 60);
+    }
+  };
+  thread_local std::unordered_map<Key, std::vector<int>, Hash> cache;
+  const Key key{int(spec.schedule), spec.stages, spec.microbatches, spec.chunks, spec.forward_only};
+  const auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  if (cache.size() >= 4096) cache.clear();  // bounds its memory: at most 4096 shapes of at most 1024 stages
+  return cache.emplace(key, counted_peaks(spec)).first->second;
+}
+
 }  // namespace
 
 std::vector<int> peak_activations_floor(const PipelineSpec& given) {
@@ -90,24 +108,29 @@ std::vector<int> peak_activations_floor(const PipelineSpec& given) {
     if (!floor.empty()) floor[0] = std::max(floor[0], std::min(spec.microbatches, spec.stages - 1));
     return floor;
   }
-  struct Entry {
-    Schedule schedule;
-    int p, m, v;
-    bool forward_only;
-    std::vector<int> peak;
-  };
-  thread_local std::vector<Entry> cache;  // most recently used last; a planner asks for few shapes
-  for (std::size_t i = 0; i < cache.size(); ++i) {
-    const Entry& e = cache[i];
-    if (e.schedule == spec.schedule && e.p == spec.stages && e.m == spec.microbatches && e.v == spec.chunks &&
-        e.forward_only == spec.forward_only) {
-      std::rotate(cache.begin() + std::ptrdiff_t(i), cache.begin() + std::ptrdiff_t(i) + 1, cache.end());
-      return cache.back().peak;
+  const int p = spec.stages, m = spec.microbatches, v = spec.chunks;
+  // The fixed programs' counts in closed form (pipeline_orders.cpp; checked against the simulation in
+  // tests/engine/pipeline_steady_test.cpp): a forward-only run frees nothing; GPipe holds every microbatch; 1F1B holds
+  // its p−s−1 warm-up forwards and one more; interleaved its 2(p−s−1) + (v−1)·p warm-up forwards and one more;
+  // ZB-H1's warm-up and s held-back W's leave p−1 held before its first F, B, W, so p.
+  std::vector<int> peak(std::size_t(p), 0);
+  const std::int64_t total = std::int64_t(m) * v;
+  for (int s = 0; s < p; ++s) {
+    std::int64_t n = 0;
+    if (spec.forward_only || spec.schedule == Schedule::gpipe) {
+      n = total;
+    } else if (spec.schedule == Schedule::one_f_one_b || (spec.schedule == Schedule::interleaved && v == 1)) {
+      n = std::min(p - s, m);
+    } else if (spec.schedule == Schedule::interleaved) {
+      n = std::min<std::int64_t>(total, 2 * std::int64_t(p - s - 1) + std::int64_t(v - 1) * p + 1);
+    } else if (spec.schedule == Schedule::zb_h1) {
+      n = std::min(m, p);
+    } else {
+      return counted(spec);  // DualPipe: counted on its programs, once per shape
     }
+    peak[std::size_t(s)] = int(n);
   }
-  if (cache.size() >= 64) cache.erase(cache.begin());
-  cache.push_back({spec.schedule, spec.stages, spec.microbatches, spec.chunks, spec.forward_only, counted_peaks(spec)});
-  return cache.back().peak;
+  return peak;
 }
 
 PipelineMetrics gpipe_metrics(const PipelineSpec& spec) {
