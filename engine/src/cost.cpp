@@ -13,6 +13,7 @@
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
 #include "memory_model.hpp"
+#include "pipeline_detail.hpp"
 #include "parascope/collectives.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
@@ -407,10 +408,17 @@ void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends,
 }
 
 double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
-  // Every stage runs microbatches × vpp forward and backward ops (and as many W's where the backward is split), one
-  // after another: the makespan is at least one stage's busy time. Less 10^-9 of it for the rounding of the sums.
-  const double ops = c.mb * double(run.parallel.vpp);
-  return ops * c.max_f + ops * (c.max_b - c.w_part) + ops * c.w_part - 1e-9 * ops * (c.max_f + c.max_b);
+  // The schedule's own floor (pipeline_bound.cpp: busy time plus the fill and drain no timeline avoids), at the op
+  // times schedule_core will time, less 10^-9 of it for the rounding of the simulation's sums.
+  const ParallelConfig& p = run.parallel;
+  PipelineSpec spec;
+  spec.schedule = p.schedule;
+  spec.stages = int(p.pp);
+  spec.microbatches = int(p.microbatches());
+  spec.chunks = int(p.vpp);
+  spec.times = {c.max_f, c.max_b - c.w_part, c.w_part, c.p2p};
+  const double floor = makespan_floor(spec);
+  return floor - 1e-9 * floor;
 }
 
 StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const StepCore& c, bool with_axes) {

@@ -173,6 +173,7 @@ PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
     return pipeline_metrics(one);
   }
   validate(spec);
+  if (spec.schedule == Schedule::gpipe && !spec.forward_only) return detail::gpipe_metrics(spec);
   if (auto steady = detail::steady_pipeline_metrics(spec)) return *steady;
   return simulate(spec).metrics;
 }

@@ -80,6 +80,19 @@ PipelineMetrics timeline_metrics(int parts, const std::vector<double>& busy, con
 /// stage's span when f = b = w and m ≥ 2p−1).
 PipelineResult simulate_zb_h2(const PipelineSpec& spec);
 
+/// A lower bound of pipeline_metrics(spec).makespan from the spec's shape and op times alone (pipeline_bound.cpp):
+/// every stage's busy time plus the fill (and, where the schedule fixes it, drain) chain no timeline avoids.
+double makespan_floor(const PipelineSpec& spec);
+
+/// Each stage's most activation sets held at once (PipelineMetrics::peak_activations) as far as the program decides
+/// it, without timing: exact for the fixed-program schedules (their programs do not depend on times), a lower bound for
+/// ZB-H2 (decided while simulating). Kept per shape (schedule, p, m, v) in a small per-thread cache.
+std::vector<int> peak_activations_floor(const PipelineSpec& spec);
+
+/// GPipe's metrics without simulating (pipeline_bound.cpp): its timeline at uniform op times in closed form, equal to
+/// simulating every op up to rounding (tests/engine/pipeline_steady_test.cpp). Not for forward_only.
+PipelineMetrics gpipe_metrics(const PipelineSpec& spec);
+
 /// The closed form a schedule is known for, at the spec's numbers.
 PipelineClosedForm closed_form(const PipelineSpec& spec);
 

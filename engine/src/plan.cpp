@@ -11,6 +11,7 @@
 
 #include "parascope/error.hpp"
 #include "memory_model.hpp"
+#include "pipeline_detail.hpp"
 #include "step_phases.hpp"
 
 namespace parascope {
@@ -127,6 +128,10 @@ struct PlanSearch::State {
 
   const std::vector<Knobs>& knobs_for(const Split& s) const { return s.tp > 1 ? knobs : knobs_no_tp; }
   std::int64_t group_size(const Split& s) const { return std::int64_t(knobs_for(s).size()); }
+
+  /// A lower bound of the run's memory per GPU, known before its schedule is timed: the memory model at the
+  /// activation sets each stage's program holds (exact for every schedule but ZB-H2, where it is a floor).
+  double memory_bound(const Efficiency& eff) const;
 
   void enumerate();
   void consider(const Split& s, const Group& g, const Knobs& k);
@@ -282,6 +287,18 @@ std::optional<PlanRejection> PlanSearch::State::hopeless(double step_bound, doub
   return std::nullopt;
 }
 
+double PlanSearch::State::memory_bound(const Efficiency& eff) const {
+  const ParallelConfig& p = run.parallel;
+  PipelineSpec spec;
+  spec.schedule = p.schedule;
+  spec.stages = int(p.pp);
+  spec.microbatches = int(p.microbatches());
+  spec.chunks = int(p.vpp);
+  PipelineMetrics held;
+  held.peak_activations = detail::peak_activations_floor(spec);
+  return detail::memory_per_gpu(run, eff, held).total;
+}
+
 void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
   const std::int64_t order = considered;
   ParallelConfig& p = run.parallel;
@@ -303,8 +320,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
     core_makespan_bound = detail::makespan_lower_bound(run, *core);
   }
   // Pruning (engine/API.md, "plan"): lower bounds of step time and memory, known before the schedule is timed.
-  if (const auto reason = query.prune ? hopeless(core_makespan_bound, detail::states_memory_bound(run, eff))
-                                      : std::nullopt) {
+  if (const auto reason = query.prune ? hopeless(core_makespan_bound, memory_bound(eff)) : std::nullopt) {
     ++out.rejected[std::size_t(*reason)];
     return;
   }

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "../../engine/src/pipeline_compiled.hpp"
+#include "../../engine/src/pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
 
 namespace {
@@ -126,6 +128,58 @@ TEST(PipelineSteady, SchedulesWithoutASteadyPhaseAreLeftToTheSimulation) {
   spec.times = parascope::default_times(spec.schedule);
   spec.forward_only = true;
   EXPECT_FALSE(parascope::detail::steady_pipeline_metrics(spec).has_value());
+}
+
+// The planner prunes with two floors known before timing (pipeline_bound.cpp): the makespan floor must never exceed
+// the simulated makespan, and the activation sets held must be the timeline's own (ZB-H2: never more than them).
+// pipeline_metrics (GPipe's closed form, the steady path) equals the simulation. Seeded random schedules over every
+// schedule, many p, m, v and time ratios, sends from none to longer than an op.
+TEST(PipelineBound, FloorsNeverExceedTheSimulationOverRandomSchedules) {
+  std::mt19937 rng(20261201);
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const Schedule all[] = {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved,
+                          Schedule::zb_h1, Schedule::zb_h2,       Schedule::dualpipe};
+  int checked = 0, tight = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    PipelineSpec spec;
+    spec.schedule = all[trial % 6];
+    spec.stages = pick(1, trial % 5 == 0 ? 32 : 10);
+    spec.microbatches = pick(1, trial % 7 == 0 ? 160 : 40);
+    spec.chunks = spec.schedule == Schedule::interleaved ? pick(1, 5) : 1;
+    if (spec.schedule == Schedule::interleaved && spec.microbatches > spec.stages) {
+      spec.microbatches -= spec.microbatches % spec.stages;
+    }
+    if (spec.schedule == Schedule::dualpipe) {
+      spec.stages += spec.stages % 2;
+      spec.microbatches = std::max(spec.microbatches + spec.microbatches % 2, 2 * spec.stages);
+    }
+    const bool split = parascope::schedule_info(spec.schedule).splits_backward;
+    const int ratio = trial % 4;  // equal ops, cost-model-like, random, sends longer than an op
+    spec.times.f = ratio == 0 ? 1 : real(0.2, 2);
+    spec.times.b = ratio == 0 ? 1 : ratio == 1 ? 2 * spec.times.f * real(0.9, 1.1) : real(0.1, 3);
+    spec.times.w = !split ? 0 : ratio == 0 ? 1 : real(0, 1.5);
+    spec.times.comm = ratio == 0 ? 0 : ratio == 3 ? real(1, 4) : real(0, 0.2);
+    spec.record_ops = false;
+    ASSERT_FALSE(parascope::pipeline_refusal(spec).has_value()) << name(spec);
+    const PipelineMetrics full = parascope::run_pipeline(spec).metrics;
+    expect_same(parascope::pipeline_metrics(spec), full, name(spec));  // GPipe's closed form, the steady path
+    const double floor = parascope::detail::makespan_floor(spec);
+    ASSERT_LE(floor, full.makespan * (1 + 1e-12)) << name(spec);
+    if (floor >= full.makespan * (1 - 1e-9)) ++tight;
+    const std::vector<int> held = parascope::detail::peak_activations_floor(spec);
+    ASSERT_EQ(held.size(), full.peak_activations.size()) << name(spec);
+    for (std::size_t s = 0; s < held.size(); ++s) {
+      if (spec.schedule == Schedule::zb_h2) {
+        ASSERT_LE(held[s], full.peak_activations[s]) << name(spec) << " stage " << s;
+      } else {
+        ASSERT_EQ(held[s], full.peak_activations[s]) << name(spec) << " stage " << s;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3000);
+  EXPECT_GT(tight, 200);  // the floor is the makespan itself in many cases (e.g. 1F1B and GPipe without sends)
 }
 
 }  // namespace
