@@ -13,7 +13,8 @@
 //   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
 //   those downloads start while the page is still parsing, not when the script gets to them.
 // - A Web Worker's script (lib/*-worker.js) is bundled the same way as an entry of its own, and the
-//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
+//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle (the planner's search, and the
+//   engine's warm-up worker that engine.js starts on every page).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
 import { createHash } from 'node:crypto';
@@ -103,7 +104,7 @@ export async function bundle(dist) {
     bundle: true,
     format: 'esm',
     splitting: false,
-    minify: true,
+    minify: !process.env.PARASCOPE_NO_MINIFY,
     target: 'es2022',
     outdir,
     outbase: dist,
@@ -115,8 +116,11 @@ export async function bundle(dist) {
   const libDir = join(dist, 'lib');
   const workerScripts = existsSync(libDir)
     ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
-  if (workerScripts.length) {
-    const built = await esbuild.build({ ...options, entryPoints: workerScripts });
+  // One at a time, the engine's own workers (lib/engine-*-worker.js, started by engine.js) first: a worker bundle that
+  // includes engine.js (the planner's) then points at their bundles too.
+  workerScripts.sort((a, b) => Number(!basename(a).startsWith('engine-')) - Number(!basename(b).startsWith('engine-')) || a.localeCompare(b));
+  for (const script of workerScripts) {
+    const built = await esbuild.build({ ...options, entryPoints: [script] });
     for (const [out, meta] of Object.entries(built.metafile.outputs)) {
       if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
     }
