@@ -13,8 +13,7 @@
 //   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
 //   those downloads start while the page is still parsing, not when the script gets to them.
 // - A Web Worker's script (lib/*-worker.js) is bundled the same way as an entry of its own, and the
-//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle (the planner's search, and the
-//   engine's warm-up worker that engine.js starts on every page).
+//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
 import { createHash } from 'node:crypto';
@@ -104,7 +103,7 @@ export async function bundle(dist) {
     bundle: true,
     format: 'esm',
     splitting: false,
-    minify: !process.env.PARASCOPE_NO_MINIFY,
+    minify: true,
     target: 'es2022',
     outdir,
     outbase: dist,
@@ -116,11 +115,8 @@ export async function bundle(dist) {
   const libDir = join(dist, 'lib');
   const workerScripts = existsSync(libDir)
     ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
-  // One at a time, the engine's own workers (lib/engine-*-worker.js, started by engine.js) first: a worker bundle that
-  // includes engine.js (the planner's) then points at their bundles too.
-  workerScripts.sort((a, b) => Number(!basename(a).startsWith('engine-')) - Number(!basename(b).startsWith('engine-')) || a.localeCompare(b));
-  for (const script of workerScripts) {
-    const built = await esbuild.build({ ...options, entryPoints: [script] });
+  if (workerScripts.length) {
+    const built = await esbuild.build({ ...options, entryPoints: workerScripts });
     for (const [out, meta] of Object.entries(built.metafile.outputs)) {
       if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
     }

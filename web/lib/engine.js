@@ -19,41 +19,6 @@ const startCompiling = () =>
 let compiling = startCompiling();
 compiling?.catch(() => {}); // a failure is reported by loadEngine, which tries again
 
-/** The longest the page's first call waits for the warm-up below before it compiles what it needs itself. */
-const WARM_MAX_MS = 1500;
-
-/**
- * On a page (not in a worker), the compiled module goes to a short-lived worker (lib/engine-warm-worker.js) that runs
- * one small request of each op: the browser compiles each wasm function on its first run, into code every instance of
- * the module shares, so that work leaves the page's thread. Resolves (never rejects) to the module when the worker has
- * run the first figure's ops, has failed, or after WARM_MAX_MS; the page's engine is instantiated then.
- */
-function warmUp(module) {
-  return new Promise((resolve) => {
-    let worker = null;
-    const done = () => {
-      clearTimeout(timer);
-      resolve(module);
-    };
-    const timer = setTimeout(() => {  // too slow to help: the page compiles what it needs itself
-      worker?.terminate();
-      done();
-    }, WARM_MAX_MS);
-    try {
-      worker = new Worker(new URL('./engine-warm-worker.js', import.meta.url), { type: 'module' });
-      worker.onmessage = done;  // the first figure's ops are warm; the worker goes on with the rest, then closes
-      worker.onerror = done;
-      worker.postMessage(module);
-    } catch {
-      done();
-    }
-  });
-}
-const warming = () => (typeof window !== 'undefined' && typeof Worker === 'function' && compiling
-  ? compiling.then(warmUp) : compiling);
-let warmed = warming();
-warmed?.catch(() => {});
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isWellFormed = (text) => (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text));
 
@@ -177,11 +142,8 @@ export function loadEngine(moduleOptions = {}) {
   const options = { ...moduleOptions };
   let failed = new Promise(() => {});
   if (!options.wasmBinary && !options.instantiateWasm) {
-    if (!compiling) {
-      compiling = startCompiling();
-      warmed = warming();
-    }
-    const compiled = warmed;
+    compiling ??= startCompiling();
+    const compiled = compiling;
     if (compiled) {
       // Instantiate the module compiled above (Emscripten's hook); a failed download or compile rejects the load.
       failed = new Promise((_, reject) => {
@@ -200,7 +162,6 @@ export function loadEngine(moduleOptions = {}) {
     .catch((err) => {
       loading = null;
       compiling = null;
-      warmed = null;
       throw err;
     });
   return loading;
