@@ -8,12 +8,13 @@
 // - Each entry becomes js/<name>-<hash>.js, one module with everything it imports (no shared chunks: a page makes one
 //   script request). Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is
 //   pointed at the hashed copy of that file, relative to the bundle.
-// - Stylesheets (css/*.css), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
+// - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names, and gets a <link rel="preload"> for each
 //   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
 //   those downloads start while the page is still parsing, not when the script gets to them.
 // - A Web Worker's script (lib/*-worker.js) is bundled the same way as an entry of its own, and the
 //   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
+// - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
 import { createHash } from 'node:crypto';
@@ -47,14 +48,15 @@ const hashOf = (bytes) => {
 const toUrlPath = (path) => path.split(sep).join('/');
 
 /** Builds the hashed site in `dist` (a folder already holding the copied web/ tree and wasm/). */
-export async function bundle(dist) {
+export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY } = {}) {
   dist = resolve(dist);
   const hashed = new Map(); // absolute path of an original file -> absolute path of its hashed copy
 
-  /** The hashed copy of `file` (absolute), written on first use. */
+  /** The hashed copy of `file` (absolute), written on first use; a stylesheet minified (esbuild) on the way. */
   const hashedCopy = (file) => {
     if (!hashed.has(file)) {
-      const bytes = readFileSync(file);
+      let bytes = readFileSync(file);
+      if (file.endsWith('.css') && minify) bytes = Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify }).code);
       const ext = extname(file);
       const copy = join(dirname(file), `${basename(file, ext)}-${hashOf(bytes)}${ext}`);
       writeFileSync(copy, bytes);
@@ -103,7 +105,7 @@ export async function bundle(dist) {
     bundle: true,
     format: 'esm',
     splitting: false,
-    minify: true,
+    minify,
     target: 'es2022',
     outdir,
     outbase: dist,

@@ -10,7 +10,8 @@ import { WIDGETS, embeds, loads, median, quantile, ringFrames, sliderPresses } f
 import sizes from './sizes.mjs';
 
 const RUNS = Number(process.argv[2] ?? 4);
-const OUT = new URL('../../build/bench/', import.meta.url);
+const OUT = process.env.PARASCOPE_BENCH_OUT ? new URL(`file://${process.env.PARASCOPE_BENCH_OUT.replace(/\/?$/, '/')}`)
+  : new URL('../../build/bench/', import.meta.url); // PARASCOPE_BENCH_OUT: another folder (e.g. when build/ is shared)
 const NATIVE = new URL('native.json', OUT);
 
 const report = (name, value, unit, target = '') =>

@@ -187,9 +187,10 @@ for (const [name, move] of Object.entries(RANDOM_MOVES)) {
       const first = await openPage(site(), '');
       const widget = await widgetReady(first.page, selector);
       await move(widget, random);
-      await first.page.waitForTimeout(300);  // the hash follows 150 ms after the last change
+      await first.page.waitForTimeout(300);  // the hash follows 150 ms after the last change, once the page is idle
       const state = await snapshot(widget);
       const link = await copiedLink(widget);
+      await first.page.waitForFunction((l) => location.href === l, link, { timeout: 3000 }).catch(() => {});
       assert.equal(await first.page.evaluate(() => location.href), link, `step ${step}: the address bar is the link`);
       await first.context.close();
       const second = await openPage(site(), link.slice(site().url.length));

@@ -18,7 +18,7 @@ before(async () => {
   await mkdir(join(site, 'css'));
   await mkdir(join(site, 'wasm'));
   await writeFile(join(site, 'css', 'page.css'), 'body{margin:0}');
-  await writeFile(join(site, 'css', 'widget.css'), '.w{color:red}');
+  await writeFile(join(site, 'css', 'widget.css'), '/* the widget */\n.w {\n  color: red;\n}\n');
   await writeFile(join(site, 'wasm', 'engine.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
   await writeFile(join(site, 'lib', 'sheet.js'), "export const sheet = new URL('../css/widget.css', import.meta.url).href;\n");
   await writeFile(join(site, 'lib', 'engine.js'), "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n");
@@ -64,4 +64,11 @@ test('a hashed name changes with the content and the original names stay for wha
   assert.deepEqual(css.filter((n) => !HASHED_NAME.test(n)), ['page.css', 'widget.css']);
   const main = await readFile(join(site, 'main.js'), 'utf8');
   assert.match(main, /^\/\/ .*\nexport \* from '\.\/js\/main-[A-Z2-7]{8}\.js';\n$/);
+});
+
+test('stylesheets ship minified under their hashed names; the original names keep the source', async () => {
+  const css = await readdir(join(site, 'css'));
+  const hashed = css.find((n) => /^widget-[A-Z2-7]{8}\.css$/.test(n));
+  assert.equal(await readFile(join(site, 'css', hashed), 'utf8'), '.w{color:red}\n');
+  assert.equal(await readFile(join(site, 'css', 'widget.css'), 'utf8'), '/* the widget */\n.w {\n  color: red;\n}\n');
 });

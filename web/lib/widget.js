@@ -11,6 +11,7 @@ const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
 const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
 const ANNOUNCE_QUIET_MS = 700;
 const LINK_WRITE_MS = 150;
+const LINK_IDLE_MS = 500;
 const SHOWN_RAW = 60; // characters of a bad value quoted in a note
 
 /**
@@ -240,13 +241,20 @@ export class ParascopeWidget extends HTMLElement {
   stateChanged() {
     if (!this.linked || !this.hasAttribute('permalink') || !this.hasAttribute('data-ready')) return;
     clearTimeout(this.linkTimer);
-    this.linkTimer = setTimeout(() => {
+    globalThis.cancelIdleCallback?.(this.linkIdle);
+    const write = () => {
       const state = this.linkState();
       if (!state) return;
       try {
         const hash = writeHash(location.hash, this.linkKey, state, { keep: this.linkKeep ?? [] });
         history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
       } catch { /* a document without history (sandboxed): the copy-link control still works */ }
+    };
+    // replaceState costs a few ms: written once input pauses, and then when the browser is idle (never inside a frame
+    // the reader waits for), at most LINK_IDLE_MS later.
+    this.linkTimer = setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') this.linkIdle = requestIdleCallback(write, { timeout: LINK_IDLE_MS });
+      else write();
     }, LINK_WRITE_MS);
   }
 

@@ -259,12 +259,19 @@ class ParascopeBubble extends ParascopeWidget {
     return chartColours(palette);
   }
 
-  /** Repaints with the new palette when the theme attribute or the reader's colour scheme changes. */
+  /**
+   * Repaints with the new palette when the theme attribute or the reader's colour scheme changes, and once the
+   * widget's stylesheet arrives if the first draw came before it (a page that does not preload it: the palette's
+   * variables did not resolve yet).
+   */
   #themeWatch() {
     const repaint = () => {
       this.colours = null;
       this.draw();
     };
+    for (const link of this.shadowRoot?.querySelectorAll('link[rel="stylesheet"]') ?? []) {
+      if (!link.sheet) link.addEventListener('load', repaint, { once: true });
+    }
     this.themeObserver = new MutationObserver(repaint);
     this.themeObserver.observe(this, { attributes: true, attributeFilter: ['theme', 'style', 'class'] });
     this.themeQuery = globalThis.matchMedia?.('(prefers-color-scheme: dark)');

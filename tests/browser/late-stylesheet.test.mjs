@@ -1,0 +1,39 @@
+// A page that does not preload the widgets' stylesheet (an embed, a test page): the bubble may draw its canvas before
+// widget.css has loaded, when none of its palette variables resolve yet. Once the sheet arrives the chart must be
+// repainted in the palette, not left in the black of unresolved colours.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { useSite, widgetReady } from './harness.mjs';
+
+const site = useSite(before, after);
+
+test('the bubble repaints in its palette when widget.css arrives after its first draw', async () => {
+  const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: 'light' });
+  let delayed = 0;
+  await context.route(/\/css\/widget(-[A-Z2-7]{8})?\.css$/, async (route) => {
+    delayed += 1;
+    await new Promise((resolve) => { setTimeout(resolve, 1500); });
+    await route.continue();
+  });
+  const page = await context.newPage();
+  await page.goto(new URL('tests/themes.html', site().url).href);
+  const widget = await widgetReady(page, '#auto');
+  await page.waitForFunction(() => document.querySelector('#auto').shadowRoot.querySelector('link[rel="stylesheet"]')?.sheet);
+  await page.waitForTimeout(300);
+  // The last stage waits for its first op: the plot's left edge on that row is bubble (idle) hatch on a light ground.
+  const brightest = await widget.evaluate((el) => {
+    const canvas = el.shadowRoot.querySelector('canvas');
+    const ctx = canvas.getContext('2d');
+    const rows = 4;
+    const plotH = canvas.height - 20 * (globalThis.devicePixelRatio || 1);
+    const y = Math.floor(plotH * (rows - 0.5) / rows);
+    const { data } = ctx.getImageData(0, y, 12, 1);
+    let best = 0;
+    for (let i = 0; i < data.length; i += 4) best = Math.max(best, data[i] + data[i + 1] + data[i + 2]);
+    return best;
+  });
+  assert.ok(delayed >= 1, 'the stylesheet was held back');
+  assert.ok(brightest > 450, `the idle hatch is drawn in the light palette (brightest pixel sum ${brightest})`);
+  await context.close();
+});
