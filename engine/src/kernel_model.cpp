@@ -17,8 +17,8 @@ constexpr double kBf16 = 2.0;  // bytes per BF16 element
 
 /// The GEMM ceilings' one calibration constant (engine/API.md): the share of its single-GPU best (MAMF) a chip's
 /// GEMMs hold in a training job, where every GPU of the node runs at once and HBM, NVLink and the NICs share the
-/// power limit with the tensor cores. Fitted on the calibration runs; on A100 it gives 0.869 × 0.92 = 0.80, the share
-/// NVIDIA's Deep Learning Performance guide ("Matrix Multiplication Background") shows for large A100 GEMMs.
+/// power limit with the tensor cores. Fitted on the calibration runs; on A100 it gives 0.869 × 0.94 = 0.82, near the
+/// 80 % share NVIDIA's Deep Learning Performance guide ("Matrix Multiplication Background") shows for large A100 GEMMs.
 constexpr double kSustainedShare = 0.94;
 
 /// Host seconds per local expert per MoE layer forward in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
@@ -219,7 +219,8 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
     // Each fused kernel sees seq / cp keys: context parallelism runs the attention as per-step kernels over the
     // rank's own chunks (TransformerEngine's ring attention), so short kernels lose their per-tile fixed cost.
     const double keys = double(m.seq) / double(p.cp);
-    out.attn_fwd = w.attention_core_flops / (bf16_peak * eff.flash_attention_efficiency * attention_length_factor(keys));
+    const double rate = eff.flash_attention_efficiency * attention_length_factor(keys);
+    out.attn_fwd = w.attention_core_flops / (bf16_peak * rate);
   } else {
     const double heads = double(p.microbatch_size * m.heads) / tp;
     const double sq = double(m.seq) / double(p.cp), sk = double(m.seq);
