@@ -100,12 +100,11 @@ std::vector<int> peak_activations_floor(const PipelineSpec& given) {
   if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) spec.schedule = Schedule::zb_h1;  // as pipeline_metrics
   if (!schedule_info(spec.schedule).interleaves) spec.chunks = 1;
   if (!schedule_entry(spec.schedule).orders) {
-    // ZB-H2 decides its order while simulating. Every stage holds its first forward's activations until that
-    // microbatch's W. Stage 0 runs forwards back to back (its F is always ready and B has not come back) until the
-    // first B returns, p forwards and p−1 backwards and 2(p−1) sends after the start: at least p−1 of them, within
-    // the cap of 2p−1 waiting for their W and the m there are.
+    // ZB-H2 decides its order while simulating (pipeline_simulate.cpp). Every stage holds its first forward's
+    // activations until that microbatch's W. Stage 0's next forward is always ready, so it runs a W only when no F is
+    // allowed (2p−1 microbatches already wait for their W) or none is left: it reaches min(m, 2p−1) exactly.
     std::vector<int> floor(std::size_t(spec.stages), spec.microbatches > 0 ? 1 : 0);
-    if (!floor.empty()) floor[0] = std::max(floor[0], std::min(spec.microbatches, spec.stages - 1));
+    if (!floor.empty()) floor[0] = std::min(spec.microbatches, 2 * spec.stages - 1);
     return floor;
   }
   const int p = spec.stages, m = spec.microbatches, v = spec.chunks;

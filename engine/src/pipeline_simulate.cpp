@@ -43,7 +43,10 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
   const int p = spec.stages, m = spec.microbatches;
   const PipelineLayout layout = make_layout(spec);
   const std::size_t table = std::size_t(m) * std::size_t(p);
-  std::vector<double> end_f(table, kNotYet), end_b(table, kNotYet);  // [mb · p + stage]
+  // End-time tables [mb · p + stage], reused between calls (the cost model and the planner call this again and again).
+  thread_local std::vector<double> end_f, end_b;
+  end_f.assign(table, kNotYet);
+  end_b.assign(table, kNotYet);
   struct Stage {
     double free_at = 0;
     int f = 0, b = 0, w = 0;  // next microbatch of each kind (all three run in microbatch order)
@@ -76,8 +79,12 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
     const Stage& st = stages[std::size_t(s)];
     return spec.forward_only || st.f - st.w < limit;
   };
-  // The next time stage s has something to decide: when it is free and some op can start (infinity if none is known).
+  // The next time stage s has something to decide (when it is free and some op can start; infinity if none is known)
+  // and what it will run then: a ready B first, then a ready F within the limit, else the oldest pending W. Both stay
+  // valid until the stage is updated again: only its own ops and its neighbours' outputs change them, and each of those
+  // updates it.
   const double never = std::numeric_limits<double>::infinity();
+  std::vector<char> next_kind(static_cast<std::size_t>(p), 'W');
   auto next_time = [&](int s) {
     const Stage& st = stages[std::size_t(s)];
     double when = never;
@@ -85,13 +92,22 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
     const double b = b_ready(s);
     if (b != kNotYet) when = std::min(when, std::max(st.free_at, b));
     const double f = f_ready(s);
-    if (f != kNotYet && f_allowed(s)) when = std::min(when, std::max(st.free_at, f));
+    const bool allowed = f != kNotYet && f_allowed(s);
+    if (allowed) when = std::min(when, std::max(st.free_at, f));
+    char kind = 'W';
+    if (b != kNotYet && b <= when) {
+      kind = 'B';
+    } else if (allowed && f <= when) {
+      kind = 'F';
+    }
+    next_kind[std::size_t(s)] = kind;
     return when;
   };
   // A min-tree over the stages' next times; ties go to the lower stage, so the outcome is deterministic.
   int leaves = 1;
   while (leaves < p) leaves *= 2;
-  std::vector<std::pair<double, int>> tree(2 * std::size_t(leaves), {never, 0});
+  thread_local std::vector<std::pair<double, int>> tree;
+  tree.assign(2 * std::size_t(leaves), {never, 0});
   auto update = [&](int s) {
     std::size_t i = std::size_t(leaves) + std::size_t(s);
     tree[i] = {next_time(s), s};
@@ -103,13 +119,7 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
   while (tree[1].first != never) {
     const auto [now, s] = tree[1];
     Stage& st = stages[std::size_t(s)];
-    const double b = b_ready(s), f = f_ready(s);
-    char kind = 'W';  // a ready B first, then a ready F within the limit, else the oldest pending W
-    if (b != kNotYet && b <= now) {
-      kind = 'B';
-    } else if (f != kNotYet && f <= now && f_allowed(s)) {
-      kind = 'F';
-    }
+    const char kind = next_kind[std::size_t(s)];  // decided by next_time at this very `now`
     int mb = 0;
     double duration = 0;
     if (kind == 'F') {
@@ -143,6 +153,10 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
   if (done != pipeline_op_count(spec)) {
     throw std::logic_error("pipeline schedule zb-h2 stalled after " + std::to_string(done) + " of " +
                            std::to_string(pipeline_op_count(spec)) + " ops");
+  }
+  if (table > (std::size_t(1) << 16)) {  // a big run's tables do not outlive it (the wasm heap never shrinks)
+    std::vector<double>().swap(end_f);
+    std::vector<double>().swap(end_b);
   }
   result.metrics = meter.finish(layout);
   return result;

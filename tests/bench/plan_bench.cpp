@@ -29,7 +29,7 @@ const Search kSearches[] = {
 };
 
 const bool registered = add("plan (planner)", [] {
-  double evaluated = 0, cpu = 0;
+  double evaluated = 0, pruned = 0, ruled_out = 0, cpu = 0;
   for (const Search& s : kSearches) {
     double best = 1e300;
     for (int run = 0; run < 3; ++run) {
@@ -42,6 +42,11 @@ const bool registered = add("plan (planner)", [] {
       if (run == 0) {
         const auto j = nlohmann::json::parse(answer);
         evaluated += j.value("evaluated", 0.0);
+        // Pruned: decided by the exact bounds before timing (out_of_memory, cannot_win); ruled out: refused by the
+        // rules before any arithmetic (does_not_divide, too_few_layers count a whole split once; schedule_rule).
+        for (const auto& [why, n] : j["rejected"].items()) {
+          (why == "out_of_memory" || why == "cannot_win" ? pruned : ruled_out) += n.get<double>();
+        }
         cpu += used;
       }
     }
@@ -51,6 +56,11 @@ const bool registered = add("plan (planner)", [] {
   }
   report("plan_configs_per_second_native (evaluated / CPU seconds, both searches)", evaluated / cpu, "1/s",
          ">= 1e6");
+  // Every configuration the search answers for, each either timed or proven unable to change the answer by its
+  // exact lower bounds (the bounds cost a cost-model first phase per core and a memory model per configuration).
+  report("plan_decided_per_second_native ((evaluated + pruned) / CPU seconds)", (evaluated + pruned) / cpu, "1/s");
+  report("plan_considered_per_second_native ((evaluated + pruned + ruled out) / CPU seconds)",
+         (evaluated + pruned + ruled_out) / cpu, "1/s");
 });
 
 }  // namespace

@@ -170,7 +170,7 @@ TEST(PipelineBound, FloorsNeverExceedTheSimulationOverRandomSchedules) {
     const std::vector<int> held = parascope::detail::peak_activations_floor(spec);
     ASSERT_EQ(held.size(), full.peak_activations.size()) << name(spec);
     for (std::size_t s = 0; s < held.size(); ++s) {
-      if (spec.schedule == Schedule::zb_h2) {
+      if (spec.schedule == Schedule::zb_h2 && s > 0) {
         ASSERT_LE(held[s], full.peak_activations[s]) << name(spec) << " stage " << s;
       } else {
         ASSERT_EQ(held[s], full.peak_activations[s]) << name(spec) << " stage " << s;
