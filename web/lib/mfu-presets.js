@@ -95,9 +95,8 @@ export const PRESETS = [
       compare: 'mfu',
     },
     assumed: '7 chunks per rank (the paper implies 8 of one layer, the end ones holding only the embedding or the '
-      + 'output; the engine needs pp·vpp ≤ layers); FlashAttention-2; sequence parallelism; no recomputation (Sec. '
-      + '3.3.2: 8K sequences "without activation checkpointing"); FSDP as ZeRO 2 (weights kept gathered, gradients '
-      + 'and optimizer states sharded, Sec. 3.3.2).',
+      + 'output; the engine needs pp·vpp ≤ layers); FlashAttention-2; sequence parallelism; no recomputation; '
+      + 'FSDP as ZeRO 2.',
   },
 ];
 
