@@ -2,7 +2,6 @@
 #include "parascope/api.hpp"
 
 #include <cmath>
-#include <functional>
 #include <new>
 #include <utility>
 
