@@ -56,7 +56,7 @@ StepRequest read_step_request(RequestReader& request) {
   if (request.has("fp8_recipe") && !fp8) {
     throw RequestError(code::inconsistent, "fp8_recipe needs precision \"fp8\"", "fp8_recipe");
   }
-  s.efficiency.fp8_block_scaling = request.choice_or("fp8_recipe", "current", {"current", "mxfp8"}) == "mxfp8";
+  s.efficiency.fp8_block_scaling = request.choice_or("fp8_recipe", "current", fp8_recipe_ids()) == "mxfp8";
   request.accept("efficiency");
   if (request.has("efficiency")) {
     RequestReader e = request.object("efficiency");

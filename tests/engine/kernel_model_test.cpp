@@ -230,6 +230,10 @@ TEST(KernelModel, CurrentScalingLaunchesThreeKernelsPerExpertQuantization) {
   const json unknown = qwen3_30b_h100({{"fp8_recipe", "nvfp4"}});
   ASSERT_TRUE(unknown.contains("error")) << unknown.dump();
   EXPECT_EQ(unknown["error"]["field"], "fp8_recipe");
+  // `presets` publishes the recipes, and each one is accepted.
+  const json recipes = ask({{"op", "presets"}})["fp8_recipes"];
+  EXPECT_EQ(recipes, json({"current", "mxfp8"}));
+  for (const json& id : recipes) EXPECT_FALSE(qwen3_30b_h100({{"fp8_recipe", id}}).contains("error")) << id;
 }
 
 // Issue 11: fine-grained MoE on Megatron-Core was predicted near dense speed (37.9 % MFU against a measured 10.3 %):
