@@ -21,14 +21,27 @@ constexpr double kBf16 = 2.0;  // bytes per BF16 element
 /// 80 % share NVIDIA's Deep Learning Performance guide ("Matrix Multiplication Background") shows for large A100 GEMMs.
 constexpr double kSustainedShare = 0.94;
 
-/// Host seconds per local expert per MoE layer forward in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
+/// Host seconds per kernel issued for one local expert in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
 /// the all-to-all token dispatcher copies the tokens-per-expert counts to the host (a device-to-host sync, since the
-/// all-to-all split sizes and TransformerEngine GroupedLinear's m_splits are host lists), and GroupedLinear then runs
-/// each local expert's GEMM and FP8 casts as separate kernels issued one by one from Python. After the sync the host
-/// cannot run ahead, so the GPU waits for those launches whenever they take longer than the expert GEMMs themselves.
-/// The engine's second calibration constant: fitted on one run, Qwen3-30B-A3B on 8 DGX-B200 GPUs (Megatron-Bridge
-/// 25.11, 16 local experts, 4,096 tokens per microbatch), where nearly all of the layer is this wait.
-constexpr double kExpertLaunchOverhead = 150e-6;
+/// all-to-all split sizes and TransformerEngine GroupedLinear's m_splits are host lists), and GroupedLinear then
+/// issues each local expert's GEMMs and FP8 quantizations as separate kernels, one expert after another. After the
+/// sync the host cannot run ahead, so the GPU waits for those launches whenever they take longer than the expert
+/// GEMMs themselves. The engine's second calibration constant: fitted on one run, Qwen3-30B-A3B on 8 DGX-B200 GPUs
+/// (Megatron-Bridge 25.11, MXFP8, 16 local experts, 4,096 tokens per microbatch: 10 kernels per expert, see
+/// expert_kernels), where nearly all of the layer is this wait; checked on the same model on 16 H100s (FP8 current
+/// scaling, 18 kernels per expert).
+constexpr double kExpertLaunchOverhead = 45e-6;
+
+/// Kernels issued per local expert per MoE layer and microbatch, forward and backward (TransformerEngine
+/// GroupedLinear, fc1 and fc2 of the expert): the forward's 2 GEMMs and 2 input quantizations, the backward's 4 GEMMs
+/// (dgrad, wgrad) and 2 output-gradient quantizations. A quantization is no kernel in BF16, one in MXFP8 (the block
+/// scales come with the cast), and three with FP8 per-tensor current scaling: amax, scale from amax, cast
+/// (Float8CurrentScalingQuantizer::quantize in transformer_engine/pytorch/csrc/quantizer.cpp: nvte_compute_amax,
+/// nvte_compute_scale_from_amax, nvte_quantize_v2; "compute scale cannot be fused with quantize kernel").
+double expert_kernels(const Efficiency& eff) {
+  const double per_quantization = eff.precision != Precision::fp8 ? 0.0 : eff.fp8_block_scaling ? 1.0 : 3.0;
+  return 6.0 + 4.0 * per_quantization;
+}
 
 /// Output tiles cuBLAS/CUTLASS pick between on Hopper and Ampere for large BF16/FP8 GEMMs (CUTLASS's default
 /// threadblock shapes; NVIDIA Matrix Multiplication Background guide, "Tile quantization", "Wave quantization").
@@ -200,11 +213,11 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
     const double before = out.gemm_fwd + out.gemm_dgrad + out.gemm_wgrad;
     add(w.expert_ffn_flops * routed_share, {{swiglu ? 2.0 : 1.0, GemmShape{tpe, (swiglu ? 2 : 1) * e / etp, h, local}},
                                             {1.0, GemmShape{tpe, h, e / etp, local}}});
-    // Launch-bound experts: the host issues each local expert's kernels after the dispatcher's sync (forward once,
-    // backward twice as many); whatever exceeds the routed GEMMs' own time is the GPU waiting. It is added to the
-    // forward's launch cost, which the backward counts twice (3 × in all).
+    // Launch-bound experts: the host issues each local expert's kernels after the dispatcher's sync (forward and
+    // backward); whatever exceeds the routed GEMMs' own time is the GPU waiting. It is added to the forward's launch
+    // cost, which the backward counts twice (3 × in all).
     const double routed = out.gemm_fwd + out.gemm_dgrad + out.gemm_wgrad - before;
-    const double host = 3.0 * local * eff.expert_launch_overhead * w.moe_layer_share;
+    const double host = local * expert_kernels(eff) * eff.expert_launch_overhead * w.moe_layer_share;
     out.launch_fwd += std::max(0.0, host - routed) / 3.0;
     if (m.shared_experts > 0) {
       const double s = double(m.shared_experts) * e;

@@ -19,6 +19,11 @@ const std::vector<std::string_view>& precision_ids() {
 Precision parse_precision(std::string_view id) { return id == "fp8" ? Precision::fp8 : Precision::bf16; }
 std::string_view precision_id(Precision precision) { return precision_ids()[std::size_t(precision)]; }
 
+const std::vector<std::string_view>& fp8_recipe_ids() {
+  static const std::vector<std::string_view> ids{"current", "mxfp8"};
+  return ids;
+}
+
 const std::vector<std::string_view>& attention_ids() {
   static const std::vector<std::string_view> ids{"full", "causal"};
   return ids;

@@ -50,6 +50,7 @@ json op_presets(RequestReader& request) {
           {"recompute", names(recompute_ids())},
           {"zero", zero_stages()},
           {"precisions", names(precision_ids())},
+          {"fp8_recipes", names(fp8_recipe_ids())},
           {"attention", names(attention_ids())},
           {"software", names(software_ids())},
           {"plan_objectives", names(objective_ids())}};

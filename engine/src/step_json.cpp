@@ -51,6 +51,12 @@ StepRequest read_step_request(RequestReader& request) {
                        "precision");
   }
   s.efficiency.precision = fp8 ? Precision::fp8 : Precision::bf16;
+  // How FP8 tensors are scaled (engine/API.md, `fp8_recipe`): per-tensor current scaling (the default, Hopper's
+  // recipe) or MXFP8 block scaling (Blackwell). Only FP8 runs have one.
+  if (request.has("fp8_recipe") && !fp8) {
+    throw RequestError(code::inconsistent, "fp8_recipe needs precision \"fp8\"", "fp8_recipe");
+  }
+  s.efficiency.fp8_block_scaling = request.choice_or("fp8_recipe", "current", fp8_recipe_ids()) == "mxfp8";
   request.accept("efficiency");
   if (request.has("efficiency")) {
     RequestReader e = request.object("efficiency");

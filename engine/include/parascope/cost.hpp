@@ -33,12 +33,16 @@ struct Efficiency {
   double ep_overlap = 0.0;           ///< fraction of expert all-to-all hidden behind compute
   double grad_reduce_bytes = 4;      ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
   double router_imbalance = 1.0;     ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
-  /// Host seconds per local expert per MoE layer forward (the backward issues twice as many) that the GPU waits
-  /// for when each expert's GEMMs are launched one by one after a device-to-host sync (engine/API.md, "Experts").
+  /// Host seconds per kernel issued for one local expert (its GEMMs and its inputs' FP8 quantization, forward and
+  /// backward) that the GPU waits for when they are launched one by one after the dropless dispatcher's
+  /// device-to-host sync (engine/API.md, "Experts").
   double expert_launch_overhead = 0.0;
   bool bubble_kernel_resident = true;  ///< a stage waiting in the bubble sits in a posted receive kernel
   AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
   Precision precision = Precision::bf16;            ///< the weight GEMMs' format (request field `precision`)
+  /// FP8 block scaling (MXFP8, request field `fp8_recipe: "mxfp8"`): one quantize kernel per tensor instead of
+  /// per-tensor current scaling's three (amax, scale, cast).
+  bool fp8_block_scaling = false;
 };
 
 /// One parallel axis's communication in one step, as seen by one GPU.
