@@ -113,7 +113,11 @@ LogitsWork logits_work(const TrainingRun& run) {
 
 double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& eff) {
   const ModelShape& m = run.model;
-  const ParallelConfig& p = run.parallel;
+  return activation_bytes_per_layer(m, run.parallel, eff, double(m.moe_layers()) / double(m.layers));
+}
+
+double activation_bytes_per_layer(const ModelShape& m, const ParallelConfig& p, const Efficiency& eff,
+                                  double moe_share) {
   const double s = double(m.seq) / double(p.cp);
   const double b = double(p.microbatch_size);
   const double h = double(m.hidden);
@@ -131,7 +135,6 @@ double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& eff)
   // the product, 3·2sbf), averaged over dense and MoE layers with top_k + shared experts active.
   const double attn_width = double(m.heads * m.head_dim);
   const double kv_width = double(m.kv_heads * m.head_dim);
-  const double moe_share = double(m.moe_layers()) / double(m.layers);
   const double ffn_active = (1.0 - moe_share) * double(m.ffn) +
                             (m.is_moe() ? moe_share * double(m.top_k + m.shared_experts) * double(m.expert_ffn) : 0);
   const double ffn_bytes = (m.activation == Activation::swiglu ? 6.0 : 4.0) * sb * ffn_active;

@@ -36,6 +36,10 @@ LogitsWork logits_work(const TrainingRun& run);
 /// Activation bytes one layer keeps for one microbatch until its backward (Korthikanti et al. 2022, Sec. 4,
 /// Table 2, generalised to GQA, SwiGLU and MoE), under the run's recomputation, sequence parallelism and attention.
 double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& efficiency);
+/// The same for `moe_share` of the layers MoE (0: a dense-FFN layer, 1: an MoE layer of an MoE model), without
+/// copying the run as with_layer_kind does: with_layer_kind(run, moe) gives the same bytes as share 0 or 1.
+double activation_bytes_per_layer(const ModelShape& model, const ParallelConfig& parallel, const Efficiency& efficiency,
+                                  double moe_share);
 
 /// Whether the model trains with dropout: GPT-style models with biases do; PaLM, Llama, Mixtral and DeepSeek do not.
 bool has_dropout(const ModelShape& model);

@@ -4,28 +4,63 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <unordered_map>
 
 #include "layer_work.hpp"
 #include "parascope/stages.hpp"
 
 namespace parascope::detail {
 
-std::vector<StageLayerCounts> stage_layer_kinds(const TrainingRun& run) {
-  const std::vector<std::vector<Span>> chunks = stage_chunks(run.model.layers, run.parallel);
-  std::vector<StageLayerCounts> out(chunks.size());
-  for (std::size_t s = 0; s < chunks.size(); ++s) {
-    for (const Span& chunk : chunks[s]) {
-      out[s].layers += chunk.size();
-      out[s].moe += run.model.moe_layers_in(chunk.first, chunk.end);
-    }
-  }
-  return out;
-}
+namespace {
 
-ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const StageLayerCounts& n) {
+/// Every stage's layer kinds, from the real assignment (stage_chunks), by what they depend on. A planner asks for the
+/// same few (pp, vpp) again and again, and each configuration twice (its bound, then its step): kept per thread.
+const std::vector<StageLayerCounts>& stage_kinds(const TrainingRun& run) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
-  const ParamCounts c = count_params(m);
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, std::int64_t, std::int64_t,
+                         std::int64_t>;
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      std::size_t h = 0;
+      const auto mix = [&h](std::size_t v) { h = (h ^ v) * 1099511628211ull; };
+      mix(std::size_t(std::get<0>(k))), mix(std::size_t(std::get<1>(k))), mix(std::size_t(std::get<2>(k)));
+      mix(std::size_t(std::get<3>(k))), mix(std::size_t(std::get<4>(k))), mix(std::size_t(std::get<5>(k)));
+      mix(std::size_t(std::get<6>(k))), mix(std::size_t(std::get<7>(k)));
+      return h;
+    }
+  };
+  // The last one asked first (most calls), then the table.
+  thread_local Key last_key{-1, -1, -1, false, -1, -1, -1, -1};
+  thread_local const std::vector<StageLayerCounts>* last = nullptr;
+  thread_local std::unordered_map<Key, std::vector<StageLayerCounts>, Hash> cache;
+  // moe_layers_in reads layers, first_dense_layers, moe_layer_freq and is_moe; stage_chunks pp, vpp and the
+  // first/last stage layer counts.
+  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq, m.is_moe(),
+                p.pp,     p.vpp,                p.first_stage_layers, p.last_stage_layers};
+  if (last && key == last_key) return *last;
+  auto found = cache.find(key);
+  if (found == cache.end()) {
+    if (cache.size() >= 4096) cache.clear();  // bounds its memory (and `last` is set again below)
+    const std::vector<std::vector<Span>> chunks = stage_chunks(m.layers, p);
+    std::vector<StageLayerCounts> out(chunks.size());
+    for (std::size_t s = 0; s < chunks.size(); ++s) {
+      for (const Span& chunk : chunks[s]) {
+        out[s].layers += chunk.size();
+        out[s].moe += m.moe_layers_in(chunk.first, chunk.end);
+      }
+    }
+    found = cache.emplace(key, std::move(out)).first;
+  }
+  last_key = key;
+  last = &found->second;
+  return *last;
+}
+
+ParamsOnGpu params_held(const TrainingRun& run, const ParamCounts& c, std::int64_t stage, const StageLayerCounts& n) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
   const double tp = double(p.tp);
   const double layers = double(n.layers), moe = double(n.moe);
   ParamsOnGpu out;
@@ -50,8 +85,6 @@ ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const St
   out.layers = copies * layers;
   return out;
 }
-
-namespace {
 
 /// Weights, gradients and optimizer states one GPU of a stage holding `held` keeps (mixed-precision Adam under ZeRO).
 MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const ParamsOnGpu& held) {
@@ -83,47 +116,82 @@ MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const 
 
 }  // namespace
 
+std::vector<StageLayerCounts> stage_layer_kinds(const TrainingRun& run) { return stage_kinds(run); }
+
+ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const StageLayerCounts& n) {
+  return params_held(run, count_params(run.model), stage, n);
+}
+
 double states_memory_bound(const TrainingRun& run, const Efficiency& eff) {
   double most = 0;
-  const std::vector<StageLayerCounts> stages = stage_layer_kinds(run);
+  const ParamCounts c = count_params(run.model);
+  const std::vector<StageLayerCounts>& stages = stage_kinds(run);
   for (std::int64_t s = 0; s < run.parallel.pp; ++s) {
-    const MemoryPerGpu mem = states_on_gpu(run, eff, params_on_stage(run, s, stages[std::size_t(s)]));
+    const MemoryPerGpu mem = states_on_gpu(run, eff, params_held(run, c, s, stages[std::size_t(s)]));
     most = std::max(most, mem.weights + mem.gradients + mem.optimizer);
   }
   return most;
 }
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const PipelineMetrics& schedule) {
+  return memory_per_gpu(run, eff, schedule.peak_activations.data(), schedule.peak_activations.size());
+}
+
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks) {
+  const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
-  // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp).
-  const double act_dense = activation_bytes_per_layer(with_layer_kind(run, false), eff);
-  const double act_moe = activation_bytes_per_layer(with_layer_kind(run, true), eff);
+  // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp): the
+  // run with every layer of one kind (with_layer_kind) has an MoE share of 0 or 1.
+  const double moe_kind_share = m.is_moe() ? 1.0 : 0.0;
+  const double act_dense = activation_bytes_per_layer(m, p, eff, 0.0);
+  const double act_moe = activation_bytes_per_layer(m, p, eff, moe_kind_share);
   double rebuilt = 0;  // full recomputation rebuilds one layer's whole activations at a time
   if (p.recompute == Recompute::full) {
-    TrainingRun unrecomputed = run;
-    unrecomputed.parallel.recompute = Recompute::none;
-    rebuilt = std::max(activation_bytes_per_layer(with_layer_kind(unrecomputed, false), eff),
-                       activation_bytes_per_layer(with_layer_kind(unrecomputed, true), eff));
+    ParallelConfig unrecomputed = p;
+    unrecomputed.recompute = Recompute::none;
+    rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
+                       activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
   }
+  const ParamCounts c = count_params(m);
+  const std::vector<StageLayerCounts>& stages = stage_kinds(run);
+  // A stage between the ends holds what every other such stage with its layer counts holds, but for activations
+  // growing with its peak: one that holds no more activation sets than an earlier one of its kind cannot be the
+  // (first) most loaded, so only the first of each kind and peak is counted (the same answer, bit for bit).
+  struct Kind {
+    std::int64_t layers, moe;
+    std::int64_t peak;
+  };
+  Kind seen[4];
+  int kinds = 0;
   MemoryPerGpu best;
-  const std::vector<StageLayerCounts> stages = stage_layer_kinds(run);
   for (std::int64_t s = 0; s < p.pp; ++s) {
     const StageLayerCounts& n = stages[std::size_t(s)];
-    const ParamsOnGpu held = params_on_stage(run, s, n);
+    const std::int64_t held_sets = std::size_t(s) < peaks ? std::int64_t(peak[s]) : -1;
+    if (s > 0 && s < p.pp - 1) {
+      int k = 0;
+      while (k < kinds && (seen[k].layers != n.layers || seen[k].moe != n.moe)) ++k;
+      if (k < kinds) {
+        if (seen[k].peak >= held_sets) continue;
+        seen[k].peak = held_sets;
+      } else if (kinds < 4) {
+        seen[kinds++] = {n.layers, n.moe, held_sets};
+      }
+    }
+    const ParamsOnGpu held = params_held(run, c, s, n);
     MemoryPerGpu mem = states_on_gpu(run, eff, held);
 
     // Activations: the stage holds, for every microbatch whose backward has not run, its chunk's layers
     // (peak_activations per stage, counted by the schedule); a chunk holds n/vpp of the stage's n layers on average.
     const double per_layer =
         n.layers > 0 ? (double(n.layers - n.moe) * act_dense + double(n.moe) * act_moe) / double(n.layers) : 0.0;
-    if (std::size_t(s) < schedule.peak_activations.size()) {
-      mem.activations = double(schedule.peak_activations[std::size_t(s)]) * double(n.layers) / double(p.vpp) * per_layer;
+    if (std::size_t(s) < peaks) {
+      mem.activations = double(peak[s]) * double(n.layers) / double(p.vpp) * per_layer;
     }
     mem.activations += rebuilt;
     if (s == p.pp - 1) {
       // The output layer's fp32 logits for one microbatch on the last stage (Korthikanti et al. 2022, Sec. 4.3).
-      const double tokens = double(p.microbatch_size) * double(run.model.seq) / double(p.cp);
-      mem.activations += 4.0 * tokens * double(run.model.vocab) / double(p.tp);
+      const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
+      mem.activations += 4.0 * tokens * double(m.vocab) / double(p.tp);
     }
     mem.total = mem.weights + mem.gradients + mem.optimizer + mem.activations;
     if (s == 0 || mem.total > best.total) best = mem;

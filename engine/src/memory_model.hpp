@@ -30,5 +30,8 @@ ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const St
 double states_memory_bound(const TrainingRun& run, const Efficiency& efficiency);
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const PipelineMetrics& schedule);
+/// The same with the activation sets in flight per stage given as `peaks` counts at `peak` (the planner's bound passes a
+/// buffer it reuses). Allocates nothing once a run's (pp, vpp) layer split has been seen on this thread.
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks);
 
 }  // namespace parascope::detail

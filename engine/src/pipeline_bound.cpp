@@ -95,7 +95,13 @@ const std::vector<int>& counted(const PipelineSpec& spec) {
 
 }  // namespace
 
-std::vector<int> peak_activations_floor(const PipelineSpec& given) {
+std::vector<int> peak_activations_floor(const PipelineSpec& spec) {
+  std::vector<int> out;
+  peak_activations_floor(spec, out);
+  return out;
+}
+
+void peak_activations_floor(const PipelineSpec& given, std::vector<int>& peak) {
   PipelineSpec spec = given;
   if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) spec.schedule = Schedule::zb_h1;  // as pipeline_metrics
   if (!schedule_info(spec.schedule).interleaves) spec.chunks = 1;
@@ -103,16 +109,16 @@ std::vector<int> peak_activations_floor(const PipelineSpec& given) {
     // ZB-H2 decides its order while simulating (pipeline_simulate.cpp). Every stage holds its first forward's
     // activations until that microbatch's W. Stage 0's next forward is always ready, so it runs a W only when no F is
     // allowed (2p−1 microbatches already wait for their W) or none is left: it reaches min(m, 2p−1) exactly.
-    std::vector<int> floor(std::size_t(spec.stages), spec.microbatches > 0 ? 1 : 0);
-    if (!floor.empty()) floor[0] = std::min(spec.microbatches, 2 * spec.stages - 1);
-    return floor;
+    peak.assign(std::size_t(spec.stages), spec.microbatches > 0 ? 1 : 0);
+    if (!peak.empty()) peak[0] = std::min(spec.microbatches, 2 * spec.stages - 1);
+    return;
   }
   const int p = spec.stages, m = spec.microbatches, v = spec.chunks;
   // The fixed programs' counts in closed form (pipeline_orders.cpp; checked against the simulation in
   // tests/engine/pipeline_steady_test.cpp): a forward-only run frees nothing; GPipe holds every microbatch; 1F1B holds
   // its p−s−1 warm-up forwards and one more; interleaved its 2(p−s−1) + (v−1)·p warm-up forwards and one more;
   // ZB-H1's warm-up and s held-back W's leave p−1 held before its first F, B, W, so p.
-  std::vector<int> peak(std::size_t(p), 0);
+  peak.assign(std::size_t(p), 0);
   const std::int64_t total = std::int64_t(m) * v;
   for (int s = 0; s < p; ++s) {
     std::int64_t n = 0;
@@ -125,11 +131,12 @@ std::vector<int> peak_activations_floor(const PipelineSpec& given) {
     } else if (spec.schedule == Schedule::zb_h1) {
       n = std::min(m, p);
     } else {
-      return counted(spec);  // DualPipe: counted on its programs, once per shape
+      const std::vector<int>& known = counted(spec);  // DualPipe: counted on its programs, once per shape
+      peak.assign(known.begin(), known.end());
+      return;
     }
     peak[std::size_t(s)] = int(n);
   }
-  return peak;
 }
 
 PipelineMetrics gpipe_metrics(const PipelineSpec& spec) {

@@ -88,6 +88,8 @@ double makespan_floor(const PipelineSpec& spec);
 /// it, without timing: exact for the fixed-program schedules (their programs do not depend on times), a lower bound for
 /// ZB-H2 (decided while simulating). Kept per shape (schedule, p, m, v) in a small per-thread cache.
 std::vector<int> peak_activations_floor(const PipelineSpec& spec);
+/// The same into `out` (its storage reused: no allocation once it is large enough).
+void peak_activations_floor(const PipelineSpec& spec, std::vector<int>& out);
 
 /// GPipe's metrics without simulating (pipeline_bound.cpp): its timeline at uniform op times in closed form, equal to
 /// simulating every op up to rounding (tests/engine/pipeline_steady_test.cpp). Not for forward_only.

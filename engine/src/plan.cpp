@@ -131,7 +131,8 @@ struct PlanSearch::State {
 
   /// A lower bound of the run's memory per GPU, known before its schedule is timed: the memory model at the
   /// activation sets each stage's program holds (exact for every schedule but ZB-H2, where it is a floor).
-  double memory_bound(const Efficiency& eff) const;
+  double memory_bound(const Efficiency& eff);
+  std::vector<int> peak_floor;  // memory_bound's activation sets per stage, its storage reused
 
   void enumerate();
   void consider(const Split& s, const Group& g, const Knobs& k);
@@ -287,16 +288,15 @@ std::optional<PlanRejection> PlanSearch::State::hopeless(double step_bound, doub
   return std::nullopt;
 }
 
-double PlanSearch::State::memory_bound(const Efficiency& eff) const {
+double PlanSearch::State::memory_bound(const Efficiency& eff) {
   const ParallelConfig& p = run.parallel;
   PipelineSpec spec;
   spec.schedule = p.schedule;
   spec.stages = int(p.pp);
   spec.microbatches = int(p.microbatches());
   spec.chunks = int(p.vpp);
-  PipelineMetrics held;
-  held.peak_activations = detail::peak_activations_floor(spec);
-  return detail::memory_per_gpu(run, eff, held).total;
+  detail::peak_activations_floor(spec, peak_floor);
+  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size()).total;
 }
 
 void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
@@ -350,6 +350,12 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   st.run.hardware.sources.clear();
   st.run.model.source.clear();
   st.run.cluster = st.query.cluster;
+  // Link and model names only label the step op's per-axis table: a name past the short-string buffer costs an
+  // allocation on every copy of the run and every placement of a group (place_ranks names its link).
+  for (std::string* name : {&st.run.model.name, &st.run.hardware.name, &st.run.hardware.intra_link,
+                            &st.run.hardware.inter_link, &st.run.cluster.intra_link, &st.run.cluster.inter_link}) {
+    name->clear();
+  }
   // Refuse a question no configuration can answer: every split, or every schedule, is ruled out before timing.
   std::int64_t usable = 0, splits_ok = 0;
   std::array<std::int64_t, kPlanRejections> why{};
