@@ -204,11 +204,7 @@ struct Scheduled {
 };
 
 Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm, bool with_sends) {
-  PipelineSpec spec;
-  spec.schedule = p.schedule;
-  spec.stages = int(p.pp);
-  spec.microbatches = int(p.microbatches());
-  spec.chunks = int(p.vpp);
+  PipelineSpec spec = detail::pipeline_spec_of(p);
   spec.times = {f, b, w, comm};
   spec.record_ops = false;
   // A refused schedule throws PipelineError (the op layer names the request field at fault).
@@ -407,15 +403,19 @@ void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends,
   if (!core.scheduled_done) schedule_core(run, core, with_sends, memo);
 }
 
-double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
-  // The schedule's own floor (pipeline_bound.cpp: busy time plus the fill and drain no timeline avoids), at the op
-  // times schedule_core will time, less 10^-9 of it for the rounding of the simulation's sums.
-  const ParallelConfig& p = run.parallel;
+PipelineSpec pipeline_spec_of(const ParallelConfig& p) {
   PipelineSpec spec;
   spec.schedule = p.schedule;
   spec.stages = int(p.pp);
   spec.microbatches = int(p.microbatches());
   spec.chunks = int(p.vpp);
+  return spec;
+}
+
+double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
+  // The schedule's own floor (pipeline_bound.cpp: busy time plus the fill and drain no timeline avoids), at the op
+  // times schedule_core will time, less 10^-9 of it for the rounding of the simulation's sums.
+  PipelineSpec spec = pipeline_spec_of(run.parallel);
   spec.times = {c.max_f, c.max_b - c.w_part, c.w_part, c.p2p};
   const double floor = makespan_floor(spec);
   return floor - 1e-9 * floor;

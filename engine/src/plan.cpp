@@ -289,13 +289,7 @@ std::optional<PlanRejection> PlanSearch::State::hopeless(double step_bound, doub
 }
 
 double PlanSearch::State::memory_bound(const Efficiency& eff) {
-  const ParallelConfig& p = run.parallel;
-  PipelineSpec spec;
-  spec.schedule = p.schedule;
-  spec.stages = int(p.pp);
-  spec.microbatches = int(p.microbatches());
-  spec.chunks = int(p.vpp);
-  detail::peak_activations_floor(spec, peak_floor);
+  detail::peak_activations_floor(detail::pipeline_spec_of(run.parallel), peak_floor);
   return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size()).total;
 }
 

@@ -32,6 +32,9 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool
 /// a timing with the same inputs is reused rather than run again (the same numbers: the same spec is timed).
 void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends = true, PipelineMemo* memo = nullptr);
 
+/// The pipeline a run's parallel block describes (schedule, stages, microbatches per replica, chunks), op times unset.
+PipelineSpec pipeline_spec_of(const ParallelConfig& p);
+
 /// A lower bound of the pipeline's makespan, hence of step_time (the rest of the step adds to it), known before the
 /// schedule is timed: the busiest stage's ops back to back.
 double makespan_lower_bound(const TrainingRun& run, const StepCore& core);
