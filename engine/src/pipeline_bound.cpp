@@ -2,6 +2,7 @@
 // pruning test. Each bound is a chain of ops that must run one after another in every timeline of the schedule.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -81,8 +82,11 @@ const std::vector<int>& counted(const PipelineSpec& spec) {
   using Key = std::tuple<int, int, int, int, bool>;
   struct Hash {
     std::size_t operator()(const Key& k) const {
-      return std::size_t(std::get<0>(k)) ^ (std::size_t(std::get<1>(k)) << 4) ^ (std::size_t(std::get<2>(k)) << 16) ^
-             (std::size_t(std::get<3>(k)) << 40) ^ (std::size_t(std::get<4>(k)) << 60);
+      // Mixed in 64 bits, then folded: size_t is 32 bits in wasm, where shifting it by 40 or 60 is undefined.
+      const std::uint64_t h = std::uint64_t(std::get<0>(k)) ^ (std::uint64_t(std::get<1>(k)) << 4) ^
+                              (std::uint64_t(std::get<2>(k)) << 16) ^ (std::uint64_t(std::get<3>(k)) << 40) ^
+                              (std::uint64_t(std::get<4>(k)) << 60);
+      return std::size_t(h ^ (h >> 32));
     }
   };
   thread_local std::unordered_map<Key, std::vector<int>, Hash> cache;
