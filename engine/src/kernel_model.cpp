@@ -108,6 +108,10 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.flash_attention_efficiency = fused;
     e.tp_comm_overlap = hw.nvlink_multicast;
     e.expert_launch_overhead = kExpertLaunchOverhead;
+    // Megatron-Core keeps fp32 main gradients and fuses their accumulation into the weight-gradient GEMM
+    // (gradient_accumulation_fusion, on by default: TransformerEngine's fuse_wgrad_accumulation, the GEMM's output
+    // accumulated into param.main_grad): its epilogue reads and writes 4 bytes per weight element each microbatch.
+    e.wgrad_accumulation_bytes = 8.0;
   } else if (software == "pytorch") {
     // PyTorch FSDP2 / torchtitan: scaled_dot_product_attention's flash backend is FlashAttention-2.
     e.flash_attention_efficiency = fa2;
@@ -168,6 +172,7 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   const double tp = double(p.tp);
   const double t = w.tokens;
   const double h = double(m.hidden);
+  const double microbatches = double(std::max<std::int64_t>(1, p.microbatches()));  // per step on this GPU
   KernelTimes out;
 
   // A set of GEMMs sharing `flops` in proportion to `weights`, each timed forward (m, n, k), input gradient
@@ -183,12 +188,21 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
       out.gemm_fwd += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, s, bytes_in));
       out.gemm_dgrad += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, dgrad, bytes_in));
       out.gemm_wgrad += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, wgrad, bytes_in));
+      // Gradient accumulation over the step's microbatches (engine/API.md, Kernels): each weight-gradient GEMM
+      // adds into the fp32 main gradient, reading and writing it (wgrad_accumulation_bytes per weight element; the
+      // first microbatch only writes, half of that). The epilogue does it after the tile's k loop, in series.
+      out.gemm_wgrad += eff.wgrad_accumulation_bytes * (1.0 - 0.5 / microbatches) * (f / (2.0 * s.m)) / hbm;
       if (fp8) {
-        // TransformerEngine's FP8 recipe per linear layer and microbatch (TE docs, "Using FP8 with Transformer
-        // Engine"; its fused cast_transpose kernels): the activation input (m·k = f/2n elements) and the weight (k·n = f/2m
-        // per group) in the forward, the output gradient (m·n = f/2k) in the backward, each read for its amax (2 bytes), read
-        // again to cast (2) and written as FP8 twice, plain and transposed for the other GEMM (1 + 1): 6 bytes each.
-        out.gemm_fwd += 6.0 * (f / (2.0 * s.n) + f / (2.0 * s.m)) / hbm;
+        // TransformerEngine's FP8 recipe per linear layer (TE docs, "Using FP8 with Transformer Engine"; its fused
+        // cast_transpose kernels): the activation input (m·k = f/2n elements) in the forward and the output gradient
+        // (m·n = f/2k) in the backward of every microbatch, each read for its amax (2 bytes), read again to cast (2)
+        // and written as FP8 twice, plain and transposed for the other GEMM (1 + 1): 6 bytes each. The weight
+        // (k·n = f/2m per group) is cast once per step: weights do not change between the microbatches of a step,
+        // and TransformerEngine caches their FP8 copies after the first (te.Linear.forward's `is_first_microbatch`,
+        // TE docs "Performance Optimizations: FP8 weight caching"), which Megatron-Core passes on (TELinear tracks
+        // is_first_microbatch; the schedules reset it at each step's first microbatch). Its cost per microbatch is
+        // that cast over the step's microbatches.
+        out.gemm_fwd += 6.0 * (f / (2.0 * s.n) + f / (2.0 * s.m) / microbatches) / hbm;
         out.gemm_dgrad += 6.0 * f / (2.0 * s.k) / hbm;
       }
     }

@@ -24,6 +24,11 @@ const std::vector<std::string_view>& fp8_recipe_ids() {
   return ids;
 }
 
+const std::vector<std::string_view>& fp8_block_format_ids() {
+  static const std::vector<std::string_view> ids{"mxfp8"};
+  return ids;
+}
+
 const std::vector<std::string_view>& attention_ids() {
   static const std::vector<std::string_view> ids{"full", "causal"};
   return ids;

@@ -1,6 +1,9 @@
 // JSON <-> ModelShape / Hardware, with the validation shared by presets and requests.
 #include "spec_json.hpp"
 
+#include <algorithm>
+
+#include "names.hpp"
 #include "parascope/presets.hpp"
 
 namespace parascope::detail {
@@ -121,6 +124,25 @@ Hardware read_hardware(RequestReader& r) {
   h.attention_efficiency = r.number_or("attention_efficiency", 0, 0, 1, true);
   h.attention_efficiency_fa2 = r.number_or("attention_efficiency_fa2", 0, 0, 1, true);
   h.memory_efficiency = r.number_or("memory_efficiency", 0, 0, 1, true);
+  if (r.has("fp8_block_scaling")) {
+    // A list of block-scaling formats, each one the engine knows (fp8_block_format_ids), no repeats.
+    const json& formats = r.value("fp8_block_scaling");
+    const std::string field = r.path_of("fp8_block_scaling");
+    if (!formats.is_array()) {
+      throw RequestError(code::wrong_type, field + " must be a list of format names, e.g. [\"mxfp8\"]", field);
+    }
+    for (const json& f : formats) {
+      const auto& known = fp8_block_format_ids();
+      if (!f.is_string() || std::find(known.begin(), known.end(), f.get<std::string>()) == known.end()) {
+        throw RequestError(code::invalid_value, field + " entries must be one of \"mxfp8\"; got " + f.dump(), field);
+      }
+      if (std::find(h.fp8_block_scaling.begin(), h.fp8_block_scaling.end(), f.get<std::string>()) !=
+          h.fp8_block_scaling.end()) {
+        throw RequestError(code::invalid_value, field + " lists " + f.dump() + " twice", field);
+      }
+      h.fp8_block_scaling.push_back(f.get<std::string>());
+    }
+  }
   if (r.has("sources")) {
     RequestReader s = r.object("sources");
     for (const auto& [key, value] : r.value("sources").items()) {
@@ -219,6 +241,11 @@ json hardware_to_json(const Hardware& h) {
   put("attention_efficiency", h.attention_efficiency);
   put("attention_efficiency_fa2", h.attention_efficiency_fa2);
   put("memory_efficiency", h.memory_efficiency);
+  if (!h.fp8_block_scaling.empty()) {
+    json formats = json::array();
+    for (const std::string& f : h.fp8_block_scaling) formats.push_back(f);
+    j["fp8_block_scaling"] = formats;
+  }
   if (!h.sources.empty()) j["sources"] = h.sources;
   return j;
 }

@@ -1,6 +1,8 @@
 // JSON for the cost model: efficiency overrides in, step time / breakdown / memory / traffic out.
 #include "step_json.hpp"
 
+#include <algorithm>
+
 #include "kernel_model.hpp"
 #include "names.hpp"
 #include "run_json.hpp"
@@ -29,6 +31,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.grad_reduce_bytes = r.number_or("grad_reduce_bytes", e.grad_reduce_bytes, 0, 8, true);
   e.router_imbalance = r.number_or("router_imbalance", e.router_imbalance, 1, 1000);
   e.expert_launch_overhead = r.number_or("expert_launch_overhead", e.expert_launch_overhead, 0, 1e-2);
+  e.wgrad_accumulation_bytes = r.number_or("wgrad_accumulation_bytes", e.wgrad_accumulation_bytes, 0, 64);
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
   r.finish();
   return e;
@@ -56,7 +59,19 @@ StepRequest read_step_request(RequestReader& request) {
   if (request.has("fp8_recipe") && !fp8) {
     throw RequestError(code::inconsistent, "fp8_recipe needs precision \"fp8\"", "fp8_recipe");
   }
-  s.efficiency.fp8_block_scaling = request.choice_or("fp8_recipe", "current", fp8_recipe_ids()) == "mxfp8";
+  const std::string recipe = request.choice_or("fp8_recipe", "current", fp8_recipe_ids());
+  s.efficiency.fp8_block_scaling = recipe == "mxfp8";
+  // MXFP8 needs tensor cores that read one E8M0 scale per 32 elements: Blackwell's, not Hopper's (the hardware's
+  // `fp8_block_scaling`; TransformerEngine's datatype and hardware support matrix).
+  const auto& formats = s.run.hardware.fp8_block_scaling;
+  if (recipe != "current" && std::find(formats.begin(), formats.end(), recipe) == formats.end()) {
+    throw RequestError(code::inconsistent,
+                       "fp8_recipe \"" + recipe + "\" needs tensor cores with " + recipe +
+                           " block scaling (Blackwell); the hardware's fp8_block_scaling does not list it (" +
+                           (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id) +
+                           "): use \"current\"",
+                       "fp8_recipe");
+  }
   request.accept("efficiency");
   if (request.has("efficiency")) {
     RequestReader e = request.object("efficiency");

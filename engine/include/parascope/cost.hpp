@@ -37,6 +37,10 @@ struct Efficiency {
   /// backward) that the GPU waits for when they are launched one by one after the dropless dispatcher's
   /// device-to-host sync (engine/API.md, "Experts").
   double expert_launch_overhead = 0.0;
+  /// Bytes per weight element each weight-gradient GEMM moves to accumulate into the fp32 main gradient, per
+  /// microbatch (read + write; the first microbatch of a step only writes). 8 for megatron-core's fused
+  /// accumulation, 0 (not charged) for the other generations (engine/API.md, Kernels).
+  double wgrad_accumulation_bytes = 0.0;
   bool bubble_kernel_resident = true;  ///< a stage waiting in the bubble sits in a posted receive kernel
   AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
   Precision precision = Precision::bf16;            ///< the weight GEMMs' format (request field `precision`)

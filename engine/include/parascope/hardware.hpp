@@ -3,6 +3,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace parascope {
 
@@ -30,6 +31,9 @@ struct Hardware {
   double attention_efficiency = 0;    ///< newest fused attention kernel (fwd + bwd) / peak_flops (FA3/cuDNN on Hopper)
   double attention_efficiency_fa2 = 0;  ///< FlashAttention-2 (fwd + bwd) / peak_flops
   double memory_efficiency = 0;       ///< streaming kernels' share of memory_bandwidth
+  /// FP8 block-scaling formats the tensor cores take natively (`fp8_recipe` values beyond per-tensor scaling):
+  /// {"mxfp8"} on Blackwell data-center GPUs, empty on Hopper (TransformerEngine's support matrix; engine/API.md).
+  std::vector<std::string> fp8_block_scaling;
   std::map<std::string, std::string> sources;  ///< where each number comes from
 };
 
