@@ -123,3 +123,20 @@ test('no dead position: the forward half, ticked on any schedule at any size, se
     }
   }
 });
+
+test('engineCheck asks the engine once per distinct request, and gives the same verdicts as asking every time', () => {
+  let calls = 0;
+  const counting = { call: (request) => { calls += 1; return engine.call(request); } };
+  const remembered = engineCheck(counting, 3);
+  const ok = { op: 'pipeline', schedule: '1f1b', stages: 4, microbatches: 8 };
+  const bad = { op: 'pipeline', schedule: 'dualpipe', stages: 3, microbatches: 8 };
+  assert.equal(remembered(ok), null);
+  const refusal = remembered(bad);
+  assert.ok(refusal && refusal.field);
+  assert.deepEqual(remembered({ ...bad }), refusal);
+  assert.equal(remembered({ ...ok }), null);
+  assert.equal(calls, 2);
+  for (let m = 1; m <= 4; m += 1) remembered({ ...ok, microbatches: m });  // past the bound: forgets, stays right
+  assert.deepEqual(remembered(bad), check(bad));
+  assert.equal(remembered(ok), null);
+});

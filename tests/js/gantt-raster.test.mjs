@@ -81,3 +81,25 @@ test('the raster is the per-pixel rule, at every size and pixel ratio the bubble
     }
   }
 });
+
+test('a redraw sets the canvas font only when it changes (in Chromium each set lays out the whole page first)', async () => {
+  const engine = await nodeEngine();
+  const draw = (canvas, request, width) => {
+    const { response, attachment } = engine.callWithAttachment({ op: 'pipeline', ...request, ops_format: 'binary' });
+    drawGantt(canvas, { ...response, ops: opsFromAttachment(response, attachment) }, { width, height: 420, colours });
+  };
+  globalThis.devicePixelRatio = 1;
+  const canvas = fakeCanvas();
+  const fonts = [];
+  Object.defineProperty(canvas.ctx, 'font', { set: (v) => fonts.push(v), get: () => fonts.at(-1) ?? '10px sans-serif' });
+  const slider = (chunks) => ({ schedule: 'interleaved', stages: 32, microbatches: 128, chunks, forward_only: false });
+  draw(canvas, slider(4), 956);
+  assert.equal(fonts.length, 1, 'the first draw sets the one font it uses');
+  for (const chunks of [3, 4, 3, 2]) draw(canvas, slider(chunks), 956);
+  assert.equal(fonts.length, 1, 'slider steps at the same size set no font');
+  draw(canvas, slider(2), 700);  // a resize resets the context: its font is set again
+  assert.equal(fonts.length, 2);
+  draw(canvas, { schedule: '1f1b', stages: 4, microbatches: 8 }, 700);  // rows tall enough for op letters: two fonts
+  draw(canvas, { schedule: '1f1b', stages: 4, microbatches: 9 }, 700);
+  assert.ok(fonts.length <= 2 + 4, `at most two font changes per draw with letters (got ${fonts.length - 2})`);
+});

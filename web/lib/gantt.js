@@ -43,6 +43,41 @@ export function rowGeometry(stages, rowsH) {
 const imageCache = new WeakMap();
 
 /**
+ * The font last set on each canvas. Setting ctx.font makes Chromium bring the whole page's style and layout up to date
+ * first (2–4 ms on the article, in the middle of a slider step, even when the font is the same), so it is set only
+ * when it changes. Resizing a canvas resets its context, and forgets the record (drawGantt).
+ */
+const fontSet = new WeakMap();
+
+const layers = new WeakMap();
+
+/**
+ * A transparent canvas off the page, the chart's size, cleared, for its text and lines: in Chromium every fillText on
+ * a canvas in the page first brings the page's style and layout up to date (the widget is a size container, so that
+ * means a layout: 2–4 ms per slider step on the article), while one off the page needs neither. Null where the browser
+ * has no OffscreenCanvas (or outside a page): the chart is then drawn on directly.
+ */
+function textLayer(canvas, width, height) {
+  if (typeof OffscreenCanvas !== 'function' || !canvas.isConnected) return null;
+  let layer = layers.get(canvas);
+  if (!layer || layer.canvas.width !== width || layer.canvas.height !== height) {
+    const offscreen = new OffscreenCanvas(width, height);
+    const ctx = offscreen.getContext('2d');
+    if (!ctx) return null;
+    layer = { canvas: offscreen, ctx };
+    layers.set(canvas, layer);
+  }
+  layer.ctx.setTransform(1, 0, 0, 1, 0, 0);
+  layer.ctx.clearRect(0, 0, width, height);
+  return layer;
+}
+function useFont(canvas, ctx, font) {
+  if (fontSet.get(canvas) === font) return;
+  ctx.font = font;
+  fontSet.set(canvas, font);
+}
+
+/**
  * The hatch as one long run of pixels: row y of the plot shows band[x + y % period] at x, so a row's hatch is a copy of
  * a slice of it (no per-pixel arithmetic). Kept with the image and rebuilt only when its inputs change.
  */
@@ -157,6 +192,7 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
     canvas.height = deviceH;
     canvas.style.width = `${width}px`;
     canvas.style.height = `${height}px`;
+    fontSet.delete(canvas);
   }
   const ctx = canvas.getContext('2d');
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -166,19 +202,24 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
   // Ops are rasterised straight into pixels (tens of thousands of fillRect calls would take far longer than a frame).
   const { ranges } = result.index ?? (result.index = indexStages(ops));
   rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours);
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  // Letters, bars and the axis go on a layer off the page when the browser has one (see textLayer), then onto the chart.
+  const lettered = rowH >= layout.label + 4;  // letters on ops wide enough to hold them, never under 11 px
+  const layer = textLayer(canvas, deviceW, deviceH);
+  const v = layer?.ctx ?? ctx;
+  const fontKey = layer?.canvas ?? canvas;
+  v.setTransform(ratio, 0, 0, ratio, 0, 0);
   const { microbatch, kind, start, end } = ops;
-  if (rowH >= layout.label + 4) {  // letters on ops wide enough to hold them, never under 11 px
-    ctx.font = `${Math.min(13, Math.max(layout.label, Math.floor(rowH * 0.45)))}px system-ui, sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
+  if (lettered) {
+    useFont(fontKey, v, `${Math.min(13, Math.max(layout.label, Math.floor(rowH * 0.45)))}px system-ui, sans-serif`);
+    v.textAlign = 'center';
+    v.textBaseline = 'middle';
     for (let s = 0; s < p; s += 1) {
       for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
         const w = (end[i] - start[i]) * scale;
         if (w < 14) continue;
         const k = kind[i];
-        ctx.fillStyle = colours.label(k, microbatch[i]);
-        ctx.fillText(w >= 30 ? `${k}${microbatch[i]}` : k, plotX + (start[i] + end[i]) * scale / 2, (s + 0.5) * rowH);
+        v.fillStyle = colours.label(k, microbatch[i]);
+        v.fillText(w >= 30 ? `${k}${microbatch[i]}` : k, plotX + (start[i] + end[i]) * scale / 2, (s + 0.5) * rowH);
       }
     }
   }
@@ -188,39 +229,46 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
   const most = Math.max(1, ...peak);
   const ax = plotW + 6;
   const aw = layout.activations - 28;
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
-  ctx.font = `${layout.label}px system-ui, sans-serif`;
+  v.textAlign = 'left';
+  v.textBaseline = 'middle';
+  useFont(fontKey, v, `${layout.label}px system-ui, sans-serif`);
   for (let s = 0; s < p; s += 1) {
     const y = s * rowH;
-    ctx.fillStyle = colours.muted;
-    ctx.fillRect(ax, y + rowH * 0.2, Math.max(1, (peak[s] / most) * aw), Math.max(1, rowH * 0.6));
+    v.fillStyle = colours.muted;
+    v.fillRect(ax, y + rowH * 0.2, Math.max(1, (peak[s] / most) * aw), Math.max(1, rowH * 0.6));
     if (rowH >= layout.label + 2) {
-      ctx.fillStyle = colours.text;
-      ctx.fillText(String(peak[s]), ax + aw + 3, y + rowH / 2);
+      v.fillStyle = colours.text;
+      v.fillText(String(peak[s]), ax + aw + 3, y + rowH / 2);
     }
   }
 
   // Time axis.
   const axisY = p * rowH;
-  ctx.strokeStyle = colours.muted;
-  ctx.fillStyle = colours.muted;
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(plotX, Math.round(axisY) + 0.5);
-  ctx.lineTo(plotX + plotW, Math.round(axisY) + 0.5);
-  ctx.stroke();
-  ctx.font = `${layout.label}px system-ui, sans-serif`;
-  ctx.textBaseline = 'top';
+  v.strokeStyle = colours.muted;
+  v.fillStyle = colours.muted;
+  v.lineWidth = 1;
+  v.beginPath();
+  v.moveTo(plotX, Math.round(axisY) + 0.5);
+  v.lineTo(plotX + plotW, Math.round(axisY) + 0.5);
+  v.stroke();
+  useFont(fontKey, v, `${layout.label}px system-ui, sans-serif`);
+  v.textBaseline = 'top';
   const step = tickStep(result.makespan, Math.max(2, Math.floor(plotW / 70)));
   for (let t = 0; t <= result.makespan + 1e-9 && step > 0; t += step) {
     const x = plotX + t * scale;
-    ctx.beginPath();
-    ctx.moveTo(Math.round(x) + 0.5, axisY);
-    ctx.lineTo(Math.round(x) + 0.5, axisY + 4);
-    ctx.stroke();
-    ctx.textAlign = t === 0 ? 'left' : x > plotW - 20 ? 'right' : 'center';
-    ctx.fillText(String(Number(t.toPrecision(6))), x, axisY + 6);
+    v.beginPath();
+    v.moveTo(Math.round(x) + 0.5, axisY);
+    v.lineTo(Math.round(x) + 0.5, axisY + 4);
+    v.stroke();
+    v.textAlign = t === 0 ? 'left' : x > plotW - 20 ? 'right' : 'center';
+    v.fillText(String(Number(t.toPrecision(6))), x, axisY + 6);
+  }
+  if (layer) {  // only what the layer holds: the right-hand column and the axis strip, or all of it with letters
+    const x = lettered ? 0 : Math.max(0, Math.floor(plotW * ratio));
+    const y = Math.max(0, Math.floor(p * rowH * ratio) - 3);  // the axis line's antialiased edge starts a little above
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(layer.canvas, x, 0, deviceW - x, deviceH, x, 0, deviceW - x, deviceH);
+    if (x > 0) ctx.drawImage(layer.canvas, 0, y, x, deviceH - y, 0, y, x, deviceH - y);
   }
   return { rowH, plotX, plotW, scale, ranges };
 }

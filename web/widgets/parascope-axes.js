@@ -16,8 +16,16 @@ import { ParascopeWidget } from '../lib/widget.js';
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 const A = ATTRIBUTES['parascope-axes'];
 
+/** The element's width less its grid box's (frame and panel padding, css/widget.css): only a first guess (setup). */
+const GRID_INSET = 34;
+
 class ParascopeAxes extends ParascopeWidget {
   setup(body) {
+    // The first draw takes the grid's width from the element's own (laid out already: only its empty body changed)
+    // rather than from the grid box just built, whose reading would lay out the whole new figure and the page in the
+    // middle of setup; the ResizeObserver below redraws at once, before anything is painted, if that was not it.
+    this.width = Math.max(0, Math.round(this.getBoundingClientRect().width) - GRID_INSET);
+    this.guessing = true;
     const presets = this.ask({ op: 'presets' });
     this.models = Object.fromEntries(presets.models.map((m) => [m.id, m]));
     const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
@@ -78,13 +86,16 @@ class ParascopeAxes extends ParascopeWidget {
     this.root = h('div', { class: 'axes' }, tablist, this.panel, experts);
     body.append(this.root);
 
-    this.width = 0;
     this.resize = new ResizeObserver(() => {
       const w = this.out.grid.clientWidth;
       if (w && w !== this.width) this.paintFigures();
     });
     this.resize.observe(this.out.grid);
-    this.update({ routeLater: true });
+    try {
+      this.update({ routeLater: true });
+    } finally {
+      this.guessing = false;
+    }
   }
 
   stop() {
@@ -223,7 +234,7 @@ class ParascopeAxes extends ParascopeWidget {
 
   /** What to show now (model/axes-view.js), at the grid box's width in CSS pixels. */
   view() {
-    this.width = this.out.grid.clientWidth;
+    if (!this.guessing) this.width = this.out.grid.clientWidth;
     return axesView({ state: this.state, placement: this.placement, traffic: this.traffic, route: this.routing,
       routeAsked: this.routeAsked, model: this.models[this.state.model], width: this.width || 686 });
   }

@@ -6,16 +6,26 @@ const NUMBERS = ['stages', 'microbatches', 'chunks'];
 const CONTROL_OF_FIELD = { stages: 'stages', microbatches: 'microbatches', chunks: 'chunks', forward_only: 'forwardOnly',
   schedule: 'schedule' };
 
-/** An engine-backed check: request -> null when the engine accepts it, else the refusal { code, field, message }. */
-export function engineCheck(engine) {
+/**
+ * An engine-backed check: request -> null when the engine accepts it, else the refusal { code, field, message }.
+ * Answers are remembered (the engine gives the same answer to the same request), up to `remember` requests: a slider
+ * step re-checks mostly the same few settings.
+ */
+export function engineCheck(engine, remember = 512) {
+  const known = new Map();
   return (request) => {
+    const key = JSON.stringify(request);
+    if (known.has(key)) return known.get(key);
+    let verdict = null;
     try {
       engine.call({ ...request, check_only: true });
-      return null;
     } catch (err) {
       if (err?.name !== 'EngineError') throw err;
-      return { code: err.code, field: err.field, message: err.message };
+      verdict = Object.freeze({ code: err.code, field: err.field, message: err.message });
     }
+    if (known.size >= remember) known.clear();
+    known.set(key, verdict);
+    return verdict;
   };
 }
 
