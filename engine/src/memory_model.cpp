@@ -138,6 +138,45 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
 }
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks) {
+  return memory_per_gpu(run, eff, peak, peaks, count_params(run.model));
+}
+
+namespace {
+
+/// The stages memory_per_gpu counts, in stage order, each passed to `visit`. A stage between the ends holds what every
+/// other such stage with its layer counts holds, but for activations growing with its peak: one that holds no more
+/// activation sets than an earlier one of its kind cannot be the (first) most loaded, so only the first of each kind
+/// and peak is counted (the same answer, bit for bit).
+template <typename Visit>
+void visit_counted_stages(const ParallelConfig& p, const std::vector<StageLayerCounts>& stages, const int* peak,
+                          std::size_t peaks, Visit visit) {
+  struct Kind {
+    std::int64_t layers, moe;
+    std::int64_t peak;
+  };
+  Kind seen[4];
+  int kinds = 0;
+  for (std::int64_t s = 0; s < p.pp; ++s) {
+    const StageLayerCounts& n = stages[std::size_t(s)];
+    const std::int64_t held_sets = std::size_t(s) < peaks ? std::int64_t(peak[s]) : -1;
+    if (s > 0 && s < p.pp - 1) {
+      int k = 0;
+      while (k < kinds && (seen[k].layers != n.layers || seen[k].moe != n.moe)) ++k;
+      if (k < kinds) {
+        if (seen[k].peak >= held_sets) continue;
+        seen[k].peak = held_sets;
+      } else if (kinds < 4) {
+        seen[kinds++] = {n.layers, n.moe, held_sets};
+      }
+    }
+    visit(s, n);
+  }
+}
+
+/// memory_per_gpu over the stages `visit_stages` names (all it may count, in stage order, each with its parameters).
+template <typename VisitStages>
+MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                         VisitStages visit_stages) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp): the
@@ -152,32 +191,8 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
     rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
                        activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
   }
-  const ParamCounts c = count_params(m);
-  const std::vector<StageLayerCounts>& stages = stage_kinds(run);
-  // A stage between the ends holds what every other such stage with its layer counts holds, but for activations
-  // growing with its peak: one that holds no more activation sets than an earlier one of its kind cannot be the
-  // (first) most loaded, so only the first of each kind and peak is counted (the same answer, bit for bit).
-  struct Kind {
-    std::int64_t layers, moe;
-    std::int64_t peak;
-  };
-  Kind seen[4];
-  int kinds = 0;
   MemoryPerGpu best;
-  for (std::int64_t s = 0; s < p.pp; ++s) {
-    const StageLayerCounts& n = stages[std::size_t(s)];
-    const std::int64_t held_sets = std::size_t(s) < peaks ? std::int64_t(peak[s]) : -1;
-    if (s > 0 && s < p.pp - 1) {
-      int k = 0;
-      while (k < kinds && (seen[k].layers != n.layers || seen[k].moe != n.moe)) ++k;
-      if (k < kinds) {
-        if (seen[k].peak >= held_sets) continue;
-        seen[k].peak = held_sets;
-      } else if (kinds < 4) {
-        seen[kinds++] = {n.layers, n.moe, held_sets};
-      }
-    }
-    const ParamsOnGpu held = params_held(run, c, s, n);
+  visit_stages([&](std::int64_t s, const StageLayerCounts& n, const ParamsOnGpu& held) {
     MemoryPerGpu mem = states_on_gpu(run, eff, held);
 
     // Activations: the stage holds, for every microbatch whose backward has not run, its chunk's layers
@@ -195,8 +210,39 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
     }
     mem.total = mem.weights + mem.gradients + mem.optimizer + mem.activations;
     if (s == 0 || mem.total > best.total) best = mem;
-  }
+  });
   return best;
+}
+
+}  // namespace
+
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                            const ParamCounts& c) {
+  const std::vector<StageLayerCounts>& stages = stage_kinds(run);
+  return most_loaded(run, eff, peak, peaks, [&](auto&& count) {
+    visit_counted_stages(run.parallel, stages, peak, peaks, [&](std::int64_t s, const StageLayerCounts& n) {
+      count(s, n, params_held(run, c, s, n));
+    });
+  });
+}
+
+void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, const ParamCounts& c,
+                    CountedStages& out) {
+  out.stage.clear();
+  out.layers.clear();
+  out.held.clear();
+  visit_counted_stages(run.parallel, stage_kinds(run), peak, peaks, [&](std::int64_t s, const StageLayerCounts& n) {
+    out.stage.push_back(s);
+    out.layers.push_back(n);
+    out.held.push_back(params_held(run, c, s, n));
+  });
+}
+
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                            const CountedStages& counted) {
+  return most_loaded(run, eff, peak, peaks, [&](auto&& count) {
+    for (std::size_t i = 0; i < counted.stage.size(); ++i) count(counted.stage[i], counted.layers[i], counted.held[i]);
+  });
 }
 
 }  // namespace parascope::detail
