@@ -173,24 +173,35 @@ void visit_counted_stages(const ParallelConfig& p, const std::vector<StageLayerC
   }
 }
 
-/// memory_per_gpu over the stages `visit_stages` names (all it may count, in stage order, each with its parameters).
-template <typename VisitStages>
-MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
-                         VisitStages visit_stages) {
+}  // namespace
+
+LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp): the
   // run with every layer of one kind (with_layer_kind) has an MoE share of 0 or 1.
   const double moe_kind_share = m.is_moe() ? 1.0 : 0.0;
-  const double act_dense = activation_bytes_per_layer(m, p, eff, 0.0);
-  const double act_moe = activation_bytes_per_layer(m, p, eff, moe_kind_share);
-  double rebuilt = 0;  // full recomputation rebuilds one layer's whole activations at a time
+  LayerActivations a;
+  a.dense = activation_bytes_per_layer(m, p, eff, 0.0);
+  a.moe = activation_bytes_per_layer(m, p, eff, moe_kind_share);
   if (p.recompute == Recompute::full) {
     ParallelConfig unrecomputed = p;
     unrecomputed.recompute = Recompute::none;
-    rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
-                       activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
+    a.rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
+                         activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
   }
+  return a;
+}
+
+namespace {
+
+/// memory_per_gpu over the stages `visit_stages` names (all it may count, in stage order, each with its parameters).
+template <typename VisitStages>
+MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                         const LayerActivations& act, VisitStages visit_stages) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const double act_dense = act.dense, act_moe = act.moe, rebuilt = act.rebuilt;
   MemoryPerGpu best;
   visit_stages([&](std::int64_t s, const StageLayerCounts& n, const ParamsOnGpu& held) {
     MemoryPerGpu mem = states_on_gpu(run, eff, held);
@@ -219,7 +230,7 @@ MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const in
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
                             const ParamCounts& c) {
   const std::vector<StageLayerCounts>& stages = stage_kinds(run);
-  return most_loaded(run, eff, peak, peaks, [&](auto&& count) {
+  return most_loaded(run, eff, peak, peaks, layer_activations(run, eff), [&](auto&& count) {
     visit_counted_stages(run.parallel, stages, peak, peaks, [&](std::int64_t s, const StageLayerCounts& n) {
       count(s, n, params_held(run, c, s, n));
     });
@@ -239,8 +250,8 @@ void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, 
 }
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
-                            const CountedStages& counted) {
-  return most_loaded(run, eff, peak, peaks, [&](auto&& count) {
+                            const CountedStages& counted, const LayerActivations& act) {
+  return most_loaded(run, eff, peak, peaks, act, [&](auto&& count) {
     for (std::size_t i = 0; i < counted.stage.size(); ++i) count(counted.stage[i], counted.layers[i], counted.held[i]);
   });
 }

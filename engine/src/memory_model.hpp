@@ -46,9 +46,17 @@ struct CountedStages {
 };
 void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, const ParamCounts& counts,
                     CountedStages& out);
+/// Activation bytes per layer of each kind, and what full recomputation rebuilds at once (memory_per_gpu's inputs
+/// beside the states): fixed by the model, tp, cp, the microbatch size, recompute, sequence parallelism and the
+/// efficiency (not by pp, the schedule or the ZeRO stage).
+struct LayerActivations {
+  double dense = 0, moe = 0, rebuilt = 0;
+};
+LayerActivations layer_activations(const TrainingRun& run, const Efficiency& efficiency);
 /// memory_per_gpu counting only the stages `counted` names (counted_stages' answer for the same run but for its
-/// recompute, sequence parallelism, ZeRO stage and precision, and the same peaks): the same answer, bit for bit.
+/// recompute, sequence parallelism, ZeRO stage and precision, and the same peaks) with `act` (layer_activations' for
+/// the same run but for its pipeline and ZeRO stage): the same answer, bit for bit.
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,
-                            const CountedStages& counted);
+                            const CountedStages& counted, const LayerActivations& act);
 
 }  // namespace parascope::detail

@@ -132,10 +132,13 @@ struct PlanSearch::State {
 
   /// A lower bound of the run's memory per GPU, known before its schedule is timed: the memory model at the
   /// activation sets each stage's program holds (exact for every schedule but ZB-H2, where it is a floor).
-  double memory_bound(const Efficiency& eff);
+  double memory_bound(const Efficiency& eff, int core_knobs_now);
   std::vector<int> peak_floor;  // memory_bound's activation sets per stage for the group below, its storage reused
   detail::CountedStages floor_stages;  // the stages memory_per_gpu counts at peak_floor, and their parameters
   std::size_t floor_split = SIZE_MAX, floor_group = SIZE_MAX;
+  detail::LayerActivations activations;  // for the core below
+  std::size_t act_split = SIZE_MAX, act_group = SIZE_MAX;
+  int act_knobs = -1;
   ParamCounts params;  // count_params(run.model), once per search
 
   void enumerate();
@@ -293,7 +296,7 @@ bool PlanSearch::State::cannot_win(double step_bound, double memory_bound) const
   return false;
 }
 
-double PlanSearch::State::memory_bound(const Efficiency& eff) {
+double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now) {
   // The activation sets per stage depend on the pipeline's shape alone, fixed within a group.
   // So do the stages the memory model counts (the rest cannot be the most loaded).
   if (floor_split != split || floor_group != group) {
@@ -301,7 +304,12 @@ double PlanSearch::State::memory_bound(const Efficiency& eff) {
     detail::counted_stages(run, peak_floor.data(), peak_floor.size(), params, floor_stages);
     floor_split = split, floor_group = group;
   }
-  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages).total;
+  // The activation bytes per layer are fixed within a core (all but the ZeRO stage).
+  if (act_split != split || act_group != group || act_knobs != core_knobs_now) {
+    activations = detail::layer_activations(run, eff);
+    act_split = split, act_group = group, act_knobs = core_knobs_now;
+  }
+  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations).total;
 }
 
 void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
@@ -322,7 +330,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   // Pruning (engine/API.md, "plan"): lower bounds of memory and step time, known before the schedule is timed. The
   // memory bound needs no cost model, so a configuration that cannot fit (nor be the closest miss) is refused before
   // its core (the cost model's first phase) is built.
-  const double memory = query.prune ? memory_bound(eff) : 0.0;
+  const double memory = query.prune ? memory_bound(eff, k.core) : 0.0;
   if (query.prune && cannot_fit(memory)) {
     ++out.rejected[std::size_t(PlanRejection::out_of_memory)];
     return;

@@ -90,9 +90,9 @@ try {
   console.log('planner: <parascope-planner>\'s search in its Web Worker (Chromium), warm, 3 runs each');
   const planner = await plannerSearches(site, 3);
   for (const [key, t] of Object.entries(planner)) {
-    report(`${key}: answer on the page, best of 3 (median ${t.median.toFixed(0)} ms; painted ${t.painted_min.toFixed(0)} ms)`, t.min, 'ms',
+    report(`${key}: answer on the page, best of 3 (median ${t.median.toFixed(0)}; engine ${t.searching_min.toFixed(0)}; painted ${t.painted_min.toFixed(0)} ms)`, t.min, 'ms',
       `≤ ${BUDGETS[key][1]} ms`);
-    figure(key, t.min, { median: t.median, runs: t.runs, painted_ms: t.painted_min, evaluated: t.evaluated,
+    figure(key, t.min, { median: t.median, runs: t.runs, painted_ms: t.painted_min, engine_ms: t.searching_min, evaluated: t.evaluated,
       note: 'search start to answer on the page, through the widget\'s Web Worker (Chromium), engine warm' });
   }
 

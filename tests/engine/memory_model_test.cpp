@@ -174,10 +174,17 @@ TEST(MemoryModel, FastPathEqualsTheStageByStageModelBitForBit) {
     other.parallel.zero = 3 - p.zero;
     CountedStages counted;
     counted_stages(other, peaks.data(), peaks.size(), count_params(run.model), counted);
+    // And the activation bytes per layer from a run with another pipeline and ZeRO stage.
+    TrainingRun unpiped = run;
+    unpiped.parallel.pp = 1;
+    unpiped.parallel.vpp = 1;
+    unpiped.parallel.schedule = Schedule::gpipe;
+    unpiped.parallel.zero = 3 - p.zero;
+    const LayerActivations act = layer_activations(unpiped, eff);
     for (int again = 0; again < 3; ++again) {  // the second time from the cached layer split
       const MemoryPerGpu got = again == 0   ? memory_per_gpu(run, eff, metrics)
                                : again == 1 ? memory_per_gpu(run, eff, peaks.data(), peaks.size())
-                                            : memory_per_gpu(run, eff, peaks.data(), peaks.size(), counted);
+                                            : memory_per_gpu(run, eff, peaks.data(), peaks.size(), counted, act);
       SCOPED_TRACE("run " + std::to_string(i) + " " + run.model.id + " pp " + std::to_string(p.pp) + " vpp " +
                    std::to_string(p.vpp) + " tp " + std::to_string(p.tp) + " zero " + std::to_string(p.zero));
       EXPECT_EQ(got.weights, want.weights);
