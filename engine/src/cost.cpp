@@ -303,10 +303,17 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   // carries the slowest stage's work spread over its vpp chunks; spreading it keeps an interleaved stage's total
   // right instead of multiplying its one heavy chunk by vpp.
   const double vpp = double(p.vpp);
-  const TrainingRun dense_run = detail::with_layer_kind(run, false), moe_run = detail::with_layer_kind(run, true);
-  const LayerWork dense_work = detail::layer_work(dense_run, eff), moe_work = detail::layer_work(moe_run, eff);
-  const ChunkTimes dense_layer = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
-  const ChunkTimes moe_layer = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
+  ChunkTimes dense_layer, moe_layer;
+  if (!m.is_moe()) {
+    // A dense model has no MoE layer whatever first_dense_layers and moe_layer_freq say (ModelShape::moe_layers), so
+    // both kinds of layer are the run's own layer: the same numbers, timed once.
+    dense_layer = moe_layer = layer_times(run, eff, work, comm);
+  } else {
+    const TrainingRun dense_run = detail::with_layer_kind(run, false), moe_run = detail::with_layer_kind(run, true);
+    const LayerWork dense_work = detail::layer_work(dense_run, eff), moe_work = detail::layer_work(moe_run, eff);
+    dense_layer = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
+    moe_layer = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
+  }
   // The average chunk: the model's dense-FFN and MoE layers over the pp·vpp chunks.
   const double moe_layers = double(m.moe_layers());
   const ChunkTimes avg =

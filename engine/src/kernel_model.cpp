@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <utility>
 
@@ -133,14 +135,58 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   return e;
 }
 
-double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& s,
-                       double bytes_in) {
+namespace {
+
+double gemm_efficiency_of(int compute_units, double ceiling, double peak, double hbm, const GemmShape& s,
+                          double bytes_in) {
   const double flops = 2.0 * s.groups * s.m * s.n * s.k;
-  const double math =
-      flops / (peak * ceiling * tile_utilization(s, eff.compute_units) * mainloop_share(s.k, bytes_in));
+  const double math = flops / (peak * ceiling * tile_utilization(s, compute_units) * mainloop_share(s.k, bytes_in));
   // Each operand read once and the BF16 output written once: the least traffic a tiled GEMM can do.
   const double bytes = s.groups * (bytes_in * (s.m * s.k + s.k * s.n) + kBf16 * s.m * s.n);
   return flops / (peak * std::max(math, bytes / hbm));
+}
+
+/// gemm_efficiency's answers kept by the exact bits of everything it reads (a planner asks for the same few hundred
+/// shapes millions of times): a direct-mapped table per thread, so a hit returns the very double computed before.
+struct GemmMemo {
+  static constexpr std::size_t kSlots = 1024;  // a power of two
+  static constexpr std::size_t kWords = 9;
+  struct Slot {
+    std::uint64_t key[kWords]{};
+    double value = 0;
+    bool used = false;  // zero-initialised throughout, so the thread-local table needs no constructor
+  };
+  Slot slots[kSlots];
+};
+
+std::uint64_t bits_of(double x) {
+  std::uint64_t out;
+  std::memcpy(&out, &x, sizeof out);
+  return out;
+}
+
+}  // namespace
+
+double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& s,
+                       double bytes_in) {
+  const std::uint64_t key[GemmMemo::kWords] = {
+      std::uint64_t(std::int64_t(eff.compute_units)), bits_of(ceiling), bits_of(peak), bits_of(hbm), bits_of(s.m),
+      bits_of(s.n), bits_of(s.k), bits_of(s.groups), bits_of(bytes_in)};
+  std::uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (const std::uint64_t word : key) {
+    h = (h ^ word) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  thread_local GemmMemo memo;
+  GemmMemo::Slot& slot = memo.slots[std::size_t(h) & (GemmMemo::kSlots - 1)];
+  bool same = slot.used;
+  for (std::size_t i = 0; same && i < GemmMemo::kWords; ++i) same = slot.key[i] == key[i];
+  if (same) return slot.value;
+  const double value = gemm_efficiency_of(eff.compute_units, ceiling, peak, hbm, s, bytes_in);
+  std::memcpy(slot.key, key, sizeof key);
+  slot.value = value;
+  slot.used = true;
+  return value;
 }
 
 double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, double tokens_per_expert, double n,

@@ -138,32 +138,24 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
 }
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks) {
-  const ModelShape& m = run.model;
-  const ParallelConfig& p = run.parallel;
-  // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp): the
-  // run with every layer of one kind (with_layer_kind) has an MoE share of 0 or 1.
-  const double moe_kind_share = m.is_moe() ? 1.0 : 0.0;
-  const double act_dense = activation_bytes_per_layer(m, p, eff, 0.0);
-  const double act_moe = activation_bytes_per_layer(m, p, eff, moe_kind_share);
-  double rebuilt = 0;  // full recomputation rebuilds one layer's whole activations at a time
-  if (p.recompute == Recompute::full) {
-    ParallelConfig unrecomputed = p;
-    unrecomputed.recompute = Recompute::none;
-    rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
-                       activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
-  }
-  const ParamCounts c = count_params(m);
-  const std::vector<StageLayerCounts>& stages = stage_kinds(run);
-  // A stage between the ends holds what every other such stage with its layer counts holds, but for activations
-  // growing with its peak: one that holds no more activation sets than an earlier one of its kind cannot be the
-  // (first) most loaded, so only the first of each kind and peak is counted (the same answer, bit for bit).
+  return memory_per_gpu(run, eff, peak, peaks, count_params(run.model));
+}
+
+namespace {
+
+/// The stages memory_per_gpu counts, in stage order, each passed to `visit`. A stage between the ends holds what every
+/// other such stage with its layer counts holds, but for activations growing with its peak: one that holds no more
+/// activation sets than an earlier one of its kind cannot be the (first) most loaded, so only the first of each kind
+/// and peak is counted (the same answer, bit for bit).
+template <typename Visit>
+void visit_counted_stages(const ParallelConfig& p, const std::vector<StageLayerCounts>& stages, const int* peak,
+                          std::size_t peaks, Visit visit) {
   struct Kind {
     std::int64_t layers, moe;
     std::int64_t peak;
   };
   Kind seen[4];
   int kinds = 0;
-  MemoryPerGpu best;
   for (std::int64_t s = 0; s < p.pp; ++s) {
     const StageLayerCounts& n = stages[std::size_t(s)];
     const std::int64_t held_sets = std::size_t(s) < peaks ? std::int64_t(peak[s]) : -1;
@@ -177,7 +169,41 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
         seen[kinds++] = {n.layers, n.moe, held_sets};
       }
     }
-    const ParamsOnGpu held = params_held(run, c, s, n);
+    visit(s, n);
+  }
+}
+
+}  // namespace
+
+LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  // Activation bytes of one dense-FFN layer and one MoE layer (Korthikanti et al. 2022 Table 2, layer_work.cpp): the
+  // run with every layer of one kind (with_layer_kind) has an MoE share of 0 or 1.
+  const double moe_kind_share = m.is_moe() ? 1.0 : 0.0;
+  LayerActivations a;
+  a.dense = activation_bytes_per_layer(m, p, eff, 0.0);
+  a.moe = activation_bytes_per_layer(m, p, eff, moe_kind_share);
+  if (p.recompute == Recompute::full) {
+    ParallelConfig unrecomputed = p;
+    unrecomputed.recompute = Recompute::none;
+    a.rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
+                         activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
+  }
+  return a;
+}
+
+namespace {
+
+/// memory_per_gpu over the stages `visit_stages` names (all it may count, in stage order, each with its parameters).
+template <typename VisitStages>
+MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                         const LayerActivations& act, VisitStages visit_stages) {
+  const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  const double act_dense = act.dense, act_moe = act.moe, rebuilt = act.rebuilt;
+  MemoryPerGpu best;
+  visit_stages([&](std::int64_t s, const StageLayerCounts& n, const ParamsOnGpu& held) {
     MemoryPerGpu mem = states_on_gpu(run, eff, held);
 
     // Activations: the stage holds, for every microbatch whose backward has not run, its chunk's layers
@@ -195,8 +221,39 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
     }
     mem.total = mem.weights + mem.gradients + mem.optimizer + mem.activations;
     if (s == 0 || mem.total > best.total) best = mem;
-  }
+  });
   return best;
+}
+
+}  // namespace
+
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                            const ParamCounts& c) {
+  const std::vector<StageLayerCounts>& stages = stage_kinds(run);
+  return most_loaded(run, eff, peak, peaks, layer_activations(run, eff), [&](auto&& count) {
+    visit_counted_stages(run.parallel, stages, peak, peaks, [&](std::int64_t s, const StageLayerCounts& n) {
+      count(s, n, params_held(run, c, s, n));
+    });
+  });
+}
+
+void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, const ParamCounts& c,
+                    CountedStages& out) {
+  out.stage.clear();
+  out.layers.clear();
+  out.held.clear();
+  visit_counted_stages(run.parallel, stage_kinds(run), peak, peaks, [&](std::int64_t s, const StageLayerCounts& n) {
+    out.stage.push_back(s);
+    out.layers.push_back(n);
+    out.held.push_back(params_held(run, c, s, n));
+  });
+}
+
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                            const CountedStages& counted, const LayerActivations& act) {
+  return most_loaded(run, eff, peak, peaks, act, [&](auto&& count) {
+    for (std::size_t i = 0; i < counted.stage.size(); ++i) count(counted.stage[i], counted.layers[i], counted.held[i]);
+  });
 }
 
 }  // namespace parascope::detail

@@ -33,5 +33,30 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency
 /// The same with the activation sets in flight per stage given as `peaks` counts at `peak` (the planner's bound passes a
 /// buffer it reuses). Allocates nothing once a run's (pp, vpp) layer split has been seen on this thread.
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks);
+/// The same with the model's parameter counts given (count_params(run.model): the planner counts them once per search).
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,
+                            const ParamCounts& counts);
+/// The stages memory_per_gpu counts for these activation sets (the first of each kind of stage and peak, and the two
+/// ends; no other can be the most loaded) and the parameters each holds: fixed by the run's model, split (dp, tp, pp,
+/// cp, ep, etp), vpp, schedule and stage layer overrides and by `peak`.
+struct CountedStages {
+  std::vector<std::int64_t> stage;
+  std::vector<StageLayerCounts> layers;
+  std::vector<ParamsOnGpu> held;
+};
+void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, const ParamCounts& counts,
+                    CountedStages& out);
+/// Activation bytes per layer of each kind, and what full recomputation rebuilds at once (memory_per_gpu's inputs
+/// beside the states): fixed by the model, tp, cp, the microbatch size, recompute, sequence parallelism and the
+/// efficiency (not by pp, the schedule or the ZeRO stage).
+struct LayerActivations {
+  double dense = 0, moe = 0, rebuilt = 0;
+};
+LayerActivations layer_activations(const TrainingRun& run, const Efficiency& efficiency);
+/// memory_per_gpu counting only the stages `counted` names (counted_stages' answer for the same run but for its
+/// recompute, sequence parallelism, ZeRO stage and precision, and the same peaks) with `act` (layer_activations' for
+/// the same run but for its pipeline and ZeRO stage): the same answer, bit for bit.
+MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,
+                            const CountedStages& counted, const LayerActivations& act);
 
 }  // namespace parascope::detail

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cmath>
-#include <optional>
 #include <unordered_map>
 
 #include "parascope/error.hpp"
@@ -122,17 +121,25 @@ struct PlanSearch::State {
   double core_makespan_bound = 0;  // step_time ≥ this for every ZeRO stage of the core
   detail::PipelineMemoPtr pipeline_memo = detail::make_pipeline_memo();  // pipeline timings by their exact inputs
 
-  /// Why a configuration with these lower bounds (step time, memory per GPU) provably cannot change the answer, if
-  /// it cannot: it does not fit and cannot be the closest miss, or it cannot enter the top k nor the Pareto front.
-  std::optional<PlanRejection> hopeless(double step_bound, double memory_bound) const;
+  /// Whether a configuration with these lower bounds (memory per GPU, step time) provably cannot change the answer:
+  /// it does not fit and cannot be the closest miss (out_of_memory), or it cannot enter the top k nor the Pareto front
+  /// (cannot_win; asked only of what can fit).
+  bool cannot_fit(double memory_bound) const;
+  bool cannot_win(double step_bound, double memory_bound) const;
 
   const std::vector<Knobs>& knobs_for(const Split& s) const { return s.tp > 1 ? knobs : knobs_no_tp; }
   std::int64_t group_size(const Split& s) const { return std::int64_t(knobs_for(s).size()); }
 
   /// A lower bound of the run's memory per GPU, known before its schedule is timed: the memory model at the
   /// activation sets each stage's program holds (exact for every schedule but ZB-H2, where it is a floor).
-  double memory_bound(const Efficiency& eff);
-  std::vector<int> peak_floor;  // memory_bound's activation sets per stage, its storage reused
+  double memory_bound(const Efficiency& eff, int core_knobs_now);
+  std::vector<int> peak_floor;  // memory_bound's activation sets per stage for the group below, its storage reused
+  detail::CountedStages floor_stages;  // the stages memory_per_gpu counts at peak_floor, and their parameters
+  std::size_t floor_split = SIZE_MAX, floor_group = SIZE_MAX;
+  detail::LayerActivations activations;  // for the core below
+  std::size_t act_split = SIZE_MAX, act_group = SIZE_MAX;
+  int act_knobs = -1;
+  ParamCounts params;  // count_params(run.model), once per search
 
   void enumerate();
   void consider(const Split& s, const Group& g, const Knobs& k);
@@ -268,29 +275,41 @@ void PlanSearch::State::keep(const PlanCandidate& c) {
                c);
 }
 
-std::optional<PlanRejection> PlanSearch::State::hopeless(double step_bound, double memory_bound) const {
+bool PlanSearch::State::cannot_fit(double memory_bound) const {
   const double capacity = query.hardware.memory_bytes;
   const bool answered = !out.results.empty();
-  if (capacity > 0 && memory_bound > capacity &&
-      (answered || (out.has_closest_miss && memory_bound > out.closest_miss.memory_per_gpu))) {
-    return PlanRejection::out_of_memory;
-  }
-  if (out.results.size() < std::size_t(query.top_k)) return std::nullopt;
+  return capacity > 0 && memory_bound > capacity &&
+         (answered || (out.has_closest_miss && memory_bound > out.closest_miss.memory_per_gpu));
+}
+
+bool PlanSearch::State::cannot_win(double step_bound, double memory_bound) const {
+  if (out.results.size() < std::size_t(query.top_k)) return false;
   // Strictly behind the k-th result: step_time ≥ step_bound, and MFU is a constant over step_time (the margin keeps
   // rounding from making a tie).
   const PlanCandidate& last = out.results.back();
   const bool behind = query.objective == PlanObjective::memory ? memory_bound > last.memory_per_gpu
                                                                : step_bound * (1 - 1e-6) > last.step_time;
-  if (!behind) return std::nullopt;
+  if (!behind) return false;
   for (const PlanCandidate& p : out.pareto) {
-    if (p.step_time <= step_bound * (1 - 1e-6) && p.memory_per_gpu <= memory_bound) return PlanRejection::cannot_win;
+    if (p.step_time <= step_bound * (1 - 1e-6) && p.memory_per_gpu <= memory_bound) return true;
   }
-  return std::nullopt;
+  return false;
 }
 
-double PlanSearch::State::memory_bound(const Efficiency& eff) {
-  detail::peak_activations_floor(detail::pipeline_spec_of(run.parallel), peak_floor);
-  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size()).total;
+double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now) {
+  // The activation sets per stage depend on the pipeline's shape alone, fixed within a group.
+  // So do the stages the memory model counts (the rest cannot be the most loaded).
+  if (floor_split != split || floor_group != group) {
+    detail::peak_activations_floor(detail::pipeline_spec_of(run.parallel), peak_floor);
+    detail::counted_stages(run, peak_floor.data(), peak_floor.size(), params, floor_stages);
+    floor_split = split, floor_group = group;
+  }
+  // The activation bytes per layer are fixed within a core (all but the ZeRO stage).
+  if (act_split != split || act_group != group || act_knobs != core_knobs_now) {
+    activations = detail::layer_activations(run, eff);
+    act_split = split, act_group = group, act_knobs = core_knobs_now;
+  }
+  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations).total;
 }
 
 void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
@@ -308,14 +327,21 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   p.reshard_after_forward = p.pp == 1;  // the step op's default (run_json.cpp)
   Efficiency eff = query.efficiency;
   eff.precision = k.precision;
+  // Pruning (engine/API.md, "plan"): lower bounds of memory and step time, known before the schedule is timed. The
+  // memory bound needs no cost model, so a configuration that cannot fit (nor be the closest miss) is refused before
+  // its core (the cost model's first phase) is built.
+  const double memory = query.prune ? memory_bound(eff, k.core) : 0.0;
+  if (query.prune && cannot_fit(memory)) {
+    ++out.rejected[std::size_t(PlanRejection::out_of_memory)];
+    return;
+  }
   if (!core || core_split != split || core_group != group || core_knobs != k.core) {
     core = detail::step_core(run, eff, false);
     core_split = split, core_group = group, core_knobs = k.core;
     core_makespan_bound = detail::makespan_lower_bound(run, *core);
   }
-  // Pruning (engine/API.md, "plan"): lower bounds of step time and memory, known before the schedule is timed.
-  if (const auto reason = query.prune ? hopeless(core_makespan_bound, memory_bound(eff)) : std::nullopt) {
-    ++out.rejected[std::size_t(*reason)];
+  if (query.prune && cannot_win(core_makespan_bound, memory)) {
+    ++out.rejected[std::size_t(PlanRejection::cannot_win)];
     return;
   }
   // The planner reads step_time, mfu and memory, never the pp_comm/bubble split: skip ZB-H2's run without sends.
@@ -344,6 +370,7 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   st.run.hardware.sources.clear();
   st.run.model.source.clear();
   st.run.cluster = st.query.cluster;
+  st.params = count_params(st.run.model);
   // Link and model names only label the step op's per-axis table: a name past the short-string buffer costs an
   // allocation on every copy of the run and every placement of a group (place_ranks names its link).
   for (std::string* name : {&st.run.model.name, &st.run.hardware.name, &st.run.hardware.intra_link,

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -106,6 +109,65 @@ TEST(KernelModel, WaveQuantizationCostsAPartialLastWave) {
   const double spill = parascope::detail::gemm_efficiency(eff, 0.8, 1e15, 1e18, {128.0 * 133, 128, 8192});
   EXPECT_GT(full, spill);
   EXPECT_LE(full, 0.8);
+}
+
+// gemm_efficiency keeps its answers per thread by the exact bits of what it reads: whatever was asked before, it must
+// answer what a fresh thread (an empty memo) computes, for shapes that differ in any one input (a memo keyed on part
+// of them would hand one shape's answer to another) and far more shapes than the memo holds (collisions, evictions).
+TEST(KernelModel, GemmEfficiencyMemoAnswersWhatAFreshComputationDoes) {
+  struct Ask {
+    int units;
+    double ceiling, peak, hbm;
+    parascope::detail::GemmShape shape;
+    double bytes_in;
+  };
+  std::mt19937_64 rng(14);
+  const auto any = [&](std::initializer_list<double> xs) {
+    return *(xs.begin() + std::uniform_int_distribution<std::size_t>(0, xs.size() - 1)(rng));
+  };
+  std::vector<Ask> asks;
+  for (int i = 0; i < 3000; ++i) {
+    Ask a{int(any({0, 108, 132, 148})), any({0.7, 0.8, 0.82}), any({312e12, 989e12}), any({1.6e12, 3.0e12}),
+          {any({1, 17, 128, 2048, 8192, 16384}), any({128, 1000, 3072, 12288}), any({64, 128, 4096, 12288}),
+           any({1, 1, 8})},
+          any({1.0, 2.0})};
+    asks.push_back(a);
+    // The same ask with one input changed.
+    Ask b = a;
+    switch (i % 9) {
+      case 0: b.units = a.units == 132 ? 108 : 132; break;
+      case 1: b.ceiling *= 0.5; break;
+      case 2: b.peak *= 2; break;
+      case 3: b.hbm /= 1000; break;
+      case 4: b.shape.m += 128; break;
+      case 5: b.shape.n += 256; break;
+      case 6: b.shape.k += 64; break;
+      case 7: b.shape.groups += 1; break;
+      default: b.bytes_in = a.bytes_in == 1.0 ? 2.0 : 1.0; break;
+    }
+    asks.push_back(b);
+  }
+  const auto ask = [](const Ask& a) {
+    parascope::Efficiency eff;
+    eff.compute_units = a.units;
+    return parascope::detail::gemm_efficiency(eff, a.ceiling, a.peak, a.hbm, a.shape, a.bytes_in);
+  };
+  std::vector<double> fresh(asks.size());
+  for (std::size_t i = 0; i < asks.size(); ++i) {
+    std::thread([&, i] { fresh[i] = ask(asks[i]); }).join();  // a new thread: an empty memo
+  }
+  int differ = 0;
+  for (std::size_t i = 0; i + 1 < asks.size(); i += 2) differ += fresh[i] != fresh[i + 1];
+  EXPECT_GT(differ, 2000);  // most one-input changes change the answer, so a mixed-up key would show
+  std::vector<std::size_t> order(asks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (int round = 0; round < 3; ++round) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (const std::size_t i : order) {
+      const double got = ask(asks[i]);
+      ASSERT_EQ(std::memcmp(&got, &fresh[i], sizeof got), 0) << "ask " << i << " round " << round;
+    }
+  }
 }
 
 TEST(KernelModel, GroupedGemmLosesEfficiencyAtFewTokensPerExpert) {

@@ -1,5 +1,6 @@
 // The memory model's allocation-free path (cached layer split, one parameter count per call, only the stages that can
-// bound) against the plain stage-by-stage model it replaced, bit for bit, on seeded random configurations.
+// bound) and the planner's (those stages and their parameters found once per pipeline shape) against the plain
+// stage-by-stage model they replaced, bit for bit, on seeded random configurations.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -165,9 +166,25 @@ TEST(MemoryModel, FastPathEqualsTheStageByStageModelBitForBit) {
     const MemoryPerGpu want = reference_memory(run, eff, peaks);
     PipelineMetrics metrics;
     metrics.peak_activations = peaks;
-    for (int again = 0; again < 2; ++again) {  // the second time from the cached layer split
-      const MemoryPerGpu got = again == 0 ? memory_per_gpu(run, eff, metrics)
-                                          : memory_per_gpu(run, eff, peaks.data(), peaks.size());
+    // The planner's path: the stages to count and their parameters found once per pipeline shape (here from a run
+    // with another recompute mode, sequence parallelism and ZeRO stage, which must not change them).
+    TrainingRun other = run;
+    other.parallel.recompute = p.recompute == Recompute::full ? Recompute::none : Recompute::full;
+    other.parallel.sequence_parallel = !p.sequence_parallel && p.tp > 1;
+    other.parallel.zero = 3 - p.zero;
+    CountedStages counted;
+    counted_stages(other, peaks.data(), peaks.size(), count_params(run.model), counted);
+    // And the activation bytes per layer from a run with another pipeline and ZeRO stage.
+    TrainingRun unpiped = run;
+    unpiped.parallel.pp = 1;
+    unpiped.parallel.vpp = 1;
+    unpiped.parallel.schedule = Schedule::gpipe;
+    unpiped.parallel.zero = 3 - p.zero;
+    const LayerActivations act = layer_activations(unpiped, eff);
+    for (int again = 0; again < 3; ++again) {  // the second time from the cached layer split
+      const MemoryPerGpu got = again == 0   ? memory_per_gpu(run, eff, metrics)
+                               : again == 1 ? memory_per_gpu(run, eff, peaks.data(), peaks.size())
+                                            : memory_per_gpu(run, eff, peaks.data(), peaks.size(), counted, act);
       SCOPED_TRACE("run " + std::to_string(i) + " " + run.model.id + " pp " + std::to_string(p.pp) + " vpp " +
                    std::to_string(p.vpp) + " tp " + std::to_string(p.tp) + " zero " + std::to_string(p.zero));
       EXPECT_EQ(got.weights, want.weights);
