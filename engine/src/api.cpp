@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ops.hpp"
+#include "parse_json.hpp"
 #include "pipeline_compiled.hpp"
 
 namespace parascope {
@@ -111,7 +112,7 @@ bool read_request(std::string_view request_text, json& request, std::string& ref
     return false;
   }
   try {
-    request = json::parse(request_text.begin(), request_text.end());
+    request = detail::parse_json(request_text);
   } catch (const json::exception& e) {  // parse_error, or out_of_range for a number that overflows a double
     // e.what() reads "[json.exception.parse_error.101] parse error at ...": keep what follows "] ".
     std::string why = e.what();

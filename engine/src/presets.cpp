@@ -2,6 +2,7 @@
 #include "parascope/presets.hpp"
 
 #include "parascope/embedded_data.hpp"
+#include "parse_json.hpp"
 #include "spec_json.hpp"
 
 namespace parascope {
@@ -11,7 +12,7 @@ namespace {
 /// The list under `list_key` in engine/data/<file>.json; a malformed file is a build bug, caught by the tests.
 template <typename T, typename Read>
 std::vector<T> load(const char* file, const char* list_key, Read read) {
-  const auto doc = detail::json::parse(detail::embedded_data(file));
+  const auto doc = detail::parse_json(detail::embedded_data(file));
   std::vector<T> out;
   std::size_t i = 0;
   for (const auto& item : doc.at(list_key)) {

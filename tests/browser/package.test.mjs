@@ -37,7 +37,7 @@ after(async () => {
 test('the tarball holds the site, the engine, the types and the changelog, and no tests', () => {
   const files = packed.files.map((f) => f.path);
   for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'dist/main.js', 'dist/lib/engine.js', 'dist/wasm/parascope.wasm',
-    'dist/wasm/parascope.mjs', 'dist/css/embed.css', 'dist/embed.html', 'dist/types/index.d.ts', 'dist/types/engine.d.ts',
+    'dist/wasm/parascope.mjs', 'dist/wasm/parascope-planner.wasm', 'dist/wasm/parascope-planner.mjs', 'dist/css/embed.css', 'dist/embed.html', 'dist/types/index.d.ts', 'dist/types/engine.d.ts',
     'dist/types/elements.d.ts', 'dist/types/html-custom-data.json']) {
     assert.ok(files.includes(f), `${f} is packed`);
   }

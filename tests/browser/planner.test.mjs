@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { planRequest } from '../../web/lib/model/planner-request.js';
-import { nodeEngine } from '../js/node-engine.mjs';
+import { nodePlannerEngine } from '../js/node-engine.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
-const engine = await nodeEngine();
+const engine = await nodePlannerEngine(); // the planner worker's module: the one with the plan op
 const site = useSite(before, after);
 const BAD_TEXT = /NaN|Infinity|undefined/;
 

@@ -1,13 +1,23 @@
-// Loads the built web engine (dist/) under node: the same module the page uses, given the .wasm bytes directly.
+// Loads the built web engines (dist/) under node: the same modules the page and the planner's worker use, given the
+// .wasm bytes directly.
 import { readFile, readdir } from 'node:fs/promises';
 
 const dist = new URL('../../dist/', import.meta.url);
 
-/** The page's engine ({ call, callText }) running in node. */
+/** The page's engine ({ call, callText }) running in node: every op but "plan". */
 export async function nodeEngine() {
   const { loadEngine } = await import(new URL('lib/engine.js', dist));
   return loadEngine({ wasmBinary: await readFile(new URL('wasm/parascope.wasm', dist)) });
 }
+
+/** The planner's engine (its own wasm: every op, "plan" and planSearch too) running in node. */
+export async function nodePlannerEngine() {
+  const { loadPlannerEngine } = await import(new URL('lib/engine.js', dist));
+  return loadPlannerEngine({ wasmBinary: await readFile(new URL('wasm/parascope-planner.wasm', dist)) });
+}
+
+/** Whether a request text asks for the plan op (only the planner's engine answers it). */
+export const isPlanRequest = (requestText) => /"op"\s*:\s*"plan"/.test(requestText);
 
 /** Every case of tests/fixtures/api/*.txt: { file, name, request, response } with request/response as raw text. */
 export async function fixtureCases() {

@@ -5,10 +5,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { nodeEngine } from './node-engine.mjs';
+import { nodeEngine, nodePlannerEngine } from './node-engine.mjs';
 
 const { EngineError } = await import(new URL('../../dist/lib/engine.js', import.meta.url));
-const engine = await nodeEngine();
+const engine = await nodePlannerEngine(); // the planner's module (its worker's)
+const figures = await nodeEngine(); // the page's, which the figures a plan loads into use
 const CLI = new URL('../../build/native/parascope', import.meta.url).pathname;
 
 const small = { op: 'plan', model: 'gpt3-175b', hardware: 'a100-80gb', cluster: { gpus: 64 }, global_batch: 64 };
@@ -62,7 +63,7 @@ test('every planned configuration fed to step gives the same numbers in wasm', (
   for (const request of [small, moe]) {
     const answer = engine.call(request);
     for (const c of [...answer.results, ...answer.pareto, ...answer.scatter.filter((_, i) => i % 25 === 0)]) {
-      const step = engine.call({ op: 'step', model: request.model, hardware: request.hardware, cluster: request.cluster,
+      const step = figures.call({ op: 'step', model: request.model, hardware: request.hardware, cluster: request.cluster,
         parallel: c.parallel, precision: c.precision });
       assert.equal(step.mfu, c.mfu);
       assert.equal(step.step_time, c.step_time);
@@ -92,4 +93,13 @@ test('nothing fitting is an answer with the closest miss, not an error', () => {
   assert.deepEqual(r.results, []);
   assert.match(r.why_empty, /^nothing fits in memory/);
   assert.equal(r.closest_miss.fits, false);
+});
+
+test('the figures\' engine has no planner: plan and planSearch are refused by name, every other op answers', () => {
+  const isRefusal = (err) => err instanceof EngineError && err.code === 'unknown_op' && err.field === 'op'
+    && /the plan op is answered by the planner's engine/.test(err.message);
+  assert.throws(() => figures.call(small), isRefusal);
+  assert.throws(() => figures.planSearch(small), isRefusal);
+  assert.equal(typeof figures.planSearch, 'function'); // the API is the same; only the answer differs
+  assert.deepEqual(figures.call({ op: 'version' }), engine.call({ op: 'version' }));
 });

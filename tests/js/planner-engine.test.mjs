@@ -8,9 +8,10 @@ import { loadValues, stepRequestOf } from '../../web/lib/model/planner-load.js';
 import { DEFAULTS, controlOptions, planRequest } from '../../web/lib/model/planner-request.js';
 import { bestText, emptyText, scatterLayout, summaryText, tableRows } from '../../web/lib/model/planner-view.js';
 import { seededRandom } from '../seeded-random.mjs';
-import { nodeEngine } from './node-engine.mjs';
+import { nodeEngine, nodePlannerEngine } from './node-engine.mjs';
 
-const engine = await nodeEngine();
+const engine = await nodePlannerEngine(); // the planner's module (its worker's)
+const figures = await nodeEngine(); // the page's, which the figures a plan loads into use
 const presets = engine.call({ op: 'presets' });
 const hasPlan = (() => {
   try {
@@ -57,7 +58,7 @@ test('every ranked row is reproduced by the step op it loads, and loads into val
     const answer = engine.call(planRequest(inputs));
     assert.ok(answer.results.length > 0, JSON.stringify(inputs));
     for (const r of answer.results) {
-      const step = engine.call(stepRequestOf(inputs, r));
+      const step = figures.call(stepRequestOf(inputs, r));
       assert.equal(step.mfu, r.mfu, `${inputs.model}: ${JSON.stringify(r.parallel)}`);
       assert.equal(step.step_time, r.step_time);
       const values = loadValues(inputs, r.parallel, step);
@@ -72,7 +73,7 @@ test('every ranked row is reproduced by the step op it loads, and loads into val
       // The bubble figure draws what it is given: the engine's pipeline op answers it.
       const b = values['parascope-bubble'].values;
       if (b.stages > 1) {
-        engine.call({ op: 'pipeline', schedule: b.schedule, stages: b.stages, microbatches: b.microbatches,
+        figures.call({ op: 'pipeline', schedule: b.schedule, stages: b.stages, microbatches: b.microbatches,
           ...(b.schedule === 'interleaved' ? { chunks: b.chunks } : {}) });
       }
     }

@@ -1,23 +1,21 @@
 // Loads the engine (WebAssembly) once per page; every widget shares it. call(request) -> response, or throws EngineError.
 import { EngineError } from './engine-error.js';
 
-let loading = null;
-
 // The wasm beside the glue (the production build points this at its content-hashed copy).
 const WASM_URL = new URL('../wasm/parascope.wasm', import.meta.url);
 
 /**
- * In a browser (a page or a worker) the engine's download and compilation start as soon as this module runs, not when
- * the first widget scrolls in (the page's <link rel="preload"> may have started the download even earlier). Null
- * elsewhere (node).
+ * A module's download and compilation, streamed (null outside a browser, e.g. node). On a page the figures' engine
+ * starts as soon as this module runs, not when the first widget scrolls in (the page's <link rel="preload"> may have
+ * started the download even earlier); in a worker (the planner's) nothing starts until its engine is asked for.
  */
 const inBrowser = typeof window !== 'undefined' || typeof WorkerGlobalScope !== 'undefined';
-const startCompiling = () =>
+const startCompiling = (url) =>
   inBrowser && typeof WebAssembly?.compileStreaming === 'function' && typeof fetch === 'function'
-    ? WebAssembly.compileStreaming(fetch(WASM_URL, { credentials: 'same-origin' }))
+    ? WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }))
     : null;
-let compiling = startCompiling();
-compiling?.catch(() => {}); // a failure is reported by loadEngine, which tries again
+const early = typeof window !== 'undefined' ? startCompiling(WASM_URL) : null;
+early?.catch(() => {}); // a failure is reported by loadEngine, which tries again
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isWellFormed = (text) => (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text));
@@ -109,9 +107,11 @@ function wrap(module) {
      * advance(n) considers up to n more configurations and returns { done, evaluated, total } (evaluated counts the
      * configurations considered so far; it reaches total when done); result() returns the plan op's answer (finishing
      * the search first if needed). Both throw EngineError when the engine refuses the request. dispose() frees the
-     * search's memory in the engine: call it when done or abandoned.
+     * search's memory in the engine: call it when done or abandoned. Only the planner's engine (loadPlannerEngine)
+     * searches; the figures' engine throws its refusal of the plan op.
      */
     planSearch(request) {
+      if (!module.PlanSearch) parse(send('{"op":"plan"}'));
       let search = new module.PlanSearch(prepare(write(request)));
       const live = () => {
         if (!search) throw new Error('planSearch: this search was disposed');
@@ -134,37 +134,61 @@ function wrap(module) {
 }
 
 /**
- * Resolves to the page's engine, loading it on first use. `moduleOptions` reach Emscripten's factory on that first
- * call only (node tests pass { wasmBinary }). A failed load is forgotten so that a later call can try again.
+ * One wasm module's loader: resolves to its wrapped engine, loading it on first use. `moduleOptions` reach Emscripten's
+ * factory on that first call only (node tests pass { wasmBinary }). A failed load is forgotten so that a later call can
+ * try again. `importGlue` is a literal import() (the production bundle inlines the glue; the unbundled files, e.g. from
+ * the package, fetch it then, so a missing or blocked engine file is a failed load the widget reports in place).
+ */
+function loader(wasmUrl, importGlue, compiling = null) {
+  let loading = null;
+  return (moduleOptions = {}) => {
+    if (loading) return loading;
+    const options = { ...moduleOptions };
+    let failed = new Promise(() => {});
+    if (!options.wasmBinary && !options.instantiateWasm) {
+      compiling ??= startCompiling(wasmUrl);
+      const compiled = compiling;
+      if (compiled) {
+        // Instantiate the module compiled above (Emscripten's hook); a failed download or compile rejects the load.
+        failed = new Promise((_, reject) => {
+          options.instantiateWasm = (imports, receive) => {
+            compiled.then((module) => WebAssembly.instantiate(module, imports)).then((instance) => receive(instance), reject);
+            return {};
+          };
+        });
+      }
+    }
+    const created = importGlue().then(({ default: createParascope }) => createParascope(options));
+    loading = Promise.race([created, failed])
+      .then(wrap)
+      .catch((err) => {
+        loading = null;
+        compiling = null;
+        throw err;
+      });
+    return loading;
+  };
+}
+
+let figures = null;
+let planner = null;
+
+/**
+ * Resolves to the page's engine (wasm/parascope.wasm: every op but "plan"), loading it on first use; every widget
+ * shares it. `moduleOptions` as for Emscripten's factory, on the first call only (node tests pass { wasmBinary }).
  */
 export function loadEngine(moduleOptions = {}) {
-  if (loading) return loading;
-  const options = { ...moduleOptions };
-  let failed = new Promise(() => {});
-  if (!options.wasmBinary && !options.instantiateWasm) {
-    compiling ??= startCompiling();
-    const compiled = compiling;
-    if (compiled) {
-      // Instantiate the module compiled above (Emscripten's hook); a failed download or compile rejects the load.
-      failed = new Promise((_, reject) => {
-        options.instantiateWasm = (imports, receive) => {
-          compiled.then((module) => WebAssembly.instantiate(module, imports)).then((instance) => receive(instance), reject);
-          return {};
-        };
-      });
-    }
-  }
-  // The glue is imported on first use, so a missing or blocked engine file is a failed load the widget reports in place
-  // (the production bundle inlines it; the unbundled files, e.g. from the package, fetch it here).
-  const created = import('../wasm/parascope.mjs').then(({ default: createParascope }) => createParascope(options));
-  loading = Promise.race([created, failed])
-    .then(wrap)
-    .catch((err) => {
-      loading = null;
-      compiling = null;
-      throw err;
-    });
-  return loading;
+  figures ??= loader(WASM_URL, () => import('../wasm/parascope.mjs'), early);
+  return figures(moduleOptions);
+}
+
+/**
+ * Resolves to the planner's engine (wasm/parascope-planner.wasm: every op, "plan" too, and planSearch), loading it on
+ * first use: <parascope-planner>'s worker loads it, so pages and widgets without a planner never download its code.
+ */
+export function loadPlannerEngine(moduleOptions = {}) {
+  planner ??= loader(new URL('../wasm/parascope-planner.wasm', import.meta.url), () => import('../wasm/parascope-planner.mjs'));
+  return planner(moduleOptions);
 }
 
 export { EngineError };

@@ -1,9 +1,10 @@
-// The planner's search, off the page's thread: a module worker with its own copy of the engine. It searches in chunks
+// The planner's search, off the page's thread: a module worker with the planner's engine (loadPlannerEngine: its own
+// wasm, the only one with the plan op). It searches in chunks
 // (engine.planSearch(request).advance(n)) and posts progress between them; a newer "plan" or a "cancel" message stops
 // the running search at the next chunk. Protocol (lib/model/planner-protocol.js): in { type: "plan", id, request } |
 // { type: "cancel" }; out { type: "progress", id, evaluated, total } | { type: "done", id, answer } |
 // { type: "error", id, error: { code, message, field } }.
-import { loadEngine } from './engine.js';
+import { loadPlannerEngine } from './engine.js';
 import { CHUNK_MS, nextChunk } from './model/planner-protocol.js';
 
 let running = 0; // the id of the search that may go on; any other id stops at its next chunk
@@ -16,7 +17,7 @@ async function plan(id, request) {
   running = id;
   let engine;
   try {
-    engine = await loadEngine();
+    engine = await loadPlannerEngine();
   } catch (err) {
     post({ type: 'error', id, error: { code: 'engine_load_failed', message: `the engine did not load in the worker (${err.message})`, field: null } });
     return;

@@ -238,5 +238,10 @@ export interface Engine {
   callText(requestText: string): string;
 }
 
-/** Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget). */
+/**
+ * Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget). It answers every op
+ * but "plan" (refused with unknown_op; planSearch throws that refusal): the planner has its own engine.
+ */
 export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
+/** Resolves to the planner's engine (its own WebAssembly, loaded on first use): every op, "plan" and planSearch too. */
+export function loadPlannerEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
