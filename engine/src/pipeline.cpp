@@ -174,6 +174,9 @@ PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
   }
   validate(spec);
   if (spec.schedule == Schedule::gpipe && !spec.forward_only) return detail::gpipe_metrics(spec);
+  const bool plain_one_f_one_b =
+      spec.schedule == Schedule::one_f_one_b || (spec.schedule == Schedule::interleaved && spec.chunks == 1);
+  if (plain_one_f_one_b && !spec.forward_only) return detail::one_f_one_b_metrics(spec);
   if (auto steady = detail::steady_pipeline_metrics(spec)) return *steady;
   return simulate(spec).metrics;
 }
