@@ -35,10 +35,12 @@ PipelineMetrics one_f_one_b_metrics(const PipelineSpec& spec) {
   // against the simulation in exact rational arithmetic (every p ≤ 16, m ≤ 70 at random f, b, c, and
   // tests/engine/pipeline_fast_path_test.cpp). In floating point the simulation's end of an op is the largest, over the
   // chains of waits into it, of that chain's durations summed in chain order (addition rounds monotonically); this
-  // sums the same terms in another order, so where sums round (times that are not short binary fractions) the two can
-  // differ in the last bits: by at most about (2(m + p) + S) units of 2^−53 relative to the makespan. Where every sum is
-  // exact (times that are multiples of a power of two with bits to spare, as the tests draw them) they are equal bit
-  // for bit, and so are the bubbles and critical sends (timeline_metrics is the same function on the same numbers).
+  // sums the same terms in another order, so where sums round (times that are not short binary fractions) the two
+  // can differ in the last bits: by at most about (2(m + p) + S) units of 2^−53 relative to the makespan. Where every
+  // sum is exact (times that are multiples of a power of two with bits to spare, as the tests draw them) they are equal
+  // bit for bit, and so are the bubbles and critical sends (timeline_metrics is the same function on the same numbers).
+  // Without sends, chains that differ only in where they cross stages tie exactly, and the simulation's rounding picks
+  // which one's sends it counts; this counts the fewest, as exact arithmetic and the tie rule do (costing 0 either way).
   const PipelineTimes& t = spec.times;
   const int p = spec.stages, m = spec.microbatches;
   const std::int64_t sends = one_f_one_b_critical_sends(p, m, t.comm);

@@ -1,5 +1,5 @@
-// pipeline_metrics' fast paths (1F1B's and GPipe's closed forms, the steady-phase shortcut) against simulating every op:
-// bit for bit where every sum is exact, within rounding elsewhere, over seeded random schedules, sizes and times.
+// pipeline_metrics' fast paths (1F1B's and GPipe's closed forms, the steady-phase shortcut) against simulating every
+// op: bit for bit where every sum is exact, within rounding elsewhere, over seeded random schedules, sizes and times.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -142,6 +142,23 @@ TEST(PipelineFastPath, OneFOneBClosedFormAtDeepPipelines) {
           expect_identical(parascope::pipeline_metrics(spec), parascope::run_pipeline(spec).metrics, name(spec));
         }
       }
+    }
+  }
+}
+
+// The closed form itself at every short shape too (pipeline_metrics times those op by op), bit for bit.
+TEST(PipelineFastPath, OneFOneBClosedFormAtEveryShortShape) {
+  std::mt19937 rng(7);
+  auto sixteenths = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng) / 16.0; };
+  for (int p = 1; p <= 12; ++p) {
+    for (int m = 1; m <= 3 * p + 9; ++m) {
+      PipelineSpec spec;
+      spec.stages = p;
+      spec.microbatches = m;
+      spec.times = {sixteenths(1, 64), sixteenths(1, 64), 0, m % 3 == 0 ? 0 : sixteenths(1, 64)};
+      spec.record_ops = false;
+      expect_identical(parascope::detail::one_f_one_b_metrics(spec), parascope::run_pipeline(spec).metrics,
+                       name(spec));
     }
   }
 }
