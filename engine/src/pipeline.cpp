@@ -174,6 +174,13 @@ PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
   }
   validate(spec);
   if (spec.schedule == Schedule::gpipe && !spec.forward_only) return detail::gpipe_metrics(spec);
+  const bool plain_one_f_one_b =
+      spec.schedule == Schedule::one_f_one_b || (spec.schedule == Schedule::interleaved && spec.chunks == 1);
+  // Short 1F1B schedules are timed op by op (as cheap, and every bit the simulation's: the closed form sums in another
+  // order, see pipeline_one_f_one_b.cpp); long ones, which the steady path would extrapolate, in closed form.
+  if (plain_one_f_one_b && !spec.forward_only && !detail::steady_path_times_whole(spec)) {
+    return detail::one_f_one_b_metrics(spec);
+  }
   if (auto steady = detail::steady_pipeline_metrics(spec)) return *steady;
   return simulate(spec).metrics;
 }

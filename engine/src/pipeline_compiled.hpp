@@ -173,6 +173,10 @@ struct SteadyPathInfo {
   std::int64_t added_cycles = 0;
 };
 
+/// Whether steady_pipeline_metrics times this schedule whole, every op in the simulation's own order (short schedules:
+/// the copy it would time first holds all m microbatches), rather than adding cycles to a short copy.
+bool steady_path_times_whole(const PipelineSpec& spec);
+
 /// pipeline_metrics for schedules with a steady phase: times a copy with few microbatches (congruent to m modulo one
 /// cycle's), finds a cut where the whole state repeats r cycles later shifted by one step in time and in sends (a
 /// max-plus system's periodic regime), and adds the missing cycles in whole repeats: every op after them is the copy's

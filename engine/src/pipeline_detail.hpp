@@ -95,6 +95,13 @@ void peak_activations_floor(const PipelineSpec& spec, std::vector<int>& out);
 /// simulating every op up to rounding (tests/engine/pipeline_steady_test.cpp). Not for forward_only.
 PipelineMetrics gpipe_metrics(const PipelineSpec& spec);
 
+/// 1F1B's metrics without simulating (pipeline_one_f_one_b.cpp): every stage's first start, last end and critical
+/// sends in closed form, equal to simulating every op where sums are exact and within rounding elsewhere (the comment
+/// there says how far). Also interleaved at one chunk (the same programs). Not for forward_only.
+PipelineMetrics one_f_one_b_metrics(const PipelineSpec& spec);
+/// The sends on 1F1B's critical path (the chain of waits into the makespan), with or without send time.
+std::int64_t one_f_one_b_critical_sends(int p, int m, double comm);
+
 /// The closed form a schedule is known for, at the spec's numbers.
 PipelineClosedForm closed_form(const PipelineSpec& spec);
 

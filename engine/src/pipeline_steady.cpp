@@ -106,14 +106,25 @@ void release_large_steady_times() {
   if (steady_timed().end.capacity() > kKeptCompiledOps) steady_timed() = Timed{};
 }
 
+namespace {
+
+/// Cycles the copy gets first: enough for a repeat as long as the pipeline plus a settling time (1F1B with sends
+/// repeats every p microbatches, one microbatch's trip down and back, after about p), then more if none shows.
+int first_cycles(const PipelineSpec& spec, int m_step) { return std::max(6, (spec.stages + 8 + m_step - 1) / m_step); }
+
+}  // namespace
+
+bool steady_path_times_whole(const PipelineSpec& spec) {
+  const int m_step = steady_m_step(spec);
+  return m_step == 0 || short_copy_size(spec, m_step, first_cycles(spec, m_step)) >= spec.microbatches;
+}
+
 std::optional<PipelineMetrics> steady_pipeline_metrics(const PipelineSpec& spec, SteadyPathInfo* info) {
   const int m_step = steady_m_step(spec);
   if (m_step == 0) return std::nullopt;
   const int m = spec.microbatches;
   Timed& timed = steady_timed();
-  // Cycles the copy gets: enough for a repeat as long as the pipeline plus a settling time (1F1B with sends repeats
-  // every p microbatches, one microbatch's trip down and back, after about p), then more if none shows.
-  const int first = std::max(6, (spec.stages + 8 + m_step - 1) / m_step);
+  const int first = first_cycles(spec, m_step);
   for (const int wanted : {first, 2 * first, 4 * first}) {
     PipelineSpec copy = spec;
     copy.microbatches = short_copy_size(spec, m_step, wanted);

@@ -81,11 +81,14 @@ std::optional<PipelineError> pipeline_refusal(const PipelineSpec& spec);
 /// Throws pipeline_refusal's PipelineError, if any.
 void check_pipeline(const PipelineSpec& spec);
 
-/// run_pipeline's metrics alone, without the op list or the closed form: the cost model's inner loop. Schedules with
-/// a steady phase (1f1b, interleaved, zb-h1, dualpipe) time a short copy of themselves and add the steady cycles the
-/// copy lacks once its state repeats exactly (engine/src/pipeline_steady.cpp); the result equals simulating every op
-/// up to rounding. Throws PipelineError like run_pipeline, except that DualPipe on one stage (the cost model's pp = 1, no
-/// pipeline) is timed as that one stage's F, B, W per microbatch instead of refused.
+/// run_pipeline's metrics alone, without the op list or the closed form: the cost model's inner loop. GPipe, and 1F1B
+/// (also interleaved at one chunk) longer than the steady path's short copy, are not simulated: their timelines in
+/// closed form (pipeline_bound.cpp, pipeline_one_f_one_b.cpp). Schedules with a steady phase (interleaved, zb-h1,
+/// dualpipe; short 1F1B is timed whole) time a short copy of themselves and add the steady cycles the copy lacks once
+/// its state repeats exactly (engine/src/pipeline_steady.cpp). Either way the result equals simulating every op up to
+/// rounding (bit for bit where sums are exact: tests/engine/pipeline_fast_path_test.cpp). Throws PipelineError like
+/// run_pipeline, except that DualPipe on one stage (the cost model's pp = 1, no pipeline) is timed as that one stage's
+/// F, B, W per microbatch instead of refused.
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec);
 
 /// Builds the schedule's per-stage op order, simulates it (each op starts when its stage is free and its inputs have
