@@ -8,6 +8,7 @@
 
 #include "../../engine/src/pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_random_spec.hpp"
 
 namespace {
 
@@ -68,13 +69,7 @@ Drawn draw(std::mt19937& rng, int trial) {
   spec.stages = size == 0 ? pick(17, 64) : pick(1, 16);
   spec.microbatches = size <= 1 ? pick(1, 512) : pick(1, 3 * spec.stages + 4);
   spec.chunks = spec.schedule == Schedule::interleaved ? pick(1, 4) : 1;
-  if (spec.schedule == Schedule::interleaved && spec.microbatches > spec.stages) {
-    spec.microbatches -= spec.microbatches % spec.stages;
-  }
-  if (spec.schedule == Schedule::dualpipe) {
-    spec.stages += spec.stages % 2;
-    spec.microbatches = std::max(spec.microbatches + spec.microbatches % 2, 2 * spec.stages);
-  }
+  parascope::testing::make_schedule_valid(spec);
   const bool split = parascope::schedule_info(spec.schedule).splits_backward;
   d.exact = trial % 2 == 0;
   const bool sends = pick(0, 3) != 0;

@@ -10,6 +10,7 @@
 #include "../../engine/src/pipeline_compiled.hpp"
 #include "../../engine/src/pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_random_spec.hpp"
 
 namespace {
 
@@ -147,13 +148,7 @@ TEST(PipelineBound, FloorsNeverExceedTheSimulationOverRandomSchedules) {
     spec.stages = pick(1, trial % 5 == 0 ? 32 : 10);
     spec.microbatches = pick(1, trial % 7 == 0 ? 160 : 40);
     spec.chunks = spec.schedule == Schedule::interleaved ? pick(1, 5) : 1;
-    if (spec.schedule == Schedule::interleaved && spec.microbatches > spec.stages) {
-      spec.microbatches -= spec.microbatches % spec.stages;
-    }
-    if (spec.schedule == Schedule::dualpipe) {
-      spec.stages += spec.stages % 2;
-      spec.microbatches = std::max(spec.microbatches + spec.microbatches % 2, 2 * spec.stages);
-    }
+    parascope::testing::make_schedule_valid(spec);
     const bool split = parascope::schedule_info(spec.schedule).splits_backward;
     const int ratio = trial % 4;  // equal ops, cost-model-like, random, sends longer than an op
     spec.times.f = ratio == 0 ? 1 : real(0.2, 2);
