@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { PRESETS } from '../../web/lib/mfu-presets.js';
 import { presetSplit, stepRequest as splitRequest } from '../../web/lib/model/mfu-split.js';
 import { STEP_SEGMENTS } from '../../web/lib/step-bar.js';
+import { shownSeconds } from '../../web/lib/model/step-share.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 import { seededRandom } from '../seeded-random.mjs';
@@ -29,9 +30,10 @@ async function shownSegments(widget) {
   return Object.fromEntries(rows);
 }
 
-/** The segments the engine's answer calls for (zero ones omitted, negative kernel time drawn as 0). */
+/** The segments the engine's answer calls for (zero ones omitted, negative kernel time drawn as 0, float noise under
+ *  1 ns per step as 0). */
 const expectedSegments = (r) =>
-  Object.fromEntries(STEP_SEGMENTS.map(([key, , get]) => [key, get(r)]).filter(([, t]) => t > 0));
+  Object.fromEntries(STEP_SEGMENTS.map(([key, , get]) => [key, shownSeconds(get(r))]).filter(([, t]) => t > 0));
 
 const modelled = (widget) => widget.locator('[data-out="modelled-mfu"]');
 
@@ -44,6 +46,46 @@ const shownSplit = (widget) => widget.evaluate((el) => {
     global_batch: num('global_batch'), schedule: sel('schedule'), recompute: sel('recompute'), zero: Number(sel('zero')) };
 });
 const shadowText = (widget) => widget.evaluate((el) => el.shadowRoot.querySelector('.body').textContent);
+
+test('a tax too small to round shows a share above zero, never "0.0 %" beside a time above 0 s', async () => {
+  // PaLM's optimizer step is 2.75 ms of a 17.5 s step (0.016 %): it read "0.0 %" in the legend and "0 %" in the bar's name.
+  const { page, problems, context } = await openPage(site());
+  const widget = await widgetReady(page, 'parascope-mfu');
+  const rows = await widget.locator('.step-legend li:not(.none)').evaluateAll((els) => els.map((li) =>
+    [li.dataset.seg, Number(li.querySelector('[data-seconds]').dataset.seconds), li.querySelector('.share').textContent]));
+  assert.ok(rows.some(([key]) => key === 'optimizer'), 'the PaLM step has an optimizer row');
+  for (const [key, time, share] of rows) {
+    if (time > 0) assert.doesNotMatch(share, /^0(\.0)? %$/, `${key}: ${time} s shown as ${share}`);
+  }
+  assert.doesNotMatch(await widget.locator('.step-bar').getAttribute('aria-label'), /\b0 %/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('one pipeline stage: no bubble row in nanoseconds and no "waiting (0 %" on the dashboard side', async () => {
+  // At pp = 1 the engine's bubble is float noise (2.8e-14 s of GPT-3's step): it read "pipeline bubble 0.000001 ns"
+  // and "waiting (0 %: pipeline bubble …)" although nothing waits.
+  const { page, problems, context } = await openPage(site());
+  const widget = await widgetReady(page, 'parascope-mfu');
+  await widget.locator('input[name="preset"][value="gpt3-175b"]').check();
+  const pp = widget.locator('input[name="pp"]');
+  await pp.focus();
+  await pp.press('Home');
+  await page.waitForFunction(() => document.querySelector('parascope-mfu').shadowRoot
+    .querySelector('input[name="pp"]').getAttribute('aria-valuetext') === '1');
+  const tp = widget.locator('input[name="tp"]');
+  await tp.focus();
+  for (let i = 0; i < 8 && await tp.getAttribute('aria-valuetext') !== '16'; i += 1) await tp.press('ArrowRight');
+  assert.equal(await tp.getAttribute('aria-valuetext'), '16');
+  assert.equal(await pp.getAttribute('aria-valuetext'), '1');
+  const rows = await widget.locator('.step-legend li').evaluateAll((els) => els.map((li) =>
+    `${li.querySelector('.what').textContent} ${li.querySelector('[data-seconds]').textContent}`));
+  for (const row of rows) assert.doesNotMatch(row, /\b0\.0+\d* ns|e-\d/, row);
+  assert.match(await widget.locator('.step-legend li[data-seg="bubble"] [data-seconds]').textContent(), /^0 s$/);
+  assert.match(await widget.locator('[data-out="dashboard-note"]').textContent(), /nothing waits in this step/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
 
 test('the PaLM preset reads 46.2 % published and shows the engine\'s modelled step, bar and memory', async () => {
   const { page, problems, context } = await openPage(site());

@@ -1,7 +1,8 @@
 // One training step as a 100 % bar: useful FLOPs first, then every kind of tax, each segment an engine number
 // (seconds per step) and its share of the engine's step time, with a legend in seconds per step.
 import { h } from './dom.js';
-import { percent, seconds } from './format.js';
+import { seconds } from './format.js';
+import { shareText, shownSeconds } from './model/step-share.js';
 
 /** Segments in drawing order: [key, legend label, seconds per step from a step response]. */
 export const STEP_SEGMENTS = [
@@ -33,16 +34,16 @@ export function stepBar() {
   return {
     element: h('div', { class: 'step-bar-box' }, caption, bar, legend),
     update(r) {
-      const all = STEP_SEGMENTS.map(([key, label, get]) => ({ key, label, time: get(r) }));
+      const all = STEP_SEGMENTS.map(([key, label, get]) => ({ key, label, time: shownSeconds(get(r)) }));
       const shown = all.filter((s) => s.time > 0);
       caption.textContent = `Where one step's ${seconds(r.step_time)} go (time per optimizer step)`;
       bar.setAttribute('aria-label', `One step of ${seconds(r.step_time)}: `
-        + shown.map((s) => `${s.label} ${percent(s.time / r.step_time, 0)}`).join(', '));
+        + shown.map((s) => `${s.label} ${shareText(s.time, r.step_time, 0)}`).join(', '));
       bar.replaceChildren(...shown.map((s) => {
         const share = s.time / r.step_time;
         const seg = h('div', { class: `seg seg-${s.key}`, 'data-seg': s.key, 'data-seconds': String(s.time),
-          title: `${s.label}: ${seconds(s.time)} per step (${percent(share)})` },
-        share >= LABEL_MIN_SHARE ? h('span', {}, percent(share, 0)) : null);
+          title: `${s.label}: ${seconds(s.time)} per step (${shareText(s.time, r.step_time)})` },
+        share >= LABEL_MIN_SHARE ? h('span', {}, shareText(s.time, r.step_time, 0)) : null);
         seg.style.flexGrow = String(s.time); // flex normalizes: the bar is the sum of what is drawn
         return seg;
       }));
@@ -50,7 +51,7 @@ export function stepBar() {
       legend.replaceChildren(...rows.map((s) => h('li', { 'data-seg': s.key, class: s.time > 0 ? '' : 'none' },
         h('span', { class: `swatch seg-${s.key}` }), h('span', { class: 'what' }, s.label),
         h('span', { class: 'num', 'data-seconds': String(s.time) }, s.time > 0 ? seconds(s.time) : '0 s'),
-        h('span', { class: 'num share' }, s.time > 0 ? percent(s.time / r.step_time) : '—'))));
+        h('span', { class: 'num share' }, s.time > 0 ? shareText(s.time, r.step_time) : '—'))));
     },
   };
 }

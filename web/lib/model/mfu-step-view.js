@@ -2,9 +2,10 @@
 // accessible names and the polite announcement. Pure: engine answer in, strings out (formatting only, no engine maths).
 import { percent, seconds, si } from '../format.js';
 import { deviceCount } from './mfu-devices.js';
+import { shareText, shownSeconds } from './step-share.js';
 
 /** Share of the step, "12 %", from two engine seconds (display only). */
-const share = (part, r) => percent(part / r.step_time, 0);
+const share = (part, r) => shareText(part, r.step_time, 0);
 
 /**
  * r: the engine's step answer; gpus: the cluster's device count; words: { one, many } from deviceWords; kind: 'gpu'
@@ -12,10 +13,10 @@ const share = (part, r) => percent(part / r.step_time, 0);
  */
 export function stepView(r, { gpus, words }) {
   const b = r.breakdown;
-  const comm = b.tp_comm + b.cp_comm + b.pp_comm + b.dp_comm + b.ep_comm;
+  const comm = shownSeconds(b.tp_comm + b.cp_comm + b.pp_comm + b.dp_comm + b.ep_comm);
   const resident = percent(r.dashboard_utilization, 0);
   const devices = deviceCount(gpus, words);
-  const waits = b.bubble + b.other;
+  const waits = shownSeconds(b.bubble + b.other);
   const dashboard = `A utilization gauge shows the share of time some kernel is resident on each ${words.one}, not how `
     + `much of its arithmetic is used. Here a kernel is resident ${resident} of the step: math kernels, communication `
     + `(${share(comm, r)} of the step)`
