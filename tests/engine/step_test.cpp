@@ -83,6 +83,22 @@ TEST(Step, MoreMicrobatchesShrinkTheBubble) {
   }
 }
 
+// One stage never waits: the MFU figure's GPT-3 preset with its pp slider at 1 (interleaved, vpp 3 kept) and tp 16
+// reported a bubble of 2.8e-14 s, the rounding of two sums, and the figure called the step "waiting".
+TEST(Step, OneStageHasExactlyNoBubbleAndNoSends) {
+  for (const char* schedule : {"interleaved", "1f1b", "gpipe", "zb-h1"}) {
+    const json r = json::parse(parascope::call(json{
+        {"op", "step"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"},
+        {"cluster", {{"gpus", 64}, {"gpus_per_node", 8}}}, {"software", "megatron-2021"},
+        {"parallel", {{"tp", 16}, {"pp", 1}, {"vpp", std::string(schedule) == "interleaved" ? 3 : 1},
+                      {"schedule", schedule}, {"microbatch_size", 1}, {"global_batch", 64},
+                      {"recompute", "selective"}, {"sequence_parallel", true}}}}.dump()));
+    ASSERT_FALSE(r.contains("error")) << schedule << ": " << r.dump();
+    EXPECT_EQ(r["breakdown"]["bubble"].get<double>(), 0.0) << schedule;
+    EXPECT_EQ(r["breakdown"]["pp_comm"].get<double>(), 0.0) << schedule;
+  }
+}
+
 TEST(Step, ActivationsMatchKorthikantiForSequenceParallelSelectiveRecompute) {
   // Korthikanti et al. 2022, Table 2: 34·s·b·h/t bytes per layer with TP + SP + selective recomputation; 1F1B's first
   // stage holds p microbatches of L/p layers, i.e. L layers' worth (Sec. 4.3).
