@@ -41,10 +41,11 @@ test('the headline is announced with its value, and memory that does not fit is 
 
 test('one pipeline stage: the engine\'s float-noise bubble is not called waiting', () => {
   // GPT-3 at tp 16, pp 1 (the preset's interleaved schedule, vpp 3: what the pp slider's Home key reaches): the
-  // engine's bubble is 2.8e-14 s; the note said "waiting (0 %: pipeline bubble …)".
+  // engine's bubble was 2.8e-14 s (now exactly 0: Step.OneStageHasExactlyNoBubbleAndNoSends); the note said
+  // "waiting (0 %: pipeline bubble …)". step-share.test.mjs covers noise below a nanosecond on the figure's side.
   const { r, v } = view('gpt3-175b', { tp: 16, pp: 1 });
   const waits = r.breakdown.bubble + r.breakdown.other;
-  assert.ok(waits > 0 && waits < 1e-9, `waits ${waits} s`);
+  assert.ok(waits >= 0 && waits < 1e-9, `waits ${waits} s`);
   assert.match(v.dashboardNote, /nothing waits in this step\.$/);
   assert.doesNotMatch(v.dashboardNote, /\(0 %/);
 });
