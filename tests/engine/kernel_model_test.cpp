@@ -321,7 +321,8 @@ TEST(KernelModel, Fp8RecipeNeedsTheHardwaresBlockScaling) {
   // Blackwell takes MXFP8 (the B200 calibration row runs it).
   EXPECT_FALSE(qwen3_30b_b200().contains("error"));
   // What `presets` publishes is what `step` accepts: each chip's `fp8_block_scaling` (absent = none).
-  for (const json& hw : ask({{"op", "presets"}})["hardware"]) {
+  const json presets = ask({{"op", "presets"}});  // held: a range-for over a member of a temporary dangles
+  for (const json& hw : presets["hardware"]) {
     if (!hw.contains("peak_flops_fp8")) continue;
     const bool listed = hw.contains("fp8_block_scaling") &&
                         std::find(hw["fp8_block_scaling"].begin(), hw["fp8_block_scaling"].end(), "mxfp8") !=
