@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <tuple>
 #include <unordered_map>
 
+#include "exact_key.hpp"
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
 #include "memory_model.hpp"
@@ -260,13 +260,11 @@ struct PipelineMemo {
   };
   struct Hash {
     std::size_t operator()(const Key& k) const {
-      std::uint64_t h = 1469598103934665603ull;
-      for (const std::uint64_t x : {std::uint64_t(k.schedule), std::uint64_t(k.stages), std::uint64_t(k.microbatches),
-                                    std::uint64_t(k.chunks), std::uint64_t(k.with_sends), k.f, k.b, k.w, k.comm}) {
-        h = (h ^ x) * 1099511628211ull;
-        h ^= h >> 29;
-      }
-      return std::size_t(h);
+      const std::uint64_t words[] = {std::uint64_t(k.schedule), std::uint64_t(k.stages),
+                                     std::uint64_t(k.microbatches), std::uint64_t(k.chunks),
+                                     std::uint64_t(k.with_sends), k.f, k.b, k.w, k.comm};
+      const std::uint64_t h = detail::hash_words(words, sizeof words / sizeof words[0]);
+      return std::size_t(h ^ (h >> 32));
     }
   };
   /// At most this many timings are kept (the search reuses them within a split and a microbatch size, where only
@@ -370,12 +368,6 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
 }
 
 /// The core's pipeline schedule: the step's one costly part.
-std::uint64_t bits(double x) {
-  std::uint64_t out;
-  std::memcpy(&out, &x, sizeof out);
-  return out;
-}
-
 void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, PipelineMemo* memo = nullptr) {
   const ParallelConfig& p = run.parallel;
   const double f = c.max_f, b = c.max_b - c.w_part, w = c.w_part, comm = c.p2p;
@@ -383,7 +375,8 @@ void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, 
     c.scheduled = schedule(p, f, b, w, comm, with_sends);
   } else {
     const PipelineMemo::Key key{std::int64_t(p.schedule), p.pp,   p.microbatches(), p.vpp, with_sends ? 1 : 0,
-                                bits(f),                  bits(b), bits(w),          bits(comm)};
+                                detail::double_bits(f), detail::double_bits(b), detail::double_bits(w),
+                                detail::double_bits(comm)};
     const auto found = memo->done.find(key);
     if (found != memo->done.end()) {
       c.scheduled = found->second;

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "exact_key.hpp"
 #include "parascope/error.hpp"
 
 namespace parascope::detail {
@@ -159,24 +160,14 @@ struct GemmMemo {
   Slot slots[kSlots];
 };
 
-std::uint64_t bits_of(double x) {
-  std::uint64_t out;
-  std::memcpy(&out, &x, sizeof out);
-  return out;
-}
-
 }  // namespace
 
 double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& s,
                        double bytes_in) {
   const std::uint64_t key[GemmMemo::kWords] = {
-      std::uint64_t(std::int64_t(eff.compute_units)), bits_of(ceiling), bits_of(peak), bits_of(hbm), bits_of(s.m),
-      bits_of(s.n), bits_of(s.k), bits_of(s.groups), bits_of(bytes_in)};
-  std::uint64_t h = 0x9e3779b97f4a7c15ull;
-  for (const std::uint64_t word : key) {
-    h = (h ^ word) * 0xff51afd7ed558ccdull;
-    h ^= h >> 32;
-  }
+      std::uint64_t(std::int64_t(eff.compute_units)), double_bits(ceiling), double_bits(peak), double_bits(hbm),
+      double_bits(s.m), double_bits(s.n), double_bits(s.k), double_bits(s.groups), double_bits(bytes_in)};
+  const std::uint64_t h = hash_words(key, GemmMemo::kWords);
   thread_local GemmMemo memo;
   GemmMemo::Slot& slot = memo.slots[std::size_t(h) & (GemmMemo::kSlots - 1)];
   bool same = slot.used;
