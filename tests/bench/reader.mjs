@@ -150,6 +150,33 @@ export async function embeds(site) {
   return out;
 }
 
+/** Installed in a page: each keydown's time stamp to the end of the next frame's work, into window.__keys. */
+function timeKeys() {
+  window.__keys = [];
+  window.addEventListener('keydown', (e) => {
+    const t0 = e.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => window.__keys.push(performance.now() - t0);
+      channel.port2.postMessage(0);
+    });
+  }, true);
+}
+
+/** Presses ← then → on the focused `slider` (a locator), each timed by timeKeys; the first 4 are warm-up. */
+async function timePresses(page, slider, presses, hooks) {
+  await page.evaluate(timeKeys);
+  await slider.focus();
+  await hooks.start?.(page);
+  for (let i = 0; i < presses + 4; i += 1) {
+    await page.keyboard.press(i % 2 ? 'ArrowRight' : 'ArrowLeft');
+    await page.waitForFunction((n) => window.__keys.length >= n, i + 1);
+    await page.waitForTimeout(30);
+  }
+  await hooks.stop?.(page);
+  return (await page.evaluate(() => window.__keys)).slice(4);
+}
+
 /**
  * The bubble at 32 stages x 128 microbatches, interleaved, v = 4: real key presses (the driver's keyboard, ← then → on
  * the chunks slider, 4 <-> 3) to the end of the next frame's work (rAF, then the task after it: style, layout and paint
@@ -176,34 +203,36 @@ export async function sliderPresses(site, presses = 80, hooks = {}) {
     set('microbatches', 128);
     set('chunks', 4);
     widget.scrollIntoView({ block: 'center' });
-    window.__keys = [];
-    window.addEventListener('keydown', (e) => {
-      const t0 = e.timeStamp;
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => window.__keys.push(performance.now() - t0);
-        channel.port2.postMessage(0);
-      });
-    }, true);
   });
-  const chunks = page.locator('parascope-bubble').locator('input[name="chunks"]');
-  await chunks.focus();
   const check = await page.evaluate(() => {
     const w = document.querySelector('parascope-bubble');
     return { stages: w.result.stages, ops: w.result.ops.microbatch.length, chunks: w.shadowRoot.querySelector('[name="chunks"]').value };
   });
-  await hooks.start?.(page);
-  for (let i = 0; i < presses + 4; i += 1) {
-    await page.keyboard.press(i % 2 ? 'ArrowRight' : 'ArrowLeft');
-    await page.waitForFunction((n) => window.__keys.length >= n, i + 1);
-    await page.waitForTimeout(30);
-  }
-  await hooks.stop?.(page);
-  const times = (await page.evaluate(() => window.__keys)).slice(4); // 4 warm-up presses
+  const times = await timePresses(page, page.locator('parascope-bubble').locator('input[name="chunks"]'), presses, hooks);
   const refused = await page.evaluate(() => !!document.querySelector('parascope-bubble').shadowRoot.querySelector('[data-note="engine"]'));
   await context.close();
   if (refused) throw new Error('the bubble refused a timed setting');
   return { times, ...check };
+}
+
+/**
+ * The same presses, timed the same way, on a bare range input whose input handler only writes its value into the
+ * page: the floor of that measurement in this browser on this machine. A key press lands anywhere in the display's
+ * 16.7 ms frame interval and is shown at the next frame, so even a slider that does nothing waits for it.
+ */
+export async function bareSliderPresses(site, presses = 80) {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${site.url}embed.html`);
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement('input'), { type: 'range', min: 0, max: 10, value: 5, id: 'bare-slider' });
+    const output = document.createElement('output');
+    input.addEventListener('input', () => { output.textContent = input.value; });
+    document.body.prepend(input, output);
+  });
+  const times = await timePresses(page, page.locator('#bare-slider'), presses, {});
+  await context.close();
+  return { times };
 }
 
 /**

@@ -7,7 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { startSite } from '../browser/harness.mjs';
 import { nodeEngine, nodePlannerEngine } from '../js/node-engine.mjs';
 import { plannerSearches } from './planner-browser.mjs';
-import { WIDGETS, embeds, loads, median, quantile, ringFrames, sliderPresses } from './reader.mjs';
+import { WIDGETS, bareSliderPresses, embeds, loads, median, quantile, ringFrames, sliderPresses } from './reader.mjs';
 import sizes from './sizes.mjs';
 
 const RUNS = Number(process.argv[2] ?? 4);
@@ -84,6 +84,12 @@ try {
   report('key press -> next frame done, p95', quantile(s.times, 0.95), 'ms', '≤ 16 ms');
   figure('slider_input_to_paint_p50_ms', quantile(s.times, 0.5), { presses: s.times.length, ops: s.ops });
   figure('slider_input_to_paint_p95_ms', quantile(s.times, 0.95), { max: Math.max(...s.times) });
+  // The floor of that measurement: the same presses on a slider that does no work still wait for the next frame.
+  const bare = await bareSliderPresses(site);
+  report('  the same on a bare range input (the floor of this measure), p50', quantile(bare.times, 0.5), 'ms');
+  report('  the same on a bare range input, p95', quantile(bare.times, 0.95), 'ms');
+  figure('slider_floor_input_to_paint_p95_ms', quantile(bare.times, 0.95), { p50: quantile(bare.times, 0.5),
+    presses: bare.times.length, note: 'a range input whose handler only writes its value, timed the same way' });
 
   console.log('reader: the ring at 16 GPUs, playing (4 s of frames)');
   const rings = [];
