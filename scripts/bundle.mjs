@@ -1,22 +1,32 @@
 #!/usr/bin/env node
-// The production build of dist/: every page (web/*.html) gets one esbuild bundle per module script and content-hashed
-// file names for everything it loads, so scripts/serve.mjs can let browsers keep those files for a year.
+// The production build of dist/: every page (web/*.html) gets its module scripts bundled by esbuild, split into
+// content-hashed chunks, so a page (or the embed) downloads the code of the widgets it shows and no other, and
+// scripts/serve.mjs can let browsers keep every file for a year.
 //
 // Run by scripts/build after it has copied web/ and the engine into dist/. What it does, in dist/:
 // - The entry list is the pages themselves: each `<script type="module" src="…">` of each top-level *.html page is an
 //   entry. A new page (or a new entry script) is bundled with no edit here.
-// - Each entry becomes js/<name>-<hash>.js, one module with everything it imports (no shared chunks: a page makes one
-//   script request). Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is
-//   pointed at the hashed copy of that file, relative to the bundle.
+// - All entries are bundled together with code splitting (esbuild `splitting`, ESM): each entry becomes
+//   js/<name>-<hash>.js; each module loaded by a dynamic `import()` (a widget: lib/widget-modules.js; the engine's
+//   glue) becomes its own chunk js/<name>-<hash>.js holding that module and what only it uses; code used by more than
+//   one of those lives in shared chunks js/chunk-<hash>.js, imported by the chunks that need it. Every
+//   `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the hashed
+//   copy of that file, relative to js/ (every chunk lives there, so the URL holds in whichever chunk it lands).
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
-//   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names, and gets a <link rel="preload"> for each
-//   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
-//   those downloads start while the page is still parsing, not when the script gets to them.
-// - A Web Worker's script (lib/*-worker.js) is bundled the same way as an entry of its own, and the
+//   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
+// - Preloads, so nothing waits for a script to be parsed before its download starts: each page gets
+//   <link rel="modulepreload"> for every chunk its entry imports (statically, at any depth) and for the chunks of the
+//   widgets the page shows (each <parascope-x> tag of the page: the chunk of widgets/parascope-x.js and its imports),
+//   in the order the page shows them; a page that shows no widget tag itself (embed.html picks one from its hash)
+//   preloads the chunks every one of its widgets needs. A <link rel="preload"> goes to each wasm and stylesheet those
+//   chunks load that the page does not link itself, and the engine's glue chunk (wasm/<name>.mjs) is preloaded with
+//   its wasm (wasm/<name>.wasm).
+// - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file, no chunks), and the
 //   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
-//   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
+//   name for the test pages and the npm package), and lib/, widgets/, wasm/parascope.mjs remain for node tests that
+//   import them.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
@@ -104,12 +114,12 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const options = {
     bundle: true,
     format: 'esm',
-    splitting: false,
     minify,
     target: 'es2022',
     outdir,
     outbase: dist,
     entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
     metafile: true,
     logLevel: 'warning',
     plugins: [assetUrls],
@@ -118,33 +128,63 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const workerScripts = existsSync(libDir)
     ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
   if (workerScripts.length) {
-    const built = await esbuild.build({ ...options, entryPoints: workerScripts });
+    const built = await esbuild.build({ ...options, splitting: false, entryPoints: workerScripts });
     for (const [out, meta] of Object.entries(built.metafile.outputs)) {
       if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
     }
   }
-  const result = await esbuild.build({ ...options, entryPoints: [...entries] });
+  const result = await esbuild.build({ ...options, splitting: true, entryPoints: [...entries] });
 
-  // entry (absolute) -> { bundle (absolute), assets: hashed files its sources load }
-  const bundles = new Map();
+  // The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),
+  // imports: chunks it imports statically, lazy: chunks it import()s, assets: hashed files its code loads }.
+  const chunks = new Map();
   for (const [out, meta] of Object.entries(result.metafile.outputs)) {
-    if (!meta.entryPoint) continue;
-    const assets = new Set();
+    if (!out.endsWith('.js')) continue;
     const text = readFileSync(resolve(out), 'utf8'); // an asset counts only if its URL survived tree shaking
+    const assets = new Set();
     for (const input of Object.keys(meta.inputs)) {
       for (const a of assetsOf.get(resolve(input)) ?? []) if (text.includes(basename(a))) assets.add(a);
     }
-    bundles.set(resolve(meta.entryPoint), { bundle: resolve(out), assets });
+    const of = (kind) => meta.imports.filter((i) => i.kind === kind && !i.external).map((i) => resolve(i.path));
+    chunks.set(resolve(out), { source: meta.entryPoint && resolve(meta.entryPoint), imports: of('import-statement'),
+      lazy: of('dynamic-import'), assets });
+  }
+  /** `out` and every chunk it imports statically, at any depth, in the order the browser meets them. */
+  const closure = (out, into = new Set()) => {
+    if (!into.has(out)) {
+      into.add(out);
+      for (const dep of chunks.get(out)?.imports ?? []) closure(dep, into);
+    }
+    return into;
+  };
+  const bySource = new Map([...chunks].filter(([, c]) => c.source).map(([out, c]) => [c.source, out]));
+
+  // entry (absolute) -> { bundle (absolute), assets: hashed files its chunks load, lazy: the import() chunks it can reach }
+  const bundles = new Map();
+  for (const entry of entries) {
+    const out = bySource.get(entry);
+    const lazy = new Set();
+    const assets = new Set();
+    const reach = (chunk) => {
+      for (const c of closure(chunk)) {
+        for (const a of chunks.get(c).assets) assets.add(a);
+        for (const l of chunks.get(c).lazy) if (!lazy.has(l)) { lazy.add(l); reach(l); }
+      }
+    };
+    reach(out);
+    bundles.set(entry, { bundle: out, assets, lazy });
   }
 
-  // Pages: module scripts -> their bundles, other local links -> hashed copies, plus a preload for the wasm.
+  // Pages: module scripts -> their bundles, other local links -> hashed copies, plus the preloads.
+  const widgetTag = /<(parascope-[a-z][a-z0-9-]*)\b/g;
   for (const page of pages) {
     const file = join(dist, page);
-    const preloads = new Set();
-    let html = readFileSync(file, 'utf8').replace(moduleScript, (tag, src) => {
+    const source = readFileSync(file, 'utf8');
+    const scripts = [];
+    let html = source.replace(moduleScript, (tag, src) => {
       const built = isLocal(src) && bundles.get(resolve(dist, src));
       if (!built) return tag;
-      for (const asset of built.assets) if (/\.(wasm|css)$/.test(asset)) preloads.add(asset);
+      scripts.push(built);
       return tag.replace(`src="${src}"`, `src="${toUrlPath(relative(dist, built.bundle))}"`);
     });
     html = html.replace(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g, (tag, href) => {
@@ -152,11 +192,34 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/)) return tag;
       return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(dist, hashedCopy(target)))}"`);
     });
-    for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) preloads.delete(resolve(dist, linked[1]));
-    if (preloads.size) {
-      const links = [...preloads].map((file) => file.endsWith('.css')
-        ? `<link rel="preload" href="${toUrlPath(relative(dist, file))}" as="style">`
-        : `<link rel="preload" href="${toUrlPath(relative(dist, file))}" as="fetch" type="application/wasm" crossorigin>`);
+    // The chunks this page runs at once: its scripts' static imports, the engine's glue, then the widgets it shows (in
+    // page order), so that with few connections the first figure's code comes first.
+    const lazy = new Set(scripts.flatMap((s) => [...s.lazy]));
+    const shown = [...new Set([...withoutCode(source).matchAll(widgetTag)].map((m) => m[1]))]
+      .map((tag) => bySource.get(join(dist, 'widgets', `${tag}.js`))).filter((out) => out && lazy.has(out));
+    const widgets = [...lazy].filter((out) => chunks.get(out).source?.startsWith(join(dist, 'widgets') + sep));
+    const start = new Set(scripts.flatMap((s) => [...closure(s.bundle)]));
+    const figures = new Set();
+    if (shown.length) for (const out of shown) closure(out, figures);
+    else if (widgets.length) { // no tag on the page: what every widget it can load needs
+      const common = widgets.map((out) => closure(out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x))));
+      for (const out of common) figures.add(out);
+    }
+    const assets = new Set([...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)));
+    for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(dist, linked[1]));
+    for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
+      const glue = chunks.get(out).source;
+      if (glue?.endsWith('.mjs') && [...assets].some((a) => a.startsWith(`${glue.slice(0, -4)}-`) && a.endsWith('.wasm'))) closure(out, start);
+    }
+    const needed = new Set([...start, ...figures]);
+    for (const s of scripts) needed.delete(s.bundle); // its <script> tag loads it
+    const links = [
+      ...[...assets].map((a) => a.endsWith('.css')
+        ? `<link rel="preload" href="${toUrlPath(relative(dist, a))}" as="style">`
+        : `<link rel="preload" href="${toUrlPath(relative(dist, a))}" as="fetch" type="application/wasm" crossorigin>`),
+      ...[...needed].map((out) => `<link rel="modulepreload" href="${toUrlPath(relative(dist, out))}">`),
+    ];
+    if (links.length) {
       html = html.replace(/(\n\s*)(<script\b[^>]*\btype="module")/, (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`);
     }
     writeFileSync(file, html);
@@ -171,6 +234,11 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   return { pages, bundles };
 }
 
+/** The page without its <pre>, <code> and <script> text (a tag written there as an example is not shown). */
+function withoutCode(html) {
+  return html.replace(/<(pre|code|script|noscript)\b[\s\S]*?<\/\1>/g, '');
+}
+
 /** A relative link to a file of this site (not a URL with a scheme, not root- or fragment-relative). */
 function isLocal(link) {
   return !/^[a-z][a-z0-9+.-]*:/i.test(link) && !link.startsWith('/') && !link.startsWith('#') && !link.startsWith('?');
@@ -179,5 +247,6 @@ function isLocal(link) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = process.argv[2] ?? fileURLToPath(new URL('../dist/', import.meta.url));
   const { pages, bundles } = await bundle(dist);
-  console.log(`bundle: ${pages.length} page(s), ${bundles.size} bundle(s): ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}`);
+  const names = readdirSync(join(dist, 'js')).filter((f) => f.endsWith('.js'));
+  console.log(`bundle: ${pages.length} page(s), ${bundles.size} entries: ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}; ${names.length} files in js/`);
 }
