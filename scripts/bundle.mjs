@@ -1,27 +1,30 @@
 #!/usr/bin/env node
-// The production build of dist/: every page (web/*.html) gets its module scripts bundled by esbuild, split into
-// content-hashed chunks, so a page (or the embed) downloads the code of the widgets it shows and no other, and
-// scripts/serve.mjs can let browsers keep every file for a year.
+// The production build of dist/: every page (web/*.html) gets its module scripts bundled by esbuild, with
+// content-hashed file names for everything it loads, so scripts/serve.mjs can let browsers keep those files for a year;
+// the iframe route (embed.html) downloads the code of the one widget it shows and no other.
 //
 // Run by scripts/build after it has copied web/ and the engine into dist/. What it does, in dist/:
 // - The entry list is the pages themselves: each `<script type="module" src="…">` of each top-level *.html page is an
 //   entry. A new page (or a new entry script) is bundled with no edit here.
-// - All entries are bundled together with code splitting (esbuild `splitting`, ESM): each entry becomes
-//   js/<name>-<hash>.js; each module loaded by a dynamic `import()` (a widget: lib/widget-modules.js; the engine's
-//   glue) becomes its own chunk js/<name>-<hash>.js holding that module and what only it uses; code used by more than
-//   one of those lives in shared chunks js/chunk-<hash>.js, imported by the chunks that need it. Every
-//   `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the hashed
-//   copy of that file, relative to js/ (every chunk lives there, so the URL holds in whichever chunk it lands).
+// - Two kinds of entry, by what its page shows:
+//   - A page that shows its widgets in its HTML (a <parascope-x> tag outside <pre>/<code>: the article, the guide) runs
+//     every widget its script registers at once; its entries become one file each, js/<name>-<hash>.js, with every
+//     widget inside (one script request, no chunk waiting for another: on the article, chunks made the first figure
+//     ~150–270 ms later in medians of 20 cold loads on a 2-core machine, for no byte saved; issue 12).
+//   - A page that names no widget in its HTML picks one at run time (embed.html reads its hash): its entries are
+//     built together with code splitting (esbuild `splitting`, ESM). Each entry becomes js/<name>-<hash>.js; each
+//     module loaded by a dynamic `import()` (a widget from lib/widget-modules.js, the engine's glue) becomes its own
+//     chunk js/<name>-<hash>.js holding that module and what only it uses; code used by several of those sits in
+//     shared chunks js/chunk-<hash>.js, imported by the chunks that need it.
+// - Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the
+//   hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it lands).
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
-// - Preloads, so nothing waits for a script to be parsed before its download starts: each page gets
-//   <link rel="modulepreload"> for every chunk its entry imports (statically, at any depth) and for the chunks of the
-//   widgets the page shows (each <parascope-x> tag of the page: the chunk of widgets/parascope-x.js and its imports),
-//   in the order the page shows them; a page that shows no widget tag itself (embed.html picks one from its hash)
-//   preloads the chunks every one of its widgets needs. A <link rel="preload"> goes to each wasm and stylesheet those
-//   chunks load that the page does not link itself, and the engine's glue chunk (wasm/<name>.mjs) is preloaded with
-//   its wasm (wasm/<name>.wasm).
-// - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file, no chunks), and the
+// - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
+//   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
+//   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
+//   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet).
+// - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file), and the
 //   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
@@ -79,9 +82,13 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const pages = readdirSync(dist).filter((f) => f.endsWith('.html')).sort();
   const moduleScript = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
   const entries = new Set();
+  const oneFile = new Set(); // entries of a page that shows its widgets in its HTML (see the top of this file)
   for (const page of pages) {
-    for (const [, src] of readFileSync(join(dist, page), 'utf8').matchAll(moduleScript)) {
-      if (isLocal(src)) entries.add(resolve(dist, src));
+    const html = readFileSync(join(dist, page), 'utf8');
+    for (const [, src] of html.matchAll(moduleScript)) {
+      if (!isLocal(src)) continue;
+      entries.add(resolve(dist, src));
+      if (WIDGET_TAG.test(withoutCode(html))) oneFile.add(resolve(dist, src));
     }
   }
 
@@ -133,12 +140,17 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
     }
   }
-  const result = await esbuild.build({ ...options, splitting: true, entryPoints: [...entries] });
+  const builds = [
+    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)) },
+    { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
+  ].filter((b) => b.entryPoints.length);
+  const outputs = {};
+  for (const b of builds) Object.assign(outputs, (await esbuild.build({ ...options, ...b })).metafile.outputs);
 
   // The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),
   // imports: chunks it imports statically, lazy: chunks it import()s, assets: hashed files its code loads }.
   const chunks = new Map();
-  for (const [out, meta] of Object.entries(result.metafile.outputs)) {
+  for (const [out, meta] of Object.entries(outputs)) {
     if (!out.endsWith('.js')) continue;
     const text = readFileSync(resolve(out), 'utf8'); // an asset counts only if its URL survived tree shaking
     const assets = new Set();
@@ -176,12 +188,10 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   }
 
   // Pages: module scripts -> their bundles, other local links -> hashed copies, plus the preloads.
-  const widgetTag = /<(parascope-[a-z][a-z0-9-]*)\b/g;
   for (const page of pages) {
     const file = join(dist, page);
-    const source = readFileSync(file, 'utf8');
     const scripts = [];
-    let html = source.replace(moduleScript, (tag, src) => {
+    let html = readFileSync(file, 'utf8').replace(moduleScript, (tag, src) => {
       const built = isLocal(src) && bundles.get(resolve(dist, src));
       if (!built) return tag;
       scripts.push(built);
@@ -192,19 +202,13 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/)) return tag;
       return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(dist, hashedCopy(target)))}"`);
     });
-    // The chunks this page runs at once: its scripts' static imports, the engine's glue, then the widgets it shows (in
-    // page order), so that with few connections the first figure's code comes first.
+    // The chunks this page runs at once: its scripts' static imports, the engine's glue, and the chunks every widget
+    // its scripts can load needs (the page picks one at run time).
     const lazy = new Set(scripts.flatMap((s) => [...s.lazy]));
-    const shown = [...new Set([...withoutCode(source).matchAll(widgetTag)].map((m) => m[1]))]
-      .map((tag) => bySource.get(join(dist, 'widgets', `${tag}.js`))).filter((out) => out && lazy.has(out));
     const widgets = [...lazy].filter((out) => chunks.get(out).source?.startsWith(join(dist, 'widgets') + sep));
     const start = new Set(scripts.flatMap((s) => [...closure(s.bundle)]));
-    const figures = new Set();
-    if (shown.length) for (const out of shown) closure(out, figures);
-    else if (widgets.length) { // no tag on the page: what every widget it can load needs
-      const common = widgets.map((out) => closure(out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x))));
-      for (const out of common) figures.add(out);
-    }
+    const figures = new Set(widgets.length
+      ? widgets.map((out) => closure(out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x)))) : []);
     const assets = new Set([...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)));
     for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(dist, linked[1]));
     for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
@@ -233,6 +237,9 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   }
   return { pages, bundles };
 }
+
+/** A widget's tag in a page's HTML. */
+const WIDGET_TAG = /<parascope-[a-z]/;
 
 /** The page without its <pre>, <code> and <script> text (a tag written there as an example is not shown). */
 function withoutCode(html) {
