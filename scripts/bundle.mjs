@@ -1,22 +1,35 @@
 #!/usr/bin/env node
-// The production build of dist/: every page (web/*.html) gets one esbuild bundle per module script and content-hashed
-// file names for everything it loads, so scripts/serve.mjs can let browsers keep those files for a year.
+// The production build of dist/: every page (web/*.html) gets its module scripts bundled by esbuild, with
+// content-hashed file names for everything it loads, so scripts/serve.mjs can let browsers keep those files for a year;
+// the iframe route (embed.html) downloads the code of the one widget it shows and no other.
 //
 // Run by scripts/build after it has copied web/ and the engine into dist/. What it does, in dist/:
 // - The entry list is the pages themselves: each `<script type="module" src="…">` of each top-level *.html page is an
 //   entry. A new page (or a new entry script) is bundled with no edit here.
-// - Each entry becomes js/<name>-<hash>.js, one module with everything it imports (no shared chunks: a page makes one
-//   script request). Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is
-//   pointed at the hashed copy of that file, relative to the bundle.
+// - Two kinds of entry, by what its page shows:
+//   - A page that shows its widgets in its HTML (a <parascope-x> tag outside <pre>/<code>: the article, the guide) runs
+//     every widget its script registers at once; its entries become one file each, js/<name>-<hash>.js, with every
+//     widget inside (one script request, no chunk waiting for another: on the article, chunks made the first figure
+//     ~150–270 ms later in medians of 20 cold loads on a 2-core machine, for no byte saved; issue 12).
+//   - A page that names no widget in its HTML picks one at run time (embed.html reads its hash): its entries are
+//     built together with code splitting (esbuild `splitting`, ESM). Each entry becomes js/<name>-<hash>.js; each
+//     module loaded by a dynamic `import()` (a widget from lib/widget-modules.js, the engine's glue) becomes its own
+//     chunk js/<name>-<hash>.js holding that module and what only it uses; code used by several of those sits in
+//     shared chunks js/chunk-<hash>.js, imported by the chunks that need it.
+// - Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the
+//   hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it lands).
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
-//   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names, and gets a <link rel="preload"> for each
-//   wasm and stylesheet its bundle loads (the engine, the widgets' shadow-root sheet) that it does not link itself, so
-//   those downloads start while the page is still parsing, not when the script gets to them.
-// - A Web Worker's script (lib/*-worker.js) is bundled the same way as an entry of its own, and the
+//   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
+// - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
+//   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
+//   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
+//   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet).
+// - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file), and the
 //   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
-//   name for the test pages), and lib/, widgets/, wasm/parascope.mjs remain for node tests that import them.
+//   name for the test pages and the npm package), and lib/, widgets/, wasm/parascope.mjs remain for node tests that
+//   import them.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
@@ -69,9 +82,13 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const pages = readdirSync(dist).filter((f) => f.endsWith('.html')).sort();
   const moduleScript = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
   const entries = new Set();
+  const oneFile = new Set(); // entries of a page that shows its widgets in its HTML (see the top of this file)
   for (const page of pages) {
-    for (const [, src] of readFileSync(join(dist, page), 'utf8').matchAll(moduleScript)) {
-      if (isLocal(src)) entries.add(resolve(dist, src));
+    const html = readFileSync(join(dist, page), 'utf8');
+    for (const [, src] of html.matchAll(moduleScript)) {
+      if (!isLocal(src)) continue;
+      entries.add(resolve(dist, src));
+      if (WIDGET_TAG.test(withoutCode(html))) oneFile.add(resolve(dist, src));
     }
   }
 
@@ -104,12 +121,12 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const options = {
     bundle: true,
     format: 'esm',
-    splitting: false,
     minify,
     target: 'es2022',
     outdir,
     outbase: dist,
     entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
     metafile: true,
     logLevel: 'warning',
     plugins: [assetUrls],
@@ -118,33 +135,66 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const workerScripts = existsSync(libDir)
     ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
   if (workerScripts.length) {
-    const built = await esbuild.build({ ...options, entryPoints: workerScripts });
+    const built = await esbuild.build({ ...options, splitting: false, entryPoints: workerScripts });
     for (const [out, meta] of Object.entries(built.metafile.outputs)) {
       if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
     }
   }
-  const result = await esbuild.build({ ...options, entryPoints: [...entries] });
+  const builds = [
+    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)) },
+    { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
+  ].filter((b) => b.entryPoints.length);
+  const outputs = {};
+  for (const b of builds) Object.assign(outputs, (await esbuild.build({ ...options, ...b })).metafile.outputs);
 
-  // entry (absolute) -> { bundle (absolute), assets: hashed files its sources load }
-  const bundles = new Map();
-  for (const [out, meta] of Object.entries(result.metafile.outputs)) {
-    if (!meta.entryPoint) continue;
-    const assets = new Set();
+  // The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),
+  // imports: chunks it imports statically, lazy: chunks it import()s, assets: hashed files its code loads }.
+  const chunks = new Map();
+  for (const [out, meta] of Object.entries(outputs)) {
+    if (!out.endsWith('.js')) continue;
     const text = readFileSync(resolve(out), 'utf8'); // an asset counts only if its URL survived tree shaking
+    const assets = new Set();
     for (const input of Object.keys(meta.inputs)) {
       for (const a of assetsOf.get(resolve(input)) ?? []) if (text.includes(basename(a))) assets.add(a);
     }
-    bundles.set(resolve(meta.entryPoint), { bundle: resolve(out), assets });
+    const of = (kind) => meta.imports.filter((i) => i.kind === kind && !i.external).map((i) => resolve(i.path));
+    chunks.set(resolve(out), { source: meta.entryPoint && resolve(meta.entryPoint), imports: of('import-statement'),
+      lazy: of('dynamic-import'), assets });
+  }
+  /** `out` and every chunk it imports statically, at any depth, in the order the browser meets them. */
+  const closure = (out, into = new Set()) => {
+    if (!into.has(out)) {
+      into.add(out);
+      for (const dep of chunks.get(out)?.imports ?? []) closure(dep, into);
+    }
+    return into;
+  };
+  const bySource = new Map([...chunks].filter(([, c]) => c.source).map(([out, c]) => [c.source, out]));
+
+  // entry (absolute) -> { bundle (absolute), assets: hashed files its chunks load, lazy: the import() chunks it can reach }
+  const bundles = new Map();
+  for (const entry of entries) {
+    const out = bySource.get(entry);
+    const lazy = new Set();
+    const assets = new Set();
+    const reach = (chunk) => {
+      for (const c of closure(chunk)) {
+        for (const a of chunks.get(c).assets) assets.add(a);
+        for (const l of chunks.get(c).lazy) if (!lazy.has(l)) { lazy.add(l); reach(l); }
+      }
+    };
+    reach(out);
+    bundles.set(entry, { bundle: out, assets, lazy });
   }
 
-  // Pages: module scripts -> their bundles, other local links -> hashed copies, plus a preload for the wasm.
+  // Pages: module scripts -> their bundles, other local links -> hashed copies, plus the preloads.
   for (const page of pages) {
     const file = join(dist, page);
-    const preloads = new Set();
+    const scripts = [];
     let html = readFileSync(file, 'utf8').replace(moduleScript, (tag, src) => {
       const built = isLocal(src) && bundles.get(resolve(dist, src));
       if (!built) return tag;
-      for (const asset of built.assets) if (/\.(wasm|css)$/.test(asset)) preloads.add(asset);
+      scripts.push(built);
       return tag.replace(`src="${src}"`, `src="${toUrlPath(relative(dist, built.bundle))}"`);
     });
     html = html.replace(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g, (tag, href) => {
@@ -152,11 +202,28 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/)) return tag;
       return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(dist, hashedCopy(target)))}"`);
     });
-    for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) preloads.delete(resolve(dist, linked[1]));
-    if (preloads.size) {
-      const links = [...preloads].map((file) => file.endsWith('.css')
-        ? `<link rel="preload" href="${toUrlPath(relative(dist, file))}" as="style">`
-        : `<link rel="preload" href="${toUrlPath(relative(dist, file))}" as="fetch" type="application/wasm" crossorigin>`);
+    // The chunks this page runs at once: its scripts' static imports, the engine's glue, and the chunks every widget
+    // its scripts can load needs (the page picks one at run time).
+    const lazy = new Set(scripts.flatMap((s) => [...s.lazy]));
+    const widgets = [...lazy].filter((out) => chunks.get(out).source?.startsWith(join(dist, 'widgets') + sep));
+    const start = new Set(scripts.flatMap((s) => [...closure(s.bundle)]));
+    const figures = new Set(widgets.length
+      ? widgets.map((out) => closure(out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x)))) : []);
+    const assets = new Set([...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)));
+    for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(dist, linked[1]));
+    for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
+      const glue = chunks.get(out).source;
+      if (glue?.endsWith('.mjs') && [...assets].some((a) => a.startsWith(`${glue.slice(0, -4)}-`) && a.endsWith('.wasm'))) closure(out, start);
+    }
+    const needed = new Set([...start, ...figures]);
+    for (const s of scripts) needed.delete(s.bundle); // its <script> tag loads it
+    const links = [
+      ...[...assets].map((a) => a.endsWith('.css')
+        ? `<link rel="preload" href="${toUrlPath(relative(dist, a))}" as="style">`
+        : `<link rel="preload" href="${toUrlPath(relative(dist, a))}" as="fetch" type="application/wasm" crossorigin>`),
+      ...[...needed].map((out) => `<link rel="modulepreload" href="${toUrlPath(relative(dist, out))}">`),
+    ];
+    if (links.length) {
       html = html.replace(/(\n\s*)(<script\b[^>]*\btype="module")/, (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`);
     }
     writeFileSync(file, html);
@@ -171,6 +238,14 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   return { pages, bundles };
 }
 
+/** A widget's tag in a page's HTML. */
+const WIDGET_TAG = /<parascope-[a-z]/;
+
+/** The page without its <pre>, <code> and <script> text (a tag written there as an example is not shown). */
+function withoutCode(html) {
+  return html.replace(/<(pre|code|script|noscript)\b[\s\S]*?<\/\1>/g, '');
+}
+
 /** A relative link to a file of this site (not a URL with a scheme, not root- or fragment-relative). */
 function isLocal(link) {
   return !/^[a-z][a-z0-9+.-]*:/i.test(link) && !link.startsWith('/') && !link.startsWith('#') && !link.startsWith('?');
@@ -179,5 +254,6 @@ function isLocal(link) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = process.argv[2] ?? fileURLToPath(new URL('../dist/', import.meta.url));
   const { pages, bundles } = await bundle(dist);
-  console.log(`bundle: ${pages.length} page(s), ${bundles.size} bundle(s): ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}`);
+  const names = readdirSync(join(dist, 'js')).filter((f) => f.endsWith('.js'));
+  console.log(`bundle: ${pages.length} page(s), ${bundles.size} entries: ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}; ${names.length} files in js/`);
 }

@@ -1,7 +1,10 @@
 // The iframe route (embed.html): reads "#widget=bubble&stages=8&…", shows that one widget with the rest of the hash as
 // its state (parsed, checked and clamped by the widget's own attribute rules), and posts its height to the parent.
-import { registered } from './main.js';
+// Only that widget's module is imported (its own chunk in the production build), through lib/register-widgets.js: a
+// widget whose script fails shows why in its place.
 import { readHash } from './lib/model/link-hash.js';
+import { registerWidgets } from './lib/register-widgets.js';
+import { WIDGET_MODULES } from './lib/widget-modules.js';
 
 /** The message the parent page receives after every change of height (the guide's snippet reads it). */
 export const HEIGHT_MESSAGE = 'parascope:height';
@@ -20,14 +23,16 @@ if (!WIDGETS.includes(name)) {
     + 'for example embed.html#widget=bubble&stages=8&microbatches=32&schedule=1f1b.';
   box.append(p);
 } else {
-  const widget = document.createElement(`parascope-${name}`);
+  const tag = `parascope-${name}`;
+  const widget = document.createElement(tag);
   widget.linkKeyOverride = '';  // the hash's bare names are this widget's attributes
   widget.linkKeep = ['widget', 'theme'];
   widget.setAttribute('permalink', '');
   const theme = params.get('theme');
   if (THEMES.includes(theme)) widget.setAttribute('theme', theme);
   box.append(widget);
-  registered.then(() => widget.startNow?.());  // absent when its script failed: that widget then shows why
+  registerWidgets({ [tag]: WIDGET_MODULES[tag] })
+    .then(() => widget.startNow?.());  // absent when its script failed: that widget then shows why
 }
 
 /** Tells the parent page how tall this page is, whenever that changes (any origin may frame it: the height is public). */

@@ -3,13 +3,9 @@
 // for), each widget embedded alone, real key presses on the bubble's slider to the next frame, and the ring's
 // animation frames. Each function returns plain numbers; tests/bench/run-web.mjs reports them. Each takes optional
 // hooks { start(page), stop(page) } around what it measures (tests/bench/profile.mjs records a CPU profile there).
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 export const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu'];
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-const distOf = (site) => site.root ?? DIST; // a site may serve another build (before/after comparisons)
 
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 export const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -121,30 +117,28 @@ export async function loads(site, runs = 4, { width = 1280, height = 800, hooks 
   return out;
 }
 
+/** Every widget the iframe route (embed.html#widget=…) can show: the article's four figures and the planner. */
+export const EMBED_WIDGETS = [...WIDGETS, 'parascope-planner'];
+
 /**
- * Each widget alone on a page (the article's <head>, one element with the article's attributes), cold: the files the
- * browser asked for and their gzip -9 size. Returns { widget: { files, gzip } }.
+ * Each widget embedded alone, cold: the iframe route (embed.html#widget=<name>, the widget's own defaults) in a fresh
+ * context, until the widget is drawn and the network is quiet. Returns { widget: { files, gzip } }: every file the
+ * browser asked for and the sum of their gzip -9 sizes.
  */
-export async function embeds(site) {
+export async function embeds(site, names = EMBED_WIDGETS) {
   const origin = new URL(site.url).origin;
-  const index = readFileSync(`${distOf(site)}/index.html`, 'utf8');
-  const head = index.slice(0, index.indexOf('</head>') + '</head>'.length);
   const out = {};
-  for (const name of WIDGETS) {
-    const element = index.match(new RegExp(`<${name}\\b[^>]*>\\s*</${name}>`))[0];
-    const html = `${head}\n<body>\n${element}\n</body>\n</html>\n`;
+  for (const name of names) {
     const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
     await context.addInitScript(recorder);
-    await context.route(`${origin}/bench-embed.html`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
     const page = await context.newPage();
     const requests = await watchRequests(page, origin);
-    await page.goto(`${origin}/bench-embed.html`);
+    await page.goto(new URL(`embed.html#widget=${name.replace(/^parascope-/, '')}`, site.url).href);
     await page.waitForFunction((n) => window.__bench.ready[n] !== undefined, name, { timeout: 60000 });
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(300);
+    await page.waitForLoadState('networkidle');
     const fetched = await requests();
-    out[name] = { files: fetched.map((r) => r.path), gzip: fetched.reduce((a, r) => a + r.gzip, 0) };
+    out[name] = { files: fetched.map((r) => r.path), gzip: fetched.reduce((a, r) => a + r.gzip, 0),
+      bytes: Object.fromEntries(fetched.map((r) => [r.path, r.gzip])) };
     await context.close();
   }
   return out;

@@ -96,7 +96,7 @@ test('the server lets any origin frame embed.html and only the site frame the ar
 
 test('an embed of every widget starts, and hostile values get the widget\'s own notes', async () => {
   for (const [widget, rest] of [['ring', 'gpus=99'], ['axes', 'axis=expert'], ['mfu', 'preset=gpt3-175b'],
-    ['bubble', 'stages=%3Cb%3E']]) {
+    ['bubble', 'stages=%3Cb%3E'], ['planner', 'gpus=512']]) {
     const { page, context, problems } = await openParent(`${site().url}embed.html#widget=${widget}&${rest}`);
     const el = page.frameLocator('iframe').locator(`parascope-${widget}[data-ready]`);
     await el.waitFor();
@@ -113,5 +113,39 @@ test('an embed link that names no widget says how to name one', async () => {
   const { page, context } = await openParent(`${site().url}embed.html#widget=nope`);
   const text = await page.frameLocator('iframe').locator('.embed-unknown').textContent();
   assert.match(text, /names no parascope figure/);
+  await context.close();
+});
+
+test('an embed downloads its own widget\'s code and no other widget\'s (each widget is its own chunk)', async () => {
+  const ALL = ['axes', 'ring', 'bubble', 'mfu', 'planner'];
+  for (const widget of ['bubble', 'planner']) {
+    const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
+    const page = await context.newPage();
+    const scripts = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(r.text().then((body) => ({ url: r.url(), body })));
+    });
+    await page.goto(`${site().url}embed.html#widget=${widget}`);
+    await page.locator(`parascope-${widget}[data-ready]`).waitFor();
+    await page.waitForLoadState('networkidle');
+    const bodies = await Promise.all(scripts);
+    const defining = (name) => bodies.filter((s) => s.body.includes(`customElements.define("parascope-${name}"`)).map((s) => s.url);
+    assert.equal(defining(widget).length, 1, `${widget}'s own code came once`);
+    assert.match(defining(widget)[0], new RegExp(`/js/parascope-${widget}-[A-Z2-7]{8}\\.js$`), 'in its own hashed chunk');
+    for (const other of ALL.filter((w) => w !== widget)) {
+      assert.deepEqual(defining(other), [], `the ${widget} embed downloaded no code of parascope-${other}`);
+    }
+    await context.close();
+  }
+});
+
+test('an embed whose widget\'s chunk fails to load says so in its place', async () => {
+  const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
+  await context.route(/\/js\/parascope-ring-[A-Z2-7]{8}\.js$/, (route) => route.abort());
+  const page = await context.newPage();
+  await page.goto(`${site().url}embed.html#widget=ring`);
+  const note = page.locator('parascope-ring [data-out="load-failed"]');
+  await note.waitFor({ state: 'attached', timeout: 30000 });
+  assert.match(await note.textContent(), /^This figure could not start: its script failed/);
   await context.close();
 });

@@ -324,6 +324,26 @@ for (const engine of ENGINES) {
           }
         });
       }
+
+      if (colorScheme === 'light') {
+        // The iframe route is the split build (scripts/bundle.mjs): its entry, shared chunks and the widget's own chunk
+        // are ES modules with <link rel="modulepreload">; each engine must load them and start the one widget.
+        test('the iframe route (embed.html: module chunks, modulepreload) starts each widget alone', async () => {
+          if (!browser) throw launchFailure;
+          for (const { tag } of WIDGETS.filter((w) => !ONLY_WIDGETS || ONLY_WIDGETS.includes(w.tag.replace('parascope-', '')))) {
+            const page = await browser.open(`${site.url}embed.html#widget=${tag.replace('parascope-', '')}`, SIZES[0]);
+            try {
+              await page.waitFor(isReady, [tag], { what: `${tag} to start in embed.html (data-ready)` });
+              const shown = await page.evaluate(shownNumbers, tag);
+              assert.ok(shown.numbers > 0, `${engine}: ${tag} shows no engine number in embed.html`);
+              assert.equal(shown.broken, '', `${tag} shows broken numbers in embed.html`);
+              assert.deepEqual(await page.problems(), [], `${engine}: errors in embed.html#widget=${tag}`);
+            } finally {
+              await page.close();
+            }
+          }
+        });
+      }
     });
   }
 }

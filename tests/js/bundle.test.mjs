@@ -1,5 +1,7 @@
-// The production build (scripts/bundle.mjs) on a small site: every page's module script becomes one hashed bundle,
-// every file a page or a bundled source loads gets a hashed name, and new pages need no edit of the bundler.
+// The production build (scripts/bundle.mjs) on a small site: a page that shows its widgets gets one hashed bundle per
+// module script; a page that picks its widget at run time (the embed) gets a hashed chunk per widget loaded by
+// import() and shared chunks; every file a page or a bundled source loads gets a hashed name, pages preload what they
+// run at once, and new pages need no edit of the bundler.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,11 +22,23 @@ before(async () => {
   await writeFile(join(site, 'css', 'page.css'), 'body{margin:0}');
   await writeFile(join(site, 'css', 'widget.css'), '/* the widget */\n.w {\n  color: red;\n}\n');
   await writeFile(join(site, 'wasm', 'engine.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
+  await mkdir(join(site, 'widgets'));
+  await writeFile(join(site, 'css', 'a.css'), '.a{color:blue}');
+  await writeFile(join(site, 'wasm', 'engine.mjs'), "export default 'the engine glue';\n");
   await writeFile(join(site, 'lib', 'sheet.js'), "export const sheet = new URL('../css/widget.css', import.meta.url).href;\n");
-  await writeFile(join(site, 'lib', 'engine.js'), "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n");
-  await writeFile(join(site, 'main.js'), "import { sheet } from './lib/sheet.js';\nimport { wasm } from './lib/engine.js';\nglobalThis.loaded = [sheet, wasm];\n");
-  await writeFile(join(site, 'embed.js'), "import { sheet } from './lib/sheet.js';\nglobalThis.embedded = sheet;\n");
-  await writeFile(join(site, 'index.html'), page('main.js'));
+  await writeFile(join(site, 'lib', 'engine.js'), "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n"
+    + "export const glue = () => import('../wasm/engine.mjs');\n");
+  await writeFile(join(site, 'lib', 'widgets.js'), "export const WIDGETS = { 'parascope-a': () => import('../widgets/parascope-a.js'),\n"
+    + "  'parascope-b': () => import('../widgets/parascope-b.js') };\n");
+  await writeFile(join(site, 'widgets', 'parascope-a.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm, glue } from '../lib/engine.js';\n"
+    + "export const a = [sheet, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href];\n");
+  await writeFile(join(site, 'widgets', 'parascope-b.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm } from '../lib/engine.js';\n"
+    + "export const b = [sheet, wasm, 'b-only-code'];\n");
+  await writeFile(join(site, 'main.js'), "import { sheet } from './lib/sheet.js';\nimport { wasm } from './lib/engine.js';\n"
+    + "import { WIDGETS } from './lib/widgets.js';\nglobalThis.loaded = [sheet, wasm, WIDGETS];\n");
+  await writeFile(join(site, 'embed.js'), "import { sheet } from './lib/sheet.js';\nimport { WIDGETS } from './lib/widgets.js';\n"
+    + "globalThis.embedded = [sheet, WIDGETS];\n");
+  await writeFile(join(site, 'index.html'), page('main.js').replace('<body>', '<body><parascope-a></parascope-a><pre><code><parascope-b></parascope-b></code></pre>'));
   await writeFile(join(site, 'embed.html'), page('embed.js')); // a page added later: found with no edit
   await writeFile(join(site, 'guide.html'), '<!doctype html>\n<p>no script</p>\n');
   await bundle(site);
@@ -32,36 +46,69 @@ before(async () => {
 
 after(async () => rm(site, { recursive: true, force: true }));
 
-test('each page loads one hashed bundle of its own script, and hashed copies of what it links', async () => {
-  const bundles = (await readdir(join(site, 'js'))).sort();
-  assert.equal(bundles.length, 2);
-  for (const name of bundles) assert.match(name, HASHED_NAME);
+const js = async () => (await readdir(join(site, 'js'))).sort();
+const text = async (name) => readFile(join(site, 'js', name), 'utf8');
+const chunkOf = async (prefix) => (await js()).find((n) => n.startsWith(`${prefix}-`) && HASHED_NAME.test(n));
+
+test('a page showing its widgets loads one bundle; the embed a chunk per widget, shared code once', async () => {
+  const files = await js();
+  for (const name of files) {
+    assert.match(name, HASHED_NAME);
+    assert.equal(cacheControl(`js/${name}`), 'public, max-age=31536000, immutable');
+  }
   const index = await readFile(join(site, 'index.html'), 'utf8');
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
-  const main = index.match(/src="(js\/main-[A-Z2-7]{8}\.js)"/)[1];
-  assert.match(embed, /src="js\/embed-[A-Z2-7]{8}\.js"/);
+  const main = index.match(/src="js\/(main-[A-Z2-7]{8}\.js)"/)[1];
+  const entry = embed.match(/src="js\/(embed-[A-Z2-7]{8}\.js)"/)[1];
   assert.match(index, /href="css\/page-[A-Z2-7]{8}\.css"/);
   assert.match(index, /href="guide\.html"/, 'links between pages keep their names');
-  const text = await readFile(join(site, main), 'utf8');
-  assert.match(text, /"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/);
-  assert.match(text, /"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/);
-  assert.doesNotMatch(text, /import\s/, 'one module: nothing left to import');
-  for (const name of bundles) assert.equal(cacheControl(`js/${name}`), 'public, max-age=31536000, immutable');
+  // The article-like page: one module with both widgets inside, nothing left to import.
+  const mainText = await text(main);
+  assert.match(mainText, /a-only-code/);
+  assert.match(mainText, /b-only-code/);
+  assert.doesNotMatch(mainText, /import\s*[{"'(]|from\s*"/, 'one module: nothing left to import');
+  assert.match(mainText, /"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/);
+  assert.match(mainText, /"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/);
+  // The embed: a chunk per widget; another widget's code is in no other chunk it may load.
+  const a = await chunkOf('parascope-a');
+  const b = await chunkOf('parascope-b');
+  assert.ok(a && b, `a chunk per widget: ${files.join(', ')}`);
+  const split = files.filter((n) => n !== main);
+  for (const name of split.filter((n) => n !== a)) assert.doesNotMatch(await text(name), /a-only-code/, `${name} holds no code of a`);
+  for (const name of split.filter((n) => n !== b)) assert.doesNotMatch(await text(name), /b-only-code/, `${name} holds no code of b`);
+  assert.match(await text(a), /a-only-code/);
+  assert.match(await text(b), /b-only-code/);
+  // new URL(…, import.meta.url) points at the hashed copies, relative to js/, whichever chunk the code landed in.
+  assert.match(await text(a), /"\.\.\/css\/a-[A-Z2-7]{8}\.css"/);
+  const all = (await Promise.all(split.map(text))).join('\n');
+  assert.equal((all.match(/"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/g) ?? []).length, 1, 'the shared code is in one chunk, not copied');
+  assert.equal((all.match(/"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/g) ?? []).length, 1);
+  assert.match(await text(entry), /from\s*"\.\/chunk-[A-Z2-7]{8}\.js"/);
 });
 
-test('a page preloads the wasm and stylesheets its bundle loads, so they download while the page parses', async () => {
+test('a page preloads the wasm, stylesheets and chunks it runs at once; the embed none of its widgets\' own', async () => {
   const index = await readFile(join(site, 'index.html'), 'utf8');
   assert.match(index, /<link rel="preload" href="wasm\/engine-[A-Z2-7]{8}\.wasm" as="fetch" type="application\/wasm" crossorigin>/);
   assert.match(index, /<link rel="preload" href="css\/widget-[A-Z2-7]{8}\.css" as="style">/);
+  assert.match(index, /<link rel="preload" href="css\/a-[A-Z2-7]{8}\.css" as="style">/);
   assert.ok(index.indexOf('rel="preload"') < index.indexOf('<script'), 'before the script');
+  assert.doesNotMatch(index, /modulepreload/, 'one file: nothing else to preload');
+  const preloaded = (html) => [...html.matchAll(/<link rel="modulepreload" href="js\/([^"]+)">/g)].map((m) => m[1]);
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
-  assert.doesNotMatch(embed, /\.wasm/, 'the embed bundle does not load the engine');
+  assert.ok(preloaded(embed).length > 0);
+  for (const name of preloaded(embed)) assert.match(name, HASHED_NAME);
+  assert.ok(!preloaded(embed).includes(await chunkOf('parascope-a')), 'no widget\'s own chunk: the hash picks one');
+  assert.ok(!preloaded(embed).includes(await chunkOf('parascope-b')));
+  assert.ok(preloaded(embed).includes(await chunkOf('engine')), 'the engine glue, with its wasm');
+  assert.match(embed, /<link rel="preload" href="wasm\/engine-[A-Z2-7]{8}\.wasm"/, 'every widget loads the engine');
+  assert.doesNotMatch(embed, /css\/a-/, 'a.css: only a loads it');
+  assert.ok(embed.indexOf('rel="modulepreload"') < embed.indexOf('<script'), 'before the script');
   assert.equal(await readFile(join(site, 'guide.html'), 'utf8'), '<!doctype html>\n<p>no script</p>\n');
 });
 
 test('a hashed name changes with the content and the original names stay for what cannot know the hash', async () => {
   const css = (await readdir(join(site, 'css'))).sort();
-  assert.deepEqual(css.filter((n) => !HASHED_NAME.test(n)), ['page.css', 'widget.css']);
+  assert.deepEqual(css.filter((n) => !HASHED_NAME.test(n)), ['a.css', 'page.css', 'widget.css']);
   const main = await readFile(join(site, 'main.js'), 'utf8');
   assert.match(main, /^\/\/ .*\nexport \* from '\.\/js\/main-[A-Z2-7]{8}\.js';\n$/);
 });
