@@ -39,10 +39,13 @@ function structureSheet() {
 
 /**
  * Whether `element` is laid out within START_MARGIN_PX of the window now (what a widget's IntersectionObserver would
- * report after the next frame). Only once the document is parsed: mid-parse, the reading would lay out half a page.
+ * report after the next frame). Only once the document is parsed (mid-parse, the reading would lay out half a page)
+ * and when the address has no hash.
  */
 export function nearWindow(element) {
-  if (document.readyState === 'loading' || !element.getClientRects().length) return false;
+  // A hash may scroll the page once it opens (a link to a figure further down): then the observer decides.
+  if (document.readyState === 'loading' || (globalThis.location?.hash ?? '').length > 1
+    || !element.getClientRects().length) return false;
   const box = element.getBoundingClientRect();
   return box.bottom > -START_MARGIN_PX && box.top < innerHeight + START_MARGIN_PX
     && box.right > -START_MARGIN_PX && box.left < innerWidth + START_MARGIN_PX;
