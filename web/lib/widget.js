@@ -13,6 +13,8 @@ const ANNOUNCE_QUIET_MS = 700;
 const LINK_WRITE_MS = 150;
 const LINK_IDLE_MS = 500;
 const SHOWN_RAW = 60; // characters of a bad value quoted in a note
+/** A widget starts when it comes this close to the window (lib/register-widgets.js registers those first). */
+export const START_MARGIN_PX = 200;
 
 /**
  * The rules that must hold from the first frame, before widget.css has loaded: the widget's frame shares one grid cell
@@ -34,6 +36,23 @@ function structureSheet() {
   }
   return structure;
 }
+
+/**
+ * Whether `element` is laid out within START_MARGIN_PX of the window now (what a widget's IntersectionObserver would
+ * report after the next frame). Only once the document is parsed (mid-parse, the reading would lay out half a page)
+ * and when the address has no hash.
+ */
+export function nearWindow(element) {
+  // A hash may scroll the page once it opens (a link to a figure further down): then the observer decides.
+  if (document.readyState === 'loading' || (globalThis.location?.hash ?? '').length > 1
+    || !element.getClientRects().length) return false;
+  const box = element.getBoundingClientRect();
+  return box.bottom > -START_MARGIN_PX && box.top < innerHeight + START_MARGIN_PX
+    && box.right > -START_MARGIN_PX && box.left < innerWidth + START_MARGIN_PX;
+}
+
+/** The presets answer's text per engine: asked once a page, however many widgets read it (enginePresets). */
+const presetsTexts = new WeakMap();
 
 /** Widgets that are on the page but not started yet: printing starts them all. */
 const waiting = new Set();
@@ -92,17 +111,22 @@ export class ParascopeWidget extends HTMLElement {
   #notes = new Map();
   #announceTimer = 0;
   #announced = '';
+  #engine = null;
 
   connectedCallback() {
     if (!this.shadowRoot) buildShell(this);
     if (this.#started) return;
     if (this.#openedByLink()) return;
+    if (nearWindow(this)) {  // on screen already: start now rather than after the next frame's intersection check
+      this.startNow();
+      return;
+    }
     waiting.add(this);
     this.#observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) this.startNow();
       },
-      { rootMargin: '200px' },
+      { rootMargin: `${START_MARGIN_PX}px` },
     );
     this.#observer.observe(this);
   }
@@ -125,7 +149,8 @@ export class ParascopeWidget extends HTMLElement {
 
   async #start() {
     try {
-      this.engine = this.#guarded(await loadEngine());
+      this.#engine = await loadEngine();
+      this.engine = this.#guarded(this.#engine);
     } catch (err) {
       showFailure(this, `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). `
         + 'The page may block WebAssembly, or the engine file is missing next to the script.');
@@ -316,6 +341,21 @@ export class ParascopeWidget extends HTMLElement {
   clearNote(key) {
     this.#notes.get(key)?.remove();
     this.#notes.delete(key);
+  }
+
+  /**
+   * The engine's presets answer (hardware, models, schedules, every list of names it accepts): asked of the engine
+   * once per page and shared by every widget (it never changes); each call returns a fresh copy to read or keep.
+   */
+  enginePresets() {
+    let text = presetsTexts.get(this.#engine);
+    if (text === undefined) {
+      text = this.engine.callText('{"op":"presets"}');
+      if (!JSON.parse(text).error) presetsTexts.set(this.#engine, text);
+    }
+    const answer = JSON.parse(text);
+    if (answer.error) throw new EngineError(answer.error);
+    return answer;
   }
 
   /** Asks the engine; on a refusal shows the engine's message under `key` and returns null. */

@@ -26,7 +26,7 @@ class ParascopeAxes extends ParascopeWidget {
     // middle of setup; the ResizeObserver below redraws at once, before anything is painted, if that was not it.
     this.width = Math.max(0, Math.round(this.getBoundingClientRect().width) - GRID_INSET);
     this.guessing = true;
-    const presets = this.ask({ op: 'presets' });
+    const presets = this.enginePresets();
     this.models = Object.fromEntries(presets.models.map((m) => [m.id, m]));
     const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
     const moe = this.models[model].experts > 1;

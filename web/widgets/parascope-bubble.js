@@ -23,7 +23,7 @@ const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idl
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
     // The schedules and the names readers see: the engine's schedule registry (presets op), not a list of our own.
-    this.schedules = this.engine.call({ op: 'presets' }).schedules.map((s) => [s.id, s.label]);
+    this.schedules = this.enginePresets().schedules.map((s) => [s.id, s.label]);
     this.wanted = {
       stages: this.intAttribute('stages', A.stages),
       microbatches: this.intAttribute('microbatches', A.microbatches),

@@ -28,7 +28,7 @@ function shown(key, value, choices = CHOICES) {
 
 class ParascopeMfu extends ParascopeWidget {
   setup(body) {
-    this.presets = this.ask({ op: 'presets' });
+    this.presets = this.enginePresets();
     // The schedules offered and their names: the engine's schedule registry (presets op), not a list of our own.
     this.choices = { ...CHOICES, schedule: this.presets.schedules.map((s) => [s.id, s.label]) };
     this.asker = makeAsker(this.engine);

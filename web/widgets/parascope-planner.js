@@ -24,7 +24,7 @@ const COLUMNS = [['rank', '#'], ['split', 'Split'], ['mfu', 'MFU'], ['step', 'St
 
 class ParascopePlanner extends ParascopeWidget {
   setup(body) {
-    this.presets = this.ask({ op: 'presets' });
+    this.presets = this.enginePresets();
     this.inputs = {
       model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), A.model.fallback),
       hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),

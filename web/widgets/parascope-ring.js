@@ -21,7 +21,7 @@ const MAX_GPUS = A.gpus.max;
 
 class ParascopeRing extends ParascopeWidget {
   setup(body) {
-    const presets = this.ask({ op: 'presets' });
+    const presets = this.enginePresets();
     this.hardware = new Map(presets.hardware.map((x) => [x.id, x]));
     this.state = {
       gpus: this.intAttribute('gpus', A.gpus),
