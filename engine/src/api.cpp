@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "json_out.hpp"
 #include "ops.hpp"
 #include "parse_json.hpp"
 #include "pipeline_compiled.hpp"
@@ -14,6 +15,8 @@ namespace parascope {
 namespace {
 
 using detail::json;
+using detail::put;
+using detail::put_object;
 
 struct Op {
   const char* name;
@@ -42,7 +45,16 @@ constexpr Op kOps[] = {
 std::string text(const json& response) { return response.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 json error_object(const std::string& code, const std::string& message, const std::string& field) {
-  return {{"error", {{"code", code}, {"message", message}, {"field", field.empty() ? json(nullptr) : json(field)}}}};
+  json out;
+  json& error = put_object(out, "error");
+  put(error, "code", code);
+  put(error, "message", message);
+  if (field.empty()) {
+    put(error, "field", nullptr);
+  } else {
+    put(error, "field", field);
+  }
+  return out;
 }
 
 /// Whether every number in `v` is finite (walks the tree once, builds nothing).

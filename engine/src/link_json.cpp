@@ -1,6 +1,8 @@
 // Links in requests and responses: preset links, explicit alpha-beta numbers, and fields that exclude each other.
 #include "link_json.hpp"
 
+#include "json_out.hpp"
+
 namespace parascope::detail {
 
 NamedLink preset_link(const Hardware& h, bool intra) {
@@ -18,13 +20,15 @@ NamedLink read_bandwidth_latency(RequestReader& request) {
 void refuse_present(RequestReader& request, std::initializer_list<const char*> keys, const std::string& why) {
   for (const char* k : keys) {
     request.accept(k);
-    if (request.has(k)) throw RequestError(code::conflicting_fields, std::string(k) + ": " + why, k);
+    if (request.has(k)) refuse(code::conflicting_fields, {k, ": ", why}, k);
   }
 }
 
 json link_json(const NamedLink& l) {
-  json j = {{"bandwidth", l.link.bandwidth}, {"latency", l.link.latency}};
-  if (!l.name.empty()) j["name"] = l.name;
+  json j;
+  put(j, "bandwidth", l.link.bandwidth);
+  put(j, "latency", l.link.latency);
+  if (!l.name.empty()) put(j, "name", l.name);
   return j;
 }
 

@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "json_out.hpp"
 #include "link_json.hpp"
 #include "ops.hpp"
 #include "parascope/collectives.hpp"
@@ -21,14 +22,13 @@ constexpr double kMaxLatency = 1.0;     // seconds per step
 const Hardware& preset_for(RequestReader& request) {
   const json& v = request.value("link");
   if (!v.is_string()) {
-    throw RequestError(code::wrong_type, "link must be a hardware preset id (a string), e.g. \"h100-sxm\"", "link");
+    refuse(code::wrong_type, {"link must be a hardware preset id (a string), e.g. \"h100-sxm\""}, "link");
   }
   const Hardware* h = find_hardware(v.get<std::string>());
   if (!h) {
     std::string ids;
     for (const auto& p : hardware_presets()) ids += (ids.empty() ? "" : ", ") + p.id;
-    throw RequestError(code::unknown_preset, "link: no hardware preset \"" + v.get<std::string>() + "\"; presets: " + ids,
-                       "link");
+    refuse(code::unknown_preset, {"link: no hardware preset \"", v.get<std::string>(), "\"; presets: ", ids}, "link");
   }
   return *h;
 }
@@ -48,29 +48,28 @@ NamedLink read_flat_link(RequestReader& request, std::int64_t gpus) {
     refuse_present(request, {"bandwidth", "latency"}, "give either link (a preset) or bandwidth with latency, not both");
     const Hardware& h = preset_for(request);
     if (!request.has("link_kind")) {
-      throw RequestError(code::missing_field,
-                         "link_kind is required with link: \"intra\" (inside a node, e.g. NVLink) or \"inter\" (the "
-                         "network between nodes)",
-                         "link_kind");
+      refuse(code::missing_field,
+             {"link_kind is required with link: \"intra\" (inside a node, e.g. NVLink) or \"inter\" (the "
+              "network between nodes)"},
+             "link_kind");
     }
     const bool intra = request.choice("link_kind", {"intra", "inter"}) == "intra";
     if (intra && h.gpus_per_node > 0 && gpus > h.gpus_per_node) {
-      throw RequestError(code::inconsistent,
-                         "link_kind \"intra\" joins the accelerators of one node: " + h.id + " has " +
-                             std::to_string(h.gpus_per_node) + " per node, so " + std::to_string(gpus) +
-                             " span nodes and cross the network (link_kind \"inter\")",
-                         "link_kind");
+      refuse(code::inconsistent,
+             {"link_kind \"intra\" joins the accelerators of one node: ", h.id, " has ", h.gpus_per_node,
+              " per node, so ", gpus, " span nodes and cross the network (link_kind \"inter\")"},
+             "link_kind");
     }
     return preset_link(h, intra);
   }
   if (request.has("link_kind")) {
-    throw RequestError(code::inconsistent, "link_kind only applies with link (a hardware preset id)", "link_kind");
+    refuse(code::inconsistent, {"link_kind only applies with link (a hardware preset id)"}, "link_kind");
   }
   if (!request.has("bandwidth") && !request.has("latency")) {
-    throw RequestError(code::missing_field,
-                       "a link is required: link (a hardware preset id) with link_kind, or bandwidth (bytes/s, one "
-                       "direction, per GPU) with latency (seconds per step)",
-                       "link");
+    refuse(code::missing_field,
+           {"a link is required: link (a hardware preset id) with link_kind, or bandwidth (bytes/s, one "
+            "direction, per GPU) with latency (seconds per step)"},
+           "link");
   }
   return read_bandwidth_latency(request);
 }
@@ -98,10 +97,10 @@ TwoLevel read_two_level(RequestReader& request, std::int64_t gpus) {
   } else {
     request.accept("intra_bandwidth");
     if (!request.has("intra_bandwidth") && !request.has("inter_bandwidth")) {
-      throw RequestError(code::missing_field,
-                         "algorithm \"hierarchical\" needs link (a hardware preset id) or intra_bandwidth, "
-                         "intra_latency, inter_bandwidth, inter_latency and gpus_per_node",
-                         "link");
+      refuse(code::missing_field,
+             {"algorithm \"hierarchical\" needs link (a hardware preset id) or intra_bandwidth, "
+              "intra_latency, inter_bandwidth, inter_latency and gpus_per_node"},
+             "link");
     }
     t.intra.link = {request.number("intra_bandwidth", kMinBandwidth, kMaxBandwidth),
                     request.number("intra_latency", 0, kMaxLatency)};
@@ -110,32 +109,43 @@ TwoLevel read_two_level(RequestReader& request, std::int64_t gpus) {
     t.gpus_per_node = request.integer("gpus_per_node", 1, kMaxGpus);
   }
   if (gpus > t.gpus_per_node && gpus % t.gpus_per_node != 0) {
-    throw RequestError(code::inconsistent,
-                       "gpus (" + std::to_string(gpus) + ") must be a multiple of gpus_per_node (" +
-                           std::to_string(t.gpus_per_node) + "), or at most one node",
-                       "gpus_per_node");
+    refuse(code::inconsistent,
+           {"gpus (", gpus, ") must be a multiple of gpus_per_node (", t.gpus_per_node, "), or at most one node"},
+           "gpus_per_node");
   }
   return t;
 }
 
 json cost_json(const CollectiveCost& c) {
-  return {{"time", c.time},
-          {"algbw", c.algbw},
-          {"busbw", c.busbw},
-          {"bytes_sent_per_gpu", c.bytes_sent_per_gpu},
-          {"steps", c.steps}};
+  json out;
+  put(out, "time", c.time);
+  put(out, "algbw", c.algbw);
+  put(out, "busbw", c.busbw);
+  put(out, "bytes_sent_per_gpu", c.bytes_sent_per_gpu);
+  put(out, "steps", c.steps);
+  return out;
 }
 
 const char* phase_name(RingPhase p) { return p == RingPhase::scatter_reduce ? "scatter-reduce" : "all-gather"; }
 
 json trace_json(const RingTrace& trace, double bytes, std::int64_t gpus) {
-  json rounds = json::array();
+  json out;
+  put(out, "chunk_bytes", bytes / double(gpus));
+  put(out, "initial", trace.initial);
+  json& rounds = put_array(out, "rounds");
   for (const RingRound& r : trace.rounds) {
-    json transfers = json::array();
-    for (const RingTransfer& t : r.transfers) transfers.push_back({{"from", t.from}, {"to", t.to}, {"chunk", t.chunk}});
-    rounds.push_back({{"phase", phase_name(r.phase)}, {"transfers", std::move(transfers)}, {"buffers", r.buffers}});
+    json& round = push_object(rounds);
+    put(round, "phase", phase_name(r.phase));
+    json& transfers = put_array(round, "transfers");
+    for (const RingTransfer& t : r.transfers) {
+      json& transfer = push_object(transfers);
+      put(transfer, "from", t.from);
+      put(transfer, "to", t.to);
+      put(transfer, "chunk", t.chunk);
+    }
+    put(round, "buffers", r.buffers);
   }
-  return {{"chunk_bytes", bytes / double(gpus)}, {"initial", trace.initial}, {"rounds", std::move(rounds)}};
+  return out;
 }
 
 /// The fields every collective shares: gpus (1 to 10^6) and bytes (> 0).
@@ -151,9 +161,9 @@ json one_pass_op(RequestReader& request, const char* algorithm,
   const NamedLink link = read_flat_link(request, gpus);
   request.finish();
   json r = cost_json(cost(gpus, bytes, link.link));
-  r["algorithm"] = algorithm;
-  r["link"] = link_json(link);
-  r["formula"] = formula;
+  put(r, "algorithm", algorithm);
+  put(r, "link", link_json(link));
+  put(r, "formula", formula);
   return r;
 }
 
@@ -169,36 +179,36 @@ json op_allreduce(RequestReader& request) {
     const TwoLevel t = read_two_level(request, gpus);
     request.finish();
     r = cost_json(hierarchical_allreduce(gpus, t.gpus_per_node, bytes, t.intra.link, t.inter.link));
-    r["intra"] = link_json(t.intra);
-    r["inter"] = link_json(t.inter);
-    r["gpus_per_node"] = t.gpus_per_node;
-    r["formula"] =
+    put(r, "intra", link_json(t.intra));
+    put(r, "inter", link_json(t.inter));
+    put(r, "gpus_per_node", t.gpus_per_node);
+    put(r, "formula",
         "ring reduce-scatter in each node of g GPUs + ring all-reduce of S/g across N/g nodes + ring all-gather in the "
         "node: 2(g-1)·α_intra + 2(g-1)/g·S/B_intra + 2(N/g-1)·α_inter + 2(N/g-1)/(N/g)·(S/g)/B_inter (Horovod "
-        "hierarchical all-reduce, PR #411; Jia et al. 2018)";
+        "hierarchical all-reduce, PR #411; Jia et al. 2018)");
   } else {
     const NamedLink link = read_flat_link(request, gpus);
     request.finish();
     const bool ring = algorithm == "ring";
     r = cost_json(ring ? ring_allreduce(gpus, bytes, link.link) : tree_allreduce(gpus, bytes, link.link));
-    r["link"] = link_json(link);
-    r["formula"] = ring ? "2(N-1)·α + 2(N-1)/N·S/B (ring: Patarasuk & Yuan 2009; Thakur et al. 2005)"
+    put(r, "link", link_json(link));
+    put(r, "formula", ring ? "2(N-1)·α + 2(N-1)/N·S/B (ring: Patarasuk & Yuan 2009; Thakur et al. 2005)"
                         : "2·floor(log2 N)·α + 2·S/B (double binary tree as NCCL's tuning model costs it, "
-                          "src/graph/tuning.cc)";
+                          "src/graph/tuning.cc)");
   }
   if (trace) {
     if (algorithm != "ring") {
-      throw RequestError(code::inconsistent, "trace is drawn for algorithm \"ring\" only", "trace");
+      refuse(code::inconsistent, {"trace is drawn for algorithm \"ring\" only"}, "trace");
     }
     if (gpus > kMaxTraceGpus) {
-      throw RequestError(code::too_large,
-                         "trace is for teaching: at most " + std::to_string(kMaxTraceGpus) + " GPUs; got " +
-                             std::to_string(gpus) + " (the cost alone works up to 10^6 without trace)",
-                         "gpus");
+      refuse(code::too_large,
+             {"trace is for teaching: at most ", kMaxTraceGpus, " GPUs; got ", gpus,
+              " (the cost alone works up to 10^6 without trace)"},
+             "gpus");
     }
     r.update(trace_json(ring_allreduce_trace(gpus), bytes, gpus));
   }
-  r["algorithm"] = algorithm;
+  put(r, "algorithm", algorithm);
   return r;
 }
 

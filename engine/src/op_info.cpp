@@ -1,4 +1,7 @@
 // The "version" and "presets" operations: what the engine is and what it knows.
+#include <utility>
+
+#include "json_out.hpp"
 #include "names.hpp"
 #include "ops.hpp"
 #include "parascope/api.hpp"
@@ -15,45 +18,47 @@ namespace detail {
 
 json op_version(RequestReader& request) {
   request.finish();
-  return {{"name", kName}, {"version", version()}, {"max_request_bytes", kMaxRequestBytes}};
+  json out;
+  put(out, "name", kName);
+  put(out, "version", version());
+  put(out, "max_request_bytes", kMaxRequestBytes);
+  return out;
 }
 
 json op_presets(RequestReader& request) {
   request.finish();
-  json hardware = json::array();
+  json out;
+  json& hardware = put_array(out, "hardware");
   for (const auto& h : hardware_presets()) hardware.push_back(hardware_to_json(h));
-  json models = json::array();
+  json& models = put_array(out, "models");
   for (const auto& m : model_presets()) {
-    json j = model_to_json(m);
+    json& j = models.emplace_back(model_to_json(m));
     const ParamCounts p = count_params(m);
-    j["derived"] = {{"params_total", p.total}, {"params_active", p.active}, {"params_flops", p.flops_params}};
-    models.push_back(std::move(j));
+    json& derived = put_object(j, "derived");
+    put(derived, "params_total", p.total);
+    put(derived, "params_active", p.active);
+    put(derived, "params_flops", p.flops_params);
   }
   // The fixed choices, one list each, for clients to offer instead of repeating them.
-  json schedule_list = json::array();
+  json& schedule_list = put_array(out, "schedules");
   for (const ScheduleInfo& s : schedules()) {
-    schedule_list.push_back({{"id", std::string(s.id)},
-                             {"label", std::string(s.label)},
-                             {"splits_backward", s.splits_backward},
-                             {"interleaves", s.interleaves},
-                             {"forward_only", s.forward_only},
-                             {"source", std::string(s.source)}});
+    json& o = push_object(schedule_list);
+    put(o, "id", s.id);
+    put(o, "label", s.label);
+    put(o, "splits_backward", s.splits_backward);
+    put(o, "interleaves", s.interleaves);
+    put(o, "forward_only", s.forward_only);
+    put(o, "source", s.source);
   }
-  auto names = [](const std::vector<std::string_view>& ids) {
-    json out = json::array();
-    for (const std::string_view id : ids) out.push_back(std::string(id));
-    return out;
-  };
-  return {{"hardware", std::move(hardware)},
-          {"models", std::move(models)},
-          {"schedules", std::move(schedule_list)},
-          {"recompute", names(recompute_ids())},
-          {"zero", zero_stages()},
-          {"precisions", names(precision_ids())},
-          {"fp8_recipes", names(fp8_recipe_ids())},
-          {"attention", names(attention_ids())},
-          {"software", names(software_ids())},
-          {"plan_objectives", names(objective_ids())}};
+  const std::pair<const char*, const std::vector<std::string_view>&> lists[] = {
+      {"recompute", recompute_ids()},     {"precisions", precision_ids()}, {"fp8_recipes", fp8_recipe_ids()},
+      {"attention", attention_ids()},     {"software", software_ids()},    {"plan_objectives", objective_ids()}};
+  for (const auto& [key, ids] : lists) {
+    json& names = put_array(out, key);
+    for (const std::string_view id : ids) names.push_back(std::string(id));
+  }
+  put(out, "zero", zero_stages());
+  return out;
 }
 
 }  // namespace detail

@@ -1,4 +1,5 @@
 // The "mfu" operation: measured throughput -> model FLOPs utilization (and HFU), nanoGPT's estimate_mfu at any scale.
+#include "json_out.hpp"
 #include "names.hpp"
 #include "ops.hpp"
 #include "spec_json.hpp"
@@ -22,9 +23,9 @@ json op_mfu(RequestReader& request) {
   double tokens_per_second = 0;
   if (request.has("tokens_per_second")) {
     if (request.has("step_time") || request.has("tokens_per_step")) {
-      throw RequestError(code::conflicting_fields,
-                         "give either tokens_per_second, or step_time with tokens_per_step, not both",
-                         request.has("step_time") ? "step_time" : "tokens_per_step");
+      refuse(code::conflicting_fields,
+             {"give either tokens_per_second, or step_time with tokens_per_step, not both"},
+             request.has("step_time") ? "step_time" : "tokens_per_step");
     }
     tokens_per_second = request.number("tokens_per_second", 0, 1e18, true);
   } else if (request.has("step_time") || request.has("tokens_per_step")) {
@@ -32,8 +33,9 @@ json op_mfu(RequestReader& request) {
     const double tokens_per_step = request.number("tokens_per_step", 0, 1e15, true);
     tokens_per_second = tokens_per_step / step_time;
   } else {
-    throw RequestError(code::missing_field, "tokens_per_second (or step_time with tokens_per_step) is required",
-                       "tokens_per_second");
+    refuse(code::missing_field,
+           {"tokens_per_second (or step_time with tokens_per_step) is required"},
+           "tokens_per_second");
   }
 
   const auto attention =
@@ -45,16 +47,18 @@ json op_mfu(RequestReader& request) {
   const FlopsPerToken flops = flops_per_token(model, attention, recompute);
   const double peak = double(gpus) * hardware.peak_flops;
   const double achieved = flops.model * tokens_per_second;
-  return {{"params", params.flops_params},
-          {"params_total", params.total},
-          {"flops_per_token", flops.model},
-          {"hardware_flops_per_token", flops.hardware},
-          {"tokens_per_second", tokens_per_second},
-          {"achieved_flops", achieved},
-          {"peak_flops", peak},
-          {"mfu", achieved / peak},
-          {"hfu", flops.hardware * tokens_per_second / peak},
-          {"formula", flops.formula}};
+  json out;
+  put(out, "params", params.flops_params);
+  put(out, "params_total", params.total);
+  put(out, "flops_per_token", flops.model);
+  put(out, "hardware_flops_per_token", flops.hardware);
+  put(out, "tokens_per_second", tokens_per_second);
+  put(out, "achieved_flops", achieved);
+  put(out, "peak_flops", peak);
+  put(out, "mfu", achieved / peak);
+  put(out, "hfu", flops.hardware * tokens_per_second / peak);
+  put(out, "formula", flops.formula);
+  return out;
 }
 
 }  // namespace parascope::detail

@@ -1,6 +1,7 @@
 // The "moe_route" operation: route tokens with a skewed router, report expert and rank loads, drops, all-to-all time.
 #include <initializer_list>
 
+#include "json_out.hpp"
 #include "link_json.hpp"
 #include "ops.hpp"
 #include "parascope/moe.hpp"
@@ -18,8 +19,6 @@ constexpr std::int64_t kMaxEp = 256;               // the send matrix is ep × e
 constexpr double kMaxSkew = 10;
 constexpr std::int64_t kMaxSeed = std::int64_t(1) << 53;  // exact in a JSON double
 
-std::string str(std::int64_t v) { return std::to_string(v); }
-
 /// The links of the all-to-all: the one link (a preset's, or bandwidth + latency), and with ranks_per_node k between
 /// 2 and ep − 1 the preset's intra-node link for node mates as well.
 struct RouteLinks {
@@ -34,9 +33,9 @@ RouteLinks read_split_links(RequestReader& request, std::int64_t ep) {
   refuse_present(request, {"link_kind"}, "give either ranks_per_node (which ranks share a node) or link_kind, not both");
   const std::int64_t k = request.integer("ranks_per_node", 1, kMaxEp);
   if (ep % k != 0) {
-    throw RequestError(code::inconsistent,
-                       "ranks_per_node = " + str(k) + " must divide ep = " + str(ep) + " (nodes hold equal shares)",
-                       "ranks_per_node");
+    refuse(code::inconsistent,
+           {"ranks_per_node = ", k, " must divide ep = ", ep, " (nodes hold equal shares)"},
+           "ranks_per_node");
   }
   const Hardware h = resolve_hardware(request, "hardware");
   RouteLinks out;
@@ -45,10 +44,10 @@ RouteLinks read_split_links(RequestReader& request, std::int64_t ep) {
     if (intra ? k == 1 : k == ep) continue;  // a link no rank uses need not exist
     const NamedLink l = preset_link(h, intra);
     if (l.link.bandwidth <= 0) {
-      throw RequestError(code::missing_field,
-                         std::string("hardware gives no ") + (intra ? "intra" : "inter") +
-                             "_bandwidth: add it to the hardware object, or give bandwidth and latency",
-                         "hardware");
+      refuse(code::missing_field,
+             {"hardware gives no ", (intra ? "intra" : "inter"),
+              "_bandwidth: add it to the hardware object, or give bandwidth and latency"},
+             "hardware");
     }
     (intra && k < ep ? out.intra : out.link) = l;
   }
@@ -66,7 +65,7 @@ RouteLinks read_link(RequestReader& request, std::int64_t ep) {
   request.accept("ranks_per_node");
   if (request.has("hardware") && request.has("ranks_per_node")) return read_split_links(request, ep);
   if (request.has("ranks_per_node")) {
-    throw RequestError(code::inconsistent, "ranks_per_node only applies with hardware", "ranks_per_node");
+    refuse(code::inconsistent, {"ranks_per_node only applies with hardware"}, "ranks_per_node");
   }
   if (request.has("hardware")) {
     refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
@@ -76,21 +75,21 @@ RouteLinks read_link(RequestReader& request, std::int64_t ep) {
     const bool intra = request.choice_or("link_kind", fits ? "intra" : "inter", {"intra", "inter"}) == "intra";
     NamedLink l = preset_link(h, intra);
     if (l.link.bandwidth <= 0) {
-      throw RequestError(code::missing_field,
-                         std::string("hardware gives no ") + (intra ? "intra" : "inter") +
-                             "_bandwidth: add it to the hardware object, or give bandwidth and latency",
-                         "hardware");
+      refuse(code::missing_field,
+             {"hardware gives no ", (intra ? "intra" : "inter"),
+              "_bandwidth: add it to the hardware object, or give bandwidth and latency"},
+             "hardware");
     }
     return {l, {}, 1};
   }
   if (request.has("link_kind")) {
-    throw RequestError(code::inconsistent, "link_kind only applies with hardware", "link_kind");
+    refuse(code::inconsistent, {"link_kind only applies with hardware"}, "link_kind");
   }
   if (!request.has("bandwidth")) {
-    throw RequestError(code::missing_field,
-                       "a link is required: hardware (a preset id or object, optionally with link_kind \"intra\" or "
-                       "\"inter\"), or bandwidth (bytes/s, one direction, per GPU) with latency (seconds per step)",
-                       "hardware");
+    refuse(code::missing_field,
+           {"a link is required: hardware (a preset id or object, optionally with link_kind \"intra\" or "
+            "\"inter\"), or bandwidth (bytes/s, one direction, per GPU) with latency (seconds per step)"},
+           "hardware");
   }
   return {read_bandwidth_latency(request), {}, 1};
 }
@@ -106,10 +105,10 @@ double read_bytes_per_token(RequestReader& request) {
     return request.number("bytes_per_token", 0, 1e12, true);
   }
   if (!request.has("hidden")) {
-    throw RequestError(code::missing_field,
-                       "hidden (the model width; one token's activation is hidden · bytes_per_element bytes) or "
-                       "bytes_per_token is required",
-                       "hidden");
+    refuse(code::missing_field,
+           {"hidden (the model width; one token's activation is hidden · bytes_per_element bytes) or "
+            "bytes_per_token is required"},
+           "hidden");
   }
   const double hidden = double(request.integer("hidden", 1, 1'000'000));
   return hidden * request.number_or("bytes_per_element", 2, 0, 16, true);
@@ -123,23 +122,21 @@ json op_moe_route(RequestReader& request) {
   spec.experts = request.integer("experts", 1, kMaxExperts);
   spec.top_k = request.integer("top_k", 1, kMaxExperts);
   if (spec.top_k > spec.experts) {
-    throw RequestError(code::inconsistent,
-                       "top_k = " + str(spec.top_k) + " distinct experts per token, but there are only " +
-                           str(spec.experts) + " experts",
-                       "top_k");
+    refuse(code::inconsistent,
+           {"top_k = ", spec.top_k, " distinct experts per token, but there are only ", spec.experts, " experts"},
+           "top_k");
   }
   if (spec.tokens * spec.top_k > kMaxAssignments) {
-    throw RequestError(code::too_large,
-                       "tokens · top_k = " + str(spec.tokens * spec.top_k) + " assignments; at most " +
-                           str(kMaxAssignments) + " are routed in one request",
-                       "tokens");
+    refuse(code::too_large,
+           {"tokens · top_k = ", spec.tokens * spec.top_k, " assignments; at most ", kMaxAssignments,
+            " are routed in one request"},
+           "tokens");
   }
   spec.ep = request.integer_or("ep", 1, 1, kMaxEp);
   if (spec.experts % spec.ep != 0) {
-    throw RequestError(code::inconsistent,
-                       "ep = " + str(spec.ep) + " must divide experts = " + str(spec.experts) +
-                           " (each rank holds experts / ep whole experts)",
-                       "ep");
+    refuse(code::inconsistent,
+           {"ep = ", spec.ep, " must divide experts = ", spec.experts, " (each rank holds experts / ep whole experts)"},
+           "ep");
   }
   spec.skew = request.number_or("skew", 0, 0, kMaxSkew);
   spec.capacity_factor = request.number_or("capacity_factor", 0, 0, 1000);
@@ -155,25 +152,26 @@ json op_moe_route(RequestReader& request) {
   const Routing routing = route_tokens(spec);
   const CollectiveCost routed = routed_alltoall(routing, spec.ep, load);
   const CollectiveCost balanced = balanced_alltoall(spec.tokens, spec.top_k, spec.ep, load);
-  json out = {{"expert_load", routing.expert_load},
-          {"kept_load", routing.kept_load},
-          {"rank_load", routing.rank_load},
-          {"send_matrix", routing.send_matrix},
-          {"max_over_mean", routing.max_over_mean},
-          {"capacity", routing.capacity},
-          {"dropped", routing.dropped},
-          {"hot_expert", routing.hot_expert},
-          {"hot_rank", routing.hot_rank},
-          {"hot_rank_bytes", busiest_rank_bytes(routing, load.bytes_per_token)},
-          {"bytes_per_token", load.bytes_per_token},
-          {"time", routed.time},
-          {"balanced_time", balanced.time},
-          {"link", link_json(links.link)},
-          {"router", "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
-                     "top_k distinct experts drawn without replacement in proportion to weight"}};
+  json out;
+  put(out, "expert_load", routing.expert_load);
+  put(out, "kept_load", routing.kept_load);
+  put(out, "rank_load", routing.rank_load);
+  put(out, "send_matrix", routing.send_matrix);
+  put(out, "max_over_mean", routing.max_over_mean);
+  put(out, "capacity", routing.capacity);
+  put(out, "dropped", routing.dropped);
+  put(out, "hot_expert", routing.hot_expert);
+  put(out, "hot_rank", routing.hot_rank);
+  put(out, "hot_rank_bytes", busiest_rank_bytes(routing, load.bytes_per_token));
+  put(out, "bytes_per_token", load.bytes_per_token);
+  put(out, "time", routed.time);
+  put(out, "balanced_time", balanced.time);
+  put(out, "link", link_json(links.link));
+  put(out, "router", "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
+                     "top_k distinct experts drawn without replacement in proportion to weight");
   if (links.ranks_per_node > 1) {
-    out["intra_link"] = link_json(links.intra);
-    out["ranks_per_node"] = links.ranks_per_node;
+    put(out, "intra_link", link_json(links.intra));
+    put(out, "ranks_per_node", links.ranks_per_node);
   }
   return out;
 }

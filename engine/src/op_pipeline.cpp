@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "json_out.hpp"
 #include "ops.hpp"
 #include "pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
@@ -29,12 +30,11 @@ void check_time_scale(const PipelineSpec& spec) {
     if (t.second > 0 && &t != &times[3] && (!shortest || t.second < shortest->second)) shortest = &t;
   }
   if (shortest && longest->second > kMaxTimeRatio * shortest->second) {
-    throw RequestError(code::inconsistent,
-                       "times must lie within a factor of 1e6 of the shortest op: the timeline's numbers cannot "
-                       "resolve an op that much shorter than the makespan; got " +
-                           std::string(longest->first) + " = " + format_number(longest->second) + " and " +
-                           shortest->first + " = " + format_number(shortest->second),
-                       longest->first);
+    refuse(code::inconsistent,
+           {"times must lie within a factor of 1e6 of the shortest op: the timeline's numbers cannot "
+            "resolve an op that much shorter than the makespan; got ", longest->first, " = ", double(longest->second),
+            " and ", shortest->first, " = ", double(shortest->second)},
+           longest->first);
   }
 }
 
@@ -68,8 +68,13 @@ json time_value(double t) {
 json ops_as_objects(const std::vector<PipelineOp>& ops) {
   json out = json::array();
   for (const PipelineOp& op : ops) {
-    out.push_back({{"stage", op.stage}, {"microbatch", op.microbatch}, {"kind", std::string(1, op.kind)},
-                   {"chunk", op.chunk}, {"start", time_value(op.start)}, {"end", time_value(op.end)}});
+    json& o = push_object(out);
+    put(o, "stage", op.stage);
+    put(o, "microbatch", op.microbatch);
+    put(o, "kind", std::string(1, op.kind));
+    put(o, "chunk", op.chunk);
+    put(o, "start", time_value(op.start));
+    put(o, "end", time_value(op.end));
   }
   return out;
 }
@@ -117,8 +122,13 @@ json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
   for (std::string* column : {&microbatch, &chunk, &start}) {
     if (!column->empty()) column->pop_back();  // the last comma
   }
-  return {{"per_stage", per_stage}, {"kind", std::move(kind)}, {"microbatch", std::move(microbatch)},
-          {"chunk", std::move(chunk)}, {"start", std::move(start)}};
+  json out;
+  put(out, "per_stage", per_stage);
+  put(out, "kind", std::move(kind));
+  put(out, "microbatch", std::move(microbatch));
+  put(out, "chunk", std::move(chunk));
+  put(out, "start", std::move(start));
+  return out;
 }
 
 /// "binary": no numbers in the JSON at all. The columns go to the call's attachment (parascope::last_attachment),
@@ -139,10 +149,12 @@ json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
     out[3 * n + i] = op.start;
     out[4 * n + i] = op.end;
   }
-  return {{"format", "binary"},
-          {"count", n},
-          {"per_stage", per_stage},
-          {"columns", {"microbatch", "kind", "chunk", "start", "end"}}};
+  json answer;
+  put(answer, "format", "binary");
+  put(answer, "count", n);
+  put(answer, "per_stage", per_stage);
+  put(answer, "columns", json::array({"microbatch", "kind", "chunk", "start", "end"}));
+  return answer;
 }
 
 /// Ops an answer may carry, by format: what keeps the largest answer within 256 MB natively and the wasm heap under
@@ -158,12 +170,11 @@ void check_answer_size(const PipelineSpec& spec, const std::string& format, bool
   const std::int64_t ops = pipeline_op_count(spec);
   const std::int64_t limit = format == "objects" ? kMaxObjectOps : kMaxListedOps;
   if (ops <= limit) return;
-  throw RequestError(code::too_large,
-                     "this schedule has " + std::to_string(ops) + " ops; an answer lists at most " +
-                         std::to_string(kMaxObjectOps) + " as objects (ops_format \"objects\", the default) and " +
-                         std::to_string(kMaxListedOps) + " as \"packed\" or \"binary\"; with include_ops false up to " +
-                         std::to_string(kMaxPipelineOps) + " are timed",
-                     sent_format ? "ops_format" : "microbatches");
+  refuse(code::too_large,
+         {"this schedule has ", ops, " ops; an answer lists at most ", kMaxObjectOps,
+          " as objects (ops_format \"objects\", the default) and ", kMaxListedOps,
+          " as \"packed\" or \"binary\"; with include_ops false up to ", kMaxPipelineOps, " are timed"},
+         sent_format ? "ops_format" : "microbatches");
 }
 
 /// A refusal in this op's words: each knob is the request field of its name; too many ops blames no one field.
@@ -200,42 +211,56 @@ json op_pipeline(RequestReader& request) {
   request.finish();
   if (auto refused = pipeline_refusal(spec)) throw in_request_terms(*refused);
   check_answer_size(spec, format, sent_format);
-  if (check_only) return {{"valid", true}};
+  json out;
+  if (check_only) {
+    put(out, "valid", true);
+    return out;
+  }
 
   const PipelineResult r = run_pipeline(spec);
   const PipelineMetrics& mt = r.metrics;
   double useful = 0;
   for (double b : mt.busy) useful += b;
   const PipelineClosedForm& cf = r.closed_form;
-  json out = {
-      {"schedule", std::string(schedule_id(spec.schedule))},
-      {"stages", spec.stages},
-      {"microbatches", spec.microbatches},
-      {"chunks", spec.chunks},
-      {"forward_only", spec.forward_only},
-      {"times", {{"f", spec.times.f}, {"b", spec.times.b}, {"w", spec.times.w}, {"comm", spec.times.comm}}},
-      {"makespan", mt.makespan},
-      {"busy", mt.busy},
-      {"useful_time", useful},
-      {"efficiency", 1 - mt.bubble_fraction},
-      {"bubble_fraction", mt.bubble_fraction},
-      {"steady_bubble_fraction", mt.steady_bubble_fraction},
-      {"dashboard_utilization", bubble_kernel_resident ? 1.0 : 1.0 - mt.bubble_fraction},
-      {"peak_activations", mt.peak_activations},
-      {"chunk_model_fraction", mt.chunk_model_fraction},
-      {"critical_sends", mt.critical_sends >= 0 ? json(mt.critical_sends) : json(nullptr)},
-      {"closed_form",
-       {{"formula", cf.formula},
-        {"substituted", cf.substituted},
-        {"value", cf.value ? json(*cf.value) : json(nullptr)},
-        {"measure", cf.measure},
-        {"condition", cf.condition},
-        {"source", cf.source}}},
-  };
+  put(out, "schedule", schedule_id(spec.schedule));
+  put(out, "stages", spec.stages);
+  put(out, "microbatches", spec.microbatches);
+  put(out, "chunks", spec.chunks);
+  put(out, "forward_only", spec.forward_only);
+  json& times = put_object(out, "times");
+  put(times, "f", spec.times.f);
+  put(times, "b", spec.times.b);
+  put(times, "w", spec.times.w);
+  put(times, "comm", spec.times.comm);
+  put(out, "makespan", mt.makespan);
+  put(out, "busy", mt.busy);
+  put(out, "useful_time", useful);
+  put(out, "efficiency", 1 - mt.bubble_fraction);
+  put(out, "bubble_fraction", mt.bubble_fraction);
+  put(out, "steady_bubble_fraction", mt.steady_bubble_fraction);
+  put(out, "dashboard_utilization", bubble_kernel_resident ? 1.0 : 1.0 - mt.bubble_fraction);
+  put(out, "peak_activations", mt.peak_activations);
+  put(out, "chunk_model_fraction", mt.chunk_model_fraction);
+  if (mt.critical_sends >= 0) {
+    put(out, "critical_sends", mt.critical_sends);
+  } else {
+    put(out, "critical_sends", nullptr);
+  }
+  json& closed = put_object(out, "closed_form");
+  put(closed, "formula", cf.formula);
+  put(closed, "substituted", cf.substituted);
+  if (cf.value) {
+    put(closed, "value", *cf.value);
+  } else {
+    put(closed, "value", nullptr);
+  }
+  put(closed, "measure", cf.measure);
+  put(closed, "condition", cf.condition);
+  put(closed, "source", cf.source);
   if (spec.record_ops) {
-    out["ops"] = format == "packed"   ? ops_packed(r.ops, spec.stages)
-                 : format == "binary" ? ops_binary(r.ops, spec.stages)
-                                      : ops_as_objects(r.ops);
+    put(out, "ops", format == "packed"   ? ops_packed(r.ops, spec.stages)
+                    : format == "binary" ? ops_binary(r.ops, spec.stages)
+                                         : ops_as_objects(r.ops));
   }
   return out;
 }

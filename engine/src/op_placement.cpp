@@ -1,4 +1,5 @@
 // The "placement" operation: for the first GPUs of a run, what each holds and which groups exchange traffic, per axis.
+#include "json_out.hpp"
 #include "ops.hpp"
 #include "parascope/shards.hpp"
 #include "run_json.hpp"
@@ -11,14 +12,18 @@ constexpr std::int64_t kMaxDrawn = 64;
 
 json span_json(const Span& s) { return json::array({s.first, s.end}); }
 
-json rank_json(const Shard& s, bool moe) {
-  json layers = json::array();
+void put_rank(json& r, const Shard& s, bool moe) {
+  put(r, "rank", s.coords.rank);
+  put(r, "node", s.coords.node);
+  put(r, "tp", s.coords.tp_rank);
+  put(r, "cp", s.coords.cp_rank);
+  put(r, "dp", s.coords.dp_rank);
+  put(r, "pp", s.coords.pp_rank);
+  put(r, "ep", s.coords.ep_rank);
+  put(r, "heads", span_json(s.heads));
+  json& layers = put_array(r, "layers");
   for (const Span& l : s.layers) layers.push_back(span_json(l));
-  json r = {{"rank", s.coords.rank}, {"node", s.coords.node}, {"tp", s.coords.tp_rank}, {"cp", s.coords.cp_rank},
-            {"dp", s.coords.dp_rank}, {"pp", s.coords.pp_rank}, {"ep", s.coords.ep_rank},
-            {"heads", span_json(s.heads)}, {"layers", std::move(layers)}};
-  if (moe) r["experts"] = span_json(s.experts);
-  return r;
+  if (moe) put(r, "experts", span_json(s.experts));
 }
 
 }  // namespace
@@ -29,29 +34,30 @@ json op_placement(RequestReader& request) {
   request.finish();
 
   const std::int64_t drawn = std::min(limit, run.cluster.gpus);
-  json ranks = json::array();
-  for (std::int64_t r = 0; r < drawn; ++r) ranks.push_back(rank_json(shard_of(run, r), run.model.is_moe()));
+  json out;
+  json& ranks = put_array(out, "ranks");
+  for (std::int64_t r = 0; r < drawn; ++r) put_rank(push_object(ranks), shard_of(run, r), run.model.is_moe());
 
-  json axes = json::array();
+  json& axes = put_array(out, "axes");
   std::vector<Axis> order = {Axis::data, Axis::tensor, Axis::pipeline, Axis::expert};
   if (run.parallel.cp > 1) order.push_back(Axis::context);
   for (Axis axis : order) {
     const GroupPlacement g = place_group(run.cluster, run.parallel, axis);
-    axes.push_back({{"axis", axis_name(axis)},
-                    {"size", g.size},
-                    {"stride", g.stride},
-                    {"members_per_node", g.members_per_node},
-                    {"link", g.crosses_nodes ? "inter" : "intra"},
-                    {"link_name", g.link},
-                    {"groups", groups_among(run, axis, drawn)}});
+    json& a = push_object(axes);
+    put(a, "axis", axis_name(axis));
+    put(a, "size", g.size);
+    put(a, "stride", g.stride);
+    put(a, "members_per_node", g.members_per_node);
+    put(a, "link", g.crosses_nodes ? "inter" : "intra");
+    put(a, "link_name", g.link);
+    put(a, "groups", groups_among(run, axis, drawn));
   }
   const std::int64_t per_node = run.cluster.gpus_per_node;
-  return {{"gpus", run.cluster.gpus},
-          {"gpus_per_node", per_node},
-          {"nodes", (run.cluster.gpus + per_node - 1) / per_node},
-          {"drawn", drawn},
-          {"ranks", std::move(ranks)},
-          {"axes", std::move(axes)}};
+  put(out, "gpus", run.cluster.gpus);
+  put(out, "gpus_per_node", per_node);
+  put(out, "nodes", (run.cluster.gpus + per_node - 1) / per_node);
+  put(out, "drawn", drawn);
+  return out;
 }
 
 }  // namespace parascope::detail

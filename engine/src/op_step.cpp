@@ -1,4 +1,5 @@
 // The "step" operation: a 4-D training configuration -> step time, breakdown, MFU/HFU, memory per GPU.
+#include "json_out.hpp"
 #include "ops.hpp"
 #include "step_json.hpp"
 
@@ -30,7 +31,7 @@ json op_step(RequestReader& request) {
   request.finish();
   const StepResult r = evaluate(s);
   json out = step_to_json(r);
-  if (r.hfu > 1) out["hfu_note"] = above_peak_note(s.efficiency);
+  if (r.hfu > 1) put(out, "hfu_note", above_peak_note(s.efficiency));
   return out;
 }
 

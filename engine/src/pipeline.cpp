@@ -20,17 +20,16 @@ using Refusal = std::optional<PipelineError>;
 Refusal check_count(const char* name, PipelineKnob knob, int value, int max) {
   if (value >= 1 && value <= max) return std::nullopt;
   return PipelineError(code::out_of_range,
-                       std::string(name) + " must be an integer from 1 to " + std::to_string(max) + "; got " +
-                           std::to_string(value),
+                       detail::join_pieces({name, " must be an integer from 1 to ", max, "; got ", value}),
                        knob);
 }
 
 Refusal check_duration(const char* name, PipelineKnob knob, double value, bool may_be_zero) {
-  if (!std::isfinite(value)) return PipelineError(code::not_finite, std::string(name) + " must be finite", knob);
+  if (!std::isfinite(value)) return PipelineError(code::not_finite, detail::join_pieces({name, " must be finite"}), knob);
   if (value < 0 || (!may_be_zero && value == 0) || value > kMaxDuration) {
     return PipelineError(code::out_of_range,
-                         std::string(name) + " must be " + (may_be_zero ? "from 0" : "greater than 0") +
-                             " and at most 1e12; got " + detail::format_number(value),
+                         detail::join_pieces({name, " must be ", may_be_zero ? "from 0" : "greater than 0",
+                                              " and at most 1e12; got ", value}),
                          knob);
   }
   return std::nullopt;
@@ -45,11 +44,11 @@ std::optional<PipelineError> interleaved_rule(const PipelineSpec& spec) {
     // Megatron-LM runs microbatches in groups of p through chunk 0, then chunk 1, ...; with a short last group its
     // warm-up count leaves stages waiting on each other (the simulation deadlocks), and Megatron refuses it too.
     return PipelineError(code::inconsistent,
-                         "interleaved needs microbatches in a multiple of stages (" + std::to_string(spec.stages) +
-                             ") or fewer: it runs them in groups of p = " + std::to_string(spec.stages) +
-                             " (one group through chunk 0, then chunk 1, ...) and a short last group after full ones "
-                             "leaves stages waiting on each other; got " +
-                             std::to_string(spec.microbatches),
+                         join_pieces({"interleaved needs microbatches in a multiple of stages (", spec.stages,
+                                      ") or fewer: it runs them in groups of p = ", spec.stages,
+                                      " (one group through chunk 0, then chunk 1, ...) and a short last group after "
+                                      "full ones leaves stages waiting on each other; got ",
+                                      spec.microbatches}),
                          PipelineKnob::microbatches);
   }
   return std::nullopt;
@@ -58,21 +57,24 @@ std::optional<PipelineError> interleaved_rule(const PipelineSpec& spec) {
 std::optional<PipelineError> dualpipe_rule(const PipelineSpec& spec) {
   if (spec.stages % 2 != 0) {
     return PipelineError(code::inconsistent,
-                         "dualpipe needs an even number of stages: it pairs rank r with rank p−1−r and feeds "
-                         "microbatches from both ends; got " + std::to_string(spec.stages),
+                         join_pieces({"dualpipe needs an even number of stages: it pairs rank r with rank p−1−r and "
+                                      "feeds microbatches from both ends; got ",
+                                      spec.stages}),
                          PipelineKnob::stages);
   }
   if (spec.microbatches % 2 != 0) {
     return PipelineError(code::inconsistent,
-                         "dualpipe needs an even number of microbatches: half enter at each end of the pipeline; got " +
-                             std::to_string(spec.microbatches),
+                         join_pieces({"dualpipe needs an even number of microbatches: half enter at each end of the "
+                                      "pipeline; got ",
+                                      spec.microbatches}),
                          PipelineKnob::microbatches);
   }
   if (spec.microbatches < 2 * spec.stages) {
     return PipelineError(code::inconsistent,
-                         "dualpipe needs at least 2 microbatches per stage (" + std::to_string(2 * spec.stages) +
-                             " here): DeepSeek's reference implementation asserts microbatches ≥ 2·stages; got " +
-                             std::to_string(spec.microbatches),
+                         join_pieces({"dualpipe needs at least 2 microbatches per stage (", 2 * spec.stages,
+                                      " here): DeepSeek's reference implementation asserts microbatches ≥ 2·stages; "
+                                      "got ",
+                                      spec.microbatches}),
                          PipelineKnob::microbatches);
   }
   return std::nullopt;
@@ -91,19 +93,21 @@ Refusal refusal(const PipelineSpec& spec) {
   }
   if (auto r = check_count("chunks", PipelineKnob::chunks, spec.chunks, kMaxPipelineChunks)) return r;
   const detail::ScheduleEntry& entry = detail::schedule_entry(spec.schedule);
-  const std::string id(entry.info.id);
+  const std::string_view id = entry.info.id;
   if (spec.forward_only && !entry.info.forward_only) {
     // What sets 1F1B, ZB-H1, ZB-H2 and DualPipe apart is where they place the backward passes; without them each is
     // GPipe's forward half under another name, and its known bubble (a statement about the whole pass) would not apply.
     return PipelineError(code::inconsistent,
-                         id + " is drawn with its backward passes: it differs from gpipe in where it places them, so "
-                              "its forward half alone is gpipe's; forward_only applies to gpipe and interleaved",
+                         detail::join_pieces({id, " is drawn with its backward passes: it differs from gpipe in where it "
+                                                  "places them, so its forward half alone is gpipe's; forward_only "
+                                                  "applies to gpipe and interleaved"}),
                          PipelineKnob::forward_only);
   }
   if (!entry.info.interleaves && spec.chunks != 1) {
     return PipelineError(code::inconsistent,
-                         "chunks apply to the interleaved schedule only: a chunk is a virtual stage, and " + id +
-                             " runs one per GPU, so leave chunks at 1",
+                         detail::join_pieces({"chunks apply to the interleaved schedule only: a chunk is a virtual stage, "
+                                              "and ",
+                                              id, " runs one per GPU, so leave chunks at 1"}),
                          PipelineKnob::chunks);
   }
   if (entry.rule) {
@@ -115,14 +119,15 @@ Refusal refusal(const PipelineSpec& spec) {
   if (auto r = check_duration("times.comm", PipelineKnob::time_comm, spec.times.comm, true)) return r;
   if (!entry.info.splits_backward && spec.times.w != 0) {
     return PipelineError(code::inconsistent,
-                         id + " runs the whole backward as one op of length times.b; put the weight-gradient time into "
-                              "times.b and leave times.w at 0 (only zb-h1, zb-h2 and dualpipe split it off)",
+                         detail::join_pieces({id, " runs the whole backward as one op of length times.b; put the "
+                                                  "weight-gradient time into times.b and leave times.w at 0 (only "
+                                                  "zb-h1, zb-h2 and dualpipe split it off)"}),
                          PipelineKnob::time_w);
   }
   if (pipeline_op_count(spec) > kMaxPipelineOps) {
     return PipelineError(code::too_large,
-                         "this schedule would have " + std::to_string(pipeline_op_count(spec)) +
-                             " ops (stages × microbatches × chunks × op kinds); the limit is 1000000",
+                         detail::join_pieces({"this schedule would have ", pipeline_op_count(spec),
+                                              " ops (stages × microbatches × chunks × op kinds); the limit is 1000000"}),
                          PipelineKnob::size);
   }
   return std::nullopt;

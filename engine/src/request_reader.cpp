@@ -19,6 +19,10 @@ json parse_json(std::string_view text) {
   return result;
 }
 
+void refuse(const char* code, std::initializer_list<Piece> message, std::string_view field) {
+  throw RequestError(code, join_pieces(message), std::string(field));
+}
+
 namespace {
 
 std::string type_name(const json& v) {
@@ -46,10 +50,9 @@ std::string join(const Names& names) {
 
 RequestReader::RequestReader(const json& object, std::string path) : object_(object), path_(std::move(path)) {
   if (!object_.is_object()) {
-    throw RequestError(code::wrong_type,
-                       (path_.empty() ? std::string("the request") : path_) + " must be a JSON object; got " +
-                           type_name(object_),
-                       path_);
+    refuse(code::wrong_type,
+           {(path_.empty() ? std::string("the request") : path_), " must be a JSON object; got ", type_name(object_)},
+           path_);
   }
 }
 
@@ -67,7 +70,7 @@ const json* RequestReader::find(const char* key) {
 
 const json& RequestReader::value(const char* key) {
   const json* v = find(key);
-  if (!v) throw RequestError(code::missing_field, path_of(key) + " is required", path_of(key));
+  if (!v) refuse(code::missing_field, {path_of(key), " is required"}, path_of(key));
   return *v;
 }
 
@@ -75,40 +78,32 @@ void RequestReader::ignore(const char* key) { known_.insert(key); }
 
 double RequestReader::finite_number(const char* key, const json& v) const {
   if (!v.is_number()) {
-    throw RequestError(code::wrong_type, path_of(key) + " must be a number; got " + type_name(v), path_of(key));
+    refuse(code::wrong_type, {path_of(key), " must be a number; got ", type_name(v)}, path_of(key));
   }
   double d = v.get<double>();
   if (!std::isfinite(d)) {
-    throw RequestError(code::not_finite, path_of(key) + " must be finite", path_of(key));
+    refuse(code::not_finite, {path_of(key), " must be finite"}, path_of(key));
   }
   return d;
 }
 
 std::int64_t RequestReader::integer(const char* key, std::int64_t min, std::int64_t max) {
   const json& v = value(key);
-  std::string range = "from " + format_number(double(min)) + " to " + format_number(double(max));
+  // The range in words is written only into a refusal (never built for a value that passes).
+  const auto refuse_range = [&](const char* code, const char* what, Piece got) {
+    refuse(code, {path_of(key), what, "from ", double(min), " to ", double(max), "; got ", got}, path_of(key));
+  };
   if (v.is_number_integer() || v.is_number_unsigned()) {
     if (v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(max)) {
-      throw RequestError(code::out_of_range,
-                         path_of(key) + " must be an integer " + range + "; got " + std::to_string(v.get<std::uint64_t>()),
-                         path_of(key));
+      refuse_range(code::out_of_range, " must be an integer ", std::to_string(v.get<std::uint64_t>()));
     }
     std::int64_t i = v.get<std::int64_t>();
-    if (i < min || i > max) {
-      throw RequestError(code::out_of_range,
-                         path_of(key) + " must be an integer " + range + "; got " + std::to_string(i), path_of(key));
-    }
+    if (i < min || i > max) refuse_range(code::out_of_range, " must be an integer ", i);
     return i;
   }
   double d = finite_number(key, v);
-  if (d != std::floor(d)) {
-    throw RequestError(code::not_integer, path_of(key) + " must be a whole number " + range + "; got " + format_number(d),
-                       path_of(key));
-  }
-  if (d < double(min) || d > double(max)) {
-    throw RequestError(code::out_of_range, path_of(key) + " must be an integer " + range + "; got " + format_number(d),
-                       path_of(key));
-  }
+  if (d != std::floor(d)) refuse_range(code::not_integer, " must be a whole number ", d);
+  if (d < double(min) || d > double(max)) refuse_range(code::out_of_range, " must be an integer ", d);
   return std::int64_t(d);
 }
 
@@ -123,8 +118,7 @@ double RequestReader::number(const char* key, double min, double max, bool min_e
   if (low || d > max) {
     std::string range = min_exclusive ? "greater than " + format_number(min) + " and at most " + format_number(max)
                                       : "from " + format_number(min) + " to " + format_number(max);
-    throw RequestError(code::out_of_range, path_of(key) + " must be " + range + "; got " + format_number(d),
-                       path_of(key));
+    refuse(code::out_of_range, {path_of(key), " must be ", range, "; got ", double(d)}, path_of(key));
   }
   return d;
 }
@@ -138,7 +132,7 @@ bool RequestReader::boolean_or(const char* key, bool fallback) {
   const json* v = find(key);
   if (!v) return fallback;
   if (!v->is_boolean()) {
-    throw RequestError(code::wrong_type, path_of(key) + " must be true or false; got " + type_name(*v), path_of(key));
+    refuse(code::wrong_type, {path_of(key), " must be true or false; got ", type_name(*v)}, path_of(key));
   }
   return v->get<bool>();
 }
@@ -161,15 +155,13 @@ template <typename Names>
 std::string RequestReader::choose(const char* key, const Names& allowed) {
   const json& v = value(key);
   if (!v.is_string()) {
-    throw RequestError(code::wrong_type, path_of(key) + " must be one of " + join(allowed) + "; got " + type_name(v),
-                       path_of(key));
+    refuse(code::wrong_type, {path_of(key), " must be one of ", join(allowed), "; got ", type_name(v)}, path_of(key));
   }
   std::string s = v.get<std::string>();
   for (const auto& a : allowed) {
     if (s == a) return s;
   }
-  throw RequestError(code::invalid_value, path_of(key) + " must be one of " + join(allowed) + "; got \"" + s + "\"",
-                     path_of(key));
+  refuse(code::invalid_value, {path_of(key), " must be one of ", join(allowed), "; got \"", s, "\""}, path_of(key));
 }
 
 std::string RequestReader::choice_or(const char* key, const char* fallback, std::initializer_list<const char*> allowed) {
@@ -181,7 +173,7 @@ std::string RequestReader::text_or(const char* key, const std::string& fallback)
   const json* v = find(key);
   if (!v) return fallback;
   if (!v->is_string()) {
-    throw RequestError(code::wrong_type, path_of(key) + " must be a string; got " + type_name(*v), path_of(key));
+    refuse(code::wrong_type, {path_of(key), " must be a string; got ", type_name(*v)}, path_of(key));
   }
   return v->get<std::string>();
 }
@@ -197,10 +189,10 @@ void RequestReader::finish() const {
       if (!allowed.empty()) allowed += ", ";
       allowed += k;
     }
-    throw RequestError(code::unknown_field,
-                       "unknown field " + path_of(it.key().c_str()) + "; " +
-                           (path_.empty() ? std::string("this operation") : path_) + " takes: " + allowed,
-                       path_of(it.key().c_str()));
+    refuse(code::unknown_field,
+           {"unknown field ", path_of(it.key().c_str()), "; ", (path_.empty() ? std::string("this operation") : path_),
+            " takes: ", allowed},
+           path_of(it.key().c_str()));
   }
 }
 

@@ -18,6 +18,9 @@ namespace parascope::detail {
 
 using json = nlohmann::json;
 
+/// Throws RequestError(code, the pieces joined (number_text.hpp), field): one out-of-line call per refusal.
+[[noreturn]] void refuse(const char* code, std::initializer_list<Piece> message, std::string_view field);
+
 /// Wraps one JSON object. Each accessor marks its key as read; finish() refuses any key that was never read.
 class RequestReader {
  public:

@@ -11,8 +11,6 @@ namespace {
 constexpr std::int64_t kMaxGpus = 10'000'000;
 constexpr std::int64_t kMaxBatch = 100'000'000;
 
-std::string str(std::int64_t v) { return std::to_string(v); }
-
 }  // namespace
 
 Cluster read_cluster(RequestReader& r, const Hardware& hw) {
@@ -21,10 +19,10 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   c.gpus_per_node = r.integer_or("gpus_per_node", hw.gpus_per_node > 0 ? hw.gpus_per_node : 8, 1, kMaxGpus);
   auto link = [&](const char* key, double preset) {
     if (!r.has(key) && preset <= 0) {
-      throw RequestError(code::missing_field,
-                         r.path_of(key) + " is required: the hardware gives no value for it (bytes/s one direction "
-                                          "per GPU, or seconds per step for a latency)",
-                         r.path_of(key));
+      refuse(code::missing_field,
+             {r.path_of(key), " is required: the hardware gives no value for it (bytes/s one direction "
+              "per GPU, or seconds per step for a latency)"},
+             r.path_of(key));
     }
     // Bandwidths at least 1 byte/s (as a hardware object's), so no time derived from them overflows.
     return r.number_or(key, preset, std::string(key).find("bandwidth") != std::string::npos ? 1.0 : 0.0, 1e16);
@@ -46,8 +44,7 @@ namespace {
 void read_stage_layers(RequestReader& r, const ModelShape& m, ParallelConfig& p) {
   for (const char* key : {"first_stage_layers", "last_stage_layers"}) {
     if (r.has(key) && p.pp < 2) {
-      throw RequestError(code::inconsistent, std::string(key) + " needs a pipeline (pp ≥ 2); got pp = " + str(p.pp),
-                         r.path_of(key));
+      refuse(code::inconsistent, {key, " needs a pipeline (pp ≥ 2); got pp = ", p.pp}, r.path_of(key));
     }
   }
   p.first_stage_layers = r.integer_or("first_stage_layers", 0, 1, m.layers);
@@ -55,10 +52,9 @@ void read_stage_layers(RequestReader& r, const ModelShape& m, ParallelConfig& p)
   for (const char* key : {"first_stage_layers", "last_stage_layers"}) {
     const std::int64_t n = std::string(key) == "first_stage_layers" ? p.first_stage_layers : p.last_stage_layers;
     if (r.has(key) && n < p.vpp) {
-      throw RequestError(code::inconsistent,
-                         std::string(key) + " must be at least vpp = " + str(p.vpp) + " (one layer per model chunk); got " +
-                             str(n),
-                         r.path_of(key));
+      refuse(code::inconsistent,
+             {key, " must be at least vpp = ", p.vpp, " (one layer per model chunk); got ", n},
+             r.path_of(key));
     }
   }
   const std::int64_t given = (p.first_stage_layers > 0 ? 1 : 0) + (p.last_stage_layers > 0 ? 1 : 0);
@@ -67,16 +63,16 @@ void read_stage_layers(RequestReader& r, const ModelShape& m, ParallelConfig& p)
   const std::int64_t others = p.pp - given;
   const char* key = p.last_stage_layers > 0 ? "last_stage_layers" : "first_stage_layers";
   if (others == 0 && rest != 0) {
-    throw RequestError(code::inconsistent,
-                       "first_stage_layers + last_stage_layers must be the model's " + str(m.layers) +
-                           " layers when pp = 2; got " + str(m.layers - rest),
-                       r.path_of(key));
+    refuse(code::inconsistent,
+           {"first_stage_layers + last_stage_layers must be the model's ", m.layers, " layers when pp = 2; got ",
+            m.layers - rest},
+           r.path_of(key));
   }
   if (others > 0 && rest < others * p.vpp) {
-    throw RequestError(code::inconsistent,
-                       "the other " + str(others) + " stages need at least vpp = " + str(p.vpp) + " layers each, but " +
-                           str(m.layers) + " layers leave them " + str(rest),
-                       r.path_of(key));
+    refuse(code::inconsistent,
+           {"the other ", others, " stages need at least vpp = ", p.vpp, " layers each, but ", m.layers,
+            " layers leave them ", rest},
+           r.path_of(key));
   }
 }
 
@@ -90,103 +86,101 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   if (r.has("dp")) {
     p.dp = r.integer("dp", 1, kMaxGpus);
     if (p.dp * model_parallel != c.gpus) {
-      throw RequestError(code::inconsistent,
-                         "dp·tp·pp·cp = " + str(p.dp) + "·" + str(p.tp) + "·" + str(p.pp) + "·" + str(p.cp) + " = " +
-                             str(p.dp * model_parallel) + " but cluster.gpus = " + str(c.gpus) + "; they must be equal",
-                         r.path_of("dp"));
+      refuse(code::inconsistent,
+             {"dp·tp·pp·cp = ", p.dp, "·", p.tp, "·", p.pp, "·", p.cp, " = ", p.dp * model_parallel,
+              " but cluster.gpus = ", c.gpus, "; they must be equal"},
+             r.path_of("dp"));
     }
   } else {
     if (c.gpus % model_parallel != 0) {
-      throw RequestError(code::inconsistent,
-                         "tp·pp·cp = " + str(model_parallel) + " does not divide cluster.gpus = " + str(c.gpus) +
-                             ", so no whole dp makes dp·tp·pp·cp = gpus",
-                         r.path_of("tp"));
+      refuse(code::inconsistent,
+             {"tp·pp·cp = ", model_parallel, " does not divide cluster.gpus = ", c.gpus,
+              ", so no whole dp makes dp·tp·pp·cp = gpus"},
+             r.path_of("tp"));
     }
     p.dp = c.gpus / model_parallel;
   }
   if (m.heads % p.tp != 0) {
-    throw RequestError(code::inconsistent,
-                       "tp = " + str(p.tp) + " must divide the model's " + str(m.heads) +
-                           " attention heads (Megatron splits heads across tensor-parallel ranks)",
-                       r.path_of("tp"));
+    refuse(code::inconsistent,
+           {"tp = ", p.tp, " must divide the model's ", m.heads,
+            " attention heads (Megatron splits heads across tensor-parallel ranks)"},
+           r.path_of("tp"));
   }
   if (p.cp > 1 && m.seq % p.cp != 0) {
-    throw RequestError(code::inconsistent, "cp = " + str(p.cp) + " must divide seq = " + str(m.seq), r.path_of("cp"));
+    refuse(code::inconsistent, {"cp = ", p.cp, " must divide seq = ", m.seq}, r.path_of("cp"));
   }
   if (p.ep > 1) {
     if (!m.is_moe()) {
-      throw RequestError(code::inconsistent, "ep > 1 needs a mixture-of-experts model (experts > 1)", r.path_of("ep"));
+      refuse(code::inconsistent, {"ep > 1 needs a mixture-of-experts model (experts > 1)"}, r.path_of("ep"));
     }
     if (m.experts % p.ep != 0) {
-      throw RequestError(code::inconsistent,
-                         "ep = " + str(p.ep) + " must divide the model's " + str(m.experts) + " experts", r.path_of("ep"));
+      refuse(code::inconsistent, {"ep = ", p.ep, " must divide the model's ", m.experts, " experts"}, r.path_of("ep"));
     }
   }
   // MoE parallel folding (Megatron-Core; Liu et al. 2025, arXiv 2504.14960): the MoE layers split the same
   // tp·cp·dp ranks of a stage into etp × ep × edp. etp defaults to tp, which keeps the rule "ep divides dp·cp".
   if (r.has("etp") && !m.is_moe()) {
-    throw RequestError(code::inconsistent, "etp (expert tensor parallel size) needs a mixture-of-experts model (experts > 1)",
-                       r.path_of("etp"));
+    refuse(code::inconsistent,
+           {"etp (expert tensor parallel size) needs a mixture-of-experts model (experts > 1)"},
+           r.path_of("etp"));
   }
   p.etp = m.is_moe() ? r.integer_or("etp", p.tp, 1, kMaxGpus) : 0;
   if (m.is_moe()) {
     const std::int64_t expert_ffn = m.expert_ffn > 0 ? m.expert_ffn : m.ffn;
     if (expert_ffn % p.etp != 0) {
-      throw RequestError(code::inconsistent,
-                         "etp = " + str(p.etp) + " must divide the expert FFN width " + str(expert_ffn) +
-                             " (each expert's FFN columns are split over the etp ranks)",
-                         r.path_of("etp"));
+      refuse(code::inconsistent,
+             {"etp = ", p.etp, " must divide the expert FFN width ", expert_ffn,
+              " (each expert's FFN columns are split over the etp ranks)"},
+             r.path_of("etp"));
     }
     const std::int64_t ranks = p.tp * p.cp * p.dp;
     if (ranks % (p.ep * p.etp) != 0) {
       // Name the field that breaks the rule: etp when ep alone would fit.
       const bool etp_breaks = r.has("etp") && ranks % p.ep == 0;
-      throw RequestError(code::inconsistent,
-                         "ep·etp = " + str(p.ep) + "·" + str(p.etp) + " = " + str(p.ep * p.etp) +
-                             " must divide tp·dp·cp = " + str(p.tp) + "·" + str(p.dp) + "·" + str(p.cp) + " = " +
-                             str(ranks) +
-                             " (MoE parallel folding: the expert groups are carved from one pipeline stage's ranks; "
-                             "etp defaults to tp, and etp = 1 lets ep span the tensor-parallel ranks too)",
-                         r.path_of(etp_breaks ? "etp" : "ep"));
+      refuse(code::inconsistent,
+             {"ep·etp = ", p.ep, "·", p.etp, " = ", p.ep * p.etp, " must divide tp·dp·cp = ", p.tp, "·", p.dp, "·",
+              p.cp, " = ", ranks,
+              " (MoE parallel folding: the expert groups are carved from one pipeline stage's ranks; "
+              "etp defaults to tp, and etp = 1 lets ep span the tensor-parallel ranks too)"},
+             r.path_of(etp_breaks ? "etp" : "ep"));
     }
   }
   p.vpp = r.integer_or("vpp", 1, 1, 1024);
   if (p.pp * p.vpp > m.layers) {
-    throw RequestError(code::inconsistent,
-                       "pp·vpp = " + str(p.pp * p.vpp) + " model chunks but the model has only " + str(m.layers) +
-                           " layers",
-                       r.path_of(p.vpp > 1 ? "vpp" : "pp"));
+    refuse(code::inconsistent,
+           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", m.layers, " layers"},
+           r.path_of(p.vpp > 1 ? "vpp" : "pp"));
   }
   p.microbatch_size = r.integer_or("microbatch_size", 1, 1, kMaxBatch);
   p.global_batch = r.integer("global_batch", 1, kMaxBatch);
   if (p.global_batch % (p.dp * p.microbatch_size) != 0) {
-    throw RequestError(code::inconsistent,
-                       "global_batch = " + str(p.global_batch) + " sequences must be a multiple of dp·microbatch_size = " +
-                           str(p.dp) + "·" + str(p.microbatch_size) + " = " + str(p.dp * p.microbatch_size),
-                       r.path_of("global_batch"));
+    refuse(code::inconsistent,
+           {"global_batch = ", p.global_batch, " sequences must be a multiple of dp·microbatch_size = ", p.dp, "·",
+            p.microbatch_size, " = ", p.dp * p.microbatch_size},
+           r.path_of("global_batch"));
   }
   p.schedule = *parse_schedule(r.choice_or("schedule", p.vpp > 1 ? "interleaved" : "1f1b", schedule_ids()));
   if (p.vpp > 1 && !schedule_info(p.schedule).interleaves) {
-    throw RequestError(code::inconsistent,
-                       "vpp > 1 needs schedule \"interleaved\"; got \"" + std::string(schedule_id(p.schedule)) + "\"",
-                       r.path_of("schedule"));
+    refuse(code::inconsistent,
+           {"vpp > 1 needs schedule \"interleaved\"; got \"", schedule_id(p.schedule), "\""},
+           r.path_of("schedule"));
   }
   p.recompute = parse_recompute(r.choice_or("recompute", "none", recompute_ids()));
   p.sequence_parallel = r.boolean_or("sequence_parallel", false);
   p.zero = int(r.integer_or("zero", 0, 0, 3));
   if (r.has("reshard_after_forward") && p.zero != 3) {
-    throw RequestError(code::inconsistent,
-                       "reshard_after_forward applies to zero 3 (FSDP), which gathers the weights; got zero " +
-                           str(p.zero),
-                       r.path_of("reshard_after_forward"));
+    refuse(code::inconsistent,
+           {"reshard_after_forward applies to zero 3 (FSDP), which gathers the weights; got zero ", p.zero},
+           r.path_of("reshard_after_forward"));
   }
   // Default as torchtitan sets it ("default" policy: reshard_after_forward = not pp_enabled): PyTorch FSDP's own
   // default (true) without a pipeline; with one, false, to avoid per-microbatch all-gathers (Llama 3's choice).
   p.reshard_after_forward = r.boolean_or("reshard_after_forward", p.pp == 1);
   read_stage_layers(r, m, p);
   if (r.has("moe_max_nodes_per_token") && !m.is_moe()) {
-    throw RequestError(code::inconsistent, "moe_max_nodes_per_token needs a mixture-of-experts model (experts > 1)",
-                       r.path_of("moe_max_nodes_per_token"));
+    refuse(code::inconsistent,
+           {"moe_max_nodes_per_token needs a mixture-of-experts model (experts > 1)"},
+           r.path_of("moe_max_nodes_per_token"));
   }
   p.moe_max_nodes_per_token = r.integer_or("moe_max_nodes_per_token", 0, 1, kMaxGpus);
   r.finish();

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "json_out.hpp"
 #include "names.hpp"
 #include "parascope/presets.hpp"
 
@@ -41,15 +42,14 @@ ModelShape read_model_shape(RequestReader& r) {
   m.heads = r.integer("heads", 1, m.hidden);
   m.kv_heads = r.integer_or("kv_heads", m.heads, 1, m.heads);
   if (m.heads % m.kv_heads != 0) {
-    throw RequestError(code::inconsistent,
-                       r.path_of("kv_heads") + " must divide heads (" + std::to_string(m.heads) + "); got " +
-                           std::to_string(m.kv_heads),
-                       r.path_of("kv_heads"));
+    refuse(code::inconsistent,
+           {r.path_of("kv_heads"), " must divide heads (", m.heads, "); got ", m.kv_heads},
+           r.path_of("kv_heads"));
   }
   if (!r.has("head_dim") && m.hidden % m.heads != 0) {
-    throw RequestError(code::inconsistent,
-                       r.path_of("heads") + " must divide hidden when head_dim is not given (head_dim = hidden / heads)",
-                       r.path_of("heads"));
+    refuse(code::inconsistent,
+           {r.path_of("heads"), " must divide hidden when head_dim is not given (head_dim = hidden / heads)"},
+           r.path_of("heads"));
   }
   m.head_dim = r.integer_or("head_dim", m.hidden / m.heads, 1, kMaxWidth);
   m.ffn = r.integer_or("ffn", 4 * m.hidden, 1, kMaxWidth);
@@ -59,35 +59,35 @@ ModelShape read_model_shape(RequestReader& r) {
   m.experts = r.integer_or("experts", 1, 1, kMaxExperts);
   m.top_k = r.integer_or("top_k", 1, 1, kMaxExperts);
   if (m.top_k > m.experts) {
-    throw RequestError(code::inconsistent,
-                       r.path_of("top_k") + " must be at most experts (" + std::to_string(m.experts) + "); got " +
-                           std::to_string(m.top_k),
-                       r.path_of("top_k"));
+    refuse(code::inconsistent,
+           {r.path_of("top_k"), " must be at most experts (", m.experts, "); got ", m.top_k},
+           r.path_of("top_k"));
   }
   m.expert_ffn = r.integer_or("expert_ffn", m.ffn, 1, kMaxWidth);
   m.shared_experts = r.integer_or("shared_experts", 0, 0, kMaxExperts);
   // `dense_layers` is the earlier name of `first_dense_layers`, still read so saved requests keep working.
   if (r.has("first_dense_layers") && r.has("dense_layers")) {
-    throw RequestError(code::conflicting_fields,
-                       r.path_of("dense_layers") + " is the old name of first_dense_layers: give only one of them",
-                       r.path_of("dense_layers"));
+    refuse(code::conflicting_fields,
+           {r.path_of("dense_layers"), " is the old name of first_dense_layers: give only one of them"},
+           r.path_of("dense_layers"));
   }
   const char* dense_key = r.has("dense_layers") ? "dense_layers" : "first_dense_layers";
   m.first_dense_layers = r.integer_or(dense_key, 0, 0, m.layers);
   m.moe_layer_freq = r.integer_or("moe_layer_freq", 1, 1, m.layers);
   if (!m.is_moe() && (m.shared_experts > 0 || m.first_dense_layers > 0 || m.moe_layer_freq > 1)) {
     const char* key = m.shared_experts > 0 ? "shared_experts" : m.first_dense_layers > 0 ? dense_key : "moe_layer_freq";
-    throw RequestError(code::inconsistent,
-                       r.path_of(key) + ": shared_experts, first_dense_layers and moe_layer_freq apply only to MoE "
-                                        "models (experts > 1)",
-                       r.path_of(key));
+    refuse(code::inconsistent,
+           {r.path_of(key), ": shared_experts, first_dense_layers and moe_layer_freq apply only to MoE "
+            "models (experts > 1)"},
+           r.path_of(key));
   }
   m.q_lora_rank = r.integer_or("q_lora_rank", 0, 0, kMaxWidth);
   m.kv_lora_rank = r.integer_or("kv_lora_rank", 0, 0, kMaxWidth);
   m.rope_head_dim = r.integer_or("rope_head_dim", 0, 0, kMaxWidth);
   if (!m.is_mla() && (m.q_lora_rank > 0 || m.rope_head_dim > 0)) {
-    throw RequestError(code::inconsistent, "q_lora_rank and rope_head_dim describe MLA and need kv_lora_rank > 0",
-                       r.path_of(m.q_lora_rank > 0 ? "q_lora_rank" : "rope_head_dim"));
+    refuse(code::inconsistent,
+           {"q_lora_rank and rope_head_dim describe MLA and need kv_lora_rank > 0"},
+           r.path_of(m.q_lora_rank > 0 ? "q_lora_rank" : "rope_head_dim"));
   }
   m.bias = r.boolean_or("bias", false);
   m.norm = r.choice_or("norm", "rmsnorm", {"layernorm", "rmsnorm"}) == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
@@ -129,16 +129,16 @@ Hardware read_hardware(RequestReader& r) {
     const json& formats = r.value("fp8_block_scaling");
     const std::string field = r.path_of("fp8_block_scaling");
     if (!formats.is_array()) {
-      throw RequestError(code::wrong_type, field + " must be a list of format names, e.g. [\"mxfp8\"]", field);
+      refuse(code::wrong_type, {field, " must be a list of format names, e.g. [\"mxfp8\"]"}, field);
     }
     for (const json& f : formats) {
       const auto& known = fp8_block_format_ids();
       if (!f.is_string() || std::find(known.begin(), known.end(), f.get<std::string>()) == known.end()) {
-        throw RequestError(code::invalid_value, field + " entries must be one of \"mxfp8\"; got " + f.dump(), field);
+        refuse(code::invalid_value, {field, " entries must be one of \"mxfp8\"; got ", f.dump()}, field);
       }
       if (std::find(h.fp8_block_scaling.begin(), h.fp8_block_scaling.end(), f.get<std::string>()) !=
           h.fp8_block_scaling.end()) {
-        throw RequestError(code::invalid_value, field + " lists " + f.dump() + " twice", field);
+        refuse(code::invalid_value, {field, " lists ", f.dump(), " twice"}, field);
       }
       h.fp8_block_scaling.push_back(f.get<std::string>());
     }
@@ -170,9 +170,9 @@ T resolve(RequestReader& request, const char* key, const char* kind, const std::
     if (p.id == id) return p;
     ids += (ids.empty() ? "" : ", ") + p.id;
   }
-  throw RequestError(code::unknown_preset,
-                     request.path_of(key) + ": no " + kind + " preset \"" + id + "\"; presets: " + ids,
-                     request.path_of(key));
+  refuse(code::unknown_preset,
+         {request.path_of(key), ": no ", kind, " preset \"", id, "\"; presets: ", ids},
+         request.path_of(key));
 }
 
 }  // namespace
@@ -186,67 +186,73 @@ Hardware resolve_hardware(RequestReader& request, const char* key) {
 }
 
 json model_to_json(const ModelShape& m) {
-  json j = {{"id", m.id},
-            {"name", m.name},
-            {"layers", m.layers},
-            {"hidden", m.hidden},
-            {"heads", m.heads},
-            {"kv_heads", m.kv_heads},
-            {"head_dim", m.head_dim},
-            {"ffn", m.ffn},
-            {"activation", name_of(m.activation)},
-            {"vocab", m.vocab},
-            {"seq", m.seq},
-            {"experts", m.experts},
-            {"top_k", m.top_k},
-            {"bias", m.bias},
-            {"norm", name_of(m.norm)},
-            {"position_embedding", name_of(m.position_embedding)},
-            {"tied_embeddings", m.tied_embeddings}};
+  json j;
+  put(j, "id", m.id);
+  put(j, "name", m.name);
+  put(j, "layers", m.layers);
+  put(j, "hidden", m.hidden);
+  put(j, "heads", m.heads);
+  put(j, "kv_heads", m.kv_heads);
+  put(j, "head_dim", m.head_dim);
+  put(j, "ffn", m.ffn);
+  put(j, "activation", name_of(m.activation));
+  put(j, "vocab", m.vocab);
+  put(j, "seq", m.seq);
+  put(j, "experts", m.experts);
+  put(j, "top_k", m.top_k);
+  put(j, "bias", m.bias);
+  put(j, "norm", name_of(m.norm));
+  put(j, "position_embedding", name_of(m.position_embedding));
+  put(j, "tied_embeddings", m.tied_embeddings);
   if (m.is_moe()) {
-    j["expert_ffn"] = m.expert_ffn;
-    j["shared_experts"] = m.shared_experts;
-    j["first_dense_layers"] = m.first_dense_layers;
-    j["moe_layer_freq"] = m.moe_layer_freq;
+    put(j, "expert_ffn", m.expert_ffn);
+    put(j, "shared_experts", m.shared_experts);
+    put(j, "first_dense_layers", m.first_dense_layers);
+    put(j, "moe_layer_freq", m.moe_layer_freq);
   }
   if (m.is_mla()) {
-    j["q_lora_rank"] = m.q_lora_rank;
-    j["kv_lora_rank"] = m.kv_lora_rank;
-    j["rope_head_dim"] = m.rope_head_dim;
+    put(j, "q_lora_rank", m.q_lora_rank);
+    put(j, "kv_lora_rank", m.kv_lora_rank);
+    put(j, "rope_head_dim", m.rope_head_dim);
   }
-  if (m.published_params > 0) j["published_params"] = m.published_params;
-  if (!m.source.empty()) j["source"] = m.source;
+  if (m.published_params > 0) put(j, "published_params", m.published_params);
+  if (!m.source.empty()) put(j, "source", m.source);
   return j;
 }
 
 json hardware_to_json(const Hardware& h) {
-  json j = {{"id", h.id}, {"name", h.name}, {"kind", h.kind}, {"peak_flops", h.peak_flops}};
-  auto put = [&](const char* key, double v) {
-    if (v > 0) j[key] = v;
-  };
-  put("memory_bytes", h.memory_bytes);
-  put("memory_bandwidth", h.memory_bandwidth);
-  if (h.gpus_per_node > 0) j["gpus_per_node"] = h.gpus_per_node;
-  if (!h.intra_link.empty()) j["intra_link"] = h.intra_link;
-  put("intra_bandwidth", h.intra_bandwidth);
-  put("intra_latency", h.intra_latency);
-  if (!h.inter_link.empty()) j["inter_link"] = h.inter_link;
-  put("inter_bandwidth", h.inter_bandwidth);
-  put("inter_latency", h.inter_latency);
-  if (h.nvlink_multicast) j["nvlink_multicast"] = true;
-  put("peak_flops_fp8", h.peak_flops_fp8);
-  if (h.compute_units > 0) j["compute_units"] = h.compute_units;
-  put("gemm_efficiency", h.gemm_efficiency);
-  put("gemm_efficiency_fp8", h.gemm_efficiency_fp8);
-  put("attention_efficiency", h.attention_efficiency);
-  put("attention_efficiency_fa2", h.attention_efficiency_fa2);
-  put("memory_efficiency", h.memory_efficiency);
-  if (!h.fp8_block_scaling.empty()) {
-    json formats = json::array();
-    for (const std::string& f : h.fp8_block_scaling) formats.push_back(f);
-    j["fp8_block_scaling"] = formats;
+  json j;
+  put(j, "id", h.id);
+  put(j, "name", h.name);
+  put(j, "kind", h.kind);
+  put(j, "peak_flops", h.peak_flops);
+  // Optional numbers: written when given (positive).
+  const std::pair<const char*, double> positive[] = {
+      {"memory_bytes", h.memory_bytes},
+      {"memory_bandwidth", h.memory_bandwidth},
+      {"intra_bandwidth", h.intra_bandwidth},
+      {"intra_latency", h.intra_latency},
+      {"inter_bandwidth", h.inter_bandwidth},
+      {"inter_latency", h.inter_latency},
+      {"peak_flops_fp8", h.peak_flops_fp8},
+      {"gemm_efficiency", h.gemm_efficiency},
+      {"gemm_efficiency_fp8", h.gemm_efficiency_fp8},
+      {"attention_efficiency", h.attention_efficiency},
+      {"attention_efficiency_fa2", h.attention_efficiency_fa2},
+      {"memory_efficiency", h.memory_efficiency}};
+  for (const auto& [key, v] : positive) {
+    if (v > 0) put(j, key, v);
   }
-  if (!h.sources.empty()) j["sources"] = h.sources;
+  if (h.gpus_per_node > 0) put(j, "gpus_per_node", h.gpus_per_node);
+  if (!h.intra_link.empty()) put(j, "intra_link", h.intra_link);
+  if (!h.inter_link.empty()) put(j, "inter_link", h.inter_link);
+  if (h.nvlink_multicast) put(j, "nvlink_multicast", true);
+  if (h.compute_units > 0) put(j, "compute_units", h.compute_units);
+  if (!h.fp8_block_scaling.empty()) {
+    json& formats = put_array(j, "fp8_block_scaling");
+    for (const std::string& f : h.fp8_block_scaling) formats.push_back(f);
+  }
+  if (!h.sources.empty()) put(j, "sources", h.sources);
   return j;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "json_out.hpp"
 #include "kernel_model.hpp"
 #include "names.hpp"
 #include "run_json.hpp"
@@ -48,16 +49,16 @@ StepRequest read_step_request(RequestReader& request) {
   s.efficiency = default_efficiency(s.run.hardware, software);
   const bool fp8 = parse_precision(request.choice_or("precision", "bf16", precision_ids())) == Precision::fp8;
   if (fp8 && s.run.hardware.peak_flops_fp8 <= 0) {
-    throw RequestError(code::inconsistent,
-                       "precision \"fp8\" needs FP8 tensor cores: the hardware gives no peak_flops_fp8 (" +
-                           (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id) + ")",
-                       "precision");
+    refuse(code::inconsistent,
+           {"precision \"fp8\" needs FP8 tensor cores: the hardware gives no peak_flops_fp8 (",
+            (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id), ")"},
+           "precision");
   }
   s.efficiency.precision = fp8 ? Precision::fp8 : Precision::bf16;
   // How FP8 tensors are scaled (engine/API.md, `fp8_recipe`): per-tensor current scaling (the default, Hopper's
   // recipe) or MXFP8 block scaling (Blackwell). Only FP8 runs have one.
   if (request.has("fp8_recipe") && !fp8) {
-    throw RequestError(code::inconsistent, "fp8_recipe needs precision \"fp8\"", "fp8_recipe");
+    refuse(code::inconsistent, {"fp8_recipe needs precision \"fp8\""}, "fp8_recipe");
   }
   const std::string recipe = request.choice_or("fp8_recipe", "current", fp8_recipe_ids());
   s.efficiency.fp8_block_scaling = recipe == "mxfp8";
@@ -65,12 +66,11 @@ StepRequest read_step_request(RequestReader& request) {
   // `fp8_block_scaling`; TransformerEngine's datatype and hardware support matrix).
   const auto& formats = s.run.hardware.fp8_block_scaling;
   if (recipe != "current" && std::find(formats.begin(), formats.end(), recipe) == formats.end()) {
-    throw RequestError(code::inconsistent,
-                       "fp8_recipe \"" + recipe + "\" needs tensor cores with " + recipe +
-                           " block scaling (Blackwell); the hardware's fp8_block_scaling does not list it (" +
-                           (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id) +
-                           "): use \"current\"",
-                       "fp8_recipe");
+    refuse(code::inconsistent,
+           {"fp8_recipe \"", recipe, "\" needs tensor cores with ", recipe,
+            " block scaling (Blackwell); the hardware's fp8_block_scaling does not list it (",
+            (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id), "): use \"current\""},
+           "fp8_recipe");
   }
   request.accept("efficiency");
   if (request.has("efficiency")) {
@@ -105,73 +105,75 @@ StepResult evaluate(const StepRequest& s) {
 }
 
 json axis_to_json(const AxisTraffic& a) {
-  return {{"axis", axis_name(a.axis)},
-          {"splits", a.splits},
-          {"collective", a.collective},
-          {"count", a.count},
-          {"bytes_per_gpu", a.bytes_per_gpu},
-          {"link", a.inter ? "inter" : "intra"},
-          {"link_name", a.link},
-          {"time", a.time},
-          {"hidden_fraction", a.hidden_fraction}};
+  json out;
+  put(out, "axis", axis_name(a.axis));
+  put(out, "splits", a.splits);
+  put(out, "collective", a.collective);
+  put(out, "count", a.count);
+  put(out, "bytes_per_gpu", a.bytes_per_gpu);
+  put(out, "link", a.inter ? "inter" : "intra");
+  put(out, "link_name", a.link);
+  put(out, "time", a.time);
+  put(out, "hidden_fraction", a.hidden_fraction);
+  return out;
 }
 
 json step_to_json(const StepResult& r) {
   const StepBreakdown& b = r.breakdown;
-  json axes = json::array();
+  json out;
+  put(out, "step_time", r.step_time);
+  put(out, "tokens_per_second", r.tokens_per_second);
+  put(out, "mfu", r.mfu);
+  put(out, "hfu", r.hfu);
+  put(out, "flops_per_token", r.flops_per_token);
+  put(out, "hardware_flops_per_token", r.hardware_flops_per_token);
+  put(out, "formula", r.formula);
+  put(out, "microbatches", r.microbatches);
+  put(out, "pipeline_makespan", r.pipeline_makespan);
+  json& breakdown = put_object(out, "breakdown");
+  put(breakdown, "compute", b.compute);
+  put(breakdown, "memory_bound", b.memory_bound);
+  put(breakdown, "tp_comm", b.tp_comm);
+  put(breakdown, "cp_comm", b.cp_comm);
+  put(breakdown, "pp_comm", b.pp_comm);
+  put(breakdown, "bubble", b.bubble);
+  put(breakdown, "dp_comm", b.dp_comm);
+  put(breakdown, "ep_comm", b.ep_comm);
+  put(breakdown, "optimizer", b.optimizer);
+  put(breakdown, "other", b.other);
+  json& split = put_object(out, "compute_split");
+  put(split, "useful_at_peak", r.useful_at_peak);
+  put(split, "recompute_at_peak", r.recompute_at_peak);
+  put(split, "kernel_inefficiency", r.kernel_inefficiency);
+  put(out, "dashboard_utilization", r.dashboard_utilization);
+  json& memory = put_object(out, "memory_per_gpu");
+  put(memory, "weights", r.memory.weights);
+  put(memory, "gradients", r.memory.gradients);
+  put(memory, "optimizer_states", r.memory.optimizer);
+  put(memory, "activations", r.memory.activations);
+  put(memory, "total", r.memory.total);
+  put(out, "memory_capacity", r.memory_capacity);
+  put(out, "fits", r.fits);
+  json& axes = put_array(out, "axes");
   for (const auto& a : r.axes) axes.push_back(axis_to_json(a));
-  json out = {{"step_time", r.step_time},
-          {"tokens_per_second", r.tokens_per_second},
-          {"mfu", r.mfu},
-          {"hfu", r.hfu},
-          {"flops_per_token", r.flops_per_token},
-          {"hardware_flops_per_token", r.hardware_flops_per_token},
-          {"formula", r.formula},
-          {"microbatches", r.microbatches},
-          {"pipeline_makespan", r.pipeline_makespan},
-          {"breakdown",
-           {{"compute", b.compute},
-            {"memory_bound", b.memory_bound},
-            {"tp_comm", b.tp_comm},
-            {"cp_comm", b.cp_comm},
-            {"pp_comm", b.pp_comm},
-            {"bubble", b.bubble},
-            {"dp_comm", b.dp_comm},
-            {"ep_comm", b.ep_comm},
-            {"optimizer", b.optimizer},
-            {"other", b.other}}},
-          {"compute_split",
-           {{"useful_at_peak", r.useful_at_peak},
-            {"recompute_at_peak", r.recompute_at_peak},
-            {"kernel_inefficiency", r.kernel_inefficiency}}},
-          {"dashboard_utilization", r.dashboard_utilization},
-          {"memory_per_gpu",
-           {{"weights", r.memory.weights},
-            {"gradients", r.memory.gradients},
-            {"optimizer_states", r.memory.optimizer},
-            {"activations", r.memory.activations},
-            {"total", r.memory.total}}},
-          {"memory_capacity", r.memory_capacity},
-          {"fits", r.fits},
-          {"axes", std::move(axes)},
-          {"parallel",
-           {{"dp", r.parallel.dp},
-            {"tp", r.parallel.tp},
-            {"pp", r.parallel.pp},
-            {"cp", r.parallel.cp},
-            {"ep", r.parallel.ep},
-            {"vpp", r.parallel.vpp},
-            {"microbatch_size", r.parallel.microbatch_size},
-            {"global_batch", r.parallel.global_batch},
-            {"schedule", std::string(schedule_id(r.parallel.schedule))},
-            {"zero", r.parallel.zero},
-            {"sequence_parallel", r.parallel.sequence_parallel},
-            {"stage_layers", r.stage_layers}}}};
+  json& parallel = put_object(out, "parallel");
+  const ParallelConfig& p = r.parallel;
+  put(parallel, "dp", p.dp);
+  put(parallel, "tp", p.tp);
+  put(parallel, "pp", p.pp);
+  put(parallel, "cp", p.cp);
+  put(parallel, "ep", p.ep);
+  put(parallel, "vpp", p.vpp);
+  put(parallel, "microbatch_size", p.microbatch_size);
+  put(parallel, "global_batch", p.global_batch);
+  put(parallel, "schedule", schedule_id(p.schedule));
+  put(parallel, "zero", p.zero);
+  put(parallel, "sequence_parallel", p.sequence_parallel);
+  put(parallel, "stage_layers", r.stage_layers);
   // Fields that apply only to some runs: MoE (etp, node-limited routing) and ZeRO-3 (resharding).
-  json& parallel = out["parallel"];
-  if (r.parallel.etp > 0) parallel["etp"] = r.parallel.etp;
-  if (r.parallel.moe_max_nodes_per_token > 0) parallel["moe_max_nodes_per_token"] = r.parallel.moe_max_nodes_per_token;
-  if (r.parallel.zero == 3) parallel["reshard_after_forward"] = r.parallel.reshard_after_forward;
+  if (p.etp > 0) put(parallel, "etp", p.etp);
+  if (p.moe_max_nodes_per_token > 0) put(parallel, "moe_max_nodes_per_token", p.moe_max_nodes_per_token);
+  if (p.zero == 3) put(parallel, "reshard_after_forward", p.reshard_after_forward);
   return out;
 }
 
