@@ -213,7 +213,8 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
     for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(dist, linked[1]));
     for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
       const glue = chunks.get(out).source;
-      if (glue?.endsWith('.mjs') && [...assets].some((a) => a.startsWith(`${glue.slice(0, -4)}-`) && a.endsWith('.wasm'))) closure(out, start);
+      const wasm = glue?.endsWith('.mjs') && hashed.get(`${glue.slice(0, -4)}.wasm`);
+      if (wasm && assets.has(wasm)) closure(out, start);
     }
     const needed = new Set([...start, ...figures]);
     for (const s of scripts) needed.delete(s.bundle); // its <script> tag loads it
