@@ -25,6 +25,7 @@ const BUDGETS = {
   planner_engine_gzip_bytes: ['B', null],
   first_widget_ms: ['ms', 500], all_widgets_drawn_ms: ['ms', null],
   slider_input_to_paint_p50_ms: ['ms', null], slider_input_to_paint_p95_ms: ['ms', 16],
+  slider_floor_input_to_paint_p95_ms: ['ms', null],
   ring_dropped_frame_fraction: ['', 0.01], layout_shift: ['', 0.05], pipeline_1m_ops_ms: ['ms', 200],
   step_eval_us: ['us', 20], step_eval_pp64_us: ['us', 20], wasm_native_ratio: ['', null],
   // The planner (issue 14; tests/bench/plan_bench.cpp): ms in the wasm (V8, as in Chromium), configurations per CPU
