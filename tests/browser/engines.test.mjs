@@ -330,10 +330,12 @@ for (const engine of ENGINES) {
         // are ES modules with <link rel="modulepreload">; each engine must load them and start the one widget.
         test('the iframe route (embed.html: module chunks, modulepreload) starts each widget alone', async () => {
           if (!browser) throw launchFailure;
-          for (const { tag } of WIDGETS.filter((w) => !ONLY_WIDGETS || ONLY_WIDGETS.includes(w.tag.replace('parascope-', '')))) {
+          for (const { tag, until } of WIDGETS.filter((w) => !ONLY_WIDGETS || ONLY_WIDGETS.includes(w.tag.replace('parascope-', '')))) {
             const page = await browser.open(`${site.url}embed.html#widget=${tag.replace('parascope-', '')}`, SIZES[0]);
             try {
               await page.waitFor(isReady, [tag], { what: `${tag} to start in embed.html (data-ready)` });
+              // As on the article page: the planner's numbers come once its worker's first search has answered.
+              if (until) await poll(() => page.evaluate(until, tag), (v) => v != null, `${tag}'s first answer in embed.html`, 60_000);
               const shown = await page.evaluate(shownNumbers, tag);
               assert.ok(shown.numbers > 0, `${engine}: ${tag} shows no engine number in embed.html`);
               assert.equal(shown.broken, '', `${tag} shows broken numbers in embed.html`);
