@@ -4,6 +4,7 @@
 // widget whose script fails shows why in its place.
 import { readHash } from './lib/model/link-hash.js';
 import { registerWidgets } from './lib/register-widgets.js';
+import { useWidgetEngine } from './lib/widget-engines.js';
 import { WIDGET_MODULES } from './lib/widget-modules.js';
 
 /** The message the parent page receives after every change of height (the guide's snippet reads it). */
@@ -24,6 +25,7 @@ if (!WIDGETS.includes(name)) {
   box.append(p);
 } else {
   const tag = `parascope-${name}`;
+  useWidgetEngine(tag);  // its own small engine (only the ops it asks), downloading while its script loads
   const widget = document.createElement(tag);
   widget.linkKeyOverride = '';  // the hash's bare names are this widget's attributes
   widget.linkKeep = ['widget', 'theme'];

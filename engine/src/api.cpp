@@ -18,28 +18,6 @@ using detail::json;
 using detail::put;
 using detail::put_object;
 
-struct Op {
-  const char* name;
-  detail::OpHandler handler;
-};
-
-/// Every operation the engine answers. Keep in step with docs/api.md.
-constexpr Op kOps[] = {
-    {"version", detail::op_version},
-    {"presets", detail::op_presets},
-    {"mfu", detail::op_mfu},
-    {"step", detail::op_step},
-    {"traffic", detail::op_traffic},
-    {"allreduce", detail::op_allreduce},
-    {"allgather", detail::op_allgather},
-    {"reducescatter", detail::op_reducescatter},
-    {"alltoall", detail::op_alltoall},
-    {"moe_route", detail::op_moe_route},
-    {"placement", detail::op_placement},
-    {"pipeline", detail::op_pipeline},
-    {"plan", detail::op_plan},
-};
-
 /// Response text. Strings may hold bytes that are not UTF-8 (a parse error quotes the bytes it read last): those are
 /// written as U+FFFD instead of throwing, so such a request gets its invalid_json answer, not an internal error.
 std::string text(const json& response) { return response.dump(-1, ' ', false, json::error_handler_t::replace); }
@@ -96,11 +74,20 @@ json dispatch(const json& request) {
     throw RequestError(code::wrong_type, "op must be a string naming an operation", "op");
   }
   const std::string name = op.get<std::string>();
-  for (const Op& candidate : kOps) {
-    if (name == candidate.name) return candidate.handler(reader);
+  const OpTable ops = op_table();
+  for (const Op* candidate = ops.begin; candidate != ops.end; ++candidate) {
+    if (name != candidate->name) continue;
+    if (candidate->handler) return candidate->handler(reader);
+    // A wasm module built for a few widgets leaves the other ops' code out (CMakeLists.txt, parascope_wasm_module).
+    throw RequestError(code::unknown_op,
+                       "the " + name + " op is answered by the " + candidate->elsewhere + " engine (wasm/" +
+                           candidate->elsewhere + ".wasm), not by this one (" + ops.engine + ")",
+                       "op");
   }
   std::string names;
-  for (const Op& candidate : kOps) names += (names.empty() ? "" : ", ") + std::string(candidate.name);
+  for (const Op* candidate = ops.begin; candidate != ops.end; ++candidate) {
+    names += (names.empty() ? "" : ", ") + std::string(candidate->name);
+  }
   throw RequestError(code::unknown_op, "unknown op \"" + name + "\"; ops: " + names, "op");
 }
 

@@ -139,6 +139,30 @@ test('an embed downloads its own widget\'s code and no other widget\'s (each wid
   }
 });
 
+test('an embedded widget runs its own small engine: it fetches that module\'s wasm, never the figures\' parascope.wasm', async () => {
+  const { WIDGET_ENGINES } = await import('../../web/lib/widget-engines.js');
+  for (const widget of ['axes', 'ring', 'bubble', 'mfu', 'planner']) {
+    const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
+    const page = await context.newPage();
+    const wasm = []; // the module names of the wasm files the page (or its worker) asked for
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.endsWith('.wasm')) wasm.push(path.replace(/^.*\//, '').replace(/-[A-Z2-7]{8}\.wasm$/, ''));
+    });
+    await page.goto(`${site().url}embed.html#widget=${widget}`);
+    await page.locator(`parascope-${widget}[data-ready]`).waitFor();
+    await page.waitForLoadState('networkidle');
+    const own = WIDGET_ENGINES[`parascope-${widget}`][0];
+    // The planner's search runs in its worker on the planner's engine.
+    const expected = widget === 'planner' ? [own, 'parascope-planner'] : [own];
+    assert.deepEqual([...new Set(wasm)].sort(), expected.sort(), `the ${widget} embed fetched ${wasm.join(', ')}`);
+    assert.equal(wasm.filter((w) => w === own).length, 1, `${own} fetched once`);
+    const notes = (await page.locator(`parascope-${widget} .note`).allTextContents()).join(' ');
+    assert.doesNotMatch(notes, /answered by|unknown op/, 'no op its engine leaves out');
+    await context.close();
+  }
+});
+
 test('an embed whose widget\'s chunk fails to load says so in its place', async () => {
   const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
   await context.route(/\/js\/parascope-ring-[A-Z2-7]{8}\.js$/, (route) => route.abort());

@@ -32,3 +32,17 @@ export async function fixtureCases() {
   }
   return cases;
 }
+
+/** Every wasm module dist/wasm holds (CMakeLists.txt's PARASCOPE_WASM_MODULES), by name: "parascope", "parascope-ring", … */
+export async function wasmModuleNames() {
+  return (await readdir(new URL('wasm/', dist)))
+    .filter((f) => f.endsWith('.wasm') && !/-[A-Z2-7]{8}\.wasm$/.test(f)) // not the bundle's hashed copies
+    .map((f) => f.slice(0, -'.wasm'.length)).sort();
+}
+
+/** The wasm module `name` (dist/wasm/<name>.{mjs,wasm}) wrapped like the page's engine, each a fresh instance. */
+export async function nodeModuleEngine(name) {
+  const { engineLoader } = await import(new URL('lib/engine.js', dist));
+  const load = engineLoader(null, () => import(new URL(`wasm/${name}.mjs`, dist)));
+  return load({ wasmBinary: await readFile(new URL(`wasm/${name}.wasm`, dist)) });
+}

@@ -97,7 +97,7 @@ test('nothing fitting is an answer with the closest miss, not an error', () => {
 
 test('the figures\' engine has no planner: plan and planSearch are refused by name, every other op answers', () => {
   const isRefusal = (err) => err instanceof EngineError && err.code === 'unknown_op' && err.field === 'op'
-    && /the plan op is answered by the planner's engine/.test(err.message);
+    && /the plan op is answered by the parascope-planner engine/.test(err.message);
   assert.throws(() => figures.call(small), isRefusal);
   assert.throws(() => figures.planSearch(small), isRefusal);
   assert.equal(typeof figures.planSearch, 'function'); // the API is the same; only the answer differs

@@ -14,7 +14,10 @@ const startCompiling = (url) =>
   inBrowser && typeof WebAssembly?.compileStreaming === 'function' && typeof fetch === 'function'
     ? WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }))
     : null;
-const early = typeof window !== 'undefined' ? startCompiling(WASM_URL) : null;
+// A page that shows one widget alone (embed.html: <html data-engine="widget">) starts that widget's own engine instead
+// (lib/widget-engines.js).
+const early = typeof window !== 'undefined' && document.documentElement.dataset.engine !== 'widget'
+  ? startCompiling(WASM_URL) : null;
 early?.catch(() => {}); // a failure is reported by loadEngine, which tries again
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -139,7 +142,7 @@ function wrap(module) {
  * try again. `importGlue` is a literal import() (the production bundle inlines the glue; the unbundled files, e.g. from
  * the package, fetch it then, so a missing or blocked engine file is a failed load the widget reports in place).
  */
-function loader(wasmUrl, importGlue, compiling = null) {
+export function engineLoader(wasmUrl, importGlue, compiling = null) {
   let loading = null;
   return (moduleOptions = {}) => {
     if (loading) return loading;
@@ -178,8 +181,24 @@ let planner = null;
  * shares it. `moduleOptions` as for Emscripten's factory, on the first call only (node tests pass { wasmBinary }).
  */
 export function loadEngine(moduleOptions = {}) {
-  figures ??= loader(WASM_URL, () => import('../wasm/parascope.mjs'), early);
+  figures ??= engineLoader(WASM_URL, () => import('../wasm/parascope.mjs'), early);
   return figures(moduleOptions);
+}
+
+/**
+ * Makes loadEngine load another module (a widget's own: lib/widget-engines.js) and starts its download and its glue's
+ * import at once. Only before the page's first loadEngine (later, the page keeps the engine it has).
+ */
+export function useEngine(wasmUrl, importGlue) {
+  if (figures) return;
+  let glue = importGlue();
+  const compiling = startCompiling(wasmUrl);
+  for (const started of [glue, compiling]) started?.catch(() => {}); // a failure is reported by loadEngine
+  figures = engineLoader(wasmUrl, () => {
+    const started = glue ?? importGlue();
+    glue = null;
+    return started;
+  }, compiling);
 }
 
 /**
@@ -187,7 +206,7 @@ export function loadEngine(moduleOptions = {}) {
  * first use: <parascope-planner>'s worker loads it, so pages and widgets without a planner never download its code.
  */
 export function loadPlannerEngine(moduleOptions = {}) {
-  planner ??= loader(new URL('../wasm/parascope-planner.wasm', import.meta.url), () => import('../wasm/parascope-planner.mjs'));
+  planner ??= engineLoader(new URL('../wasm/parascope-planner.wasm', import.meta.url), () => import('../wasm/parascope-planner.mjs'));
   return planner(moduleOptions);
 }
 

@@ -10,11 +10,10 @@ import { routeRequest, runRequest, snapSkew } from '../lib/model/axes-requests.j
 import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
 import { axisSummary } from '../lib/model/axes-traffic-rows.js';
 import { axesView, staticText } from '../lib/model/axes-view.js';
-import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { AXES_ATTRIBUTES as A } from '../lib/model/attributes-axes.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
-const A = ATTRIBUTES['parascope-axes'];
 
 /** The element's width less its grid box's (frame and panel padding, css/widget.css): only a first guess (setup). */
 const GRID_INSET = 34;

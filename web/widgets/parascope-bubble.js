@@ -7,7 +7,7 @@ import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
 import { ganttSvg } from '../lib/gantt-svg.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
-import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { BUBBLE_ATTRIBUTES as A } from '../lib/model/attributes-bubble.js';
 import { LIMITS } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { recentAnswers } from '../lib/model/recent-answers.js';
@@ -16,7 +16,6 @@ import { ParascopeWidget } from '../lib/widget.js';
 
 /** The palette variables the chart paints with, and what each stands for. */
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
-const A = ATTRIBUTES['parascope-bubble'];
 
 const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idle: '--tax', bg: '--bg', muted: '--muted' };
 

@@ -10,7 +10,7 @@ import { PRESETS, YOUR_RUN } from '../lib/mfu-presets.js';
 import { yourRunPanel } from '../lib/mfu-your-run.js';
 import { makeAsker } from '../lib/model/mfu-asker.js';
 import { deviceWords } from '../lib/model/mfu-devices.js';
-import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { MFU_ATTRIBUTES as A } from '../lib/model/attributes-mfu.js';
 import { MFU_CUSTOM } from '../lib/model/planner-load.js';
 import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
 import { stepView } from '../lib/model/mfu-step-view.js';
@@ -18,7 +18,6 @@ import { stepBar } from '../lib/step-bar.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
-const A = ATTRIBUTES['parascope-mfu'];
 
 /** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"); `choices` as the widget's this.choices. */
 function shown(key, value, choices = CHOICES) {

@@ -6,7 +6,7 @@ import { selectControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { plannerClient } from '../lib/planner-client.js';
 import { drawScatter } from '../lib/planner-scatter.js';
-import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { PLANNER_ATTRIBUTES as A } from '../lib/model/attributes-planner.js';
 import { TARGETS, loadValues, stepRequestOf } from '../lib/model/planner-load.js';
 import { TOP_K, controlOptions, inputsAsAttributes, planRequest, sameInputs } from '../lib/model/planner-request.js';
 import { bestText, configurationText, emptyText, nearestPoint, pointAfterKey, progressText, scatterLabel,
@@ -14,7 +14,6 @@ import { bestText, configurationText, emptyText, nearestPoint, pointAfterKey, pr
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
-const A = ATTRIBUTES['parascope-planner'];
 
 /** The figures a row can load into, as the reader knows them. */
 const TARGET_NAMES = { 'parascope-axes': 'the four axes', 'parascope-bubble': 'the bubble', 'parascope-mfu': 'the MFU figure' };

@@ -9,11 +9,10 @@ import { ringChartText, ringReadout } from '../lib/model/ring-readout.js';
 import { ALGORITHMS, CHART_GPUS, chartRequests, readoutRequest } from '../lib/model/ring-requests.js';
 import { ringRound } from '../lib/model/ring-round.js';
 import { chunkColour, ringFigure } from '../lib/ring-figure.js';
-import { ATTRIBUTES } from '../lib/model/attributes.js';
+import { RING_ATTRIBUTES as A } from '../lib/model/attributes-ring.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
-const A = ATTRIBUTES['parascope-ring'];
 const SIZES = [2 ** 20, 2 ** 24, 2 ** 28, 2 ** 30, 2 ** 34];
 const SPEEDS = [['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['4', '4×']];
 const ROUND_MS = 900; // one round's travel time at 1×

@@ -1,0 +1,95 @@
+// Each widget's own engine (lib/widget-engines.js picks it for a widget embedded alone; CMakeLists.txt links it with
+// the ops PARASCOPE_WASM_OPS_<module> lists): it answers every fixture of the ops it carries byte for byte as the native
+// engine does, refuses each other op by naming the engine that answers it, and carries every op its widget's code asks.
+// The ops a module carries are read from the module itself (its refusals), never from a second list kept here.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { fixtureCases, nodeModuleEngine, wasmModuleNames } from './node-engine.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const { WIDGET_ENGINES } = await import('../../web/lib/widget-engines.js');
+const cases = await fixtureCases();
+const names = await wasmModuleNames();
+const engines = new Map(await Promise.all(names.map(async (name) => [name, await nodeModuleEngine(name)])));
+
+/** The exact refusal of an op that engine `name` leaves to engine `elsewhere`. */
+const refusal = (op, elsewhere, name) => JSON.stringify({ error: { code: 'unknown_op', field: 'op',
+  message: `the ${op} op is answered by the ${elsewhere} engine (wasm/${elsewhere}.wasm), not by this one (${name})` } });
+const ELSEWHERE = /"message":"the ([a-z_]+) op is answered by the ([a-z-]+) engine/;
+
+// Every op of the API, as the figures' engine lists it when asked for one it does not know.
+const unknown = JSON.parse(engines.get('parascope').callText('{"op":"no_such_op"}')).error.message;
+const OPS = unknown.slice(unknown.indexOf('ops: ') + 5).split(', ');
+
+/** op -> the engine it is left to, for each op engine `name` does not carry. */
+const leftOut = (name) => new Map(OPS.flatMap((op) => {
+  const m = engines.get(name).callText(JSON.stringify({ op })).match(ELSEWHERE);
+  return m ? [[op, m[2]]] : [];
+}));
+const carried = (name) => OPS.filter((op) => !leftOut(name).has(op));
+
+test('the modules: the figures\', the planner\'s, and each widget\'s own, none unused', () => {
+  assert.ok(OPS.length >= 12, unknown);
+  const own = new Set(Object.values(WIDGET_ENGINES).map(([name]) => name));
+  for (const name of own) assert.ok(names.includes(name), `dist/wasm has no ${name}.wasm`);
+  assert.deepEqual(names.filter((n) => !own.has(n)), ['parascope', 'parascope-planner']);
+  assert.deepEqual(carried('parascope-planner'), OPS);
+  assert.deepEqual(carried('parascope'), OPS.filter((op) => op !== 'plan'));
+});
+
+for (const name of names) {
+  test(`${name}: carries version and presets, and refuses each other op naming an engine that answers it`, () => {
+    const ops = carried(name);
+    assert.ok(ops.includes('version') && ops.includes('presets'), ops.join());
+    for (const [op, elsewhere] of leftOut(name)) {
+      assert.equal(engines.get(name).callText(JSON.stringify({ op })), refusal(op, elsewhere, name));
+      assert.ok(engines.has(elsewhere) && carried(elsewhere).includes(op), `${elsewhere} does not answer ${op}`);
+      assert.throws(() => engines.get(name).call({ op }), (err) => err.code === 'unknown_op' && err.field === 'op');
+    }
+  });
+
+  test(`${name}: every fixture of an op it carries, byte for byte; the others refused by name`, () => {
+    const ops = new Set(carried(name));
+    let answered = 0;
+    for (const c of cases) {
+      const got = engines.get(name).callText(c.request);
+      const op = c.request.match(/"op":"([a-z_]+)"/)?.[1] ?? null;
+      if (got === c.response) {
+        if (op && ops.has(op) && op !== 'version' && op !== 'presets') answered += 1;
+        continue;
+      }
+      // Only a request for an op it leaves out may be answered otherwise: with that op's refusal.
+      const m = got.match(ELSEWHERE);
+      assert.ok(m && !ops.has(m[1]), `${c.file}: ${c.name}: ${got.slice(0, 200)} (expected ${c.response.slice(0, 200)})`);
+      assert.equal(got, refusal(m[1], leftOut(name).get(m[1]), name), `${c.file}: ${c.name}`);
+    }
+    if (name !== 'parascope-planner') assert.ok(answered >= 3, `${name} answered only ${answered} fixtures of its own ops`);
+  });
+}
+
+/** The ops a file asks (`op: 'x'` or `"op":"x"`) and the files it imports under web/, at any depth. */
+async function opsAsked(file, seen = new Set()) {
+  if (seen.has(file)) return new Set();
+  seen.add(file);
+  const text = await readFile(file, 'utf8');
+  const ops = new Set([...text.matchAll(/\bop: ?'([a-z_]+)'|"op":"([a-z_]+)"/g)].map((m) => m[1] ?? m[2]));
+  for (const [, rel] of text.matchAll(/(?:from|import\()\s*'(\.[^']+\.js)'/g)) {
+    for (const op of await opsAsked(resolve(dirname(file), rel), seen)) ops.add(op);
+  }
+  return ops;
+}
+
+for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {
+  test(`<${tag}> embedded alone runs ${name}, which answers every op its code asks`, async () => {
+    const asked = await opsAsked(join(root, 'web/widgets', `${tag}.js`));
+    // plan is asked only by planSearch (lib/engine.js), which runs in the planner's worker on the planner's engine.
+    asked.delete('plan');
+    assert.ok(asked.has('presets') && asked.size >= 2, [...asked].join());
+    const ops = carried(name);
+    for (const op of asked) assert.ok(ops.includes(op), `<${tag}> asks ${op}, which ${name} leaves to ${leftOut(name).get(op)}`);
+  });
+}

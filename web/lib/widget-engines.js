@@ -1,0 +1,24 @@
+// Each widget's own engine, for a page that shows one widget alone (embed.html): a wasm module answering only the ops
+// that widget asks, linked by CMakeLists.txt (PARASCOPE_WASM_MODULES, PARASCOPE_WASM_OPS_<module>). The article and
+// the guide run every widget and keep the figures' engine (wasm/parascope.wasm); tests/js/widget-engines.test.mjs
+// checks that each module here answers every op its widget's code asks.
+import { useEngine } from './engine.js';
+
+/** tag -> [its module's name, its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
+export const WIDGET_ENGINES = {
+  'parascope-ring': ['parascope-ring-engine', () => new URL('../wasm/parascope-ring-engine.wasm', import.meta.url), () => import('../wasm/parascope-ring-engine.mjs')],
+  'parascope-bubble': ['parascope-bubble-engine', () => new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url), () => import('../wasm/parascope-bubble-engine.mjs')],
+  'parascope-axes': ['parascope-axes-engine', () => new URL('../wasm/parascope-axes-engine.wasm', import.meta.url), () => import('../wasm/parascope-axes-engine.mjs')],
+  'parascope-mfu': ['parascope-step-engine', () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url), () => import('../wasm/parascope-step-engine.mjs')],
+  // The planner's page thread asks only step (its search runs in a worker on the planner's engine).
+  'parascope-planner': ['parascope-step-engine', () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url), () => import('../wasm/parascope-step-engine.mjs')],
+};
+
+/** Makes the page's engine (loadEngine) the one of widget `tag` and starts downloading it; false for an unknown tag. */
+export function useWidgetEngine(tag) {
+  const engine = WIDGET_ENGINES[tag];
+  if (!engine) return false;
+  const [, wasmUrl, importGlue] = engine;
+  useEngine(wasmUrl(), importGlue);
+  return true;
+}
