@@ -24,7 +24,7 @@
 //   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
-//   wasm on a page that picks its widget at run time (embed.html runs that widget's own engine: lib/widget-engines.js).
+//   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
 // - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file), and the
 //   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
@@ -185,7 +185,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       }
     };
     reach(out);
-    bundles.set(entry, { bundle: out, assets, lazy, split: !oneFile.has(entry) });
+    bundles.set(entry, { bundle: out, assets, lazy });
   }
 
   // Pages: module scripts -> their bundles, other local links -> hashed copies, plus the preloads.
@@ -212,9 +212,9 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       ? widgets.map((out) => closure(out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x)))) : []);
     const assets = new Set([...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)));
     for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(dist, linked[1]));
-    // A page that picks its widget at run time picks that widget's own engine too (lib/widget-engines.js starts its
-    // download as soon as the script runs): no engine is preloaded there, nor the figures' one it never loads.
-    if (scripts.some((s) => s.split)) for (const a of assets) if (a.endsWith('.wasm')) assets.delete(a);
+    // A page that runs its widget's own engine (<html data-engine="widget">: embed.html, whose script picks the widget
+    // and starts that engine's download at once, lib/widget-engines.js) gets no engine preloaded, nor the figures' one.
+    if (/<html\b[^>]*\bdata-engine="widget"/.test(html)) for (const a of assets) if (a.endsWith('.wasm')) assets.delete(a);
     for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
       const glue = chunks.get(out).source;
       const wasm = glue?.endsWith('.mjs') && hashed.get(`${glue.slice(0, -4)}.wasm`);

@@ -7,7 +7,8 @@ import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { engineCheck, ruleOf, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
-const { LIMITS, SCHEDULES, pipelineRequest } = await import(new URL('lib/model/bubble-state.js', dist));
+const { LIMITS, SCHEDULES } = await import(new URL('lib/model/bubble-state.js', dist));
+const { pipelineRequest } = await import(new URL('lib/model/bubble-request.js', dist));
 
 const engine = await nodeEngine();
 const check = engineCheck(engine);

@@ -41,6 +41,8 @@ before(async () => {
   await writeFile(join(site, 'index.html'), page('main.js').replace('<body>', '<body><parascope-a></parascope-a><pre><code><parascope-b></parascope-b></code></pre>'));
   await writeFile(join(site, 'embed.html'), page('embed.js')); // a page added later: found with no edit
   await writeFile(join(site, 'guide.html'), '<!doctype html>\n<p>no script</p>\n');
+  // Like the embed, but running its widget's own engine (embed.html: lib/widget-engines.js picks and starts it).
+  await writeFile(join(site, 'alone.html'), page('embed.js').replace('<head>', '<html data-engine="widget">\n<head>'));
   await bundle(site);
 });
 
@@ -104,6 +106,15 @@ test('a page preloads the wasm, stylesheets and chunks it runs at once; the embe
   assert.doesNotMatch(embed, /css\/a-/, 'a.css: only a loads it');
   assert.ok(embed.indexOf('rel="modulepreload"') < embed.indexOf('<script'), 'before the script');
   assert.equal(await readFile(join(site, 'guide.html'), 'utf8'), '<!doctype html>\n<p>no script</p>\n');
+});
+
+test('a page running its widget\'s own engine (<html data-engine="widget">) preloads no engine, the rest as the embed', async () => {
+  const alone = await readFile(join(site, 'alone.html'), 'utf8');
+  const embed = await readFile(join(site, 'embed.html'), 'utf8');
+  assert.doesNotMatch(alone, /\.wasm/);
+  const links = (html) => [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(links(alone), links(embed).filter((href) => !/^wasm\/|^js\/engine-/.test(href)));
+  assert.ok(links(alone).length > 0);
 });
 
 test('a hashed name changes with the content and the original names stay for what cannot know the hash', async () => {

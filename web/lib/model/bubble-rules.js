@@ -1,6 +1,7 @@
 // Keeps the bubble widget's controls on settings the engine accepts: it asks the engine (check_only requests) and
 // moves a control that breaks a rule to the nearest accepted value, with the engine's rule as the hint beside it.
-import { LIMITS, pipelineRequest, scheduleLabel } from './bubble-state.js';
+import { pipelineRequest } from './bubble-request.js';
+import { LIMITS, scheduleLabel } from './bubble-state.js';
 
 const NUMBERS = ['stages', 'microbatches', 'chunks'];
 const CONTROL_OF_FIELD = { stages: 'stages', microbatches: 'microbatches', chunks: 'chunks', forward_only: 'forwardOnly',

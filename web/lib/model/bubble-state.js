@@ -1,4 +1,4 @@
-// The bubble widget's controls (ranges, defaults, schedule names) and the engine request a state makes.
+// The bubble widget's controls (ranges, defaults, schedule names); the engine request a state makes is bubble-request.js's.
 import { SCHEDULES, scheduleLabel } from './schedules.js';
 
 export { SCHEDULES, scheduleLabel };
@@ -15,13 +15,3 @@ export const CONTROLS = ['schedule', 'stages', 'microbatches', 'chunks', 'forwar
 export const FIELDS = { schedule: 'schedule', stages: 'stages', microbatches: 'microbatches', chunks: 'chunks',
   forwardOnly: 'forward_only' };
 
-/**
- * The "pipeline" request for a state. `applies` says which optional controls the schedule takes (chunks,
- * forwardOnly); one that does not apply is left out of the request (the engine's default: 1 chunk, whole pass).
- */
-export function pipelineRequest(state, applies = { chunks: true, forwardOnly: true }, extra = {}) {
-  const request = { op: 'pipeline', schedule: state.schedule, stages: state.stages, microbatches: state.microbatches };
-  if (applies.chunks) request.chunks = state.chunks;
-  if (applies.forwardOnly && state.forwardOnly) request.forward_only = true;
-  return Object.assign(request, extra);
-}
