@@ -79,10 +79,10 @@ json dispatch(const json& request) {
     if (name != candidate->name) continue;
     if (candidate->handler) return candidate->handler(reader);
     // A wasm module built for a few widgets leaves the other ops' code out (CMakeLists.txt, parascope_wasm_module).
-    throw RequestError(code::unknown_op,
-                       "the " + name + " op is answered by the " + candidate->elsewhere + " engine (wasm/" +
-                           candidate->elsewhere + ".wasm), not by this one (" + ops.engine + ")",
-                       "op");
+    refuse(code::unknown_op,
+           {"the ", name, " op is answered by the ", candidate->elsewhere, " engine (wasm/", candidate->elsewhere,
+            ".wasm), not by this one (", ops.engine, ")"},
+           "op");
   }
   std::string names;
   for (const Op* candidate = ops.begin; candidate != ops.end; ++candidate) {

@@ -44,6 +44,8 @@ console.log('sizes');
 const engineSizes = sizes(report);
 figure('engine_gzip_bytes', engineSizes.figures, { note: 'the figures\' engine: dist/wasm/parascope.wasm + parascope.mjs, gzip -9' });
 figure('planner_engine_gzip_bytes', engineSizes.planner, { note: 'the planner worker\'s engine: dist/wasm/parascope-planner.wasm + .mjs, gzip -9' });
+figure('widget_engine_gzip_bytes', Math.max(...Object.values(engineSizes.widgets)), { unit: 'B', modules: engineSizes.widgets,
+  note: 'the largest of the widgets\' own engines (an embedded widget\'s: lib/widget-engines.js), wasm + .mjs, gzip -9' });
 
 const site = await startSite();
 try {
