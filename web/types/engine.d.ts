@@ -245,3 +245,15 @@ export interface Engine {
 export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
 /** Resolves to the planner's engine (its own WebAssembly, loaded on first use): every op, "plan" and planSearch too. */
 export function loadPlannerEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
+
+/** An Emscripten module's glue, as `import('…/wasm/<module>.mjs')` resolves to it. */
+type EngineGlue = Promise<{ default: (options: object) => Promise<unknown> }>;
+/**
+ * Makes loadEngine load another wasm module (a widget's own, which answers only the ops that widget asks:
+ * lib/widget-engines.js, what embed.html uses) and starts its download at once. Only before the page's first
+ * loadEngine; later, the page keeps the engine it has.
+ */
+export function useEngine(wasmUrl: URL | string, importGlue: () => EngineGlue): void;
+/** One wasm module's loader (what loadEngine and loadPlannerEngine are made of): each call of it resolves to one engine. */
+export function engineLoader(wasmUrl: URL | string | null, importGlue: () => EngineGlue, compiling?: Promise<WebAssembly.Module> | null):
+  (moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }) => Promise<Engine>;
