@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "code_size.hpp"
+
 namespace parascope {
 
 namespace {
@@ -107,7 +109,8 @@ CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, doub
 
 std::int64_t ring_trace_initial_value(std::int64_t gpu, std::int64_t chunk) { return gpu + 1 + chunk; }
 
-RingTrace ring_allreduce_trace(std::int64_t gpus) {
+// Not inlined into op_allreduce, whose reading and answer are optimised for size in the wasm (code_size.hpp).
+PARASCOPE_NOT_INLINED RingTrace ring_allreduce_trace(std::int64_t gpus) {
   const std::int64_t n = gpus;
   RingTrace trace;
   trace.initial.assign(std::size_t(n), std::vector<std::int64_t>(std::size_t(n)));

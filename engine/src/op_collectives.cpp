@@ -3,6 +3,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "code_size.hpp"
 #include "json_out.hpp"
 #include "link_json.hpp"
 #include "ops.hpp"
@@ -19,7 +20,7 @@ constexpr double kMaxBandwidth = 1e16;  // bytes/s: far above any link
 constexpr double kMinBandwidth = 1;     // bytes/s: keeps every time finite (bytes up to 1e18 over at least 1)
 constexpr double kMaxLatency = 1.0;     // seconds per step
 
-const Hardware& preset_for(RequestReader& request) {
+PARASCOPE_SMALL const Hardware& preset_for(RequestReader& request) {
   const json& v = request.value("link");
   if (!v.is_string()) {
     refuse(code::wrong_type, {"link must be a hardware preset id (a string), e.g. \"h100-sxm\""}, "link");
@@ -35,7 +36,7 @@ const Hardware& preset_for(RequestReader& request) {
 
 /// One link for a flat algorithm: "link" (preset id) + "link_kind" ("intra" | "inter"), or "bandwidth" + "latency".
 /// A preset's intra link joins only the GPUs of one node: more than gpus_per_node of them cannot all be on it.
-NamedLink read_flat_link(RequestReader& request, std::int64_t gpus) {
+PARASCOPE_SMALL NamedLink read_flat_link(RequestReader& request, std::int64_t gpus) {
   const char* hierarchical_only = "intra_bandwidth, intra_latency, inter_bandwidth, inter_latency and gpus_per_node "
                                   "are for algorithm \"hierarchical\"; a flat collective takes one link";
   refuse_present(request, {"intra_bandwidth", "intra_latency", "inter_bandwidth", "inter_latency", "gpus_per_node"},
@@ -81,7 +82,7 @@ struct TwoLevel {
   std::int64_t gpus_per_node = 0;
 };
 
-TwoLevel read_two_level(RequestReader& request, std::int64_t gpus) {
+PARASCOPE_SMALL TwoLevel read_two_level(RequestReader& request, std::int64_t gpus) {
   refuse_present(request, {"bandwidth", "latency", "link_kind"},
                  "algorithm \"hierarchical\" uses two links: give link (a preset: both its links) or intra_bandwidth, "
                  "intra_latency, inter_bandwidth and inter_latency");
@@ -128,7 +129,7 @@ json cost_json(const CollectiveCost& c) {
 
 const char* phase_name(RingPhase p) { return p == RingPhase::scatter_reduce ? "scatter-reduce" : "all-gather"; }
 
-json trace_json(const RingTrace& trace, double bytes, std::int64_t gpus) {
+PARASCOPE_NOT_INLINED json trace_json(const RingTrace& trace, double bytes, std::int64_t gpus) {
   json out;
   put(out, "chunk_bytes", bytes / double(gpus));
   put(out, "initial", trace.initial);
@@ -153,7 +154,7 @@ std::int64_t read_gpus(RequestReader& request) { return request.integer("gpus", 
 double read_bytes(RequestReader& request) { return request.number("bytes", 0, kMaxBytes, true); }
 
 /// A one-pass collective (all-gather, reduce-scatter, all-to-all): one algorithm, one link.
-json one_pass_op(RequestReader& request, const char* algorithm,
+PARASCOPE_SMALL json one_pass_op(RequestReader& request, const char* algorithm,
                  CollectiveCost (*cost)(std::int64_t, double, const Link&), const char* formula) {
   request.choice_or("algorithm", algorithm, {algorithm});
   const std::int64_t gpus = read_gpus(request);
@@ -169,7 +170,8 @@ json one_pass_op(RequestReader& request, const char* algorithm,
 
 }  // namespace
 
-json op_allreduce(RequestReader& request) {
+// Reading and the answer around the trace (-O3, trace_json and ring_allreduce_trace): optimised for size in the wasm.
+PARASCOPE_SMALL json op_allreduce(RequestReader& request) {
   const std::string algorithm = request.choice("algorithm", {"ring", "tree", "hierarchical"});
   const std::int64_t gpus = read_gpus(request);
   const double bytes = read_bytes(request);

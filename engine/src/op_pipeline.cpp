@@ -3,6 +3,7 @@
 #include <cmath>
 #include <utility>
 
+#include "code_size.hpp"
 #include "json_out.hpp"
 #include "ops.hpp"
 #include "pipeline_detail.hpp"
@@ -17,7 +18,7 @@ namespace {
 /// (f = 1e-6 next to comm = 1e12 gave a steady bubble of −1). At 10^6, every op keeps ≥ 10^-4 of its length.
 constexpr double kMaxTimeRatio = 1e6;
 
-void check_time_scale(const PipelineSpec& spec) {
+PARASCOPE_SMALL void check_time_scale(const PipelineSpec& spec) {
   const bool split = splits_backward(spec.schedule);
   const std::pair<const char*, double> times[] = {{"times.f", spec.times.f},
                                                   {"times.b", spec.forward_only ? 0.0 : spec.times.b},
@@ -38,7 +39,7 @@ void check_time_scale(const PipelineSpec& spec) {
   }
 }
 
-PipelineSpec read_spec(RequestReader& request) {
+PARASCOPE_SMALL PipelineSpec read_spec(RequestReader& request) {
   PipelineSpec spec;
   spec.schedule = *parse_schedule(request.choice("schedule", schedule_ids()));
   spec.stages = int(request.integer("stages", 1, kMaxPipelineStages));
@@ -65,7 +66,7 @@ json time_value(double t) {
   return json(t);
 }
 
-json ops_as_objects(const std::vector<PipelineOp>& ops) {
+PARASCOPE_NOT_INLINED json ops_as_objects(const std::vector<PipelineOp>& ops) {
   json out = json::array();
   for (const PipelineOp& op : ops) {
     json& o = push_object(out);
@@ -97,7 +98,7 @@ void append_number(std::string& out, double x) {
 /// Instead of a stage per op, the number of ops of each stage (ops come stage by stage); no end times: an op ends at
 /// start + its kind's duration (times.f, times.b, times.w, in the response); and a start is left empty when the op
 /// begins the moment the stage's previous op ends (or at 0 for a stage's first op), which most ops do.
-json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
+PARASCOPE_NOT_INLINED json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
   std::vector<std::int64_t> per_stage(static_cast<std::size_t>(stages), 0);
   std::string kind, microbatch, chunk, start;
   kind.reserve(ops.size());
@@ -135,7 +136,7 @@ json ops_packed(const std::vector<PipelineOp>& ops, int stages) {
 /// column after column, `count` numbers each: microbatch, kind (the character code of 'F', 'B' or 'W'), chunk, start,
 /// end. Ops come stage by stage, `per_stage` of each. For in-process callers (the wasm page copies them out as one
 /// Float64Array); the CLI prints only the JSON.
-json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
+PARASCOPE_NOT_INLINED json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
   std::vector<std::int64_t> per_stage(static_cast<std::size_t>(stages), 0);
   const std::size_t n = ops.size();
   std::vector<double>& out = attachment();
@@ -165,7 +166,7 @@ json ops_binary(const std::vector<PipelineOp>& ops, int stages) {
 constexpr std::int64_t kMaxObjectOps = 50'000;
 constexpr std::int64_t kMaxListedOps = 250'000;
 
-void check_answer_size(const PipelineSpec& spec, const std::string& format, bool sent_format) {
+PARASCOPE_SMALL void check_answer_size(const PipelineSpec& spec, const std::string& format, bool sent_format) {
   if (!spec.record_ops) return;
   const std::int64_t ops = pipeline_op_count(spec);
   const std::int64_t limit = format == "objects" ? kMaxObjectOps : kMaxListedOps;
@@ -178,7 +179,7 @@ void check_answer_size(const PipelineSpec& spec, const std::string& format, bool
 }
 
 /// A refusal in this op's words: each knob is the request field of its name; too many ops blames no one field.
-RequestError in_request_terms(const PipelineError& e) {
+PARASCOPE_SMALL RequestError in_request_terms(const PipelineError& e) {
   const char* field = "";
   switch (e.knob) {
     case PipelineKnob::stages: field = "stages"; break;
@@ -196,7 +197,8 @@ RequestError in_request_terms(const PipelineError& e) {
 
 }  // namespace
 
-json op_pipeline(RequestReader& request) {
+// Reading, checks and the answer around the per-op writers (-O3): optimised for size in the wasm.
+PARASCOPE_SMALL json op_pipeline(RequestReader& request) {
   PipelineSpec spec = read_spec(request);
   spec.record_ops = request.boolean_or("include_ops", true);
   // A stage in the bubble waits inside a posted receive (or the step's closing synchronisation): a kernel is resident,

@@ -1,10 +1,10 @@
 // The "plan" operation and PlanSession (the same search a slice at a time): request fields -> PlanQuery, and the
 // search's outcome -> JSON. Field names live here only; the search itself (plan.cpp) speaks the domain.
 #include <algorithm>
-#include <cstdio>
 
 #include "kernel_model.hpp"
 #include "names.hpp"
+#include "number_text.hpp"
 #include "ops.hpp"
 #include "parascope/api.hpp"
 #include "parascope/plan.hpp"
@@ -129,11 +129,7 @@ json candidate_to_json(const PlanCandidate& c) {
           {"fits", c.fits}};
 }
 
-std::string gigabytes(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", bytes / 1e9);
-  return buf;
-}
+std::string gigabytes(double bytes) { return format_fixed(bytes / 1e9, 1); }
 
 json plan_to_json(const PlanResult& r, const PlanQuery& q) {
   auto list = [](const std::vector<PlanCandidate>& cs) {
