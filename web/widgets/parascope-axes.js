@@ -33,12 +33,14 @@ class ParascopeAxes extends ParascopeWidget {
     // only once on screen (routeSoon), and the presets answer is read then (modelEntry). Any other run (a refusal, a
     // dense model or ep 1, whose panel names the model, or no ep to default) starts as it always did: presets first.
     const quick = this.quickStart();
-    if (!quick) {
+    if (!quick.drawn) {
       const presets = this.readPresets();
       const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
       const moe = this.models[model].experts > 1;
       this.state = this.readState(model,
         () => this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), A.hardware.fallback), moe ? A.ep.fallback : 1);
+      // The quick try's placement, when it was of this same run (a dense model, ep 1): not asked twice.
+      if (quick.request !== JSON.stringify(runRequest(this.state))) quick.placement = null;
     }
 
     this.tabs = TABS.map((axis) => h('button', { type: 'button', role: 'tab', class: 'axis-tab', id: `axes-tab-${axis}`,
@@ -89,7 +91,7 @@ class ParascopeAxes extends ParascopeWidget {
     });
     this.resize.observe(this.out.grid);
     try {
-      this.update({ routeLater: true, placement: quick?.placement });
+      this.update({ routeLater: true, placement: quick.placement });
     } finally {
       this.guessing = false;
     }
@@ -115,25 +117,25 @@ class ParascopeAxes extends ParascopeWidget {
   /**
    * The first draw without the presets answer, when it can be: the attributes name their model and hardware as they
    * are (the engine's placement answer tells whether it knows them) and give a whole ep (its default depends on the
-   * model). Sets this.state and returns { placement } when the engine placed that run with expert parallelism (the
-   * router panel then waits for the screen anyway); otherwise null, with no note left standing from the attempt.
+   * model). Returns { drawn, request, placement }: drawn (and this.state set) when the engine placed that run with
+   * expert parallelism (the router panel then waits for the screen anyway); otherwise no note is left standing from
+   * the attempt, and `placement` (null if refused) answers `request` (the run's request as JSON text).
    */
   quickStart() {
-    if (!quickStartable(this.rawAttribute('ep'))) return null;
+    if (!quickStartable(this.rawAttribute('ep'))) return { drawn: false, request: null, placement: null };
     const state = this.readState(this.rawAttribute('model') ?? A.model.fallback,
       () => this.rawAttribute('hardware') ?? A.hardware.fallback, A.ep.fallback);
+    const request = runRequest(state);
     let placement = null;
     try {
-      placement = this.engine.call({ op: 'placement', ...runRequest(state) });
+      placement = this.engine.call({ op: 'placement', ...request });
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
     }
-    if (placement && routesLater(state, null, placement)) {
-      this.state = state;
-      return { placement };
-    }
-    for (const name of QUICK_NOTED) this.clearNote(`attr-${name}`);  // read again, in the usual order, with presets
-    return null;
+    const drawn = Boolean(placement) && routesLater(state, null, placement);
+    if (drawn) this.state = state;
+    else for (const name of QUICK_NOTED) this.clearNote(`attr-${name}`);  // read again, in the usual order, with presets
+    return { drawn, request: JSON.stringify(request), placement };
   }
 
   /** Reads the engine's presets answer (shared by the page's widgets): this.models by id; returns the answer. */
