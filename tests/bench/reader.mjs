@@ -3,7 +3,12 @@
 // for), each widget embedded alone, real key presses on the bubble's slider to the next frame, and the ring's
 // animation frames. Each function returns plain numbers; tests/bench/run-web.mjs reports them. Each takes optional
 // hooks { start(page), stop(page) } around what it measures (tests/bench/profile.mjs records a CPU profile there).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+
+import { serve } from '../../scripts/serve.mjs';
 
 export const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu'];
 
@@ -113,6 +118,51 @@ export async function loads(site, runs = 4, { width = 1280, height = 800, hooks 
       await page.close();
     }
     await context.close();
+  }
+  return out;
+}
+
+/** The blank page of blankLoads: no text, no style, one tiny module script (the article's script is a module too). */
+const BLANK_HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+  + '<meta name="viewport" content="width=device-width, initial-scale=1"><title>blank</title><link rel="icon" href="data:,">'
+  + '<script type="module" src="blank.js"></script></head><body><bench-parsed></bench-parsed><bench-frame></bench-frame></body></html>';
+/** Its script: a parascope-ready from <bench-parsed> at DOMContentLoaded and from <bench-frame> in the first frame. */
+const BLANK_JS = `const ready = (tag) => document.querySelector(tag).dispatchEvent(new CustomEvent('parascope-ready', { bubbles: true }));
+document.addEventListener('DOMContentLoaded', () => ready('bench-parsed'));
+requestAnimationFrame(() => ready('bench-frame'));
+`;
+
+/**
+ * The floor of loads()' first figure in this browser on this machine: a blank page (no widget, no text; served by
+ * scripts/serve.mjs like the site, from a folder of its own) loaded the same way, cold, each time in a fresh context,
+ * and its parascope-ready-like events timed by the same recorder. No page can draw a figure before its own
+ * DOMContentLoaded (a widget could at the earliest draw in the module script that runs just before it), and none is
+ * painted before its first frame: returns { parsed: [ms to DOMContentLoaded], frame: [ms to the first rAF] }.
+ */
+export async function blankLoads(site, runs = 4, { width = 1280, height = 800 } = {}) {
+  const root = await mkdtemp(join(tmpdir(), 'parascope-blank-'));
+  const out = { parsed: [], frame: [] };
+  let server = null;
+  try {
+    await writeFile(join(root, 'index.html'), BLANK_HTML);
+    await writeFile(join(root, 'blank.js'), BLANK_JS);
+    let url;
+    ({ server, url } = await serve({ root, port: 0 }));
+    for (let i = 0; i < runs; i += 1) {
+      const context = await site.browser.newContext({ viewport: { width, height } });
+      await context.addInitScript(recorder);
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: 'commit' });
+      await page.waitForFunction(() => ['bench-parsed', 'bench-frame'].every((n) => window.__bench.ready[n] !== undefined),
+        null, { timeout: 60000 });
+      const { ready } = await page.evaluate(() => window.__bench);
+      out.parsed.push(ready['bench-parsed']);
+      out.frame.push(ready['bench-frame']);
+      await context.close();
+    }
+  } finally {
+    if (server) await new Promise((resolve) => { server.close(resolve); });
+    await rm(root, { recursive: true, force: true });
   }
   return out;
 }

@@ -81,3 +81,51 @@ test('scrolling before the first figure has drawn registers the others at once',
   await page.waitForFunction((tags) => tags.every((t) => customElements.get(t) !== undefined), OFF_SCREEN, { timeout: 2000 });
   await context.close();
 });
+
+/** Opens tests/axes-first-draw.html with `query` (the axes' attributes); resolves once the axes has drawn. */
+async function openAxes(query) {
+  const context = await site().browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(new URL(`tests/axes-first-draw.html?${query}`, site().url).href);
+  await allReady(page, ['parascope-axes']);
+  return { page, context, errors };
+}
+
+const askedBy = (page, drawn) => page.evaluate((d) => window.__asked.filter((a) => a.drawn === d).map((a) => a.op), drawn);
+const axesText = (page, selector) => page.locator('parascope-axes').locator(selector).first().textContent();
+const notes = (page) => page.evaluate(() => [...document.querySelector('parascope-axes').shadowRoot.querySelectorAll('[data-note]')]
+  .map((n) => `${n.dataset.note}: ${n.querySelector('.note-text').textContent}`));
+
+test('the axes\' first draw asks the run\'s placement and traffic, not presets; presets and the router come after', async () => {
+  const { page, context, errors } = await openAxes('model=mixtral-8x7b&hardware=h100-sxm&gpus=64&tp=2&pp=4&ep=8&global-batch=256');
+  assert.deepEqual(await askedBy(page, false), ['placement', 'traffic'], 'asked before the first figure was drawn');
+  await page.waitForFunction(() => !document.querySelector('parascope-axes').hasAttribute('data-routing'), null, { timeout: 20000 });
+  assert.deepEqual(await askedBy(page, true), ['presets', 'moe_route'], 'asked once it was drawn');
+  assert.match(await axesText(page, '[data-out="expert-title"]'), /\S/);
+  assert.deepEqual(await notes(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a dense model, a missing ep or an unknown model still read presets first, with the same figure and notes', async () => {
+  const dense = await openAxes('model=llama3-8b&ep=1&gpus=64&tp=2&pp=4');  // its quick try's placement is kept
+  assert.deepEqual(await askedBy(dense.page, false), ['placement', 'presets', 'traffic']);
+  assert.match(await axesText(dense.page, '[data-out="expert-title"]'), /Llama 3 8B is dense/);
+  assert.deepEqual(await notes(dense.page), []);
+  await dense.context.close();
+
+  const noEp = await openAxes('model=llama3-8b&gpus=64&tp=2&pp=4');  // ep defaults to 1 for a dense model
+  assert.deepEqual(await askedBy(noEp.page, false), ['presets', 'placement', 'traffic']);
+  assert.deepEqual(await notes(noEp.page), []);
+  await noEp.context.close();
+
+  // An unknown model: the quick try is refused, and its notes are those of reading presets first, in that order.
+  const unknown = await openAxes('model=nope&tp=x&ep=8&skew=9');
+  assert.deepEqual(await askedBy(unknown.page, false), ['placement', 'presets', 'placement', 'traffic']);
+  assert.deepEqual((await notes(unknown.page)).map((n) => n.split(':')[0]), ['attr-model', 'attr-tp', 'attr-skew']);
+  assert.match((await notes(unknown.page))[0], /Attribute model="nope" must be one of .*mixtral-8x7b.*; using mixtral-8x7b\./);
+  assert.deepEqual([...unknown.errors, ...dense.errors, ...noEp.errors], []);
+  await unknown.context.close();
+});

@@ -7,7 +7,7 @@ import { shardColour } from '../../web/lib/axes-grid.js';
 import { cellTag, colourKey, gpuReadout, gridName } from '../../web/lib/model/axes-captions.js';
 import { expertPanel } from '../../web/lib/model/axes-expert-facts.js';
 import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/lib/model/axes-layout.js';
-import { routeRequest, runRequest, snapSkew } from '../../web/lib/model/axes-requests.js';
+import { quickStartable, routeRequest, routesLater, runRequest, snapSkew } from '../../web/lib/model/axes-requests.js';
 import { TABS, tabAfterKey } from '../../web/lib/model/axes-tabs.js';
 import { COLUMNS, trafficRows } from '../../web/lib/model/axes-traffic-rows.js';
 import { axesView } from '../../web/lib/model/axes-view.js';
@@ -149,4 +149,27 @@ test('a skew attribute between the slider\'s steps moves to the nearest step and
   assert.deepEqual(snapSkew(0), { value: 0, hint: '' });
   assert.deepEqual(snapSkew(3), { value: 3, hint: '' });
   assert.deepEqual(snapSkew(1.26), { value: 1.3, hint: 'the slider moves in steps of 0.1: 1.26 → 1.3' });
+});
+
+test('a first draw without presets waits to route exactly when the engine placed the run with expert parallelism', () => {
+  const dense = { ...ARTICLE, model: 'llama3-8b', ep: 1 };
+  const densePlacement = engine.call({ op: 'placement', ...runRequest(dense) });
+  const epOne = { ...ARTICLE, ep: 1 };
+  const epOnePlacement = engine.call({ op: 'placement', ...runRequest(epOne) });
+  // Before the presets entry is read, the placement decides; once it is, routeRequest does: the same answer here.
+  for (const [state, placed] of [[ARTICLE, placement], [dense, densePlacement], [epOne, epOnePlacement]]) {
+    assert.equal(routesLater(state, null, placed), routesLater(state, models[state.model], placed), state.model);
+    assert.equal(routesLater(state, models[state.model], placed), routeRequest(state, models[state.model], placed) !== null);
+  }
+  assert.equal(routesLater(ARTICLE, null, placement), true);
+  assert.equal(routesLater(dense, null, densePlacement), false);
+  // No view text needs the model before then: the router's words wait for the presets entry.
+  const view = axesView({ state: { ...ARTICLE, axis: 'all', focus: 0 }, placement, traffic, route: null, routeAsked: null, model: null, width: WIDE });
+  assert.equal(view.noRouting, '');
+  assert.ok(view.readout.length > 0);
+});
+
+test('a quick first draw needs a whole ep attribute (a missing or unreadable one defaults by the model)', () => {
+  for (const raw of ['8', '1', '2000']) assert.equal(quickStartable(raw), true, raw);
+  for (const raw of [null, undefined, '', 'x', '2.5', ' 4 ']) assert.equal(quickStartable(raw), false, String(raw));
 });

@@ -2,7 +2,7 @@
 // or its constructor throws) leaves the others working, and shows a note in its own place on the page. The widgets
 // near the window register first; the others wait until the first of those has drawn (and that frame is painted),
 // so none of their set-up competes with the first figure a reader sees.
-import { nearWindow, showFailure } from './widget.js';
+import { addressHasHash, nearWindow, showFailure } from './widget.js';
 
 /** Longest wait for the first figure before the others register anyway (its engine may be slow or failing). */
 const LATER_MAX_MS = 3000;
@@ -97,7 +97,7 @@ function firstDrawn(tags) {
  */
 export async function registerWidgets(modules) {
   const entries = Object.entries(modules);
-  const linked = (globalThis.location?.hash ?? '').length > 1;
+  const linked = addressHasHash();
   const near = linked ? entries : entries.filter(([tag]) => [...document.querySelectorAll(tag)].some(nearWindow));
   const later = near.length === entries.length || near.length === 0 ? [] : entries.filter((e) => !near.includes(e));
   const first = await Promise.all((later.length ? near : entries).map(([tag, load]) => register(tag, load)));

@@ -37,6 +37,11 @@ function structureSheet() {
   return structure;
 }
 
+/** Whether the page's address has a hash: a link to a figure, which may scroll the page once it opens. */
+export function addressHasHash() {
+  return (globalThis.location?.hash ?? '').length > 1;
+}
+
 /**
  * Whether `element` is laid out within START_MARGIN_PX of the window now (what a widget's IntersectionObserver would
  * report after the next frame). Only once the document is parsed (mid-parse, the reading would lay out half a page)
@@ -44,8 +49,7 @@ function structureSheet() {
  */
 export function nearWindow(element) {
   // A hash may scroll the page once it opens (a link to a figure further down): then the observer decides.
-  if (document.readyState === 'loading' || (globalThis.location?.hash ?? '').length > 1
-    || !element.getClientRects().length) return false;
+  if (document.readyState === 'loading' || addressHasHash() || !element.getClientRects().length) return false;
   const box = element.getBoundingClientRect();
   return box.bottom > -START_MARGIN_PX && box.top < innerHeight + START_MARGIN_PX
     && box.right > -START_MARGIN_PX && box.left < innerWidth + START_MARGIN_PX;

@@ -6,11 +6,12 @@ import { factsList, loadBars } from '../lib/axes-experts.js';
 import { drawGrid, shardColour } from '../lib/axes-grid.js';
 import { trafficTable } from '../lib/axes-table.js';
 import { routingSummary } from '../lib/model/axes-expert-facts.js';
-import { routeRequest, runRequest, snapSkew } from '../lib/model/axes-requests.js';
+import { QUICK_NOTED, quickStartable, routeRequest, routesLater, runRequest, snapSkew } from '../lib/model/axes-requests.js';
 import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
 import { axisSummary } from '../lib/model/axes-traffic-rows.js';
 import { axesView, staticText } from '../lib/model/axes-view.js';
 import { AXES_ATTRIBUTES as A } from '../lib/model/attributes-axes.js';
+import { EngineError } from '../lib/engine-error.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -25,23 +26,21 @@ class ParascopeAxes extends ParascopeWidget {
     // middle of setup; the ResizeObserver below redraws at once, before anything is painted, if that was not it.
     this.width = Math.max(0, Math.round(this.getBoundingClientRect().width) - GRID_INSET);
     this.guessing = true;
-    const presets = this.enginePresets();
-    this.models = Object.fromEntries(presets.models.map((m) => [m.id, m]));
-    const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
-    const moe = this.models[model].experts > 1;
-    this.state = {
-      axis: this.choiceAttribute('axis', A.axis.choices, A.axis.fallback),
-      model,
-      hardware: this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), A.hardware.fallback),
-      gpus: this.intAttribute('gpus', A.gpus),
-      tp: this.intAttribute('tp', A.tp),
-      pp: this.intAttribute('pp', A.pp),
-      ep: this.intAttribute('ep', { ...A.ep, fallback: moe ? A.ep.fallback : 1 }),
-      globalBatch: this.intAttribute('global-batch', A['global-batch']),
-      skew: this.numberAttribute('skew', A.skew),
-      seed: this.intAttribute('seed', A.seed),
-      focus: 0,
-    };
+    this.models = null;
+    // The first draw asks the engine for the run's placement before its presets answer (every model and accelerator,
+    // the largest first answer of a cold engine): a run the engine places, with expert parallelism, shows its router
+    // only once on screen (routeSoon), and the presets answer is read then (modelEntry). Any other run (a refusal, a
+    // dense model or ep 1, whose panel names the model, or no ep to default) starts as it always did: presets first.
+    const quick = this.quickStart();
+    if (!quick.drawn) {
+      const presets = this.readPresets();
+      const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
+      const moe = this.models[model].experts > 1;
+      this.state = this.readState(model,
+        () => this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), A.hardware.fallback), moe ? A.ep.fallback : 1);
+      // The quick try's placement, when it was of this same run (a dense model, ep 1): not asked twice.
+      if (quick.request !== JSON.stringify(runRequest(this.state))) quick.placement = null;
+    }
 
     this.tabs = TABS.map((axis) => h('button', { type: 'button', role: 'tab', class: 'axis-tab', id: `axes-tab-${axis}`,
       'data-axis': axis, 'aria-controls': 'axes-panel', onclick: () => this.select(axis) }, TAB_NAMES[axis]));
@@ -91,10 +90,64 @@ class ParascopeAxes extends ParascopeWidget {
     });
     this.resize.observe(this.out.grid);
     try {
-      this.update({ routeLater: true });
+      this.update({ routeLater: true, placement: quick.placement });
     } finally {
       this.guessing = false;
     }
+  }
+
+  /** The state from the attributes, once the model is known (`hardware` reads that one; `epFallback`: ep's default). */
+  readState(model, hardware, epFallback) {
+    return {
+      axis: this.choiceAttribute('axis', A.axis.choices, A.axis.fallback),
+      model,
+      hardware: hardware(),
+      gpus: this.intAttribute('gpus', A.gpus),
+      tp: this.intAttribute('tp', A.tp),
+      pp: this.intAttribute('pp', A.pp),
+      ep: this.intAttribute('ep', { ...A.ep, fallback: epFallback }),
+      globalBatch: this.intAttribute('global-batch', A['global-batch']),
+      skew: this.numberAttribute('skew', A.skew),
+      seed: this.intAttribute('seed', A.seed),
+      focus: 0,
+    };
+  }
+
+  /**
+   * The first draw without the presets answer, when it can be: the attributes name their model and hardware as they
+   * are (the engine's placement answer tells whether it knows them) and give a whole ep (its default depends on the
+   * model). Returns { drawn, request, placement }: drawn (and this.state set) when the engine placed that run with
+   * expert parallelism (the router panel then waits for the screen anyway); otherwise no note is left standing from
+   * the attempt, and `placement` (null if refused) answers `request` (the run's request as JSON text).
+   */
+  quickStart() {
+    if (!quickStartable(this.rawAttribute('ep'))) return { drawn: false, request: null, placement: null };
+    const state = this.readState(this.rawAttribute('model') ?? A.model.fallback,
+      () => this.rawAttribute('hardware') ?? A.hardware.fallback, A.ep.fallback);
+    const request = runRequest(state);
+    let placement = null;
+    try {
+      placement = this.engine.call({ op: 'placement', ...request });
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+    }
+    const drawn = Boolean(placement) && routesLater(state, null, placement);
+    if (drawn) this.state = state;
+    else for (const name of QUICK_NOTED) this.clearNote(`attr-${name}`);  // read again, in the usual order, with presets
+    return { drawn, request: JSON.stringify(request), placement };
+  }
+
+  /** Reads the engine's presets answer (shared by the page's widgets): this.models by id; returns the answer. */
+  readPresets() {
+    const presets = this.enginePresets();
+    this.models = Object.fromEntries(presets.models.map((m) => [m.id, m]));
+    return presets;
+  }
+
+  /** The presets entry of the state's model (the presets answer is read on first use: not in a quick first draw). */
+  modelEntry() {
+    if (!this.models) this.readPresets();
+    return this.models[this.state.model];
   }
 
   stop() {
@@ -150,10 +203,12 @@ class ParascopeAxes extends ParascopeWidget {
   /** What an export holds: the figure as drawn, and the engine's placement, traffic and routing answers. */
   exportFigure() {
     if (!this.placement) return null;
-    if (this.hasAttribute('data-ready')) this.routeNow();  // a download (not the tools' check during setup)
+    const ready = this.hasAttribute('data-ready');  // a download, not the tools' check during setup
+    if (ready) this.routeNow();
     const s = this.state;
+    const model = ready ? this.modelEntry() : this.models?.[s.model];
     return {
-      title: `${this.models[s.model].name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
+      title: `${model?.name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
       words: [s.model, `${s.gpus}gpus`, `tp${s.tp}`, `pp${s.pp}`, `ep${s.ep}`, s.axis],
       root: this.root,
       data: { request: { op: 'traffic', ...runRequest(s) }, response: this.traffic, route: this.routing,
@@ -189,8 +244,9 @@ class ParascopeAxes extends ParascopeWidget {
     this.stateChanged();
   }
 
-  update({ routeLater = false } = {}) {
-    this.placement = this.ask({ op: 'placement', ...runRequest(this.state) }, 'run');
+  /** Asks for the run's placement (or takes `placement`, already answered for this state) and traffic, and draws. */
+  update({ routeLater = false, placement = null } = {}) {
+    this.placement = placement ?? this.ask({ op: 'placement', ...runRequest(this.state) }, 'run');
     this.traffic = this.placement ? this.ask({ op: 'traffic', ...runRequest(this.state) }, 'traffic') : null;
     this.toggleAttribute('data-stale', !this.placement);
     if (!this.placement) return;
@@ -203,7 +259,7 @@ class ParascopeAxes extends ParascopeWidget {
     this.out.captions.replaceChildren(...text.captions.map((c) => h('p', { class: 'axes-caption', 'data-tab': c.axis }, c.text)));
     this.out.keys.replaceChildren(...text.keys.map((k) => this.keyBlock(k)));
     this.out.sizer.textContent = text.longestReadout;
-    if (routeLater && routeRequest(this.state, this.models[this.state.model], p)) {
+    if (routeLater && routesLater(this.state, this.models?.[this.state.model], p)) {
       this.routing = null;
       this.routeAsked = null;
       this.routeSoon(true);
@@ -226,7 +282,7 @@ class ParascopeAxes extends ParascopeWidget {
   /** Routes one microbatch per EP rank through the engine's router at the current skew. */
   route() {
     if (this.hasAttribute('data-routing')) this.routeSoon(false);
-    const request = routeRequest(this.state, this.models[this.state.model], this.placement);
+    const request = routeRequest(this.state, this.modelEntry(), this.placement);
     this.routeAsked = request;
     this.routing = request ? this.ask(request, 'route') : null;
   }
@@ -235,7 +291,7 @@ class ParascopeAxes extends ParascopeWidget {
   view() {
     if (!this.guessing) this.width = this.out.grid.clientWidth;
     return axesView({ state: this.state, placement: this.placement, traffic: this.traffic, route: this.routing,
-      routeAsked: this.routeAsked, model: this.models[this.state.model], width: this.width || 686 });
+      routeAsked: this.routeAsked, model: this.models?.[this.state.model] ?? null, width: this.width || 686 });
   }
 
   render() {

@@ -1,4 +1,5 @@
 // The engine requests of <parascope-axes>: the run (placement and traffic take the same one) and one MoE layer's routing.
+import { attributeNumber } from './attribute-number.js';
 
 /** Keeps one routing under ~50 ms in the page while the skew slider moves (a UI limit, not an engine rule). */
 export const MAX_ASSIGNMENTS = 1 << 19;
@@ -27,6 +28,26 @@ export function routeRequest(state, model, placement) {
     // Which EP ranks share a node, as the placement put them: node mates talk over NVLink, the rest over the network.
     ...(expert.link === 'inter' ? { ranks_per_node: expert.members_per_node } : { link_kind: 'intra' }) };
 }
+
+/**
+ * Whether a routing follows the first draw of this run: routeRequest's answer when the presets entry `model` is known;
+ * before it is (a first draw that has not read the presets answer), whether the engine placed the run with expert
+ * parallelism (the routing itself, and so whether there is one to show, waits for the presets entry).
+ */
+export function routesLater(state, model, placement) {
+  return model ? routeRequest(state, model, placement) !== null : expertAxis(placement).size > 1;
+}
+
+/**
+ * Whether the first draw can try the run before reading the presets answer, given the ep attribute's raw text: only
+ * when it is a whole number (a missing or unreadable one defaults by the model: 8 with experts, else 1).
+ */
+export function quickStartable(rawEp) {
+  return rawEp !== null && rawEp !== undefined && Number.isInteger(attributeNumber(rawEp, { whole: true }));
+}
+
+/** The attributes read (and noted when bad) before the model is known: a failed quick start clears their notes. */
+export const QUICK_NOTED = ['axis', 'gpus', 'tp', 'pp', 'ep', 'global-batch', 'skew', 'seed'];
 
 /** The skew slider's step (a UI limit: the engine takes any skew from 0 to 10). */
 export const SKEW_STEP = 0.1;

@@ -24,8 +24,8 @@ export function linkWidths(traffic) {
 
 /**
  * The view for `state` ({ axis, focus, skew }) given the engine's `placement` and `traffic` answers, the routing
- * `route` answered to `routeAsked` (both null when nothing is routed), the presets entry `model` and the grid's
- * width in CSS pixels.
+ * `route` answered to `routeAsked` (both null when nothing is routed), the presets entry `model` (null before the
+ * presets answer is read: no text about the router then) and the grid's width in CSS pixels.
  */
 export function axesView({ state, placement, traffic, route, routeAsked, model, width }) {
   const { axis, focus } = state;
@@ -43,6 +43,6 @@ export function axesView({ state, placement, traffic, route, routeAsked, model, 
     hot,
     gridName: gridName({ axis, placement, focus, hot, hotExpert: expert?.hotExpert ?? null }),
     expert,
-    noRouting: expert ? '' : noRoutingText(model),
+    noRouting: expert || !model ? '' : noRoutingText(model),
   };
 }
