@@ -93,6 +93,25 @@ for (const [name, move] of Object.entries(WIDGETS)) {
   });
 }
 
+test('"Copy link" right after a change, before the address has caught up: the address bar already is the link', async () => {
+  const { page, problems, context } = await openPage(site(), '');
+  const widget = await widgetReady(page, 'parascope-bubble');
+  // The change and the click in one task: the address is written only once input pauses (widget.js stateChanged).
+  await widget.evaluate((el) => {
+    const stages = el.shadowRoot.querySelector('input[name="stages"]');
+    stages.value = '6';
+    stages.dispatchEvent(new Event('input', { bubbles: true }));
+    stages.dispatchEvent(new Event('change', { bubbles: true }));
+    el.shadowRoot.querySelector('button[name="copy-link"]').click();
+  });
+  await page.waitForFunction((el) => el.dataset.link, await widget.elementHandle());
+  const link = await widget.evaluate((el) => el.dataset.link);
+  assert.match(link, /bubble\.stages=6/);
+  assert.equal(await page.evaluate(() => location.href), link);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('hostile hash values are parsed like attributes: clamped or replaced, each with a visible note, never injected', async () => {
   const hostile = new URLSearchParams({
     'bubble.stages': '999', 'bubble.microbatches': '-5', 'bubble.schedule': '<img src=x onerror=alert(1)>',

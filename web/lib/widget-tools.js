@@ -34,6 +34,7 @@ export function widgetTools(widget) {
 
 /** Copies the widget's link; where the clipboard is not allowed, shows the link selected so the reader can copy it. */
 async function copyLink(widget, field, say) {
+  widget.writeLinkNow();  // the address bar shows the same link at once
   const href = widget.linkHref();
   field.value = href;
   widget.dataset.link = href;

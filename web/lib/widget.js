@@ -272,6 +272,9 @@ export class ParascopeWidget extends HTMLElement {
     clearTimeout(this.linkTimer);
     globalThis.cancelIdleCallback?.(this.linkIdle);
     const write = () => {
+      clearTimeout(this.linkTimer);
+      globalThis.cancelIdleCallback?.(this.linkIdle);
+      this.linkWrite = null;
       const state = this.linkState();
       if (!state) return;
       try {
@@ -279,12 +282,18 @@ export class ParascopeWidget extends HTMLElement {
         history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
       } catch { /* a document without history (sandboxed): the copy-link control still works */ }
     };
+    this.linkWrite = write;
     // replaceState costs a few ms: written once input pauses, and then when the browser is idle (never inside a frame
     // the reader waits for), at most LINK_IDLE_MS later.
     this.linkTimer = setTimeout(() => {
       if (typeof requestIdleCallback === 'function') this.linkIdle = requestIdleCallback(write, { timeout: LINK_IDLE_MS });
       else write();
     }, LINK_WRITE_MS);
+  }
+
+  /** Writes a change of state still waiting for a pause into the address now (a copied link then equals the address). */
+  writeLinkNow() {
+    this.linkWrite?.();
   }
 
   /** A link to this widget as it stands: this page with this widget's values first in the hash. */
