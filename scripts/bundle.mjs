@@ -26,7 +26,9 @@
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
 //   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
 // - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file), and the
-//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle.
+//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle. So is a module loaded on demand
+//   by `import(new URL('…', import.meta.url).href)` in lib/ or widgets/ (the export code, lib/widget-tools.js): one file
+//   fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module itself.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages and the npm package), and lib/, widgets/, wasm/parascope.mjs remain for node tests that
@@ -135,6 +137,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const libDir = join(dist, 'lib');
   const workerScripts = existsSync(libDir)
     ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
+  workerScripts.push(...lazyModules(dist));
   if (workerScripts.length) {
     const built = await esbuild.build({ ...options, splitting: false, entryPoints: workerScripts });
     for (const [out, meta] of Object.entries(built.metafile.outputs)) {
@@ -241,6 +244,21 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
     writeFileSync(entry, `// A stable name for ${basename(built)} (the production bundle); pages load the bundle itself.\nexport * from '${rel}';\n`);
   }
   return { pages, bundles };
+}
+
+/** The modules the sources in lib/ and widgets/ load by `import(new URL('…', import.meta.url).href)` (absolute paths). */
+function lazyModules(dist) {
+  const found = new Set();
+  for (const dir of ['lib', 'widgets'].map((d) => join(dist, d)).filter((d) => existsSync(d))) {
+    for (const f of readdirSync(dir, { recursive: true }).filter((n) => /\.m?js$/.test(n))) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      for (const m of text.matchAll(/import\(\s*new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g)) {
+        const target = resolve(dirname(join(dir, f)), m[2]);
+        if (isLocal(m[2]) && existsSync(target)) found.add(target);
+      }
+    }
+  }
+  return [...found];
 }
 
 /** A widget's tag in a page's HTML. */

@@ -1,6 +1,7 @@
 // Export in headless Chromium: every widget downloads its figure as SVG (well-formed XML, fonts and colours written on
 // the elements, the figure's numbers in its text) and PNG (decodes, 2× the SVG's size), and its numbers as CSV and
-// JSON (the engine's answer as shown), each file named after the widget's state.
+// JSON (the engine's answer as shown), each file named after the widget's state. The export code is fetched only when
+// a download is asked (issue 12): a page that loads has none of it, bundled (the article, the embed) or not.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -38,6 +39,7 @@ function xmlFacts(page, text) {
       fonts: [...doc.getElementsByTagName('text')].filter((n) => n.closest('[font-family]') !== root
         || n.hasAttribute('font-family')).length,
       texts: doc.getElementsByTagName('text').length,
+      images: doc.getElementsByTagName('image').length,
       fills: doc.querySelectorAll('[fill^="rgb"]').length,
       rects: doc.getElementsByTagName('rect').length,
     };
@@ -56,6 +58,7 @@ const CASES = {
     name: 'parascope-bubble-1f1b-8x32',
     answer: () => engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, include_ops: false }),
     numbers: (r) => [`${(r.efficiency * 100).toFixed(1)} %`],
+    vector: true, // the chart drawn as vectors (lib/gantt-svg.js, loaded with the export code), not the canvas's pixels
   },
   ring: { path: '', name: 'parascope-ring-4gpus-h100-sxm-intra-1gib', numbers: () => ['3.6 ms'] },
   axes: { path: '', name: 'parascope-axes-mixtral-8x7b-64gpus-tp2-pp4-ep8-all', numbers: () => ['Mixtral 8x7B'] },
@@ -86,6 +89,10 @@ for (const [widgetName, c] of Object.entries(CASES)) {
       }
       const answer = c.answer?.();
       for (const n of c.numbers(answer)) assert.ok(facts.text.includes(n), `the SVG says ${n}`);
+      if (c.vector) {
+        assert.equal(facts.images, 0, 'the chart as vectors, no canvas pixels');
+        assert.ok(facts.rects > 8 * 64, `a rectangle per op (${facts.rects})`);
+      }
 
       const png = await download(page, widget, 'png');
       assert.equal(png.name, `${c.name}.png`);
@@ -129,3 +136,46 @@ test('an export in the dark theme keeps the dark background and light text', asy
   assert.equal(background, 'rgb(22, 26, 33)');
   await context.close();
 });
+
+/** Strings only the export code holds (lib/export-figure.js, figure-svg.js, gantt-svg.js, model/export-data.js). */
+const EXPORT_CODE = ['<?xml version="1.0" encoding="UTF-8"?>', 'image/svg+xml', 'text/csv'];
+
+/** Records the scripts the page fetches: returns () => [{ url, exportCode }] (exportCode: the body holds EXPORT_CODE). */
+function watchScripts(page) {
+  const seen = [];
+  page.on('response', (response) => {
+    const url = response.url();
+    if (!/\.m?js$/.test(new URL(url).pathname)) return;
+    seen.push(response.text().then((body) => ({ url, exportCode: EXPORT_CODE.some((s) => body.includes(s)) })));
+  });
+  return () => Promise.all(seen);
+}
+
+for (const [where, path] of [['the article', ''], ['the embed', 'embed.html#widget=bubble'],
+  ['the unbundled bubble', 'tests/bubble-unbundled.html']]) {
+  test(`${where} loads the export code only when a download is asked, and then saves the file`, async () => {
+    const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const problems = [];
+      page.on('pageerror', (err) => problems.push(err.message));
+      const scripts = watchScripts(page);
+      await page.goto(new URL(path, site().url).href);
+      const widget = await widgetReady(page, 'parascope-bubble');
+      await page.waitForLoadState('networkidle');
+      const before = await scripts();
+      assert.ok(before.length > 0);
+      assert.deepEqual(before.filter((s) => s.exportCode).map((s) => s.url), [], 'no export code before a download');
+      const svg = await download(page, widget, 'svg');
+      assert.match(svg.name, /^parascope-bubble-[a-z0-9x-]+\.svg$/);
+      const facts = await xmlFacts(page, svg.bytes.toString('utf8'));
+      assert.equal(facts.error, false);
+      assert.equal(facts.images, 0, 'the chart as vectors');
+      assert.ok((await scripts()).some((s) => s.exportCode), 'the export code came with the click');
+      assert.match((await download(page, widget, 'csv')).name, /\.csv$/, 'a second download reuses it');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+}

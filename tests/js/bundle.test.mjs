@@ -31,7 +31,11 @@ before(async () => {
   await writeFile(join(site, 'lib', 'widgets.js'), "export const WIDGETS = { 'parascope-a': () => import('../widgets/parascope-a.js'),\n"
     + "  'parascope-b': () => import('../widgets/parascope-b.js') };\n");
   await writeFile(join(site, 'widgets', 'parascope-a.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm, glue } from '../lib/engine.js';\n"
-    + "export const a = [sheet, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href];\n");
+    + "export const a = [sheet, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href,\n"
+    + "  () => import(new URL('../lib/on-demand.js', import.meta.url).href)];\n");
+  // A module loaded only when asked (like the export code), with a module of its own.
+  await writeFile(join(site, 'lib', 'on-demand.js'), "import { part } from './on-demand-part.js';\nexport const later = ['on-demand-code', part];\n");
+  await writeFile(join(site, 'lib', 'on-demand-part.js'), "export const part = 'on-demand-part-code';\n");
   await writeFile(join(site, 'widgets', 'parascope-b.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm } from '../lib/engine.js';\n"
     + "export const b = [sheet, wasm, 'b-only-code'];\n");
   await writeFile(join(site, 'main.js'), "import { sheet } from './lib/sheet.js';\nimport { wasm } from './lib/engine.js';\n"
@@ -68,7 +72,7 @@ test('a page showing its widgets loads one bundle; the embed a chunk per widget,
   const mainText = await text(main);
   assert.match(mainText, /a-only-code/);
   assert.match(mainText, /b-only-code/);
-  assert.doesNotMatch(mainText, /import\s*[{"'(]|from\s*"/, 'one module: nothing left to import');
+  assert.doesNotMatch(mainText.replace(/import\(new URL\(/g, ''), /import\s*[{"'(]|from\s*"/, 'one module: nothing left to import');
   assert.match(mainText, /"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/);
   assert.match(mainText, /"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/);
   // The embed: a chunk per widget; another widget's code is in no other chunk it may load.
@@ -86,6 +90,26 @@ test('a page showing its widgets loads one bundle; the embed a chunk per widget,
   assert.equal((all.match(/"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/g) ?? []).length, 1, 'the shared code is in one chunk, not copied');
   assert.equal((all.match(/"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/g) ?? []).length, 1);
   assert.match(await text(entry), /from\s*"\.\/chunk-[A-Z2-7]{8}\.js"/);
+});
+
+test('a module loaded by import(new URL(…)) is one file of its own, fetched on demand even from the one-bundle page', async () => {
+  const files = await js();
+  const lazy = files.filter((n) => n.startsWith('on-demand-'));
+  assert.equal(lazy.length, 1, `one file: ${files.join(', ')}`);
+  assert.match(lazy[0], HASHED_NAME);
+  const lazyText = await text(lazy[0]);
+  assert.match(lazyText, /on-demand-code/);
+  assert.match(lazyText, /on-demand-part-code/, 'with what it imports inside');
+  assert.doesNotMatch(lazyText, /import\s*[{"'(]|from\s*"/, 'nothing left to import');
+  const index = await readFile(join(site, 'index.html'), 'utf8');
+  const embed = await readFile(join(site, 'embed.html'), 'utf8');
+  const main = index.match(/src="js\/(main-[A-Z2-7]{8}\.js)"/)[1];
+  for (const name of files.filter((n) => n !== lazy[0])) {
+    assert.doesNotMatch(await text(name), /on-demand-(part-)?code/, `${name} holds none of it`);
+  }
+  assert.ok((await text(main)).includes(`import(new URL("./${lazy[0]}",import.meta.url)`), 'the article points at it');
+  assert.ok((await text(await chunkOf('parascope-a'))).includes(`"./${lazy[0]}"`), 'the embed\'s chunk too');
+  for (const html of [index, embed]) assert.doesNotMatch(html, /on-demand/, 'not preloaded');
 });
 
 test('a page preloads the wasm, stylesheets and chunks it runs at once; the embed none of its widgets\' own', async () => {

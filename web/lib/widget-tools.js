@@ -1,9 +1,15 @@
 // The row of tools under every widget: "Copy link" (with the permalink attribute) and downloads of the figure (SVG,
 // PNG) and of its numbers (CSV, JSON), for widgets that can export. The files are made by lib/export-figure.js.
 import { h } from './dom.js';
-import { downloadFigure } from './export-figure.js';
 
 const SAID_MS = 2500;
+
+/**
+ * The export code (lib/export-figure.js and what it draws with), loaded on the first download asked: a reader who
+ * never clicks one never fetches it. The URL form (not a bare import()) makes scripts/bundle.mjs point it at a one-file
+ * bundle of that module, also on the article, which is bundled without splitting (issue 12).
+ */
+const exportCode = () => import(new URL('./export-figure.js', import.meta.url).href);
 
 /** Builds the tools row for `widget` (a ParascopeWidget that has run setup); returns { element }. */
 export function widgetTools(widget) {
@@ -23,7 +29,7 @@ export function widgetTools(widget) {
   const downloads = widget.exportFigure()
     ? ['svg', 'png', 'csv', 'json'].map((format) => h('button', { type: 'button', name: `download-${format}`, class: 'tool',
       'aria-label': `Download the ${format === 'svg' || format === 'png' ? 'figure' : 'numbers'} as ${format.toUpperCase()}`,
-      onclick: () => downloadFigure(widget, format).then((name) => say(`Saved ${name}`),
+      onclick: () => exportCode().then((code) => code.downloadFigure(widget, format)).then((name) => say(`Saved ${name}`),
         (err) => say(`Could not make the file: ${err.message}`)) }, format.toUpperCase()))
     : [];
   const element = h('div', { class: 'tools screen-only', hidden: !copy && downloads.length === 0 },

@@ -230,8 +230,8 @@ export class ParascopeWidget extends HTMLElement {
 
   /**
    * Hook for export (lib/export-figure.js), or null: { title, words (for the file name), root (the element drawn),
-   * vector(canvas, box) (an <svg> for a canvas, optional), data ({ request, response }: the JSON), table (rows for the
-   * CSV, optional: else the response field by field) }.
+   * vector(canvas, box, drawers) (an <svg> for a canvas, optional; drawers come with lib/export-figure.js), data
+   * ({ request, response }: the JSON), table (rows for the CSV, optional: else the response field by field) }.
    */
   exportFigure() {
     return null;

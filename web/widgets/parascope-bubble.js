@@ -4,7 +4,6 @@
 import { selectControl, sliderControl } from '../lib/controls.js';
 import { h } from '../lib/dom.js';
 import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
-import { ganttSvg } from '../lib/gantt-svg.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
 import { BUBBLE_ATTRIBUTES as A } from '../lib/model/attributes-bubble.js';
@@ -225,7 +224,7 @@ class ParascopeBubble extends ParascopeWidget {
       words: [s.schedule, `${s.stages}x${s.microbatches}`, applies.chunks ? `c${s.chunks}` : '',
         applies.forwardOnly && s['forward-only'] === 'true' ? 'forward' : ''],
       root: this.root,
-      vector: (canvas, box) => (canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null),
+      vector: (canvas, box, { ganttSvg }) => (canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null),
       data: { request: this.settled.request, response: { ...answer,
         ops: { count: ops.kind.length, per_stage: ops.per_stage, kind: ops.kind, microbatch: ops.microbatch, chunk: ops.chunk,
           start: ops.start, end: ops.end } } },
