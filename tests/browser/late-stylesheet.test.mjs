@@ -37,3 +37,38 @@ test('the bubble repaints in its palette when widget.css arrives after its first
   assert.ok(brightest > 450, `the idle hatch is drawn in the light palette (brightest pixel sum ${brightest})`);
   await context.close();
 });
+
+// Before widget.css applies, the plot has no height of its own and wraps the canvas: sizing the canvas to the plot grew
+// both a few px a frame, and each step raised "ResizeObserver loop completed with undelivered notifications" (WebKit
+// reports it as a page error; CI saw it on the iframe route).
+test('the bubble does not grow or loop its ResizeObserver while widget.css is late (embed.html)', async () => {
+  const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: 'light' });
+  await context.route(/\/css\/widget(-[A-Z2-7]{8})?\.css$/, async (route) => {
+    await new Promise((resolve) => { setTimeout(resolve, 1200); });
+    await route.continue();
+  });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__errors = [];
+    window.addEventListener('error', (e) => window.__errors.push(e.message));
+  });
+  await page.goto(new URL('embed.html#widget=bubble', site().url).href);
+  const plotHeight = () => page.evaluate(() => document.querySelector('parascope-bubble')?.shadowRoot
+    ?.querySelector('.bubble-plot')?.clientHeight ?? null);
+  const early = [];
+  for (let i = 0; i < 6; i += 1) {
+    await page.waitForTimeout(120);
+    early.push(await plotHeight());
+  }
+  await widgetReady(page, 'parascope-bubble');
+  await page.waitForFunction(() => document.querySelector('parascope-bubble').shadowRoot.querySelector('link[rel="stylesheet"]')?.sheet);
+  await page.waitForTimeout(300);
+  const settled = await plotHeight();
+  const seen = early.filter((h) => h != null);
+  assert.ok(seen.length > 0 && seen.every((h) => h === seen[0]), `the plot kept its height before the sheet: ${early}`);
+  assert.equal(settled, 296, 'the plot has its styled height once the sheet applies');
+  const canvasHeight = await page.evaluate(() => document.querySelector('parascope-bubble').shadowRoot.querySelector('canvas').clientHeight);
+  assert.equal(canvasHeight, settled, 'the chart is drawn at the styled size');
+  assert.deepEqual(await page.evaluate(() => window.__errors), []);
+  await context.close();
+});

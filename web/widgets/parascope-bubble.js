@@ -232,9 +232,12 @@ class ParascopeBubble extends ParascopeWidget {
     };
   }
 
-  /** Redraws the chart at the current size (no engine call). */
+  /**
+   * Redraws the chart at the current size (no engine call). Not before widget.css applies: until then the plot has no
+   * height of its own and wraps the canvas, so sizing the canvas to the plot would grow both a few px every frame.
+   */
   draw() {
-    if (!this.result) return;
+    if (!this.result || !this.#styled()) return;
     const { width, height } = this.plotSize
       ?? { width: Math.floor(this.plot.clientWidth), height: Math.floor(this.plot.clientHeight) };
     if (width <= 0 || height <= 0) return;
@@ -280,14 +283,28 @@ class ParascopeBubble extends ParascopeWidget {
       this.colours = null;
       this.draw();
     };
-    for (const link of this.shadowRoot?.querySelectorAll('link[rel="stylesheet"]') ?? []) {
-      if (!link.sheet) link.addEventListener('load', repaint, { once: true });
+    for (const link of this.#stylesheets()) {
+      if (!link.sheet) {
+        link.addEventListener('load', () => {
+          this.plotSize = null;  // measured on the unstyled layout
+          repaint();
+        }, { once: true });
+      }
     }
     this.themeObserver = new MutationObserver(repaint);
     this.themeObserver.observe(this, { attributes: true, attributeFilter: ['theme', 'style', 'class'] });
     this.themeQuery = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
     this.themeListener = repaint;
     this.themeQuery?.addEventListener('change', repaint);
+  }
+
+  #stylesheets() {
+    return this.shadowRoot?.querySelectorAll('link[rel="stylesheet"]') ?? [];
+  }
+
+  /** Whether the widget's stylesheets have loaded (the plot then has its fixed height). */
+  #styled() {
+    return Array.prototype.every.call(this.#stylesheets(), (link) => link.sheet);
   }
 
   #rowLabels(p) {
