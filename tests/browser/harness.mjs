@@ -40,6 +40,13 @@ export async function openPage(site, path = '', { width = 1000, height = 900 } =
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // An error event that is no thrown exception (e.g. "ResizeObserver loop completed with undelivered notifications")
+  // reaches no 'pageerror': the page reports it to the console, where it is collected as above.
+  await page.addInitScript(() => {
+    addEventListener('error', (e) => {
+      if (e.error == null && e.target === globalThis) console.error(`window error event: ${e.message}`);
+    });
+  });
   await context.route('**/*', (route) => {
     const target = route.request().url();
     if (target.startsWith(origin) || target.startsWith('data:')) return route.continue();
