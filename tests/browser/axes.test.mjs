@@ -232,6 +232,31 @@ test('the height stays put across tabs, router skew and the focused GPU, at 360 
   }
 });
 
+test('a window resized across widths repaints the grid for its width and raises no ResizeObserver loop error', async () => {
+  const { page, problems, context } = await openPage(site(), '', { width: 700, height: 900 });
+  const widget = await widgetReady(page, 'parascope-axes');
+  const grid = () => widget.evaluate((el) => {
+    const box = el.shadowRoot.querySelector('.axes-grid-box');
+    const { width, height } = box.querySelector('svg').viewBox.baseVal;
+    return { box: box.clientWidth, width, height, boxHeight: box.clientHeight };
+  });
+  const heights = new Set();
+  for (const width of [1280, 360, 1000, 700]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForFunction(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))); }));
+    const g = await grid();
+    // drawn for the box's width (a few px of inset), and the box as tall as the drawing
+    assert.ok(g.width <= g.box && g.width > g.box - 16, `${width} px: drawn ${g.width} px wide in a ${g.box} px box`);
+    assert.equal(g.boxHeight, g.height, `${width} px: the box is as tall as the grid drawn`);
+    heights.add(g.height);
+  }
+  assert.ok(heights.size > 1, 'the grid\'s height follows its width');
+  // The grid's height follows its width: painting inside the observer's callback made Chromium fire
+  // "ResizeObserver loop completed with undelivered notifications" on the window (the harness collects such events).
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a seeded walk over the real controls (tab clicks and keys, skew, focused GPU) never reaches a refusal', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 1000, height: 1400 });
   const widget = await widgetReady(page, 'parascope-axes');

@@ -151,6 +151,14 @@ test('an embedded widget runs its own small engine: it fetches that module\'s wa
     });
     await page.goto(`${site().url}embed.html#widget=${widget}`);
     await page.locator(`parascope-${widget}[data-ready]`).waitFor();
+    // The planner's worker fetches its engine after the page is ready, maybe after a quiet moment on a busy machine:
+    // wait for the first search's answer (it needs that engine) before listing what was fetched.
+    if (widget === 'planner') {
+      await page.waitForFunction(() => {
+        const el = document.querySelector('parascope-planner');
+        return el.hasAttribute('data-results') && !el.hasAttribute('data-searching');
+      }, null, { timeout: 60000 });
+    }
     await page.waitForLoadState('networkidle');
     const own = WIDGET_ENGINES[`parascope-${widget}`][0];
     // The planner's search runs in its worker on the planner's engine.

@@ -84,9 +84,15 @@ class ParascopeAxes extends ParascopeWidget {
     this.root = h('div', { class: 'axes' }, tablist, this.panel, experts);
     body.append(this.root);
 
+    // A new width repaints in the next frame, not in the observer's callback: the grid's height follows its width, and
+    // a box resized inside the callback makes the browser report "ResizeObserver loop completed with undelivered
+    // notifications" as an error event (a page's error monitor would log it at every resize, or print).
     this.resize = new ResizeObserver(() => {
-      const w = this.out.grid.clientWidth;
-      if (w && w !== this.width) this.paintFigures();
+      cancelAnimationFrame(this.resizeFrame);
+      this.resizeFrame = requestAnimationFrame(() => {
+        const w = this.out.grid.clientWidth;
+        if (w && w !== this.width) this.paintFigures();
+      });
     });
     this.resize.observe(this.out.grid);
     try {
@@ -152,6 +158,7 @@ class ParascopeAxes extends ParascopeWidget {
 
   stop() {
     this.resize?.disconnect();
+    cancelAnimationFrame(this.resizeFrame);
     cancelAnimationFrame(this.frame);
     this.routeSoon(false);
   }
