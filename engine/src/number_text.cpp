@@ -63,7 +63,7 @@ void exact_decimal(double value, ExactDecimal& out) {
   out.exponent = out.count - 1 + ten_power;
 }
 
-/// The first `keep` digits of `exact` (0 <= keep <= 64) rounded half to even on the exact value, as printf rounds, into
+/// The first `keep` digits of `exact` (0 <= keep <= 330) rounded half to even on the exact value, as printf rounds, into
 /// `digits`; returns the exponent X of the rounded value (one more when 99…9 rounded up to 100…0).
 int round_digits(const ExactDecimal& exact, int keep, char* digits) {
   for (int i = 0; i < keep; ++i) digits[i] = i < exact.count ? exact.first[i] : '0';
@@ -122,9 +122,9 @@ std::string format_fixed(double value, int decimals) {
   const double size = std::fabs(value);
   if (!std::isfinite(value)) return out + (std::isnan(value) ? "nan" : "inf");
   int top = 0;  // the highest power of ten written
-  char digits[64];
+  char digits[330];  // up to 10^308 down to 10^-20
   int keep = 0;  // digits[i] is the digit of 10^(top - i)
-  if (size > 0 && size < 1e15) {
+  if (size > 0) {
     ExactDecimal exact;
     exact_decimal(size, exact);
     keep = exact.exponent + 1 + decimals;  // the digits from the first down to 10^-decimals

@@ -12,7 +12,7 @@ namespace parascope::detail {
 /// Formats a number for an error message: integers without a fraction, others with up to 6 significant digits.
 std::string format_number(double value);
 
-/// printf's "%.<decimals>f" of a value below 1e15 (decimals <= 20), rounded as printf rounds: half to even on the exact value.
+/// printf's "%.<decimals>f" of any double (decimals <= 20), rounded as printf rounds: half to even on the exact value.
 std::string format_fixed(double value, int decimals);
 
 /// One piece of a message: text, a whole number (written as std::to_string writes it) or any other number

@@ -25,7 +25,7 @@ std::string printf_number(double value) {  // the rule format_number used to cal
 }
 
 std::string printf_fixed(double value, int decimals) {
-  char buf[64];
+  char buf[400];  // 1.8e308 with 20 decimals: 330 characters
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   return buf;
 }
@@ -50,7 +50,10 @@ TEST(NumberText, EqualsPrintfOnEdgesAndRandomDoubles) {
                           99999.95, 1234565e10, 12345650000000000.0, 0.1, 1.0 / 3,
                           std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                           std::numeric_limits<double>::quiet_NaN()};
-  for (double v : edges) EXPECT_EQ(format_number(v), printf_number(v)) << v;
+  for (double v : edges) {
+    EXPECT_EQ(format_number(v), printf_number(v)) << v;
+    for (int decimals : {0, 1, 20}) EXPECT_EQ(format_fixed(v, decimals), printf_fixed(v, decimals)) << v << " " << decimals;
+  }
   std::mt19937_64 rng(12);
   for (int i = 0; i < 40000; ++i) {
     std::uint64_t bits = rng();
@@ -62,8 +65,9 @@ TEST(NumberText, EqualsPrintfOnEdgesAndRandomDoubles) {
     const double rounded = std::round(nearer * 1e6) / 1e6 + 5e-7;  // near ties of the sixth digit
     ASSERT_EQ(format_number(rounded), printf_number(rounded)) << rounded;
     const int decimals = int(rng() % 5);
-    if (nearer >= 1e15) continue;  // format_fixed's range
     ASSERT_EQ(format_fixed(nearer, decimals), printf_fixed(nearer, decimals)) << nearer << " " << decimals;
+    const int many = int(rng() % 21);  // any double, up to the 20 decimals format_fixed allows
+    ASSERT_EQ(format_fixed(v, many), printf_fixed(v, many)) << v << " " << many;
   }
 }
 
