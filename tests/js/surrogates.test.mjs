@@ -36,7 +36,8 @@ test('callText answers text with lone surrogates exactly as the native CLI answe
   const cases = (await fixtureCases()).filter((_, i) => i % 4 === 0);  // a spread over every file and op
   let compared = 0;
   for (const c of cases) {
-    for (const text of variants(c.request)) {
+    // A variant whose replace found nothing (a request without "op") has no surrogate: not this test's case.
+    for (const text of variants(c.request).filter((v) => /[\uD800-\uDFFF]/.test(v))) {
       const wasm = engine.callText(text);
       assert.equal(wasm, native(wtf8(text)), `${c.file}: ${c.name}: ${JSON.stringify(text).slice(0, 80)}`);
       assert.equal(JSON.parse(wasm).error.code, 'invalid_json');

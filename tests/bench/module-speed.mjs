@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Paired speed of one widget wasm module built two ways (e.g. -O3 and -Oz): the ops it serves, first call on a fresh
+// instance and warm, plus the mfu figure's real work per control move (mfu-split's resolve + offered). Each round loads
+// both builds afresh, in alternating order; prints medians and ranges, and checks that both answer byte for byte alike.
+// `node tests/bench/module-speed.mjs DIR_A DIR_B axes|step [rounds, default 6]` (DIR_*: folders holding
+// parascope-<name>-engine.{mjs,wasm}, e.g. a saved copy of build/wasm and build/wasm).
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { engineLoader } from '../../web/lib/engine.js';
+import { makeAsker } from '../../web/lib/model/mfu-asker.js';
+import { offered, presetSplit, resolve as resolveMove } from '../../web/lib/model/mfu-split.js';
+import { PRESETS } from '../../web/lib/mfu-presets.js';
+
+const [dirA, dirB, which, roundsText = '6'] = process.argv.slice(2);
+if (!dirA || !dirB || !['axes', 'step'].includes(which)) {
+  throw new Error('usage: module-speed.mjs DIR_A DIR_B axes|step [rounds]');
+}
+const rounds = Number(roundsText);
+const name = `parascope-${which}-engine`;
+
+// The axes' first MoE draw: 2^19 assignments (Mixtral's top-2: 262,144 tokens), as web/lib/model/axes-requests.js asks.
+const route = (skew) => ({ op: 'moe_route', tokens: 262144, experts: 8, top_k: 2, ep: 8, skew, seed: 1, hidden: 4096,
+  hardware: 'h100-sxm', link_kind: 'intra' });
+const axesRun = { model: 'mixtral-8x7b', hardware: 'h100-sxm', cluster: { gpus: 64 }, parallel: { tp: 2, pp: 1, ep: 8, global_batch: 256 } };
+const cases = {
+  axes: [
+    ['moe_route 262144 tokens', route(1)],
+    ['placement', { op: 'placement', ...axesRun }],
+    ['traffic', { op: 'traffic', ...axesRun }],
+  ],
+  step: [...PRESETS.map((p) => [`step ${p.id}`, { op: 'step', ...p.run }]),
+    ...PRESETS.map((p) => [`mfu ${p.id} (published)`, p.published.request]).filter(([, r]) => r?.op === 'mfu')],
+};
+
+async function load(dir) {
+  const glue = pathToFileURL(resolve(dir, `${name}.mjs`)).href;
+  const wasmBinary = await readFile(resolve(dir, `${name}.wasm`));
+  const t0 = performance.now();
+  const engine = await engineLoader(null, () => import(`${glue}?${Math.random()}`))({ wasmBinary });
+  return { engine, loadMs: performance.now() - t0 };
+}
+
+const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+const spread = (v) => `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}`;
+const results = new Map(); // label -> { A: [], B: [] }
+const note = (label, side, ms) => {
+  if (!results.has(label)) results.set(label, { A: [], B: [] });
+  results.get(label)[side].push(ms);
+};
+const answers = { A: new Map(), B: new Map() };
+
+async function measure(side, dir) {
+  const { engine, loadMs } = await load(dir);
+  note('load (instantiate)', side, loadMs);
+  for (const [label, request] of cases[which]) {
+    const text = JSON.stringify(request);
+    let t0 = performance.now();
+    const first = engine.callText(text);
+    note(`${label}: first call`, side, performance.now() - t0);
+    answers[side].set(label, first);
+    const warm = [];
+    const n = label.startsWith('moe_route') ? 10 : 200;
+    for (let i = 0; i < n; i += 1) {
+      t0 = performance.now();
+      engine.callText(text);
+      warm.push(performance.now() - t0);
+    }
+    note(`${label}: warm (median of ${n})`, side, median(warm));
+  }
+  if (which === 'axes') {
+    const warm = [];
+    for (let i = 0; i < 10; i += 1) { // the skew slider: a new routing per move
+      const t0 = performance.now();
+      answers[side].set(`skew ${i}`, engine.callText(JSON.stringify(route(i / 10))));
+      warm.push(performance.now() - t0);
+    }
+    note('moe_route, skew slider moves (median of 10)', side, median(warm));
+  }
+  if (which === 'step') {
+    // The mfu figure per control move: resolve the change, then renew every control's offers (a memo per figure).
+    for (const preset of PRESETS) {
+      const ask = makeAsker(engine);
+      let split = presetSplit(preset);
+      let t0 = performance.now();
+      offered(ask, preset, split);
+      note(`mfu figure ${preset.id}: first offers (fresh memo)`, side, performance.now() - t0);
+      const moves = [];
+      for (const tp of [2, 4, 8, 16]) {
+        t0 = performance.now();
+        const r = resolveMove(ask, preset, split, 'tp', tp);
+        if (r) split = r.split;
+        offered(ask, preset, split);
+        moves.push(performance.now() - t0);
+      }
+      note(`mfu figure ${preset.id}: a tp move + offers (median of 4)`, side, median(moves));
+    }
+  }
+}
+
+for (let round = 0; round < rounds; round += 1) {
+  const order = round % 2 ? [['B', dirB], ['A', dirA]] : [['A', dirA], ['B', dirB]];
+  for (const [side, dir] of order) await measure(side, dir);
+}
+for (const [label, text] of answers.A) {
+  if (answers.B.get(label) !== text) throw new Error(`${label}: the two builds answer differently`);
+}
+console.log(`${name}: A = ${dirA}, B = ${dirB}, ${rounds} rounds (ms: median, range; answers byte-identical)`);
+for (const [label, { A, B }] of results) {
+  console.log(`${label.padEnd(58)} A ${median(A).toFixed(2).padStart(8)} (${spread(A)})  B ${median(B).toFixed(2).padStart(8)} (${spread(B)})  B/A ${(median(B) / median(A)).toFixed(2)}`);
+}
