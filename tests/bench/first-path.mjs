@@ -105,6 +105,18 @@ async function coldLoad() {
       if (STEPS.includes(f) && !seen.has(f)) { seen.add(f); spans[`js ${f}()`] = (spans[`js ${f}()`] ?? 0) + ms; }
     }
     if (inWasm) spans['inside wasm (samples)'] = (spans['inside wasm (samples)'] ?? 0) + ms;
+    if (seen.has('setup')) {  // the widget's set-up, by what its samples were doing
+      const leaf = byId.get(id).callFrame;
+      const kind = inWasm ? 'engine (wasm, JSON in/out)'
+        : /^(createElement|createElementNS|setAttribute|append|appendChild|replaceChildren|createTextNode|addEventListener|set textContent|toggleAttribute|removeAttribute|insertBefore|attachShadow)$/.test(leaf.functionName) ? 'DOM calls'
+          : leaf.functionName === '(program)' ? 'browser (style, layout)' : leaf.functionName === '(garbage collector)' ? 'GC'
+            : /^(parse|stringify)$/.test(leaf.functionName) ? 'JSON.parse/stringify' : 'other JS';
+      spans[`  setup: ${kind}`] = (spans[`  setup: ${kind}`] ?? 0) + ms;
+      if (kind === 'other JS' && process.env.FIRST_PATH_LEAVES) {
+        const k = `    ${leaf.functionName || '(anonymous)'} ${leaf.url.split('/').pop()}:${leaf.lineNumber + 1}`;
+        spans[k] = (spans[k] ?? 0) + ms;
+      }
+    }
     if (fn(id) === '(program)') spans['(program): browser work'] = (spans['(program): browser work'] ?? 0) + ms;
     if (fn(id) === '(garbage collector)') spans['(gc) samples'] = (spans['(gc) samples'] ?? 0) + ms;
   });
