@@ -83,6 +83,13 @@ async function coldLoad() {
   const wasmLazy = events.filter((e) => e.pid === nav.pid && e.tid === nav.tid && /wasm.*[Ll]azy|CompileLazy/.test(e.name));
   spans['wasm lazy compile (trace events)'] = wasmLazy.reduce((s, e) => s + (e.dur ?? 0) / 1000, 0);
   spans['wasm lazy compile count'] = wasmLazy.length;
+  // JavaScript compiled on the page's thread: V8 compiles most functions on their first call (V8.CompileCode, which
+  // holds that function's parse); the scripts' own top-level parse and compile run off it while they stream in.
+  spans['js functions compiled on first call'] = sum((e) => e.name === 'V8.CompileCode');
+  spans['js functions compiled, count'] = main.filter((e) => e.name === 'V8.CompileCode').length;
+  spans['js compile off the page thread'] = events.filter((e) => e.pid === nav.pid && e.tid !== nav.tid && e.ph === 'X'
+    && /^(BackgroundCompileTask::Run|V8\.CompileCodeBackground)$/.test(e.name) && at(e) >= 0 && at(e) < first)
+    .reduce((s, e) => s + e.dur / 1000, 0);
 
   // Profile: inclusive time of the named steps until the first figure (sampled).
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
