@@ -4,6 +4,8 @@
 // its first frame) and the time inside each. A diagnostic, not a bench figure: `node tests/bench/first-path.mjs
 // [DIST=dist] [ROUNDS=4] [chromium --js-flags, e.g. --no-wasm-lazy-compilation]`. Function names need a readable build
 // (PARASCOPE_NO_MINIFY=1 bash scripts/build); minified, the engine calls are still found by the wasm's own frames.
+// FIRST_PATH_LEAVES=1 also lists the set-up's JavaScript by the function its samples were in. Traced and profiled loads
+// run slower than the bench's: read the shares and the counts, and time a change with compare.mjs (paired).
 import { chromium } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 
