@@ -16,7 +16,7 @@ export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.lengt
 export const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /** Installed before any page script: when each widget is drawn, and Chromium's layout shifts not caused by input. */
-function recorder() {
+export function recorder() {
   window.__bench = { ready: {}, painted: {}, shift: 0 };
   document.addEventListener('parascope-ready', (e) => {
     const name = e.target.localName;
