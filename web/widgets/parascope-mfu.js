@@ -362,4 +362,6 @@ class ParascopeMfu extends ParascopeWidget {
   }
 }
 
+/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
+ParascopeMfu.stylesheet = new URL('../css/widget-mfu.css', import.meta.url).href;
 customElements.define('parascope-mfu', ParascopeMfu);
