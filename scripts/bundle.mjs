@@ -20,6 +20,10 @@
 //   hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it lands).
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
+// - The widgets' stylesheets: each widget's shadow root links css/widget.css (shared rules) and its own
+//   css/widget-<name>.css (lib/widget.js). In the bundle of a page that shows its widgets, every one of those URLs
+//   points at one sheet, widget.css followed by each widget's own in name order: one request for the page, as before
+//   the split. The embed's chunks keep them apart, so it loads only its widget's rules.
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
 //   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
