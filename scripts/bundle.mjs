@@ -20,6 +20,10 @@
 //   hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it lands).
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
+// - The widgets' stylesheets: each widget's shadow root links css/widget.css (shared rules) and its own
+//   css/widget-<name>.css (lib/widget.js). In the bundle of a page that shows its widgets, every one of those URLs
+//   points at one sheet, widget.css followed by each widget's own in name order: one request for the page, as before
+//   the split. The embed's chunks keep them apart, so it loads only its widget's rules.
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
 //   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
@@ -68,17 +72,30 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   dist = resolve(dist);
   const hashed = new Map(); // absolute path of an original file -> absolute path of its hashed copy
 
-  /** The hashed copy of `file` (absolute), written on first use; a stylesheet minified (esbuild) on the way. */
+  /** Writes `bytes` (a stylesheet minified by esbuild) as <dir>/<name>-<hash><ext>; returns that path. */
+  const writeHashed = (dir, name, ext, bytes) => {
+    if (ext === '.css' && minify) bytes = Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify }).code);
+    const copy = join(dir, `${name}-${hashOf(bytes)}${ext}`);
+    writeFileSync(copy, bytes);
+    return copy;
+  };
+  /** The hashed copy of `file` (absolute), written on first use. */
   const hashedCopy = (file) => {
-    if (!hashed.has(file)) {
-      let bytes = readFileSync(file);
-      if (file.endsWith('.css') && minify) bytes = Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify }).code);
-      const ext = extname(file);
-      const copy = join(dirname(file), `${basename(file, ext)}-${hashOf(bytes)}${ext}`);
-      writeFileSync(copy, bytes);
-      hashed.set(file, copy);
-    }
+    if (!hashed.has(file)) hashed.set(file, writeHashed(dirname(file), basename(file, extname(file)), extname(file), readFileSync(file)));
     return hashed.get(file);
+  };
+  // The widgets' stylesheets: css/widget.css (what every widget shares) and css/widget-<name>.css (one widget's own,
+  // linked after it: lib/widget.js). A page bundled in one file runs every widget: there all of them point at one
+  // sheet, css/widget.css followed by every widget's own in name order, so the page loads one stylesheet, not six.
+  const sheets = join(dist, 'css');
+  const isWidgetSheet = (file) => dirname(file) === sheets && WIDGET_SHEET.test(basename(file));
+  let joined = null;
+  const joinedSheets = () => {
+    if (!joined) {
+      const parts = readdirSync(sheets).filter((f) => WIDGET_SHEET.test(f) && f !== 'widget.css').sort();
+      joined = writeHashed(sheets, 'widget', '.css', Buffer.concat(['widget.css', ...parts].map((f) => readFileSync(join(sheets, f)))));
+    }
+    return joined;
   };
 
   // Pages and their entry scripts.
@@ -98,9 +115,9 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   // Every `new URL('relative', import.meta.url)` in a bundled source names a file beside that source: point it at the
   // file's hashed copy, written relative to the bundle's folder (js/).
   const outdir = join(dist, 'js');
-  const assetsOf = new Map(); // source file -> hashed assets it refers to
+  const assetsOf = new Map(); // source file -> hashed assets it refers to (in any build: each keeps those in its text)
   const workers = new Map(); // a worker script (absolute) -> its bundle
-  const assetUrls = {
+  const assetUrls = ({ joinSheets = false } = {}) => ({
     name: 'hashed-asset-urls',
     setup(build) {
       build.onLoad({ filter: /\.m?js$/ }, (args) => {
@@ -109,17 +126,17 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
         const contents = text.replace(/new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g, (whole, quote, rel) => {
           const target = resolve(dirname(args.path), rel);
           if (!isLocal(rel) || !existsSync(target)) return whole;
-          const copy = workers.get(target) ?? hashedCopy(target);
+          const copy = workers.get(target) ?? (joinSheets && isWidgetSheet(target) ? joinedSheets() : hashedCopy(target));
           found.push(copy);
           let fromBundle = toUrlPath(relative(outdir, copy));
           if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
           return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
         });
-        assetsOf.set(args.path, found);
+        assetsOf.set(args.path, [...(assetsOf.get(args.path) ?? []), ...found]);
         return { contents, loader: 'js' };
       });
     },
-  };
+  });
 
   const options = {
     bundle: true,
@@ -132,7 +149,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
     chunkNames: '[name]-[hash]',
     metafile: true,
     logLevel: 'warning',
-    plugins: [assetUrls],
+    plugins: [assetUrls()],
   };
   const libDir = join(dist, 'lib');
   const workerScripts = existsSync(libDir)
@@ -145,7 +162,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
     }
   }
   const builds = [
-    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)) },
+    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)), plugins: [assetUrls({ joinSheets: true })] },
     { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
   ].filter((b) => b.entryPoints.length);
   const outputs = {};
@@ -260,6 +277,9 @@ function lazyModules(dist) {
   }
   return [...found];
 }
+
+/** The widgets' stylesheets in css/: widget.css (shared) and widget-<name>.css (one widget's own), not hashed copies. */
+const WIDGET_SHEET = /^widget(-[a-z]+)?\.css$/;
 
 /** A widget's tag in a page's HTML. */
 const WIDGET_TAG = /<parascope-[a-z]/;

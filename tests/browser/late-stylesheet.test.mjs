@@ -1,6 +1,6 @@
-// A page that does not preload the widgets' stylesheet (an embed, a test page): the bubble may draw its canvas before
-// widget.css has loaded, when none of its palette variables resolve yet. Once the sheet arrives the chart must be
-// repainted in the palette, not left in the black of unresolved colours.
+// A page that does not preload the widgets' stylesheets (an embed: its widget's own sheet; a test page): the bubble may
+// draw its canvas before they have loaded, when none of its palette variables resolve yet. Once the sheets arrive the
+// chart must be repainted in the palette, not left in the black of unresolved colours.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -11,7 +11,7 @@ const site = useSite(before, after);
 test('the bubble repaints in its palette when widget.css arrives after its first draw', async () => {
   const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: 'light' });
   let delayed = 0;
-  await context.route(/\/css\/widget(-[A-Z2-7]{8})?\.css$/, async (route) => {
+  await context.route(/\/css\/widget(-[a-z]+)?(-[A-Z2-7]{8})?\.css$/, async (route) => {
     delayed += 1;
     await new Promise((resolve) => { setTimeout(resolve, 1500); });
     await route.continue();
@@ -19,7 +19,8 @@ test('the bubble repaints in its palette when widget.css arrives after its first
   const page = await context.newPage();
   await page.goto(new URL('tests/themes.html', site().url).href);
   const widget = await widgetReady(page, '#auto');
-  await page.waitForFunction(() => document.querySelector('#auto').shadowRoot.querySelector('link[rel="stylesheet"]')?.sheet);
+  await page.waitForFunction(() => [...document.querySelector('#auto').shadowRoot.querySelectorAll('link[rel="stylesheet"]')]
+    .every((l) => l.sheet));
   await page.waitForTimeout(300);
   // The last stage waits for its first op: the plot's left edge on that row is bubble (idle) hatch on a light ground.
   const brightest = await widget.evaluate((el) => {
@@ -43,7 +44,7 @@ test('the bubble repaints in its palette when widget.css arrives after its first
 // reports it as a page error; CI saw it on the iframe route).
 test('the bubble does not grow or loop its ResizeObserver while widget.css is late (embed.html)', async () => {
   const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: 'light' });
-  await context.route(/\/css\/widget(-[A-Z2-7]{8})?\.css$/, async (route) => {
+  await context.route(/\/css\/widget(-[a-z]+)?(-[A-Z2-7]{8})?\.css$/, async (route) => {
     await new Promise((resolve) => { setTimeout(resolve, 1200); });
     await route.continue();
   });
@@ -61,7 +62,8 @@ test('the bubble does not grow or loop its ResizeObserver while widget.css is la
     early.push(await plotHeight());
   }
   await widgetReady(page, 'parascope-bubble');
-  await page.waitForFunction(() => document.querySelector('parascope-bubble').shadowRoot.querySelector('link[rel="stylesheet"]')?.sheet);
+  await page.waitForFunction(() => [...document.querySelector('parascope-bubble').shadowRoot.querySelectorAll('link[rel="stylesheet"]')]
+    .every((l) => l.sheet));
   await page.waitForTimeout(300);
   const settled = await plotHeight();
   const seen = early.filter((h) => h != null);

@@ -24,6 +24,9 @@ before(async () => {
   await writeFile(join(site, 'wasm', 'engine.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
   await mkdir(join(site, 'widgets'));
   await writeFile(join(site, 'css', 'a.css'), '.a{color:blue}');
+  // Each widget's own rules (css/widget-<name>.css), linked after widget.css (lib/widget.js).
+  await writeFile(join(site, 'css', 'widget-a.css'), '.wa { color: green; }\n');
+  await writeFile(join(site, 'css', 'widget-b.css'), '.wb { color: olive; }\n');
   await writeFile(join(site, 'wasm', 'engine.mjs'), "export default 'the engine glue';\n");
   await writeFile(join(site, 'lib', 'sheet.js'), "export const sheet = new URL('../css/widget.css', import.meta.url).href;\n");
   await writeFile(join(site, 'lib', 'engine.js'), "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n"
@@ -32,12 +35,13 @@ before(async () => {
     + "  'parascope-b': () => import('../widgets/parascope-b.js') };\n");
   await writeFile(join(site, 'widgets', 'parascope-a.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm, glue } from '../lib/engine.js';\n"
     + "export const a = [sheet, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href,\n"
+    + "  new URL('../css/widget-a.css', import.meta.url).href,\n"
     + "  () => import(new URL('../lib/on-demand.js', import.meta.url).href)];\n");
   // A module loaded only when asked (like the export code), with a module of its own.
   await writeFile(join(site, 'lib', 'on-demand.js'), "import { part } from './on-demand-part.js';\nexport const later = ['on-demand-code', part];\n");
   await writeFile(join(site, 'lib', 'on-demand-part.js'), "export const part = 'on-demand-part-code';\n");
   await writeFile(join(site, 'widgets', 'parascope-b.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm } from '../lib/engine.js';\n"
-    + "export const b = [sheet, wasm, 'b-only-code'];\n");
+    + "export const b = [sheet, wasm, 'b-only-code', new URL('../css/widget-b.css', import.meta.url).href];\n");
   await writeFile(join(site, 'main.js'), "import { sheet } from './lib/sheet.js';\nimport { wasm } from './lib/engine.js';\n"
     + "import { WIDGETS } from './lib/widgets.js';\nglobalThis.loaded = [sheet, wasm, WIDGETS];\n");
   await writeFile(join(site, 'embed.js'), "import { sheet } from './lib/sheet.js';\nimport { WIDGETS } from './lib/widgets.js';\n"
@@ -143,14 +147,47 @@ test('a page running its widget\'s own engine (<html data-engine="widget">) prel
 
 test('a hashed name changes with the content and the original names stay for what cannot know the hash', async () => {
   const css = (await readdir(join(site, 'css'))).sort();
-  assert.deepEqual(css.filter((n) => !HASHED_NAME.test(n)), ['a.css', 'page.css', 'widget.css']);
+  assert.deepEqual(css.filter((n) => !HASHED_NAME.test(n)), ['a.css', 'page.css', 'widget-a.css', 'widget-b.css', 'widget.css']);
   const main = await readFile(join(site, 'main.js'), 'utf8');
   assert.match(main, /^\/\/ .*\nexport \* from '\.\/js\/main-[A-Z2-7]{8}\.js';\n$/);
 });
 
 test('stylesheets ship minified under their hashed names; the original names keep the source', async () => {
   const css = await readdir(join(site, 'css'));
-  const hashed = css.find((n) => /^widget-[A-Z2-7]{8}\.css$/.test(n));
-  assert.equal(await readFile(join(site, 'css', hashed), 'utf8'), '.w{color:red}\n');
+  const hashed = css.find((n) => /^a-[A-Z2-7]{8}\.css$/.test(n));
+  assert.equal(await readFile(join(site, 'css', hashed), 'utf8'), '.a{color:#00f}\n');
   assert.equal(await readFile(join(site, 'css', 'widget.css'), 'utf8'), '/* the widget */\n.w {\n  color: red;\n}\n');
+});
+
+/** The hashed stylesheets a bundle's code points at (css/<name>-<hash>.css), in order, without repeats. */
+const sheetsIn = (code) => [...new Set([...code.matchAll(/"\.\.\/css\/([^"]+\.css)"/g)].map((m) => m[1]))];
+const sheet = (name) => readFile(join(site, 'css', name), 'utf8');
+
+test('the page with every widget links one widget sheet: widget.css and each widget\'s own joined, in that order', async () => {
+  const index = await readFile(join(site, 'index.html'), 'utf8');
+  const main = await text(index.match(/src="js\/(main-[A-Z2-7]{8}\.js)"/)[1]);
+  const widgetSheets = sheetsIn(main).filter((n) => n.startsWith('widget-'));
+  assert.equal(widgetSheets.length, 1, `one sheet for widget.css, widget-a.css and widget-b.css: ${sheetsIn(main)}`);
+  assert.match(widgetSheets[0], /^widget-[A-Z2-7]{8}\.css$/);
+  assert.equal(await sheet(widgetSheets[0]), '.w{color:red}.wa{color:green}.wb{color:olive}\n');
+  assert.deepEqual([...index.matchAll(/href="css\/(widget-[^"]+)" as="style"/g)].map((m) => m[1]), widgetSheets, 'that one preloaded');
+  assert.ok(sheetsIn(main).includes(sheetsIn(await text(await chunkOf('parascope-a'))).find((n) => n.startsWith('a-'))),
+    'a sheet that is no widget sheet stays its own');
+});
+
+test('the embed: the shared chunk links widget.css alone, each widget\'s chunk its own sheet, preloaded never', async () => {
+  const embed = await readFile(join(site, 'embed.html'), 'utf8');
+  const files = await js();
+  const a = await chunkOf('parascope-a');
+  const b = await chunkOf('parascope-b');
+  const shared = (await Promise.all(files.filter((n) => n.startsWith('chunk-')).map(text))).join('\n');
+  const [common] = sheetsIn(shared).filter((n) => n.startsWith('widget-'));
+  assert.equal(await sheet(common), '.w{color:red}\n');
+  const own = async (chunk) => sheetsIn(await text(chunk)).filter((n) => n.startsWith('widget-'));
+  assert.equal((await own(a)).length, 1);
+  assert.match((await own(a))[0], /^widget-a-[A-Z2-7]{8}\.css$/);
+  assert.equal(await sheet((await own(a))[0]), '.wa{color:green}\n');
+  assert.equal(await sheet((await own(b))[0]), '.wb{color:olive}\n');
+  assert.match(embed, new RegExp(`<link rel="preload" href="css/${common}" as="style">`), 'every widget links widget.css');
+  assert.doesNotMatch(embed, /css\/widget-[ab]-/, 'the hash picks the widget: no widget\'s own sheet preloaded');
 });

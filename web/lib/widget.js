@@ -1,4 +1,4 @@
-// The base of every parascope custom element: shadow DOM + stylesheet, reserved size, start when on screen (or before
+// The base of every parascope custom element: shadow DOM + stylesheets, reserved size, start when on screen (or before
 // printing), attribute checks, notes, polite announcements.
 import { h } from './dom.js';
 import { EngineError, loadEngine } from './engine.js';
@@ -82,7 +82,16 @@ if (typeof window !== 'undefined') {
  * Announcements: this.announce(text) tells a screen reader the figure's new state (one polite live region per widget);
  * repeated calls while a reader drags a slider are merged, and only the last text is spoken once input pauses.
  */
-/** The widget's shadow root: stylesheet, frame, body (showing "Loading"), notes, announcer; kept on `host`. */
+/**
+ * The sheets a widget's shadow root links: css/widget.css (the rules every widget shares), then its class's own
+ * (`stylesheet`, its css/widget-<name>.css) unless both are one file (a bundle with every widget: scripts/bundle.mjs).
+ */
+function stylesheetsOf(host) {
+  const own = host.constructor.stylesheet;
+  return own && own !== STYLESHEET ? [STYLESHEET, own] : [STYLESHEET];
+}
+
+/** The widget's shadow root: stylesheets, frame, body (showing "Loading"), notes, announcer; kept on `host`. */
 function buildShell(host) {
   const root = host.attachShadow({ mode: 'open' });
   const sheet = structureSheet();
@@ -91,7 +100,7 @@ function buildShell(host) {
   host.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true',
     'data-out': 'announce' });
   host.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
-  root.append(h('link', { rel: 'stylesheet', href: STYLESHEET }),
+  root.append(...stylesheetsOf(host).map((href) => h('link', { rel: 'stylesheet', href })),
     h('div', { class: 'frame' }, host.body, h('div', { class: 'notes-anchor' }, host.notesBox), host.announcer));
 }
 

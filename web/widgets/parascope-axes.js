@@ -345,4 +345,6 @@ class ParascopeAxes extends ParascopeWidget {
   }
 }
 
+/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
+ParascopeAxes.stylesheet = new URL('../css/widget-axes.css', import.meta.url).href;
 customElements.define('parascope-axes', ParascopeAxes);

@@ -384,4 +384,6 @@ class ParascopeBubble extends ParascopeWidget {
   }
 }
 
+/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
+ParascopeBubble.stylesheet = new URL('../css/widget-bubble.css', import.meta.url).href;
 customElements.define('parascope-bubble', ParascopeBubble);

@@ -11,7 +11,7 @@ import { yourRunPanel } from '../lib/mfu-your-run.js';
 import { makeAsker } from '../lib/model/mfu-asker.js';
 import { deviceWords } from '../lib/model/mfu-devices.js';
 import { MFU_ATTRIBUTES as A } from '../lib/model/attributes-mfu.js';
-import { MFU_CUSTOM } from '../lib/model/planner-load.js';
+import { MFU_CUSTOM } from '../lib/model/mfu-custom.js';
 import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
 import { stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
@@ -362,4 +362,6 @@ class ParascopeMfu extends ParascopeWidget {
   }
 }
 
+/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
+ParascopeMfu.stylesheet = new URL('../css/widget-mfu.css', import.meta.url).href;
 customElements.define('parascope-mfu', ParascopeMfu);

@@ -263,4 +263,6 @@ class ParascopePlanner extends ParascopeWidget {
   }
 }
 
+/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
+ParascopePlanner.stylesheet = new URL('../css/widget-planner.css', import.meta.url).href;
 customElements.define('parascope-planner', ParascopePlanner);

@@ -348,4 +348,6 @@ class ParascopeRing extends ParascopeWidget {
   }
 }
 
+/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
+ParascopeRing.stylesheet = new URL('../css/widget-ring.css', import.meta.url).href;
 customElements.define('parascope-ring', ParascopeRing);

@@ -2,7 +2,7 @@
 import { PRESETS, YOUR_RUN } from '../mfu-presets.js';
 import { RUN_DEFAULTS } from './mfu-run.js';
 import { CHOICES as MFU_CHOICES } from './mfu-split.js';
-import { MFU_CUSTOM } from './planner-load.js';
+import { MFU_CUSTOM } from './mfu-custom.js';
 import { int, choice, THEME, PERMALINK } from './attribute-kinds.js';
 
 export const MFU_ATTRIBUTES = {

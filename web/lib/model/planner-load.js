@@ -3,12 +3,13 @@
 import { LIMITS } from './bubble-state.js';
 import { scheduleLabel } from './schedules.js';
 import { splitText } from './planner-view.js';
+import { MFU_CUSTOM } from './mfu-custom.js';
 
 /** The figures a row loads into, by tag. */
 export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu'];
 
 /** The <parascope-mfu> mode that runs a model, accelerator and GPU count given by attributes (a planned run). */
-export const MFU_CUSTOM = 'custom';
+export { MFU_CUSTOM };
 
 const list = (parts) => parts.filter(Boolean).join(', ');
 
