@@ -63,6 +63,21 @@ TEST(DecimalToDouble, LongDigitStringsAsLibc) {
   same_as_libc("0." + std::string(2000, '3'));
 }
 
+/// `exact` (a midpoint written in full, "d.ddd…e±X") as libc reads it, and the same text one unit up or down in its
+/// last nonzero digit: the three cases of round-half-to-even.
+void same_as_libc_around(const std::string& exact) {
+  same_as_libc(exact);
+  std::size_t last = exact.find('e') - 1;
+  while (exact[last] == '0') --last;  // the last nonzero digit of the exact expansion
+  std::string up = exact, down = exact;
+  if (up[last] < '9') {
+    ++up[last];
+    same_as_libc(up);
+  }
+  --down[last];
+  same_as_libc(down);
+}
+
 TEST(DecimalToDouble, HalfwayPointsAsLibc) {
   // The exact midpoint of two neighbouring doubles (in long double, wider on x86), written out in full, and the same
   // text nudged one unit up or down in its last digit: the three cases of round-half-to-even.
@@ -77,18 +92,7 @@ TEST(DecimalToDouble, HalfwayPointsAsLibc) {
     if (!(std::fabs(x) >= 2.3e-308)) continue;  // normal only: the long double midpoint is exact there
     const long double mid = (static_cast<long double>(x) + std::nextafter(x, INFINITY)) / 2;
     std::snprintf(text, sizeof text, "%.780Le", mid);
-    std::string s = text;
-    same_as_libc(s);
-    const std::size_t e = s.find('e');
-    std::size_t last = e - 1;
-    while (s[last] == '0') --last;  // the last nonzero digit of the exact expansion
-    std::string up = s, down = s;
-    if (up[last] < '9') {
-      ++up[last];
-      same_as_libc(up);
-    }
-    --down[last];
-    same_as_libc(down);
+    same_as_libc_around(text);
   }
 }
 
@@ -103,18 +107,7 @@ TEST(DecimalToDouble, FloatHalfwayPointsAsLibc) {
     std::memcpy(&x, &b, sizeof x);
     const double mid = (static_cast<double>(x) + std::nextafter(x, INFINITY)) / 2;
     std::snprintf(text, sizeof text, "%.160e", mid);
-    std::string s = text;
-    same_as_libc(s);
-    const std::size_t e = s.find('e');
-    std::size_t last = e - 1;
-    while (s[last] == '0') --last;
-    std::string up = s, down = s;
-    if (up[last] < '9') {
-      ++up[last];
-      same_as_libc(up);
-    }
-    --down[last];
-    same_as_libc(down);
+    same_as_libc_around(text);
   }
 }
 
