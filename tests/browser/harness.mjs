@@ -47,6 +47,37 @@ export async function openPage(site, path = '', { width = 1000, height = 900 } =
       if (e.error == null && e.target === globalThis) console.error(`window error event: ${e.message}`);
     });
   });
+  // That loop error comes only when a page changes inside a ResizeObserver callback, and only when the change happens
+  // to resize a box someone observes: a race that shows on a slow machine. The rule is checked instead, every time:
+  // a callback that changes the DOM (this page's or any open shadow root's) is reported to the console.
+  await page.addInitScript(() => {
+    const Native = globalThis.ResizeObserver;
+    if (!Native) return;
+    const describe = (record) => `${record.type} ${record.attributeName ?? ''} on <${record.target.localName ?? '#text'}`
+      + `${record.target.className?.baseVal ?? record.target.className ? ` class="${record.target.className?.baseVal ?? record.target.className}"` : ''}>`;
+    globalThis.ResizeObserver = class extends Native {
+      constructor(callback) {
+        super((entries, observer) => {
+          const roots = [document];
+          for (let i = 0; i < roots.length; i += 1) {
+            for (const el of roots[i].querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+          }
+          const watch = new MutationObserver(() => {});
+          for (const root of roots) watch.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+          try {
+            callback(entries, observer);
+          } finally {
+            const changes = watch.takeRecords();
+            watch.disconnect();
+            if (changes.length) {
+              console.error(`a ResizeObserver callback changed the page (${changes.length} DOM changes, the first: `
+                + `${describe(changes[0])}): a box resized there can loop`);
+            }
+          }
+        });
+      }
+    };
+  });
   await context.route('**/*', (route) => {
     const target = route.request().url();
     if (target.startsWith(origin) || target.startsWith('data:')) return route.continue();

@@ -12,6 +12,7 @@ import { axisSummary } from '../lib/model/axes-traffic-rows.js';
 import { axesView, staticText } from '../lib/model/axes-view.js';
 import { AXES_ATTRIBUTES as A } from '../lib/model/attributes-axes.js';
 import { EngineError } from '../lib/engine-error.js';
+import { watchSize } from '../lib/size-watch.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -84,17 +85,11 @@ class ParascopeAxes extends ParascopeWidget {
     this.root = h('div', { class: 'axes' }, tablist, this.panel, experts);
     body.append(this.root);
 
-    // A new width repaints in the next frame, not in the observer's callback: the grid's height follows its width, and
-    // a box resized inside the callback makes the browser report "ResizeObserver loop completed with undelivered
-    // notifications" as an error event (a page's error monitor would log it at every resize, or print).
-    this.resize = new ResizeObserver(() => {
-      cancelAnimationFrame(this.resizeFrame);
-      this.resizeFrame = requestAnimationFrame(() => {
-        const w = this.out.grid.clientWidth;
-        if (w && w !== this.width) this.paintFigures();
-      });
+    // A new width repaints in the next frame (lib/size-watch.js: the grid's height follows its width).
+    this.unwatchSize = watchSize(this.out.grid, () => {
+      const w = this.out.grid.clientWidth;
+      if (w && w !== this.width) this.paintFigures();
     });
-    this.resize.observe(this.out.grid);
     try {
       this.update({ routeLater: true, placement: quick.placement });
     } finally {
@@ -157,8 +152,7 @@ class ParascopeAxes extends ParascopeWidget {
   }
 
   stop() {
-    this.resize?.disconnect();
-    cancelAnimationFrame(this.resizeFrame);
+    this.unwatchSize?.();
     cancelAnimationFrame(this.frame);
     this.routeSoon(false);
   }

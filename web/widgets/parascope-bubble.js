@@ -11,6 +11,7 @@ import { LIMITS } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
 import { recentAnswers } from '../lib/model/recent-answers.js';
 import { opsFromAttachment } from '../lib/op-columns.js';
+import { watchSize } from '../lib/size-watch.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** The palette variables the chart paints with, and what each stands for. */
@@ -86,19 +87,18 @@ class ParascopeBubble extends ParascopeWidget {
     this.canvas.addEventListener('pointermove', (e) => this.#hover(e));
     this.canvas.addEventListener('pointerleave', () => this.#showOp(-1));
     this.chart.addEventListener('keydown', (e) => this.#key(e));
-    // The plot's size is read here, where layout is fresh, and kept: a redraw after a slider step must not force a
-    // layout of the whole page in the middle of the input handler (it costs a few ms on the long article).
-    this.resizer = new ResizeObserver(() => {
+    // The plot's size is read when it changes (in the next frame: lib/size-watch.js) and kept: a redraw after a slider
+    // step must not force a layout of the whole page in the middle of the input handler (a few ms on the long article).
+    this.unwatchSize = watchSize(this.plot, () => {
       this.plotSize = { width: Math.floor(this.plot.clientWidth), height: Math.floor(this.plot.clientHeight) };
       this.draw();
     });
-    this.resizer.observe(this.plot);
     this.#themeWatch();
     this.move(null);
   }
 
   stop() {
-    this.resizer?.disconnect();
+    this.unwatchSize?.();
     this.themeObserver?.disconnect();
     this.themeQuery?.removeEventListener('change', this.themeListener);
   }

@@ -11,6 +11,7 @@ import { TARGETS, loadValues, stepRequestOf } from '../lib/model/planner-load.js
 import { TOP_K, controlOptions, inputsAsAttributes, planRequest, sameInputs } from '../lib/model/planner-request.js';
 import { bestText, configurationText, emptyText, nearestPoint, pointAfterKey, progressText, scatterLabel,
   scatterLayout, summaryText, tableRows } from '../lib/model/planner-view.js';
+import { watchSize } from '../lib/size-watch.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -81,21 +82,20 @@ class ParascopePlanner extends ParascopeWidget {
     this.plot.addEventListener('pointermove', (e) => this.#hover(e));
     this.plot.addEventListener('pointerleave', () => this.#showPoint(-1));
     this.plot.addEventListener('keydown', (e) => this.#key(e));
-    this.resizer = new ResizeObserver(() => {
+    this.unwatchSize = watchSize(this.plot, () => {  // repaints in the next frame (lib/size-watch.js)
       const width = Math.floor(this.plot.clientWidth);
       if (width && width !== this.plotWidth) {
         this.plotWidth = width;
         this.paintScatter();
       }
     });
-    this.resizer.observe(this.plot);
     this.client = plannerClient((state) => this.heard(state));
     this.paintRows([]);
     this.search();
   }
 
   stop() {
-    this.resizer?.disconnect();
+    this.unwatchSize?.();
     this.client?.close();
   }
 
