@@ -1,6 +1,8 @@
 // Each widget's own engine (lib/widget-engines.js picks it for a widget embedded alone; CMakeLists.txt links it with
 // the ops PARASCOPE_WASM_OPS_<module> lists): it answers every fixture of the ops it carries byte for byte as the native
 // engine does, refuses each other op by naming the engine that answers it, and carries every op its widget's code asks.
+// Its presets answer is the native one without the citations (hardware "sources", models "source": compiled in only
+// where something reads them, engine/embed_data.cmake), which no widget's code reads.
 // The ops a module carries are read from the module itself (its refusals), never from a second list kept here.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -32,6 +34,17 @@ const leftOut = (name) => new Map(OPS.flatMap((op) => {
 }));
 const carried = (name) => OPS.filter((op) => !leftOut(name).has(op));
 
+/** Whether module `name` is a widget's own (it compiles in the presets without their citations). */
+const widgetModule = (name) => Object.values(WIDGET_ENGINES).some(([own]) => own === name);
+
+/** A presets answer without the citations: each hardware preset's "sources", each model's "source". */
+function withoutCitations(answer) {
+  const copy = structuredClone(answer);
+  for (const h of copy.hardware) delete h.sources;
+  for (const m of copy.models) delete m.source;
+  return copy;
+}
+
 test('the modules: the figures\', the planner\'s, and each widget\'s own, none unused', () => {
   assert.ok(OPS.length >= 12, unknown);
   const own = new Set(Object.values(WIDGET_ENGINES).map(([name]) => name));
@@ -62,6 +75,12 @@ for (const name of names) {
         if (op && ops.has(op) && op !== 'version' && op !== 'presets') answered += 1;
         continue;
       }
+      if (op === 'presets' && widgetModule(name) && !JSON.parse(got).error) {
+        const native = JSON.parse(c.response);
+        assert.ok(native.hardware.some((h) => h.sources) && native.models.some((m) => m.source), `${c.file}: ${c.name}`);
+        assert.deepEqual(JSON.parse(got), withoutCitations(native), `${c.file}: ${c.name}`);
+        continue;
+      }
       // Only a request for an op it leaves out may be answered otherwise: with that op's refusal.
       const m = got.match(ELSEWHERE);
       assert.ok(m && !ops.has(m[1]), `${c.file}: ${c.name}: ${got.slice(0, 200)} (expected ${c.response.slice(0, 200)})`);
@@ -71,25 +90,42 @@ for (const name of names) {
   });
 }
 
-/** The ops a file asks (`op: 'x'` or `"op":"x"`) and the files it imports under web/, at any depth. */
-async function opsAsked(file, seen = new Set()) {
-  if (seen.has(file)) return new Set();
-  seen.add(file);
+/** The text of a file and of each file it imports under web/, at any depth: Map path -> text. */
+async function codeOf(file, seen = new Map()) {
+  if (seen.has(file)) return seen;
   const text = await readFile(file, 'utf8');
-  const ops = new Set([...text.matchAll(/\bop: ?'([a-z_]+)'|"op":"([a-z_]+)"/g)].map((m) => m[1] ?? m[2]));
-  for (const [, rel] of text.matchAll(/(?:from|import\()\s*'(\.[^']+\.js)'/g)) {
-    for (const op of await opsAsked(resolve(dirname(file), rel), seen)) ops.add(op);
-  }
-  return ops;
+  seen.set(file, text);
+  for (const [, rel] of text.matchAll(/(?:from|import\()\s*'(\.[^']+\.js)'/g)) await codeOf(resolve(dirname(file), rel), seen);
+  return seen;
 }
+
+/** The ops a widget's code asks (`op: 'x'` or `"op":"x"`). */
+const opsAsked = (code) => new Set([...code.values()].flatMap((text) =>
+  [...text.matchAll(/\bop: ?'([a-z_]+)'|"op":"([a-z_]+)"/g)].map((m) => m[1] ?? m[2])));
+
+// What the widgets' code reads named `source`: none is a preset's citation (their modules compile none in).
+const NOT_CITATIONS = new Set([
+  'pub.source',  // <parascope-mfu>: a published run's reference, from lib/mfu-presets.js
+  'cf.source',   // <parascope-bubble>: the pipeline op's closed form (its paper)
+]);
 
 for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {
   test(`<${tag}> embedded alone runs ${name}, which answers every op its code asks`, async () => {
-    const asked = await opsAsked(join(root, 'web/widgets', `${tag}.js`));
+    const asked = opsAsked(await codeOf(join(root, 'web/widgets', `${tag}.js`)));
     // plan is asked only by planSearch (lib/engine.js), which runs in the planner's worker on the planner's engine.
     asked.delete('plan');
     assert.ok(asked.has('presets') && asked.size >= 2, [...asked].join());
     const ops = carried(name);
     for (const op of asked) assert.ok(ops.includes(op), `<${tag}> asks ${op}, which ${name} leaves to ${leftOut(name).get(op)}`);
+  });
+
+  test(`<${tag}>'s code reads no preset citation, which ${name} leaves out`, async () => {
+    for (const [file, text] of await codeOf(join(root, 'web/widgets', `${tag}.js`))) {
+      for (const m of text.matchAll(/[\w$.\]\[]*\bsources?\b/g)) {
+        // A key written (`source: 'x'`) or a word in a comment or a string is no read; a property read must be listed.
+        const read = /\.sources?$|\[['"]sources?['"]\]$/.test(m[0]) || /^\s*[,}=]/.test(text.slice(m.index + m[0].length));
+        if (read) assert.ok(NOT_CITATIONS.has(m[0]), `${file}: reads ${m[0]}, which ${name} does not have (engine/embed_data.cmake)`);
+      }
+    }
   });
 }
