@@ -40,6 +40,8 @@ export function worstCases() {
       cluster: { gpus: 408 }, parallel: { pp: 408, global_batch: 816, schedule: 'dualpipe' } } },
     { name: 'step, interleaved pp 1024 × vpp 9', request: { op: 'step', model: thin, hardware: hw,
       cluster: { gpus: 1024 }, parallel: { pp: 1024, vpp: 9, global_batch: microbatches(L.pipelineOps, 1024 * 9, 2) } } },
+    { name: 'step_check, zb-h2 pp 1024', request: { op: 'step_check', model: thin, hardware: hw,
+      cluster: { gpus: 1024 }, parallel: zbh2 } },
     { name: 'traffic, zb-h2 pp 1024', request: { op: 'traffic', model: thin, hardware: hw, cluster: { gpus: 1024 },
       parallel: zbh2 } },
     { name: `placement, 2^23 GPUs, ${L.drawn} drawn`, request: { op: 'placement', model: 'deepseek-v3', hardware: hw,

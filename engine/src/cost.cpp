@@ -203,10 +203,8 @@ struct Scheduled {
   double sends = 0;  ///< seconds of the makespan spent on stage-to-stage sends
 };
 
-Scheduled schedule(const ParallelConfig& p, double f, double b, double w, double comm, bool with_sends) {
-  PipelineSpec spec = detail::pipeline_spec_of(p);
-  spec.times = {f, b, w, comm};
-  spec.record_ops = false;
+Scheduled schedule(const PipelineSpec& spec, bool with_sends) {
+  const double comm = spec.times.comm;
   // A refused schedule throws PipelineError (the op layer names the request field at fault).
   Scheduled out{pipeline_metrics(spec), 0.0};
   if (comm > 0 && out.metrics.critical_sends >= 0) {
@@ -367,21 +365,31 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   c.flops = flops_per_token(m, eff.attention, p.recompute);
 }
 
+/// The pipeline the core's schedule times: the run's schedule, stages, microbatches and chunks at the slowest stage's
+/// op times (its forward, its backward less the weight-gradient part split off, that part, one stage-to-stage send).
+PipelineSpec core_spec(const TrainingRun& run, const StepCore& c) {
+  PipelineSpec spec = pipeline_spec_of(run.parallel);
+  spec.times = {c.max_f, c.max_b - c.w_part, c.w_part, c.p2p};
+  spec.record_ops = false;
+  return spec;
+}
+
 /// The core's pipeline schedule: the step's one costly part.
 void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, PipelineMemo* memo = nullptr) {
   const ParallelConfig& p = run.parallel;
-  const double f = c.max_f, b = c.max_b - c.w_part, w = c.w_part, comm = c.p2p;
+  const PipelineSpec spec = core_spec(run, c);
   if (memo == nullptr) {
-    c.scheduled = schedule(p, f, b, w, comm, with_sends);
+    c.scheduled = schedule(spec, with_sends);
   } else {
+    const PipelineTimes& t = spec.times;
     const PipelineMemo::Key key{std::int64_t(p.schedule), p.pp,   p.microbatches(), p.vpp, with_sends ? 1 : 0,
-                                detail::double_bits(f), detail::double_bits(b), detail::double_bits(w),
-                                detail::double_bits(comm)};
+                                detail::double_bits(t.f), detail::double_bits(t.b), detail::double_bits(t.w),
+                                detail::double_bits(t.comm)};
     const auto found = memo->done.find(key);
     if (found != memo->done.end()) {
       c.scheduled = found->second;
     } else {
-      c.scheduled = schedule(p, f, b, w, comm, with_sends);
+      c.scheduled = schedule(spec, with_sends);
       if (memo->done.size() >= PipelineMemo::kCapacity) memo->done.clear();
       memo->done.emplace(key, c.scheduled);
     }
@@ -403,6 +411,8 @@ void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends,
   if (!core.scheduled_done) schedule_core(run, core, with_sends, memo);
 }
 
+void check_step_core(const TrainingRun& run, const StepCore& core) { check_pipeline_metrics(core_spec(run, core)); }
+
 PipelineSpec pipeline_spec_of(const ParallelConfig& p) {
   PipelineSpec spec;
   spec.schedule = p.schedule;
@@ -415,9 +425,7 @@ PipelineSpec pipeline_spec_of(const ParallelConfig& p) {
 double makespan_lower_bound(const TrainingRun& run, const StepCore& c) {
   // The schedule's own floor (pipeline_bound.cpp: busy time plus the fill and drain no timeline avoids), at the op
   // times schedule_core will time, less 10^-9 of it for the rounding of the simulation's sums.
-  PipelineSpec spec = pipeline_spec_of(run.parallel);
-  spec.times = {c.max_f, c.max_b - c.w_part, c.w_part, c.p2p};
-  const double floor = makespan_floor(spec);
+  const double floor = makespan_floor(core_spec(run, c));
   return floor - 1e-9 * floor;
 }
 
@@ -640,6 +648,12 @@ StepResult evaluate_step(const TrainingRun& run, const Efficiency& eff) {
   detail::build_core(run, eff, core);
   detail::schedule_core(run, core);
   return detail::finish_step(run, eff, core, true);
+}
+
+void check_step(const TrainingRun& run, const Efficiency& eff) {
+  detail::StepCore core;
+  detail::build_core(run, eff, core);
+  detail::check_step_core(run, core);
 }
 
 }  // namespace parascope

@@ -39,6 +39,7 @@ json op_version(RequestReader& request);
 json op_presets(RequestReader& request);
 json op_mfu(RequestReader& request);
 json op_step(RequestReader& request);
+json op_step_check(RequestReader& request);
 json op_traffic(RequestReader& request);
 json op_allreduce(RequestReader& request);
 json op_allgather(RequestReader& request);

@@ -169,14 +169,23 @@ std::optional<PipelineError> pipeline_refusal(const PipelineSpec& spec) { return
 
 void check_pipeline(const PipelineSpec& spec) { validate(spec); }
 
+namespace {
+
+/// The spec pipeline_metrics times. DualPipe on one stage is the cost model's pp = 1: no pipeline at all, so no
+/// pairing of ranks; one stage runs F, B, W per microbatch in turn, which is ZB-H1's order on one stage (and what
+/// DualPipe's order degenerates to).
+PipelineSpec metrics_spec(const PipelineSpec& spec) {
+  PipelineSpec timed = spec;
+  if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) timed.schedule = Schedule::zb_h1;
+  return timed;
+}
+
+}  // namespace
+
+void check_pipeline_metrics(const PipelineSpec& spec) { validate(metrics_spec(spec)); }
+
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
-  if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) {
-    // The cost model's pp = 1: no pipeline at all, so no pairing of ranks; one stage runs F, B, W per microbatch in
-    // turn, which is ZB-H1's order on one stage (and what DualPipe's order degenerates to).
-    PipelineSpec one = spec;
-    one.schedule = Schedule::zb_h1;
-    return pipeline_metrics(one);
-  }
+  if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) return pipeline_metrics(metrics_spec(spec));
   validate(spec);
   if (spec.schedule == Schedule::gpipe && !spec.forward_only) return detail::gpipe_metrics(spec);
   const bool plain_one_f_one_b =

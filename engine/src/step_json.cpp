@@ -82,25 +82,41 @@ StepRequest read_step_request(RequestReader& request) {
   return s;
 }
 
+namespace {
+
+/// A schedule's refusal in the request's words: stages are parallel.pp, microbatches come from the global batch,
+/// chunks are vpp, and an op time out of the pipeline's range is the model's work on this hardware.
+RequestError in_request_terms(const PipelineError& e) {
+  const char* field = "parallel.schedule";
+  switch (e.knob) {
+    case PipelineKnob::stages: field = "parallel.pp"; break;
+    case PipelineKnob::microbatches: field = "parallel.global_batch"; break;
+    case PipelineKnob::chunks: field = "parallel.vpp"; break;
+    case PipelineKnob::time_f:
+    case PipelineKnob::time_b:
+    case PipelineKnob::time_w:
+    case PipelineKnob::time_comm: field = "hardware"; break;
+    case PipelineKnob::size: field = "parallel.global_batch"; break;  // too many ops
+    case PipelineKnob::forward_only: break;
+  }
+  return RequestError(e.code, "pipeline schedule: " + e.message, field);
+}
+
+}  // namespace
+
 StepResult evaluate(const StepRequest& s) {
   try {
     return evaluate_step(s.run, s.efficiency);
   } catch (const PipelineError& e) {
-    // The schedule's knobs in the request's words: stages are parallel.pp, microbatches come from the global batch,
-    // chunks are vpp, and an op time out of the pipeline's range is the model's work on this hardware.
-    const char* field = "parallel.schedule";
-    switch (e.knob) {
-      case PipelineKnob::stages: field = "parallel.pp"; break;
-      case PipelineKnob::microbatches: field = "parallel.global_batch"; break;
-      case PipelineKnob::chunks: field = "parallel.vpp"; break;
-      case PipelineKnob::time_f:
-      case PipelineKnob::time_b:
-      case PipelineKnob::time_w:
-      case PipelineKnob::time_comm: field = "hardware"; break;
-      case PipelineKnob::size: field = "parallel.global_batch"; break;  // too many ops
-      case PipelineKnob::forward_only: break;
-    }
-    throw RequestError(e.code, "pipeline schedule: " + e.message, field);
+    throw in_request_terms(e);
+  }
+}
+
+void check(const StepRequest& s) {
+  try {
+    check_step(s.run, s.efficiency);
+  } catch (const PipelineError& e) {
+    throw in_request_terms(e);
   }
 }
 

@@ -16,6 +16,8 @@ StepRequest read_step_request(RequestReader& request);
 
 /// The cost model's answer for the request; a schedule's refusal named by the request field at fault.
 StepResult evaluate(const StepRequest& request);
+/// Throws what evaluate would refuse for the request (the same RequestError), without timing the schedule.
+void check(const StepRequest& request);
 
 json step_to_json(const StepResult& step);
 json axis_to_json(const AxisTraffic& axis);

@@ -32,6 +32,9 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool
 /// a timing with the same inputs is reused rather than run again (the same numbers: the same spec is timed).
 void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends = true, PipelineMemo* memo = nullptr);
 
+/// Throws the PipelineError schedule_step_core would (the schedule's rules at the core's op times), timing nothing.
+void check_step_core(const TrainingRun& run, const StepCore& core);
+
 /// The pipeline a run's parallel block describes (schedule, stages, microbatches per replica, chunks), op times unset.
 PipelineSpec pipeline_spec_of(const ParallelConfig& p);
 

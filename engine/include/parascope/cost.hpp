@@ -101,5 +101,8 @@ struct StepResult {
 
 /// Evaluates one step. Assumes a validated run (detail::read_run checks products and divisibility).
 StepResult evaluate_step(const TrainingRun& run, const Efficiency& efficiency);
+/// Throws the PipelineError evaluate_step would throw for this run, without timing the schedule (evaluate_step's
+/// costly part): the op times are computed (the schedule's rules bound them), the pipeline is checked, not simulated.
+void check_step(const TrainingRun& run, const Efficiency& efficiency);
 
 }  // namespace parascope

@@ -80,6 +80,9 @@ std::int64_t pipeline_op_count(const PipelineSpec& spec);
 std::optional<PipelineError> pipeline_refusal(const PipelineSpec& spec);
 /// Throws pipeline_refusal's PipelineError, if any.
 void check_pipeline(const PipelineSpec& spec);
+/// Throws what pipeline_metrics(spec) would refuse (pipeline_refusal of the spec it times: DualPipe on one stage is
+/// timed as ZB-H1), building and timing nothing.
+void check_pipeline_metrics(const PipelineSpec& spec);
 
 /// run_pipeline's metrics alone, without the op list or the closed form: the cost model's inner loop. GPipe, and 1F1B
 /// (also interleaved at one chunk) longer than the steady path's short copy, are not simulated: their timelines in

@@ -1,6 +1,7 @@
 // The split controls of <parascope-mfu> as pure state: the values each control offers (only those the engine accepts,
 // possibly after moving a dependent control) and what a change does (the new split, which controls moved and why).
-// Every validity rule is the engine's: a value is offered when a `step` request with it is answered.
+// Every validity rule is the engine's: a value is offered when the engine's `step_check` of a `step` request with it
+// passes (the engine's own rules and refusals, without timing the step: engine/API.md).
 import { scheduleLabel } from './schedules.js';
 
 /** Slider stops; a preset's or attribute's own value joins its list. */
@@ -65,6 +66,11 @@ export function stepRequest(preset, split) {
   return { op: 'step', ...preset.run, parallel: { ...preset.run.parallel, ...rest, ...(schedule ? { schedule } : {}) } };
 }
 
+/** The engine's check of that step request: {} when `step` would answer it, else the refusal `step` would give. */
+export function checkRequest(preset, split) {
+  return { ...stepRequest(preset, split), op: 'step_check' };
+}
+
 /** Every value a control can take in this preset (before asking the engine), in display order. */
 export function valuesOf(key, preset, split) {
   if (CHOICES[key]) return CHOICES[key].map(([v]) => v);
@@ -73,7 +79,7 @@ export function valuesOf(key, preset, split) {
 }
 
 /** Values of `key` other than `current`, nearest first (ratio for numbers, list order for choices). */
-function nearest(key, preset, split) {
+export function nearest(key, preset, split) {
   const current = split[key];
   const others = valuesOf(key, preset, split).filter((v) => v !== current);
   if (CHOICES[key]) return others;
@@ -98,8 +104,9 @@ function settled(split, response) {
 
 /**
  * Sets `key` to `value`. When the engine refuses that alone, moves the dependents of `key` (one, then two at once) to
- * their nearest values that clear the refusal. Returns { split, moved: [{ key, from, to, reason }], response }, or null
- * when no move of the dependents gives a split the engine answers.
+ * their nearest values that clear the refusal. Returns { split, moved: [{ key, from, to, reason }] }, or null when no
+ * move of the dependents gives a split the engine answers. Asks only checks (`step_check`): a split's step answer is
+ * asked for once it is the one shown.
  */
 export function resolve(ask, preset, split, key, value) {
   let s = { ...split, [key]: value };
@@ -107,11 +114,11 @@ export function resolve(ask, preset, split, key, value) {
   let tries = 0;
   const attempt = (candidate) => {
     tries += 1;
-    return ask(stepRequest(preset, candidate));
+    return ask(checkRequest(preset, candidate));
   };
   for (;;) {
     const answer = attempt(s);
-    if (answer.response) return { split: settled(s, answer.response), moved, response: answer.response };
+    if (answer.response) return { split: s, moved };
     const { error } = answer;
     const free = DEPENDENTS[key].filter((d) => !moved.some((m) => m.key === d));
     // The engine names the field it blames: a refusal only the changed control or a free dependent can clear.
@@ -172,7 +179,9 @@ export function settle(ask, preset, split) {
   for (const key of KEYS) {
     if (split[key] === base[key]) continue;
     const r = resolve(ask, preset, { ...split }, key, split[key]);
-    if (r) return { ...r, fellBack: false };
+    if (!r) continue;
+    const { response } = ask(stepRequest(preset, r.split));
+    return { split: settled(r.split, response), moved: r.moved, response, fellBack: false };
   }
   const own = ask(stepRequest(preset, base));
   return { split: settled(base, own.response), moved: [], response: own.response, fellBack: true };
