@@ -79,7 +79,7 @@ export function valuesOf(key, preset, split) {
 }
 
 /** Values of `key` other than `current`, nearest first (ratio for numbers, list order for choices). */
-export function nearest(key, preset, split) {
+function nearest(key, preset, split) {
   const current = split[key];
   const others = valuesOf(key, preset, split).filter((v) => v !== current);
   if (CHOICES[key]) return others;
