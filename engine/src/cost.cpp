@@ -13,6 +13,7 @@
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
 #include "memory_model.hpp"
+#include "powers.hpp"
 #include "pipeline_detail.hpp"
 #include "parascope/collectives.hpp"
 #include "parascope/error.hpp"
@@ -124,7 +125,7 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
       // reaches (n − 1)·(1 − (1 − 1/n)^top_k) other nodes on average; the network carries min(M, that) rows per
       // token, NVLink the top_k·(k − 1)/k rows whose expert is not on the receiving GPU.
       const double k = double(g.members_per_node), nodes = double(p.ep) / k;
-      const double reached = (nodes - 1.0) * (1.0 - std::pow(1.0 - 1.0 / nodes, double(m.top_k)));
+      const double reached = (nodes - 1.0) * (1.0 - detail::whole_power(1.0 - 1.0 / nodes, m.top_k));
       const double far = w.dispatched_tokens * row * std::min(double(p.moe_max_nodes_per_token), reached);
       const double near = w.dispatched_tokens * row * double(m.top_k) * (k - 1.0) / k;
       one.time = (k - 1.0) * intra.latency + (double(p.ep) - k) * inter.latency +

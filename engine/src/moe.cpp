@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "powers.hpp"
+
 namespace parascope {
 
 namespace {
@@ -110,7 +112,8 @@ Routing route_tokens(const RouteSpec& spec) {
   for (std::int64_t i = E - 1; i > 0; --i) std::swap(expert_of_rank[std::size_t(i)], expert_of_rank[std::size_t(rng.below(i + 1))]);
   std::vector<double> weight(std::size_t(E), 0.0);
   for (std::int64_t i = 0; i < E; ++i) {
-    weight[std::size_t(expert_of_rank[std::size_t(i)])] = spec.skew == 0 ? 1.0 : std::pow(double(i + 1), -spec.skew);
+    const double zipf = spec.skew == 0 ? 1.0 : detail::inverse_power(double(i + 1), spec.skew);
+    weight[std::size_t(expert_of_rank[std::size_t(i)])] = zipf;
   }
 
   Routing out;
