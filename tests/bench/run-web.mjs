@@ -92,16 +92,26 @@ try {
 
   console.log('reader: the bubble at 32 x 128, v = 4: real key presses (← → on the chunks slider) to the next frame');
   const s = await sliderPresses(site);
-  report(`key press -> next frame done, p50 (${s.ops} ops, ${s.times.length} presses)`, quantile(s.times, 0.5), 'ms');
-  report('key press -> next frame done, p95', quantile(s.times, 0.95), 'ms', '≤ 16 ms');
-  figure('slider_input_to_paint_p50_ms', quantile(s.times, 0.5), { presses: s.times.length, ops: s.ops });
-  figure('slider_input_to_paint_p95_ms', quantile(s.times, 0.95), { max: Math.max(...s.times) });
-  // The floor of that measurement: the same presses on a slider that does no work still wait for the next frame.
-  const bare = await bareSliderPresses(site);
-  report('  the same on a bare range input (the floor of this measure), p50', quantile(bare.times, 0.5), 'ms');
-  report('  the same on a bare range input, p95', quantile(bare.times, 0.95), 'ms');
-  figure('slider_floor_input_to_paint_p95_ms', quantile(bare.times, 0.95), { p50: quantile(bare.times, 0.5),
-    presses: bare.times.length, note: 'a range input whose handler only writes its value, timed the same way' });
+  const bare = await bareSliderPresses(site); // the same presses on a slider that does no work
+  report(`key press -> its frame done, less the idle wait for vsync, p50 (${s.ops} ops, ${s.busy.length} presses)`, quantile(s.busy, 0.5), 'ms');
+  report('key press -> its frame done, less the idle wait for vsync, p95', quantile(s.busy, 0.95), 'ms', '≤ 16 ms');
+  report('  the same on a bare range input, p95', quantile(bare.busy, 0.95), 'ms');
+  report('key press -> next frame done (with the wait for vsync), p50', quantile(s.times, 0.5), 'ms');
+  report('key press -> next frame done (with the wait for vsync), p95', quantile(s.times, 0.95), 'ms');
+  report('  the same on a bare range input (the floor of this measure), p95', quantile(bare.times, 0.95), 'ms');
+  // The contract's figures: what a press costs the page, from the key's time stamp to its frame's page-thread work
+  // done, less only the idle wait between its handlers and the display's next vsync (reader.mjs timeKeys). Within
+  // 16 ms, the press shows in the first frame after it, as on a slider that does nothing. The latency with that wait
+  // (up to one frame interval wherever the press lands in it) is kept beside it, with its floor.
+  const note = 'key press (its time stamp) to its frame\'s page-thread work done, less the idle wait for the next vsync';
+  figure('slider_input_to_paint_p50_ms', quantile(s.busy, 0.5), { presses: s.busy.length, ops: s.ops, note });
+  figure('slider_input_to_paint_p95_ms', quantile(s.busy, 0.95), { max: Math.max(...s.busy), note });
+  figure('slider_floor_input_to_paint_p95_ms', quantile(bare.busy, 0.95), { p50: quantile(bare.busy, 0.5), presses: bare.busy.length,
+    note: 'a range input whose handler only writes its value, timed the same way' });
+  figure('slider_frame_latency_p95_ms', quantile(s.times, 0.95), { unit: 'ms', p50: quantile(s.times, 0.5), max: Math.max(...s.times),
+    note: 'key press to the end of the next frame\'s work, with the wait for the display\'s vsync' });
+  figure('slider_floor_frame_latency_p95_ms', quantile(bare.times, 0.95), { unit: 'ms', p50: quantile(bare.times, 0.5),
+    note: 'the same on a range input that does no work: up to one 16.7 ms frame interval of waiting for vsync' });
 
   console.log('reader: the ring at 16 GPUs, playing (4 s of frames)');
   const rings = [];

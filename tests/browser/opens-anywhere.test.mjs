@@ -37,6 +37,28 @@ test('from file:// the article explains why its figures do not run and the one c
   await context.close();
 });
 
+test('the iframe route from file:// explains it too, and over http does not download the explanation', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${pathToFileURL(join(DIST, 'embed.html')).href}#widget=ring`);
+  const note = page.locator('.parascope-file-note');
+  await note.waitFor();
+  assert.match(await note.textContent(), /opened as a file/);
+  assert.match(await note.textContent(), /http:\/\/localhost:8000\/embed\.html/);
+  const served = await context.newPage();
+  const asked = [];
+  served.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await served.goto(`${site.url}embed.html#widget=ring`);
+  await served.locator('parascope-ring').evaluate((el) => new Promise((resolve) => {
+    if (el.shadowRoot?.querySelector('canvas, svg')) resolve();
+    else el.addEventListener('parascope-ready', resolve, { once: true });
+  }));
+  assert.ok(asked.includes('/opens-from-file.js'));
+  assert.ok(!asked.some((p) => p.endsWith('/opens-anywhere.js')), asked.join(' '));
+  assert.ok(!asked.some((p) => p.includes('favicon')), asked.join(' '));
+  await context.close();
+});
+
 /** A page that loads the unbundled modules (as a package user importing dist/widgets/* does). */
 const UNBUNDLED_PAGE = `<!doctype html><meta charset="utf-8"><title>unbundled</title>
 <link rel="stylesheet" href="css/embed.css"><parascope-bubble></parascope-bubble>
