@@ -195,30 +195,17 @@ export async function embeds(site, names = EMBED_WIDGETS) {
 }
 
 /**
- * Installed in a page: per keydown, into window.__keys, { latency, busy } in ms. latency: the key event's time stamp to
- * the end of the next frame's work on the page thread (rAF, then the first task after it, a user-blocking one where
- * the browser has them: style, layout and paint of that frame are done). busy: the same less the time between the key's handlers ending (an `input` listener on the window,
- * which runs after the widget's own) and that frame's animation callbacks starting: the wait for the display's next
- * vsync, when Chromium runs the frame. A slider that does nothing waits up to one frame interval there, wherever the
- * press lands in it (bareSliderPresses: the floor of latency); busy leaves that wait out and keeps the handlers, any
- * wait for the page thread before them, and the frame's own work. A press whose busy time is within one frame
- * (16.7 ms at 60 Hz) shows in the first frame after its handlers. (A task the page ran in that wait would be left
- * out too: the widgets measured run none there, tests/bench/trace.mjs slider shows each press's tasks.)
+ * Installed in a page: per keydown, into window.__keys, { t0: its time stamp, latency: from it to the end of the next
+ * frame's work (rAF, then the first task after it, a user-blocking one where the browser has them) } in ms. That end
+ * is as late as the probe task runs: after a frame that began late, Chromium's scheduler can hold it past the next
+ * frame, so for what a press costs the page, tests/bench/press-cost.mjs reads the trace instead.
  */
 function timeKeys() {
   window.__keys = [];
-  let handled = null;
-  window.addEventListener('input', () => { handled = performance.now(); });
   window.addEventListener('keydown', (e) => {
     const t0 = e.timeStamp;
-    handled = null;
     requestAnimationFrame(() => {
-      const frameStart = performance.now();
-      const wait = handled === null ? 0 : Math.max(0, frameStart - handled);
-      const done = () => {
-        const end = performance.now();
-        window.__keys.push({ latency: end - t0, busy: end - t0 - wait });
-      };
+      const done = () => window.__keys.push({ t0, latency: performance.now() - t0 });
       if (globalThis.scheduler?.postTask) globalThis.scheduler.postTask(done, { priority: 'user-blocking' });
       else {
         const channel = new MessageChannel();
@@ -229,29 +216,27 @@ function timeKeys() {
   }, true);
 }
 
-/**
- * Presses ← then → on the focused `slider` (a locator), each timed by timeKeys; the first 4 are warm-up. Returns
- * { times: latency per press, busy: busy time per press } (ms).
- */
+/** The presses timePresses makes first and leaves out (window.__keys still lists them). */
+export const WARM_UP_PRESSES = 4;
+
+/** Presses ← then → on the focused `slider` (a locator), each timed by timeKeys; the first 4 are warm-up. */
 async function timePresses(page, slider, presses, hooks) {
   await page.evaluate(timeKeys);
   await slider.focus();
   await hooks.start?.(page);
-  for (let i = 0; i < presses + 4; i += 1) {
+  for (let i = 0; i < presses + WARM_UP_PRESSES; i += 1) {
     await page.keyboard.press(i % 2 ? 'ArrowRight' : 'ArrowLeft');
     await page.waitForFunction((n) => window.__keys.length >= n, i + 1);
     await page.waitForTimeout(30);
   }
   await hooks.stop?.(page);
-  const keys = (await page.evaluate(() => window.__keys)).slice(4);
-  return { times: keys.map((k) => k.latency), busy: keys.map((k) => k.busy) };
+  return (await page.evaluate(() => window.__keys.map((k) => k.latency))).slice(WARM_UP_PRESSES);
 }
 
 /**
  * The bubble at 32 stages x 128 microbatches, interleaved, v = 4: real key presses (the driver's keyboard, ← then → on
  * the chunks slider, 4 <-> 3) to the end of the next frame's work (rAF, then the task after it: style, layout and paint
  * of that frame are done), measured from the key event's own time stamp, so waiting for a busy main thread counts.
- * Returns { times: that latency, busy: the same less the idle wait for the display's frame (timeKeys), stages, ops }.
  */
 export async function sliderPresses(site, presses = 80, hooks = {}) {
   const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
@@ -279,11 +264,11 @@ export async function sliderPresses(site, presses = 80, hooks = {}) {
     const w = document.querySelector('parascope-bubble');
     return { stages: w.result.stages, ops: w.result.ops.microbatch.length, chunks: w.shadowRoot.querySelector('[name="chunks"]').value };
   });
-  const { times, busy } = await timePresses(page, page.locator('parascope-bubble').locator('input[name="chunks"]'), presses, hooks);
+  const times = await timePresses(page, page.locator('parascope-bubble').locator('input[name="chunks"]'), presses, hooks);
   const refused = await page.evaluate(() => !!document.querySelector('parascope-bubble').shadowRoot.querySelector('[data-note="engine"]'));
   await context.close();
   if (refused) throw new Error('the bubble refused a timed setting');
-  return { times, busy, ...check };
+  return { times, ...check };
 }
 
 /**
@@ -291,7 +276,7 @@ export async function sliderPresses(site, presses = 80, hooks = {}) {
  * page: the floor of that measurement in this browser on this machine. A key press lands anywhere in the display's
  * 16.7 ms frame interval and is shown at the next frame, so even a slider that does nothing waits for it.
  */
-export async function bareSliderPresses(site, presses = 80) {
+export async function bareSliderPresses(site, presses = 80, hooks = {}) {
   const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${site.url}embed.html`);
@@ -301,9 +286,9 @@ export async function bareSliderPresses(site, presses = 80) {
     input.addEventListener('input', () => { output.textContent = input.value; });
     document.body.prepend(input, output);
   });
-  const { times, busy } = await timePresses(page, page.locator('#bare-slider'), presses, {});
+  const times = await timePresses(page, page.locator('#bare-slider'), presses, hooks);
   await context.close();
-  return { times, busy };
+  return { times };
 }
 
 /**

@@ -1,0 +1,57 @@
+// What each real key press costs the page thread, read from Chromium's own trace (CDP Tracing): from the key's time
+// stamp to the end of the frame that draws it (ProxyMain::BeginMainFrame: animation callbacks, style, layout, paint,
+// commit), less only the time the page thread sat idle between the key's handlers and that frame beginning (the wait
+// for the display's next vsync, which a slider that does nothing waits too). A press that costs under one frame
+// interval (16.7 ms at 60 Hz) shows in the first frame after its handlers. In-page probes cannot see a frame's end:
+// a task posted from its rAF can be held by Chromium's scheduler until after the next frame (seen in the trace), so
+// they count up to a whole frame interval of waiting as work. Used by tests/bench/run-web.mjs through reader.mjs's
+// hooks: `const cost = pressCost(); await sliderPresses(site, n, cost.hooks); cost.ms()`.
+import { WARM_UP_PRESSES } from './reader.mjs';
+
+const CATEGORIES = 'devtools.timeline,cc,blink.user_timing';
+const ANCHOR = 'parascope-press-cost-anchor';
+
+/** Hooks { start(page), stop(page) } that trace the presses; ms() then gives each press's cost in ms (warm-up left out). */
+export function pressCost() {
+  let cdp;
+  let events = [];
+  let anchorMs = 0;
+  let keys = [];
+  const hooks = {
+    async start(page) {
+      cdp = await page.context().newCDPSession(page);
+      cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+      await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+      anchorMs = await page.evaluate((name) => performance.mark(name).startTime, ANCHOR);
+    },
+    async stop(page) {
+      keys = (await page.evaluate(() => window.__keys.map((k) => k.t0))).slice(WARM_UP_PRESSES);
+      const done = new Promise((resolve) => { cdp.once('Tracing.tracingComplete', resolve); });
+      await cdp.send('Tracing.end');
+      await done;
+    },
+  };
+  const ms = () => {
+    const anchor = events.find((e) => e.name === ANCHOR);
+    if (!anchor) throw new Error('press-cost: the trace has no anchor mark');
+    const offset = anchor.ts - anchorMs * 1000; // trace µs = page ms · 1000 + offset
+    const dispatches = events.filter((e) => e.ph === 'X' && e.name === 'EventDispatch' && e.args?.data?.type === 'keydown')
+      .sort((a, b) => a.ts - b.ts);
+    if (!dispatches.length) throw new Error('press-cost: no key press in the trace');
+    const { pid, tid } = dispatches[0];
+    const frames = events.filter((e) => e.ph === 'X' && e.name === 'ProxyMain::BeginMainFrame' && e.pid === pid && e.tid === tid)
+      .sort((a, b) => a.ts - b.ts);
+    const costs = [];
+    for (const t0 of keys) {
+      const pressed = t0 * 1000 + offset;
+      const key = dispatches.find((e) => e.ts >= pressed - 100);
+      if (!key) continue; // pressed before the trace began
+      const handled = key.ts + key.dur;
+      const frame = frames.find((f) => f.ts >= handled);
+      if (!frame) continue;
+      costs.push((frame.ts + frame.dur - pressed - Math.max(0, frame.ts - handled)) / 1000);
+    }
+    return costs;
+  };
+  return { hooks, ms };
+}
