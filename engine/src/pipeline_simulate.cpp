@@ -108,10 +108,15 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
   while (leaves < p) leaves *= 2;
   thread_local std::vector<std::pair<double, int>> tree;
   tree.assign(2 * std::size_t(leaves), {never, 0});
+  // A node that keeps its value keeps every ancestor's: the walk up stops there (the same tree, fewer steps).
   auto update = [&](int s) {
     std::size_t i = std::size_t(leaves) + std::size_t(s);
     tree[i] = {next_time(s), s};
-    for (i /= 2; i >= 1; i /= 2) tree[i] = std::min(tree[2 * i], tree[2 * i + 1]);
+    for (i /= 2; i >= 1; i /= 2) {
+      const std::pair<double, int> lower = std::min(tree[2 * i], tree[2 * i + 1]);
+      if (lower == tree[i]) break;
+      tree[i] = lower;
+    }
   };
   for (int s = 0; s < p; ++s) update(s);
 
