@@ -1,14 +1,15 @@
 // What each real key press costs the page thread, read from Chromium's own trace (CDP Tracing): from the key's time
 // stamp to the end of the frame that draws it (ProxyMain::BeginMainFrame: animation callbacks, style, layout, paint,
 // commit), less only the time the page thread sat idle between the key's handlers and that frame beginning (the wait
-// for the display's next vsync, which a slider that does nothing waits too). A press that costs under one frame
+// for the display's next vsync, which a slider that does nothing waits too; a task the page ran in that gap counts). A press that costs under one frame
 // interval (16.7 ms at 60 Hz) shows in the first frame after its handlers. In-page probes cannot see a frame's end:
 // a task posted from its rAF can be held by Chromium's scheduler until after the next frame (seen in the trace), so
 // they count up to a whole frame interval of waiting as work. Used by tests/bench/run-web.mjs through reader.mjs's
 // hooks: `const cost = pressCost(); await sliderPresses(site, n, cost.hooks); cost.ms()`.
 import { WARM_UP_PRESSES } from './reader.mjs';
 
-const CATEGORIES = 'devtools.timeline,cc,blink.user_timing';
+const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,cc,blink.user_timing';
+const TASKS = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 const ANCHOR = 'parascope-press-cost-anchor';
 
 /** Hooks { start(page), stop(page) } that trace the presses; ms() then gives each press's cost in ms (warm-up left out). */
@@ -41,6 +42,8 @@ export function pressCost() {
     const { pid, tid } = dispatches[0];
     const frames = events.filter((e) => e.ph === 'X' && e.name === 'ProxyMain::BeginMainFrame' && e.pid === pid && e.tid === tid)
       .sort((a, b) => a.ts - b.ts);
+    const tasks = events.filter((e) => e.ph === 'X' && TASKS.has(e.name) && e.pid === pid && e.tid === tid);
+    if (!tasks.length) throw new Error('press-cost: the trace has no page-thread tasks');
     const costs = [];
     for (const t0 of keys) {
       const pressed = t0 * 1000 + offset;
@@ -49,7 +52,11 @@ export function pressCost() {
       const handled = key.ts + key.dur;
       const frame = frames.find((f) => f.ts >= handled);
       if (!frame) continue;
-      costs.push((frame.ts + frame.dur - pressed - Math.max(0, frame.ts - handled)) / 1000);
+      // Between the handlers and the frame: the page thread's tasks there count, only the rest is idle.
+      const worked = tasks.filter((e) => e.ts >= handled && e.ts + e.dur <= frame.ts && !(e.ts <= frame.ts && frame.ts < e.ts + e.dur))
+        .reduce((sum, e) => sum + e.dur, 0);
+      const idle = Math.max(0, frame.ts - handled - worked);
+      costs.push((frame.ts + frame.dur - pressed - idle) / 1000);
     }
     return costs;
   };
