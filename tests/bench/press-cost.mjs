@@ -1,11 +1,12 @@
 // What each real key press costs the page thread, read from Chromium's own trace (CDP Tracing): from the key's time
 // stamp to the end of the frame that draws it (ProxyMain::BeginMainFrame: animation callbacks, style, layout, paint,
 // commit), less only the time the page thread sat idle between the key's handlers and that frame beginning (the wait
-// for the display's next vsync, which a slider that does nothing waits too; a task the page ran in that gap counts). A press that costs under one frame
-// interval (16.7 ms at 60 Hz) shows in the first frame after its handlers. In-page probes cannot see a frame's end:
-// a task posted from its rAF can be held by Chromium's scheduler until after the next frame (seen in the trace), so
-// they count up to a whole frame interval of waiting as work. Used by tests/bench/run-web.mjs through reader.mjs's
-// hooks: `const cost = pressCost(); await sliderPresses(site, n, cost.hooks); cost.ms()`.
+// for the display's next vsync, which a slider that does nothing waits too; the tasks the page ran in that gap
+// count). A press that costs under one frame interval (16.7 ms at 60 Hz) shows in the first frame after its handlers.
+// In-page probes cannot see a frame's end: a task posted from its rAF can be held by Chromium's scheduler until after
+// the next frame (seen in the trace), so they count up to a whole frame interval of waiting as work. Used by
+// tests/bench/run-web.mjs through reader.mjs's hooks: `const cost = pressCost(); await sliderPresses(site, n,
+// cost.hooks); cost.ms()`.
 import { WARM_UP_PRESSES } from './reader.mjs';
 
 const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.timeline,cc,blink.user_timing';
@@ -42,7 +43,8 @@ export function pressCost() {
     const { pid, tid } = dispatches[0];
     const frames = events.filter((e) => e.ph === 'X' && e.name === 'ProxyMain::BeginMainFrame' && e.pid === pid && e.tid === tid)
       .sort((a, b) => a.ts - b.ts);
-    const tasks = events.filter((e) => e.ph === 'X' && TASKS.has(e.name) && e.pid === pid && e.tid === tid);
+    const tasks = events.filter((e) => e.ph === 'X' && TASKS.has(e.name) && e.pid === pid && e.tid === tid)
+      .sort((a, b) => a.ts - b.ts);
     if (!tasks.length) throw new Error('press-cost: the trace has no page-thread tasks');
     const costs = [];
     for (const t0 of keys) {
@@ -52,13 +54,28 @@ export function pressCost() {
       const handled = key.ts + key.dur;
       const frame = frames.find((f) => f.ts >= handled);
       if (!frame) continue;
-      // Between the handlers and the frame: the page thread's tasks there count, only the rest is idle.
-      const worked = tasks.filter((e) => e.ts >= handled && e.ts + e.dur <= frame.ts && !(e.ts <= frame.ts && frame.ts < e.ts + e.dur))
-        .reduce((sum, e) => sum + e.dur, 0);
-      const idle = Math.max(0, frame.ts - handled - worked);
+      // Between the handlers and the frame: the page thread's tasks there count (their union: the trace nests a
+      // task's ThreadControllerImpl::RunTask inside its RunTask), only the rest is idle.
+      const idle = frame.ts - handled - busyWithin(tasks, handled, frame.ts);
       costs.push((frame.ts + frame.dur - pressed - idle) / 1000);
     }
     return costs;
   };
   return { hooks, ms };
+}
+
+/** How long `tasks` (sorted by start) ran inside [from, to], overlapping ones counted once (µs). */
+function busyWithin(tasks, from, to) {
+  let busy = 0;
+  let reached = from;
+  for (const e of tasks) {
+    if (e.ts >= to) break;
+    const start = Math.max(e.ts, reached);
+    const end = Math.min(e.ts + e.dur, to);
+    if (end > start) {
+      busy += end - start;
+      reached = end;
+    }
+  }
+  return busy;
 }
