@@ -91,7 +91,28 @@ CollectiveCost ring_reducescatter(std::int64_t gpus, double bytes, const Link& l
   return one_pass(gpus, bytes, link);
 }
 
-CollectiveCost alltoall(std::int64_t gpus, double bytes, const Link& link) { return one_pass(gpus, bytes, link); }
+namespace {
+
+/// Peers NCCL moves at once in a grouped point-to-point call: an all-to-all is ncclSend/ncclRecv to every peer inside
+/// one ncclGroupStart/End, and NCCL packs up to 8 peer rounds into one batch of device work that all progress together
+/// (NCCL_MAX_DEV_WORK_P2P_PER_BATCH = 8, src/include/device.h; scheduleP2pTasksToPlan in src/enqueue.cc; NCCL 2.30.7,
+/// commit 5067397). So a grouped all-to-all pays one link latency per batch of 8 peers, not one per peer.
+constexpr std::int64_t kPeersPerP2pBatch = 8;
+
+}  // namespace
+
+std::int64_t p2p_batches(std::int64_t peers) {
+  return peers <= 0 ? 0 : (peers + kPeersPerP2pBatch - 1) / kPeersPerP2pBatch;
+}
+
+CollectiveCost alltoall(std::int64_t gpus, double bytes, const Link& link) {
+  if (gpus <= 1) return {};
+  CollectiveCost c;
+  c.steps = p2p_batches(gpus - 1);
+  c.bytes_sent_per_gpu = one_pass_bus_factor(gpus) * bytes;
+  c.time = double(c.steps) * link.latency + c.bytes_sent_per_gpu / link.bandwidth;
+  return finish(c, bytes, one_pass_bus_factor(gpus));
+}
 
 CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, double bytes, const Link& intra,
                                   const Link& inter) {
@@ -99,10 +120,12 @@ CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, doub
   const std::int64_t k = std::clamp<std::int64_t>(per_node, 1, gpus);
   const double piece = bytes / double(gpus);
   CollectiveCost c;
-  c.steps = gpus - 1;
+  // The node mates' and the other nodes' peers go in batches of their own (grouped point-to-point, above).
+  const std::int64_t near_batches = p2p_batches(k - 1), far_batches = p2p_batches(gpus - k);
+  c.steps = near_batches + far_batches;
   c.bytes_sent_per_gpu = one_pass_bus_factor(gpus) * bytes;
   const double near = double(k - 1) * piece, far = double(gpus - k) * piece;
-  c.time = double(k - 1) * intra.latency + double(gpus - k) * inter.latency +
+  c.time = double(near_batches) * intra.latency + double(far_batches) * inter.latency +
            std::max(near > 0 ? near / intra.bandwidth : 0.0, far > 0 ? far / inter.bandwidth : 0.0);
   return finish(c, bytes, one_pass_bus_factor(gpus));
 }

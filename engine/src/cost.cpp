@@ -29,6 +29,13 @@ using detail::LayerWork;
 
 Link link_of(const GroupPlacement& g, const Efficiency& eff) { return {g.bandwidth * eff.link_efficiency, g.latency}; }
 
+/// Seconds the kernels lose while a collective of `hidden` seconds runs under them: NCCL runs each channel as one
+/// CTA on its own SM, so for that time the kernels have compute_units − nccl_sms SMs (engine/API.md, "Overlap").
+double overlap_slowdown(const Efficiency& eff, double hidden) {
+  if (hidden <= 0 || eff.compute_units <= 0 || eff.nccl_sms <= 0) return 0.0;
+  return hidden * std::min(1.0, eff.nccl_sms / double(eff.compute_units));
+}
+
 /// Seconds of one microbatch's work for one model chunk on one GPU, by kind.
 struct ChunkTimes {
   double gemm_fwd = 0, attn_fwd = 0, mem_fwd = 0;   // forward kernels
@@ -128,7 +135,8 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
       const double reached = (nodes - 1.0) * (1.0 - detail::whole_power(1.0 - 1.0 / nodes, m.top_k));
       const double far = w.dispatched_tokens * row * std::min(double(p.moe_max_nodes_per_token), reached);
       const double near = w.dispatched_tokens * row * double(m.top_k) * (k - 1.0) / k;
-      one.time = (k - 1.0) * intra.latency + (double(p.ep) - k) * inter.latency +
+      one.time = double(p2p_batches(std::int64_t(k) - 1)) * intra.latency +
+                 double(p2p_batches(p.ep - std::int64_t(k))) * inter.latency +
                  std::max(near / intra.bandwidth, far / inter.bandwidth);
       one.bytes_sent_per_gpu = near + far;
     }
@@ -191,6 +199,11 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   // Ring attention overlaps each KV step with the attention block it feeds: only the excess is exposed.
   t.cp_fwd = std::max(0.0, c.cp_fwd - t.attn_fwd);
   t.cp_bwd = std::max(0.0, c.cp_bwd - 2.0 * t.attn_fwd);
+  // Hidden is not free: what the collectives hide behind this layer's kernels slows them (overlap_slowdown).
+  const double hidden_fwd = (c.tp_fwd - t.tp_fwd) + (c.ep_fwd - t.ep_fwd) + (c.cp_fwd - t.cp_fwd);
+  const double hidden_bwd = (c.tp_bwd - t.tp_bwd) + (c.ep_bwd - t.ep_bwd) + (c.cp_bwd - t.cp_bwd);
+  t.gemm_fwd += overlap_slowdown(eff, hidden_fwd);
+  t.gemm_bwd += overlap_slowdown(eff, hidden_bwd);
   return t;
 }
 
@@ -363,7 +376,11 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   c.p2p = p2p;
   c.p2p_bytes = p2p_bytes;
   // MFU and HFU count the model's FLOPs per token (PaLM App. B): fixed by the model and the recomputation.
-  c.flops = flops_per_token(m, eff.attention, p.recompute);
+  // With FlashAttention, selective recomputation (Korthikanti's: the attention core) has nothing left to do: the fused
+  // kernel stores no score matrix and its backward rebuilds the scores anyway, which the attention backward's time
+  // already holds. So the hardware does the FLOPs of no recomputation (and selective costs and saves nothing).
+  const Recompute counted = p.recompute == Recompute::selective && eff.flash_attention ? Recompute::none : p.recompute;
+  c.flops = flops_per_token(m, eff.attention, counted);
 }
 
 /// The pipeline the core's schedule times: the run's schedule, stages, microbatches and chunks at the slowest stage's
@@ -542,17 +559,25 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
   }
   dp_exposed = std::min(dp_exposed, dp_time);
   r.breakdown.dp_comm = dp_exposed;
+  // The hidden part of the data-parallel traffic slows the backward (and FSDP's forward) it runs under.
+  const double dp_slowdown = overlap_slowdown(eff, dp_time - dp_exposed);
 
   // Adam (Kingma & Ba 2015) on the parameters this GPU updates: read fp32 master, m, v and the fp32 gradient,
   // write master, m, v and the bf16 copy: 30 bytes per parameter, memory-bound.
   const double updated = (p.zero >= 1) ? held.dense / double(dp_group) + held.expert / double(expert_group)
                                        : held.dense + held.expert;
   r.breakdown.optimizer = updated * 30.0 / hbm;
+  // A framework that accumulates gradients outside the GEMM (grad_accumulation_bytes: PyTorch's bf16 .grad added into
+  // an fp32 buffer after each microbatch's backward) makes one more pass over every gradient it holds whole, at ZeRO
+  // 0-2 (FSDP's reduce-scatter leaves only the shard to accumulate: not charged). Memory-bound, once per microbatch.
+  const double accumulation =
+      p.zero < 3 ? eff.grad_accumulation_bytes * (held.dense + held.expert) * mb / hbm : 0.0;
 
   // Breakdown: the average chunk's work per kind; the slowest chunk's excess is "other".
   const double per_gpu = mb * double(p.vpp);
-  r.breakdown.compute = per_gpu * avg.math() + mb * logits_math / double(p.pp);
-  r.breakdown.memory_bound = per_gpu * avg.memory() + mb * (1.0 + ChunkTimes::kMemBackward) * (logits.bytes / hbm) / double(p.pp);
+  r.breakdown.compute = per_gpu * avg.math() + mb * logits_math / double(p.pp) + dp_slowdown;
+  r.breakdown.memory_bound = per_gpu * avg.memory() +
+                             mb * (1.0 + ChunkTimes::kMemBackward) * (logits.bytes / hbm) / double(p.pp) + accumulation;
   r.breakdown.tp_comm = per_gpu * (avg.tp_fwd + avg.tp_bwd);
   r.breakdown.ep_comm = per_gpu * (avg.ep_fwd + avg.ep_bwd);
   r.breakdown.cp_comm = per_gpu * (avg.cp_fwd + avg.cp_bwd);
@@ -569,7 +594,7 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
     // Sends not timed (schedule_step_core without with_sends): the split of idle time into sends and bubble is unknown.
     r.breakdown.pp_comm = r.breakdown.bubble = std::numeric_limits<double>::quiet_NaN();
   }
-  r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer;
+  r.step_time = with_comm.makespan + r.breakdown.dp_comm + r.breakdown.optimizer + dp_slowdown + accumulation;
 
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.
   const FlopsPerToken& flops = c.flops;

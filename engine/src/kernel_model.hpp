@@ -12,6 +12,9 @@ namespace parascope::detail {
 /// measured kernel ceilings, then what the `software` generation does ("megatron-core", "megatron-2021",
 /// "pytorch", "xla"; engine/API.md). Throws RequestError (field "software") for an unknown generation.
 Efficiency default_efficiency(const Hardware& hardware, const std::string& software);
+/// The share of the chip's measured GEMM ceiling (MAMF) a software stack's GEMMs hold in a training job: the one
+/// calibration constant of the GEMM ceilings, per stack family (engine/API.md, "efficiency defaults").
+double sustained_share(const std::string& software);
 
 /// One GEMM C[m×n] = A[m×k]·B[k×n], run `groups` times side by side in one launch (a grouped GEMM).
 struct GemmShape {

@@ -13,6 +13,24 @@ constexpr double kBf16 = 2.0;  // bytes per activation element
 
 bool has_dropout(const ModelShape& model) { return model.bias; }
 
+double eager_extra_bytes(const ModelShape& m, const ParallelConfig& p, double ffn_active) {
+  // PyTorch eager, op by op (torchtitan at b5bcd76: torchtitan/models/common/nn_modules.py RMSNorm = nn.RMSNorm,
+  // rope.py apply_rotary_emb, feed_forward.py w2(F.silu(w1(x)) * w3(x))), forward bytes per element:
+  // - RMSNorm composite: to fp32 (read 2, write 4), pow (4, 4), mean (read 4), x·rsqrt (4, 4), to bf16 (4, 2),
+  //   × weight (2, 2): 32, against a fused kernel's 4 (read 2, write 2): +28 per hidden element, two norms;
+  // - rotary as a complex product: q.float() (2, 4), × the cache (4, 4), type_as (4, 2): 20 against 4 in place: +16
+  //   per element of Q and K;
+  // - SwiGLU as two kernels: silu (2, 2), multiply (2 + 2, 2): 10 against a fused 6: +4 per FFN element.
+  // LayerNorm has its own fused kernel in eager PyTorch (torch.nn.functional.layer_norm): no extra.
+  const double h = double(m.hidden), tp = double(p.tp);
+  const double norms = m.norm == Norm::rmsnorm ? 2.0 * 28.0 * h : 0.0;
+  const double rope = m.position_embedding == PositionEmbedding::rope
+                          ? 16.0 * double(m.heads * m.head_dim + m.kv_heads * m.head_dim) / tp
+                          : 0.0;
+  const double glu = m.activation == Activation::swiglu ? 4.0 * ffn_active / tp : 0.0;
+  return (p.sequence_parallel ? norms / tp : norms) + rope + glu;
+}
+
 LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
@@ -67,6 +85,7 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double act = (m.activation == Activation::swiglu ? 3.0 : 2.0) * ffn_active;
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
+  if (eff.eager_elementwise) w.elementwise_bytes += t * eager_extra_bytes(m, p, ffn_active);
   if (p.cp > 1 && eff.flash_attention) {
     // Ring attention's bookkeeping (TransformerEngine context_parallel.py, AttnFuncWithCPAndKVP2P): each of the cp
     // steps leaves a partial output, and flash_attn_fwd_out_correction rescales and adds it into the running output
@@ -140,6 +159,15 @@ double activation_bytes_per_layer(const ModelShape& m, const ParallelConfig& p, 
   const double ffn_bytes = (m.activation == Activation::swiglu ? 6.0 : 4.0) * sb * ffn_active;
   const double split = 2.0 * sb * (attn_width + 2.0 * kv_width) + 2.0 * sb * attn_width + ffn_bytes;
   double bytes = (p.sequence_parallel ? replicated / tp : replicated) + split / tp;
+  if (eff.eager_elementwise) {
+    // Eager autograd saves the fp32 intermediates: RMSNorm's fp32 input (4) and its bf16 output for the weight's
+    // product (2) against a fused norm's bf16 input (2), +4 per hidden element and norm; the rotary product saves
+    // its fp32 complex input, +4 per element of Q and K (eager_extra_bytes lists the ops).
+    const double norms = m.norm == Norm::rmsnorm ? 2.0 * 4.0 * sb * h : 0.0;
+    const double rope =
+        m.position_embedding == PositionEmbedding::rope ? 4.0 * sb * (attn_width + kv_width) / tp : 0.0;
+    bytes += (p.sequence_parallel ? norms / tp : norms) + rope;
+  }
   // The s×s scores, softmax output and dropout mask: 5·a·s²·b (Korthikanti Sec. 4.1); gone with selective
   // recomputation (Sec. 5) or FlashAttention, which keeps only per-row statistics.
   if (p.recompute == Recompute::none && !eff.flash_attention) {

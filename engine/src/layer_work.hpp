@@ -43,5 +43,8 @@ double activation_bytes_per_layer(const ModelShape& model, const ParallelConfig&
 
 /// Whether the model trains with dropout: GPT-style models with biases do; PaLM, Llama, Mixtral and DeepSeek do not.
 bool has_dropout(const ModelShape& model);
+/// Extra HBM bytes per token of one layer's forward when PyTorch eager runs the element-wise ops one by one (RMSNorm,
+/// rotary, SwiGLU) instead of fused (Efficiency::eager_elementwise); `ffn_active` the FFN width a token passes.
+double eager_extra_bytes(const ModelShape& model, const ParallelConfig& parallel, double ffn_active);
 
 }  // namespace parascope::detail

@@ -19,8 +19,8 @@ namespace {
 const std::vector<StageLayerCounts>& stage_kinds(const TrainingRun& run) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
-  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, bool, std::int64_t, std::int64_t, std::int64_t,
-                         std::int64_t>;
+  using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                         std::int64_t, std::int64_t>;
   struct Hash {
     std::size_t operator()(const Key& k) const {
       std::size_t h = 0;
@@ -32,12 +32,13 @@ const std::vector<StageLayerCounts>& stage_kinds(const TrainingRun& run) {
     }
   };
   // The last one asked first (most calls), then the table.
-  thread_local Key last_key{-1, -1, -1, false, -1, -1, -1, -1};
+  thread_local Key last_key{-1, -1, -1, -1, -1, -1, -1, -1};
   thread_local const std::vector<StageLayerCounts>* last = nullptr;
   thread_local std::unordered_map<Key, std::vector<StageLayerCounts>, Hash> cache;
-  // moe_layers_in reads layers, first_dense_layers, moe_layer_freq and is_moe; stage_chunks pp, vpp and the
-  // first/last stage layer counts.
-  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq, m.is_moe(),
+  // moe_layers_in reads layers, first_dense_layers, moe_layer_freq and is_moe; stage_chunks pp, vpp, the
+  // first/last stage layer counts and whether the embedding and the loss count as pipeline layers.
+  const std::int64_t flags = (m.is_moe() ? 1 : 0) | (p.embedding_in_split ? 2 : 0) | (p.loss_in_split ? 4 : 0);
+  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq, flags,
                 p.pp,     p.vpp,                p.first_stage_layers, p.last_stage_layers};
   if (last && key == last_key) return *last;
   auto found = cache.find(key);
@@ -110,8 +111,26 @@ MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const 
     mem.weights += 2.0 * 2.0 * (held.dense + held.expert) / held.layers;  // two gathered layers in bf16
   }
   mem.gradients = per_gpu(eff.grad_reduce_bytes, 2, unsharded_grads);
+  // A bf16 `.grad` beside the fp32 gradient (grad_copy_bytes), kept whole at ZeRO 0 and 1; from ZeRO 2 on the
+  // framework reduces each bucket as it fills and keeps only its fp32 shard (DeepSpeed's stage 2, FSDP).
+  if (p.zero <= 1) mem.gradients += eff.grad_copy_bytes * (held.dense + held.expert);
   mem.optimizer = per_gpu(12.0, 1);
   return mem;
+}
+
+/// Communicators one GPU belongs to: one per parallel group of more than one GPU (tensor, context, data (dp·cp, the
+/// dense gradients'), pipeline, and for MoE the expert and expert-data groups; Megatron-Core's parallel_state builds
+/// one NCCL communicator per group).
+int communicators(const TrainingRun& run) {
+  const ParallelConfig& p = run.parallel;
+  int n = (p.tp > 1) + (p.cp > 1) + (p.dp * p.cp > 1) + (p.pp > 1);
+  if (run.model.is_moe()) n += (p.ep > 1) + (p.edp() > 1 && p.edp() != p.dp * p.cp);
+  return n;
+}
+
+/// Device bytes outside the framework's allocator: the CUDA context and each communicator's NCCL buffers.
+double runtime_bytes(const TrainingRun& run, const Efficiency& eff) {
+  return eff.runtime_context_bytes + double(communicators(run)) * eff.nccl_buffer_bytes;
 }
 
 }  // namespace
@@ -184,12 +203,14 @@ LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff
   LayerActivations a;
   a.dense = activation_bytes_per_layer(m, p, eff, 0.0);
   a.moe = activation_bytes_per_layer(m, p, eff, moe_kind_share);
-  if (p.recompute == Recompute::full) {
-    ParallelConfig unrecomputed = p;
-    unrecomputed.recompute = Recompute::none;
-    a.rebuilt = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
-                         activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
-  }
+  ParallelConfig unrecomputed = p;
+  unrecomputed.recompute = Recompute::none;
+  const double whole_layer = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
+                                      activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
+  if (p.recompute == Recompute::full) a.rebuilt = whole_layer;
+  // A layer's backward holds a gradient for each tensor it saved while it consumes them (autograd frees a saved
+  // tensor once its node has run): at most about one more layer's activations, beside those still in flight.
+  a.workspace = whole_layer;
   return a;
 }
 
@@ -202,6 +223,7 @@ MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const in
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   const double act_dense = act.dense, act_moe = act.moe, rebuilt = act.rebuilt;
+  const double runtime = runtime_bytes(run, eff);
   MemoryPerGpu best;
   visit_stages([&](std::int64_t s, const StageLayerCounts& n, const ParamsOnGpu& held) {
     MemoryPerGpu mem = states_on_gpu(run, eff, held);
@@ -214,12 +236,17 @@ MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const in
       mem.activations = double(peak[s]) * double(n.layers) / double(p.vpp) * per_layer;
     }
     mem.activations += rebuilt;
-    if (s == p.pp - 1) {
-      // The output layer's fp32 logits for one microbatch on the last stage (Korthikanti et al. 2022, Sec. 4.3).
-      const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
-      mem.activations += 4.0 * tokens * double(m.vocab) / double(p.tp);
-    }
-    mem.total = mem.weights + mem.gradients + mem.optimizer + mem.activations;
+    // The peak's transient: on the last stage the loss's logits for one microbatch (loss_bytes_per_logit: the
+    // bf16 logits and the cross-entropy's fp32 copies, vocabulary split over tp; Korthikanti et al. 2022 Sec. 4.3
+    // count the fp32 logits alone), elsewhere, or when larger, one layer's backward workspace.
+    const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
+    const double loss = s == p.pp - 1 ? eff.loss_bytes_per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
+    mem.peak_at_loss = loss > act.workspace;
+    mem.transient = std::max(loss, act.workspace);
+    const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
+    mem.allocator_reserve = eff.allocator_reserve * allocated;
+    mem.runtime = runtime;
+    mem.total = allocated + mem.allocator_reserve + mem.runtime;
     if (s == 0 || mem.total > best.total) best = mem;
   });
   return best;

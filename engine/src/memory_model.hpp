@@ -51,6 +51,7 @@ void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, 
 /// efficiency (not by pp, the schedule or the ZeRO stage).
 struct LayerActivations {
   double dense = 0, moe = 0, rebuilt = 0;
+  double workspace = 0;  ///< one layer's backward: about its whole activation set (no recomputation), once
 };
 LayerActivations layer_activations(const TrainingRun& run, const Efficiency& efficiency);
 /// memory_per_gpu counting only the stages `counted` names (counted_stages' answer for the same run but for its

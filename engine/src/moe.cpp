@@ -193,7 +193,9 @@ CollectiveCost routed_alltoall(const Routing& routing, std::int64_t ep, const Al
     // S such that the all-to-all's wire bytes (N-1)/N · S equal the busiest rank's off-rank bytes.
     return alltoall(ep, wire * double(ep) / double(ep - 1), load.link);
   }
-  const double latency = double(k - 1) * load.intra.latency + double(ep - k) * load.link.latency;
+  // Node mates and other nodes in NCCL's grouped batches of peers (p2p_batches), as alltoall_two_level.
+  const std::int64_t near_batches = p2p_batches(k - 1), far_batches = p2p_batches(ep - k);
+  const double latency = double(near_batches) * load.intra.latency + double(far_batches) * load.link.latency;
   double slowest = 0;
   for (std::int64_t r = 0; r < ep; ++r) {
     std::int64_t near_sent = 0, near_received = 0, far_sent = 0, far_received = 0;
@@ -208,7 +210,7 @@ CollectiveCost routed_alltoall(const Routing& routing, std::int64_t ep, const Al
     slowest = std::max(slowest, std::max(t_near, t_far));
   }
   CollectiveCost c;
-  c.steps = ep - 1;
+  c.steps = near_batches + far_batches;
   c.bytes_sent_per_gpu = wire;
   c.time = latency + slowest;
   return c;

@@ -36,7 +36,7 @@ const std::vector<std::string_view>& attention_ids() {
 AttentionFlops parse_attention(std::string_view id) { return id == "causal" ? AttentionFlops::causal : AttentionFlops::full; }
 
 const std::vector<std::string_view>& software_ids() {
-  static const std::vector<std::string_view> ids{"megatron-core", "megatron-2021", "pytorch", "xla"};
+  static const std::vector<std::string_view> ids{"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"};
   return ids;
 }
 

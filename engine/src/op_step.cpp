@@ -1,4 +1,5 @@
 // The "step" operation: a 4-D training configuration -> step time, breakdown, MFU/HFU, memory per GPU.
+#include "error_band.hpp"
 #include "json_out.hpp"
 #include "ops.hpp"
 #include "step_json.hpp"
@@ -32,6 +33,7 @@ json op_step(RequestReader& request) {
   const StepResult r = evaluate(s);
   json out = step_to_json(r);
   if (r.hfu > 1) put(out, "hfu_note", above_peak_note(s.efficiency));
+  put(out, "error_band", error_band_json(error_bands(s.software), r));
   return out;
 }
 

@@ -76,6 +76,23 @@ void read_stage_layers(RequestReader& r, const ModelShape& m, ParallelConfig& p)
   }
 }
 
+/// `account_for_embedding` / `account_for_loss` (Megatron-Core's --account-for-embedding-in-pipeline-split and
+/// --account-for-loss-in-pipeline-split): the embedding / the loss counts as one pipeline layer. They need a pipeline,
+/// and Megatron-Core refuses them beside explicit first/last stage layer counts.
+void read_pipeline_accounting(RequestReader& r, ParallelConfig& p) {
+  for (const char* key : {"account_for_embedding", "account_for_loss"}) {
+    if (!r.has(key)) continue;
+    if (p.pp < 2) refuse(code::inconsistent, {key, " needs a pipeline (pp ≥ 2); got pp = ", p.pp}, r.path_of(key));
+    if (r.has("first_stage_layers") || r.has("last_stage_layers")) {
+      refuse(code::inconsistent,
+             {key, " and first_stage_layers / last_stage_layers are two ways to set the ends' share: give one"},
+             r.path_of(key));
+    }
+  }
+  p.embedding_in_split = r.boolean_or("account_for_embedding", false);
+  p.loss_in_split = r.boolean_or("account_for_loss", false);
+}
+
 ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluster& c) {
   ParallelConfig p;
   p.tp = r.integer_or("tp", 1, 1, kMaxGpus);
@@ -146,9 +163,18 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
     }
   }
   p.vpp = r.integer_or("vpp", 1, 1, 1024);
-  if (p.pp * p.vpp > m.layers) {
+  read_pipeline_accounting(r, p);
+  const std::int64_t pipeline_layers = m.layers + (p.embedding_in_split ? 1 : 0) + (p.loss_in_split ? 1 : 0);
+  if (p.pp * p.vpp > pipeline_layers && pipeline_layers == m.layers) {
     refuse(code::inconsistent,
-           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", m.layers, " layers"},
+           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", m.layers,
+            " layers (account_for_embedding and account_for_loss count those two as pipeline layers too)"},
+           r.path_of(p.vpp > 1 ? "vpp" : "pp"));
+  }
+  if (p.pp * p.vpp > pipeline_layers) {
+    refuse(code::inconsistent,
+           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", pipeline_layers,
+            " pipeline layers (", m.layers, " layers with the embedding and the loss where they count)"},
            r.path_of(p.vpp > 1 ? "vpp" : "pp"));
   }
   p.microbatch_size = r.integer_or("microbatch_size", 1, 1, kMaxBatch);

@@ -1,9 +1,21 @@
 // Layers per pipeline stage and model chunk: the balanced rule with the ends lighter, or the first/last-stage counts.
 #include "parascope/stages.hpp"
 
+#include <algorithm>
+
 namespace parascope {
 
-std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& p) {
+namespace {
+
+/// Pipeline layers the embedding and the loss count as (Megatron-Core's --account-for-embedding-in-pipeline-split,
+/// --account-for-loss-in-pipeline-split: each is one layer of its stage's share; megatron/core/transformer/
+/// transformer_block.py get_num_layers_to_build, core_r0.13.0).
+std::int64_t embedding_layers(const ParallelConfig& p) { return p.embedding_in_split ? 1 : 0; }
+std::int64_t loss_layers(const ParallelConfig& p) { return p.loss_in_split ? 1 : 0; }
+
+/// Pipeline layers (transformer layers, plus the embedding and the loss where they count) per stage.
+std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const ParallelConfig& p) {
+  layers += embedding_layers(p) + loss_layers(p);
   const std::int64_t pp = p.pp;
   std::vector<std::int64_t> counts(std::size_t(pp), -1);
   std::int64_t rest = layers, shared = pp;
@@ -31,15 +43,29 @@ std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const Parallel
   return counts;
 }
 
+}  // namespace
+
+std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& p) {
+  std::vector<std::int64_t> counts = pipeline_layer_counts(layers, p);
+  // The embedding is the first stage's first pipeline layer, the loss the last stage's last: not transformer layers.
+  counts.front() -= embedding_layers(p);
+  counts.back() -= loss_layers(p);
+  return counts;
+}
+
 std::vector<std::vector<Span>> stage_chunks(std::int64_t layers, const ParallelConfig& p) {
-  const std::vector<std::int64_t> counts = stage_layer_counts(layers, p);
+  const std::vector<std::int64_t> counts = pipeline_layer_counts(layers, p);
   std::vector<std::vector<Span>> out(std::size_t(p.pp), std::vector<Span>(std::size_t(p.vpp)));
+  // Chunks are laid out over pipeline layers; pipeline layer v is transformer layer v − e (e = 1 when the embedding
+  // counts), so the embedding's and the loss's chunks hold one transformer layer fewer (possibly none).
+  const std::int64_t e = embedding_layers(p);
+  auto transformer = [&](std::int64_t v) { return std::clamp<std::int64_t>(v - e, 0, layers); };
   std::int64_t next = 0;
   for (std::int64_t c = 0; c < p.vpp; ++c) {
     for (std::int64_t s = 0; s < p.pp; ++s) {
       const std::int64_t n = counts[std::size_t(s)];
       const std::int64_t size = (c + 1) * n / p.vpp - c * n / p.vpp;
-      out[std::size_t(s)][std::size_t(c)] = {next, next + size};
+      out[std::size_t(s)][std::size_t(c)] = {transformer(next), transformer(next + size)};
       next += size;
     }
   }

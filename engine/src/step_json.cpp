@@ -34,6 +34,14 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.expert_launch_overhead = r.number_or("expert_launch_overhead", e.expert_launch_overhead, 0, 1e-2);
   e.wgrad_accumulation_bytes = r.number_or("wgrad_accumulation_bytes", e.wgrad_accumulation_bytes, 0, 64);
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
+  e.grad_copy_bytes = r.number_or("grad_copy_bytes", e.grad_copy_bytes, 0, 16);
+  e.loss_bytes_per_logit = r.number_or("loss_bytes_per_logit", e.loss_bytes_per_logit, 0, 64);
+  e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
+  e.grad_accumulation_bytes = r.number_or("grad_accumulation_bytes", e.grad_accumulation_bytes, 0, 64);
+  e.allocator_reserve = r.number_or("allocator_reserve", e.allocator_reserve, 0, 1);
+  e.runtime_context_bytes = r.number_or("runtime_context_bytes", e.runtime_context_bytes, 0, 1e11);
+  e.nccl_buffer_bytes = r.number_or("nccl_buffer_bytes", e.nccl_buffer_bytes, 0, 1e11);
+  e.nccl_sms = r.number_or("nccl_sms", e.nccl_sms, 0, 100'000);
   r.finish();
   return e;
 }
@@ -44,9 +52,8 @@ StepRequest read_step_request(RequestReader& request) {
   StepRequest s;
   s.run = read_run(request);
   // Defaults: the chip's measured kernel ceilings, then what the software generation does; then the overrides.
-  const std::string software =
-      request.choice_or("software", "megatron-core", software_ids());
-  s.efficiency = default_efficiency(s.run.hardware, software);
+  s.software = request.choice_or("software", "megatron-core", software_ids());
+  s.efficiency = default_efficiency(s.run.hardware, s.software);
   const bool fp8 = parse_precision(request.choice_or("precision", "bf16", precision_ids())) == Precision::fp8;
   if (fp8 && s.run.hardware.peak_flops_fp8 <= 0) {
     refuse(code::inconsistent,
@@ -167,7 +174,12 @@ json step_to_json(const StepResult& r) {
   put(memory, "gradients", r.memory.gradients);
   put(memory, "optimizer_states", r.memory.optimizer);
   put(memory, "activations", r.memory.activations);
+  put(memory, "transient", r.memory.transient);
+  put(memory, "allocator_reserve", r.memory.allocator_reserve);
+  put(memory, "runtime", r.memory.runtime);
   put(memory, "total", r.memory.total);
+  put(memory, "framework_reserved", r.memory.reserved());
+  put(memory, "peak_moment", r.memory.peak_at_loss ? "loss" : "layer backward");
   put(out, "memory_capacity", r.memory_capacity);
   put(out, "fits", r.fits);
   json& axes = put_array(out, "axes");
@@ -190,6 +202,8 @@ json step_to_json(const StepResult& r) {
   if (p.etp > 0) put(parallel, "etp", p.etp);
   if (p.moe_max_nodes_per_token > 0) put(parallel, "moe_max_nodes_per_token", p.moe_max_nodes_per_token);
   if (p.zero == 3) put(parallel, "reshard_after_forward", p.reshard_after_forward);
+  if (p.embedding_in_split) put(parallel, "account_for_embedding", true);
+  if (p.loss_in_split) put(parallel, "account_for_loss", true);
   return out;
 }
 

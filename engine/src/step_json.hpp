@@ -9,6 +9,7 @@ namespace parascope::detail {
 struct StepRequest {
   TrainingRun run;
   Efficiency efficiency;
+  std::string software;  ///< the software stack whose defaults `efficiency` starts from (and whose error band applies)
 };
 
 /// Reads model, hardware, cluster, parallel, optional efficiency {...} and optional attention ("full" | "causal").

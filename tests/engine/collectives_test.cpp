@@ -153,14 +153,29 @@ TEST(OnePassCollectives, MatchNMinusOneAlphaPlusNMinusOneOverNTimesSOverB) {
   for (std::int64_t n : {2, 5, 8, 4096}) {
     const double s = 3e8;
     const double expected = (n - 1) * 14e-6 + double(n - 1) / n * s / 50e9;
-    for (const CollectiveCost& c :
-         {ring_allgather(n, s, kInfiniband), ring_reducescatter(n, s, kInfiniband), alltoall(n, s, kInfiniband)}) {
+    for (const CollectiveCost& c : {ring_allgather(n, s, kInfiniband), ring_reducescatter(n, s, kInfiniband)}) {
       EXPECT_DOUBLE_EQ(c.time, expected);
       EXPECT_EQ(c.steps, n - 1);
       EXPECT_DOUBLE_EQ(c.bytes_sent_per_gpu, double(n - 1) / n * s);
       EXPECT_DOUBLE_EQ(c.busbw, s / expected * double(n - 1) / n);  // nccl-tests PERFORMANCE.md
     }
   }
+}
+
+TEST(AllToAll, PaysOneLatencyPerBatchOfEightPeersAsNcclGroupsThem) {
+  // NCCL moves up to 8 peers of a grouped send/receive at once (NCCL_MAX_DEV_WORK_P2P_PER_BATCH): ⌈(N−1)/8⌉ steps.
+  for (const auto& [n, batches] : {std::pair<std::int64_t, std::int64_t>{2, 1}, {8, 1}, {9, 1}, {10, 2}, {4096, 512}}) {
+    const double s = 3e8;
+    const double expected = double(batches) * 14e-6 + double(n - 1) / n * s / 50e9;
+    const CollectiveCost c = alltoall(n, s, kInfiniband);
+    EXPECT_DOUBLE_EQ(c.time, expected) << n;
+    EXPECT_EQ(c.steps, batches) << n;
+    EXPECT_EQ(p2p_batches(n - 1), batches) << n;
+    EXPECT_DOUBLE_EQ(c.bytes_sent_per_gpu, double(n - 1) / n * s);
+    EXPECT_DOUBLE_EQ(c.busbw, s / expected * double(n - 1) / n);
+  }
+  // 128 experts' ranks over the network: 16 latencies, not the 127 a sequence of pairwise rounds would pay.
+  EXPECT_EQ(alltoall(128, 1e6, kInfiniband).steps, 16);
 }
 
 TEST(Collectives, OneGpuCostsNothing) {
@@ -310,7 +325,8 @@ TEST(AllreduceOp, HierarchicalRefusesGpusThatDoNotFillWholeNodesAndAFlatLinkKind
 TEST(OnePassOps, AnswerWithTheirClosedFormsAndRefuseATrace) {
   for (const char* op : {"allgather", "reducescatter", "alltoall"}) {
     json r = call({{"op", op}, {"gpus", 8}, {"bytes", 1e9}, {"link", "h100-sxm"}, {"link_kind", "intra"}});
-    EXPECT_DOUBLE_EQ(r["time"].get<double>(), 7 * 3.4e-6 + 7.0 / 8 * 1e9 / 450e9) << op;
+    const double latencies = std::string(op) == "alltoall" ? 1 : 7;  // all-to-all: its 7 peers in one batch
+    EXPECT_DOUBLE_EQ(r["time"].get<double>(), latencies * 3.4e-6 + 7.0 / 8 * 1e9 / 450e9) << op;
     EXPECT_EQ(refusal({{"op", op}, {"gpus", 8}, {"bytes", 1e9}, {"bandwidth", 1e9}, {"latency", 0}, {"trace", true}})
                   ["code"],
               "unknown_field");

@@ -49,21 +49,28 @@ MemoryPerGpu reference_states(const TrainingRun& run, const Efficiency& eff, con
     mem.weights += 2.0 * 2.0 * (held.dense + held.expert) / held.layers;
   }
   mem.gradients = per_gpu(eff.grad_reduce_bytes, 2, unsharded_grads);
+  if (p.zero <= 1) mem.gradients += eff.grad_copy_bytes * (held.dense + held.expert);
   mem.optimizer = per_gpu(12.0, 1);
   return mem;
+}
+
+/// The CUDA context and one NCCL buffer set per parallel group of more than one GPU.
+double reference_runtime(const TrainingRun& run, const Efficiency& eff) {
+  const ParallelConfig& p = run.parallel;
+  int groups = (p.tp > 1) + (p.cp > 1) + (p.dp * p.cp > 1) + (p.pp > 1);
+  if (run.model.is_moe()) groups += (p.ep > 1) + (p.edp() > 1 && p.edp() != p.dp * p.cp);
+  return eff.runtime_context_bytes + groups * eff.nccl_buffer_bytes;
 }
 
 MemoryPerGpu reference_memory(const TrainingRun& run, const Efficiency& eff, const std::vector<int>& peaks) {
   const ParallelConfig& p = run.parallel;
   const double act_dense = activation_bytes_per_layer(with_layer_kind(run, false), eff);
   const double act_moe = activation_bytes_per_layer(with_layer_kind(run, true), eff);
-  double rebuilt = 0;
-  if (p.recompute == Recompute::full) {
-    TrainingRun unrecomputed = run;
-    unrecomputed.parallel.recompute = Recompute::none;
-    rebuilt = std::max(activation_bytes_per_layer(with_layer_kind(unrecomputed, false), eff),
-                       activation_bytes_per_layer(with_layer_kind(unrecomputed, true), eff));
-  }
+  TrainingRun unrecomputed = run;
+  unrecomputed.parallel.recompute = Recompute::none;
+  const double whole_layer = std::max(activation_bytes_per_layer(with_layer_kind(unrecomputed, false), eff),
+                                      activation_bytes_per_layer(with_layer_kind(unrecomputed, true), eff));
+  const double rebuilt = p.recompute == Recompute::full ? whole_layer : 0.0;
   MemoryPerGpu best;
   const std::vector<StageLayerCounts> stages = reference_kinds(run);
   for (std::int64_t s = 0; s < p.pp; ++s) {
@@ -75,11 +82,13 @@ MemoryPerGpu reference_memory(const TrainingRun& run, const Efficiency& eff, con
       mem.activations = double(peaks[std::size_t(s)]) * double(n.layers) / double(p.vpp) * per_layer;
     }
     mem.activations += rebuilt;
-    if (s == p.pp - 1) {
-      const double tokens = double(p.microbatch_size) * double(run.model.seq) / double(p.cp);
-      mem.activations += 4.0 * tokens * double(run.model.vocab) / double(p.tp);
-    }
-    mem.total = mem.weights + mem.gradients + mem.optimizer + mem.activations;
+    const double tokens = double(p.microbatch_size) * double(run.model.seq) / double(p.cp);
+    const double loss = s == p.pp - 1 ? eff.loss_bytes_per_logit * tokens * double(run.model.vocab) / double(p.tp) : 0;
+    mem.transient = std::max(loss, whole_layer);
+    const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
+    mem.allocator_reserve = eff.allocator_reserve * allocated;
+    mem.runtime = reference_runtime(run, eff);
+    mem.total = allocated + mem.allocator_reserve + mem.runtime;
     if (s == 0 || mem.total > best.total) best = mem;
   }
   return best;
@@ -142,6 +151,12 @@ TEST(MemoryModel, FastPathEqualsTheStageByStageModelBitForBit) {
     Efficiency eff;
     eff.grad_reduce_bytes = pick(rng, {2.0, 4.0});
     eff.flash_attention = between(rng, 0, 3) != 0;
+    eff.grad_copy_bytes = pick(rng, {0.0, 2.0});
+    eff.loss_bytes_per_logit = pick(rng, {6.0, 10.0});
+    eff.eager_elementwise = between(rng, 0, 1) == 1;
+    eff.allocator_reserve = pick(rng, {0.0, 0.13});
+    eff.runtime_context_bytes = pick(rng, {0.0, 4e8});
+    eff.nccl_buffer_bytes = pick(rng, {0.0, 3e8});
     interleaved_runs += p.vpp > 1;
     dualpipe_runs += p.schedule == Schedule::dualpipe;
 
@@ -191,6 +206,9 @@ TEST(MemoryModel, FastPathEqualsTheStageByStageModelBitForBit) {
       EXPECT_EQ(got.gradients, want.gradients);
       EXPECT_EQ(got.optimizer, want.optimizer);
       EXPECT_EQ(got.activations, want.activations);
+      EXPECT_EQ(got.transient, want.transient);
+      EXPECT_EQ(got.allocator_reserve, want.allocator_reserve);
+      EXPECT_EQ(got.runtime, want.runtime);
       EXPECT_EQ(got.total, want.total);
     }
     const std::vector<StageLayerCounts> kinds = stage_layer_kinds(run), expected = reference_kinds(run);

@@ -103,14 +103,14 @@ TEST(MoeAllToAll, BalancedTimeIsThePairwiseAllToAllOfEachRanksShare) {
   // Thakur et al. 2005: (N-1)·a + (N-1)/N · S/B = 7·2e-6 + 7/8 · 8 MiB / 100 GB/s.
   AllToAllLoad load{8192, {100e9, 2e-6}};
   const CollectiveCost c = balanced_alltoall(4096, 2, 8, load);
-  EXPECT_NEAR(c.time, 7 * 2e-6 + 7.0 / 8.0 * 8388608.0 / 100e9, 1e-12);
+  EXPECT_NEAR(c.time, 1 * 2e-6 + 7.0 / 8.0 * 8388608.0 / 100e9, 1e-12);  // 7 peers: one batch (p2p_batches)
 }
 
 TEST(MoeAllToAll, TheBusiestRankSetsTheTimeAndSkewMakesItSlower) {
   AllToAllLoad load{8192, {100e9, 2e-6}};
   const Routing r = route_tokens(spec(4096, 16, 2, 8, 1.5));
   const CollectiveCost c = routed_alltoall(r, 8, load);
-  EXPECT_NEAR(c.time, 7 * 2e-6 + busiest_rank_bytes(r, 8192) / 100e9, 1e-12);
+  EXPECT_NEAR(c.time, 1 * 2e-6 + busiest_rank_bytes(r, 8192) / 100e9, 1e-12);
   EXPECT_GT(c.time, balanced_alltoall(4096, 2, 8, load).time * 1.5);
 }
 
@@ -126,7 +126,7 @@ TEST(MoeAllToAll, TwoLevelAllToAllReducesToOneLinkAtItsEnds) {
   EXPECT_DOUBLE_EQ(alltoall_two_level(8, 1, s, intra, inter).time, alltoall(8, s, inter).time);
   // 4 of 8 per node: 3 peers over NVLink (3/8 of S) while 4 go through the NIC (4/8 of S); the NIC part is slower.
   const CollectiveCost c = alltoall_two_level(8, 4, s, intra, inter);
-  EXPECT_DOUBLE_EQ(c.time, 3 * 3e-6 + 4 * 10e-6 + std::max(3.0 / 8 * s / 450e9, 4.0 / 8 * s / 50e9));
+  EXPECT_DOUBLE_EQ(c.time, 1 * 3e-6 + 1 * 10e-6 + std::max(3.0 / 8 * s / 450e9, 4.0 / 8 * s / 50e9));
   EXPECT_DOUBLE_EQ(c.bytes_sent_per_gpu, 7.0 / 8 * s);
 }
 

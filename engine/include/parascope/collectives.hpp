@@ -55,9 +55,13 @@ CollectiveCost ring_allgather(std::int64_t gpus, double bytes, const Link& link)
 /// reduce-scatter for long messages, gamma left out): time = (N-1)·alpha + (N-1)/N · S/B (the reduction's arithmetic is not counted).
 CollectiveCost ring_reducescatter(std::int64_t gpus, double bytes, const Link& link);
 
-/// Pairwise-exchange all-to-all; bytes = each GPU's full send buffer, S/N to each peer (Thakur et al. 2005, pairwise-exchange
-/// all-to-all for long messages): time = (N-1)·alpha + (N-1)/N · S/B.
+/// All-to-all as NCCL runs it, every peer's send and receive in one group; bytes = each GPU's full send buffer, S/N to
+/// each peer: time = ceil((N-1)/8)·alpha + (N-1)/N · S/B (the bandwidth term of Thakur et al. 2005's pairwise
+/// exchange; the latency of NCCL's batches of 8 concurrent peers, p2p_batches).
 CollectiveCost alltoall(std::int64_t gpus, double bytes, const Link& link);
+/// Latency steps of one grouped send/receive to `peers` peers as NCCL runs it: one per batch of 8 peers that progress
+/// together (NCCL_MAX_DEV_WORK_P2P_PER_BATCH; engine/API.md, "allreduce, allgather, reducescatter, alltoall").
+std::int64_t p2p_batches(std::int64_t peers);
 
 /// Pairwise all-to-all over a group spread across nodes, `per_node` members in each (1 ≤ per_node ≤ gpus, dividing
 /// it): each GPU sends S/N to each of its per_node − 1 node mates over `intra` and to each of its N − per_node other

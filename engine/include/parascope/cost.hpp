@@ -42,6 +42,31 @@ struct Efficiency {
   /// accumulation, 0 (not charged) for the other generations (engine/API.md, Kernels).
   double wgrad_accumulation_bytes = 0.0;
   bool bubble_kernel_resident = true;  ///< a stage waiting in the bubble sits in a posted receive kernel
+  // ---- What the framework keeps in memory beyond the model's states (engine/API.md, "Memory") ----
+  /// Bytes per parameter of a second, bf16 gradient beside the fp32 one, kept at ZeRO 0 and 1: autograd writes
+  /// `.grad` in the parameter's dtype and the optimizer's fp32 gradients are a copy (pytorch: 2); Megatron-Core's
+  /// weight-gradient GEMM accumulates straight into its fp32 main_grad buffer (0).
+  double grad_copy_bytes = 0;
+  /// Bytes per logit alive at the loss (last stage, one microbatch): Megatron's vocab-parallel cross-entropy casts
+  /// the bf16 logits to fp32 and exponentiates in place (2 + 4 = 6); PyTorch's `cross_entropy(pred.float(), …)` keeps
+  /// the bf16 logits, their fp32 copy and the fp32 log-softmax it saves (2 + 4 + 4 = 10).
+  double loss_bytes_per_logit = 6;
+  /// PyTorch eager element-wise kernels: RMSNorm and rotary upcast to fp32 and run op by op (reads, writes and saved
+  /// fp32 intermediates), SwiGLU as silu then multiply. False: fused kernels (TransformerEngine, torch.compile).
+  bool eager_elementwise = false;
+  /// Bytes per weight element, per microbatch, of a separate gradient-accumulation pass at ZeRO 0–2 (reading the
+  /// bf16 gradient, reading and writing the fp32 accumulator: 2 + 4 + 4), for frameworks whose GEMM does not
+  /// accumulate (pytorch: 10; megatron-core does it inside the GEMM: wgrad_accumulation_bytes).
+  double grad_accumulation_bytes = 0;
+  /// Share of the peak allocated bytes a caching allocator holds on top (reserved − allocated at the peak).
+  double allocator_reserve = 0;
+  /// Device bytes outside the framework's allocator: the CUDA context with lazily loaded kernels.
+  double runtime_context_bytes = 0;
+  /// NCCL's buffers per communicator the GPU is in (one per parallel axis of size > 1).
+  double nccl_buffer_bytes = 0;
+  /// SMs a collective running under compute takes from it (its channels, one CTA each): hidden communication
+  /// slows the kernels it hides behind by the share nccl_sms / compute_units of its own time.
+  double nccl_sms = 0;
   AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
   Precision precision = Precision::bf16;            ///< the weight GEMMs' format (request field `precision`)
   /// FP8 block scaling (MXFP8, request field `fp8_recipe: "mxfp8"`): one quantize kernel per tensor instead of
@@ -72,9 +97,17 @@ struct StepBreakdown {
   double other = 0;         ///< stages waiting on the slowest stage (uneven layers, logits on the last stage)
 };
 
-/// Bytes per GPU (the most loaded pipeline stage).
+/// Bytes per GPU at its peak (the most loaded pipeline stage). total = weights + gradients + optimizer + activations
+/// + transient + allocator_reserve + runtime: what the device must hold for the run to start and run.
 struct MemoryPerGpu {
-  double weights = 0, gradients = 0, optimizer = 0, activations = 0, total = 0;
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0;
+  double transient = 0;          ///< at the peak: the loss's logits (last stage) or one layer's backward workspace
+  bool peak_at_loss = false;     ///< the transient is the loss's (else a layer's backward)
+  double allocator_reserve = 0;  ///< held by the caching allocator beyond the allocated bytes
+  double runtime = 0;            ///< outside the allocator: CUDA context, NCCL buffers
+  double total = 0;
+  /// What PyTorch's allocator reports at the peak (torch.cuda.max_memory_reserved): total − runtime.
+  double reserved() const { return total - runtime; }
 };
 
 struct StepResult {

@@ -41,6 +41,9 @@ struct ParallelConfig {
   std::int64_t first_stage_layers = 0;   ///< layers on the first pipeline stage (0 = the balanced rule)
   std::int64_t last_stage_layers = 0;    ///< layers on the last pipeline stage (0 = the balanced rule)
   std::int64_t moe_max_nodes_per_token = 0;  ///< node-limited routing: nodes one token may reach (0 = no limit)
+  /// The embedding / the loss counted as one pipeline layer of the first / last stage (Megatron-Core's
+  /// --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split; needs pp ≥ 2).
+  bool embedding_in_split = false, loss_in_split = false;
 
   /// The expert tensor parallel size in force: etp, or tp when not set.
   std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }

@@ -20,7 +20,9 @@ struct Span {
 /// more, the lighter ones being the stages at the ends first (last, first, second to last, second, ...): the last
 /// stage also runs the output layer and the first holds the most activations in flight (Llama 3, Dubey et al. 2024
 /// Sec. 3.3.2, took one layer off each for these reasons: 126 layers over 16 stages is 7, 8 × 14, 7).
-/// Assumes a validated split (every stage holds at least vpp layers).
+/// With `embedding_in_split` / `loss_in_split` the rule shares L + 1 (or L + 2) pipeline layers and the first / last
+/// stage's count then leaves out the embedding / the loss (Megatron-Core's account-for-embedding/loss options).
+/// Assumes a validated split (every stage holds at least vpp pipeline layers).
 std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& parallel);
 
 /// Each stage's model chunks, [stage][chunk]: stage s's n layers go ⌊(c+1)·n/vpp⌋ − ⌊c·n/vpp⌋ to chunk c, and the

@@ -1,0 +1,31 @@
+/// The cost model's expected error, from its track record: the spread of measured / predicted over published runs it
+/// was not fitted to (leave-one-source-out, engine/data/error_bands.json, written by tests/engine/loso_test.cpp).
+#pragma once
+
+#include <string>
+
+#include "json_out.hpp"
+#include "parascope/cost.hpp"
+
+namespace parascope::detail {
+
+/// Quantiles of measured / predicted over held-out runs (each source weighted alike).
+struct RatioBand {
+  double p10 = 1, p50 = 1, p90 = 1;
+  int sources = 0, rows = 0;
+};
+
+/// The throughput band of a software stack (its own held-out runs, or every stack's pooled when it has none), and the
+/// memory band (pooled over every stack's peak-memory measurements).
+struct ErrorBands {
+  RatioBand speed;
+  std::string basis;  ///< which runs the speed band comes from ("pytorch", or "all stacks")
+  RatioBand memory;
+};
+ErrorBands error_bands(const std::string& software);
+
+/// The `error_band` object of a step answer: tokens/s, MFU, step time and memory per GPU as ranges (p10–p90 of the
+/// held-out ratios applied to the prediction), with the counts they rest on.
+json error_band_json(const ErrorBands& bands, const StepResult& step);
+
+}  // namespace parascope::detail

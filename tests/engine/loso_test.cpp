@@ -1,0 +1,336 @@
+// Leave-one-source-out: the GEMM ceilings' one fitted constant (the share of MAMF a stack's GEMMs hold) is fitted
+// without each publication in turn and that publication is predicted; the held-out errors are the engine's track
+// record and its error bands (engine/data/error_bands.json, which this test checks and `scripts/calibrate` writes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "parascope/api.hpp"
+#include "published_runs.hpp"
+
+namespace {
+
+using nlohmann::json;
+using parascope::test::PublishedRun;
+
+/// The shares tried: 0.30 to 1.00 in steps of 0.025.
+std::vector<double> grid() {
+  std::vector<double> g;
+  for (int i = 0; i <= 28; ++i) g.push_back(0.3 + 0.025 * i);
+  return g;
+}
+
+/// The allocator reserves tried: 0 to 0.40 of the allocated peak in steps of 0.01.
+std::vector<double> reserve_grid() {
+  std::vector<double> g;
+  for (int i = 0; i <= 40; ++i) g.push_back(0.01 * i);
+  return g;
+}
+
+json call(const json& request) { return json::parse(parascope::call(request.dump())); }
+
+/// The chip's measured GEMM ceilings (BF16, FP8) of a request's hardware, preset or object; 0 when it gives none.
+std::pair<double, double> gemm_ceilings(const json& request) {
+  static const json presets = call({{"op", "presets"}})["hardware"];
+  json hw = request["hardware"];
+  if (hw.is_string()) {
+    for (const json& h : presets) {
+      if (h["id"] == hw) hw = h;
+    }
+  }
+  return {hw.value("gemm_efficiency", 0.0), hw.value("gemm_efficiency_fp8", 0.0)};
+}
+
+/// What the engine says of one run at one share: measured / predicted throughput, MFU, memory.
+struct Prediction {
+  double ratio = 0;  ///< measured / predicted throughput (0: the run has no throughput measurement)
+  double mfu = 0;
+  double memory = 0;   ///< the predicted allocated peak
+  double runtime = 0;  ///< what the measured figure holds beyond the allocator (0 for the allocator's own reading)
+  double reserve = 0;  ///< the engine's allocator reserve as a share of the allocated peak
+  bool fits = true;
+};
+
+/// The engine's own answer for a run (share < 0), or with the GEMM ceilings at `share` of the chip's MAMF.
+Prediction predict(const PublishedRun& run, double share) {
+  json request = run.request;
+  const auto [bf16, fp8] = gemm_ceilings(request);
+  if (bf16 > 0 && share >= 0) {
+    request["efficiency"]["gemm_max"] = bf16 * share;
+    request["efficiency"]["gemm_max_fp8"] = (fp8 > 0 ? fp8 : bf16) * share;
+  }
+  const json r = call(request);
+  EXPECT_FALSE(r.contains("error")) << run.label << ": " << r.dump();
+  Prediction p;
+  if (r.contains("error")) return p;
+  const double gpus = request["cluster"]["gpus"];
+  if (run.tokens_per_second > 0) p.ratio = run.tokens_per_second / (r["tokens_per_second"].get<double>() / gpus);
+  if (run.step_time > 0) p.ratio = r["step_time"].get<double>() / run.step_time;
+  p.mfu = r["mfu"];
+  const json& m = r["memory_per_gpu"];
+  // Memory as the allocator would hold it with no reserve (allocated = reserved / (1 + reserve)), plus the runtime
+  // where the source reads the device (nvidia-smi) rather than the allocator: the reserve is fitted on top.
+  const double allocated = (m["total"].get<double>() - m["runtime"].get<double>() -
+                            m["allocator_reserve"].get<double>());
+  p.memory = allocated;
+  p.reserve = allocated > 0 ? m["allocator_reserve"].get<double>() / allocated : 0.0;
+  p.runtime = run.memory_kind == "reserved" ? 0.0 : m["runtime"].get<double>();
+  p.fits = r["fits"];
+  return p;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+/// Quantile q of values with weights (each source's rows share one unit of weight): the weighted empirical CDF.
+double weighted_quantile(std::vector<std::pair<double, double>> vw, double q) {
+  std::sort(vw.begin(), vw.end());
+  double total = 0;
+  for (const auto& [v, w] : vw) total += w;
+  double seen = 0;
+  for (const auto& [v, w] : vw) {
+    seen += w;
+    if (seen >= q * total) return v;
+  }
+  return vw.empty() ? 1.0 : vw.back().first;
+}
+
+struct Row {
+  const PublishedRun* run;
+  std::vector<Prediction> at;  ///< per grid share
+};
+
+/// The grid share that best fits `sources`: the least sum over them of (median log(measured / predicted))², so each
+/// publication counts once however many rows it has.
+std::size_t fit(const std::vector<Row>& rows, const std::set<std::string>& sources) {
+  const std::size_t n = grid().size();
+  std::size_t best = n / 2;
+  double best_cost = INFINITY;
+  for (std::size_t g = 0; g < n; ++g) {
+    std::map<std::string, std::vector<double>> logs;
+    for (const Row& r : rows) {
+      if (sources.count(r.run->source) && r.at[g].ratio > 0) logs[r.run->source].push_back(std::log(r.at[g].ratio));
+    }
+    double cost = 0;
+    for (const auto& [source, v] : logs) cost += median(v) * median(v);
+    if (!logs.empty() && cost < best_cost - 1e-12) best_cost = cost, best = g;
+  }
+  return best;
+}
+
+struct HeldOut {
+  std::string family, source;
+  double share = 0;
+  std::vector<double> ratios, points;  ///< measured / predicted, and predicted − measured MFU in points
+};
+
+std::vector<Row> predictions() {
+  static const std::vector<PublishedRun> runs = parascope::test::published_runs();
+  std::vector<Row> rows;
+  for (const PublishedRun& run : runs) {
+    Row r{&run, {}};
+    for (double share : grid()) r.at.push_back(predict(run, share));
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+/// Every source predicted with the share fitted on the other sources of its family (or, for a family with one
+/// source, on every other source).
+std::vector<HeldOut> leave_one_source_out(const std::vector<Row>& rows) {
+  std::map<std::string, std::set<std::string>> family_sources;
+  for (const Row& r : rows) {
+    if (r.run->tokens_per_second > 0 || r.run->step_time > 0) family_sources[r.run->family].insert(r.run->source);
+  }
+  std::vector<HeldOut> out;
+  for (const auto& [family, sources] : family_sources) {
+    for (const std::string& held : sources) {
+      std::set<std::string> rest;
+      for (const std::string& s : sources) {
+        if (s != held) rest.insert(s);
+      }
+      if (rest.empty()) {
+        for (const auto& [f, s] : family_sources) {
+          if (f != family) rest.insert(s.begin(), s.end());
+        }
+      }
+      const std::size_t g = fit(rows, rest);
+      HeldOut h{family, held, grid()[g], {}, {}};
+      for (const Row& r : rows) {
+        if (r.run->source != held || r.at[g].ratio <= 0) continue;
+        h.ratios.push_back(r.at[g].ratio);
+        h.points.push_back(100 * r.at[g].mfu * (1 - r.at[g].ratio));
+      }
+      out.push_back(std::move(h));
+    }
+  }
+  return out;
+}
+
+json band(const std::vector<const HeldOut*>& held) {
+  std::vector<std::pair<double, double>> vw;
+  int rows = 0;
+  for (const HeldOut* h : held) {
+    for (double r : h->ratios) vw.push_back({r, 1.0 / double(h->ratios.size())});
+    rows += int(h->ratios.size());
+  }
+  auto round3 = [](double v) { return std::round(v * 1000) / 1000; };
+  return {{"measured_over_predicted",
+           {{"p10", round3(weighted_quantile(vw, 0.1))},
+            {"p50", round3(weighted_quantile(vw, 0.5))},
+            {"p90", round3(weighted_quantile(vw, 0.9))}}},
+          {"held_out_sources", int(held.size())},
+          {"rows", rows}};
+}
+
+/// measured / predicted peak memory of a run with the allocator holding `reserve` of its allocated peak on top.
+double memory_ratio(const Row& r, double reserve) {
+  const Prediction& p = r.at.front();  // memory does not depend on the GEMM share
+  return r.run->peak_memory / (p.memory * (1.0 + reserve) + p.runtime);
+}
+
+/// The reserve that best fits `sources`' peak-memory measurements: least sum of (median log ratio)² per source.
+double fit_reserve(const std::vector<Row>& rows, const std::set<std::string>& sources) {
+  double best = 0, best_cost = INFINITY;
+  for (double f : reserve_grid()) {
+    std::map<std::string, std::vector<double>> logs;
+    for (const Row& r : rows) {
+      if (r.run->peak_memory > 0 && sources.count(r.run->source)) logs[r.run->source].push_back(std::log(memory_ratio(r, f)));
+    }
+    double cost = 0;
+    for (const auto& [source, v] : logs) cost += median(v) * median(v);
+    if (cost < best_cost - 1e-12) best_cost = cost, best = f;
+  }
+  return best;
+}
+
+/// Peak memory, leave-one-source-out: the allocator reserve fitted without each source, that source predicted.
+std::vector<HeldOut> memory_held_out(const std::vector<Row>& rows) {
+  std::set<std::string> sources;
+  for (const Row& r : rows) {
+    if (r.run->peak_memory > 0) sources.insert(r.run->source);
+  }
+  std::vector<HeldOut> out;
+  for (const std::string& held : sources) {
+    std::set<std::string> rest = sources;
+    rest.erase(held);
+    const double f = fit_reserve(rows, rest);
+    HeldOut h{"memory", held, f, {}, {}};
+    for (const Row& r : rows) {
+      if (r.run->peak_memory > 0 && r.run->source == held) h.ratios.push_back(memory_ratio(r, f));
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+json memory_band(const std::vector<HeldOut>& held) {
+  std::vector<const HeldOut*> all;
+  for (const HeldOut& h : held) all.push_back(&h);
+  return band(all);
+}
+
+json bands(const std::vector<Row>& rows, const std::vector<HeldOut>& held) {
+  json speed = json::array();
+  std::map<std::string, std::vector<const HeldOut*>> by_family;
+  std::vector<const HeldOut*> all;
+  for (const HeldOut& h : held) by_family[h.family].push_back(&h), all.push_back(&h);
+  for (const auto& [family, list] : by_family) {
+    json b = band(list);
+    b["software"] = family;
+    speed.push_back(b);
+    if (family == "pytorch") {
+      b["software"] = "pytorch-compile";  // the same family: one constant, one track record
+      speed.push_back(b);
+    }
+  }
+  json b = band(all);
+  b["software"] = "all stacks";
+  speed.push_back(b);
+  return {{"units",
+           "Written by scripts/calibrate (tests/engine/loso_test.cpp): per software stack, quantiles of measured / "
+           "predicted throughput over published runs predicted with the GEMM share fitted without their source; memory: "
+           "measured / predicted peak memory (reserved where the source reads the allocator). Do not edit by hand."},
+          {"speed", speed},
+          {"memory", memory_band(memory_held_out(rows))}};
+}
+
+void print_held_out(const std::vector<HeldOut>& held) {
+  std::printf("  %-15s %-26s %6s %5s %9s %9s %9s\n", "family", "held-out source", "fitted", "rows", "med meas/pred",
+              "med|pts|", "max|pts|");
+  for (const HeldOut& h : held) {
+    std::vector<double> abs_points;
+    for (double p : h.points) abs_points.push_back(std::fabs(p));
+    std::printf("  %-15s %-26s %6.3f %5zu %9.3f %9.1f %9.1f\n", h.family.c_str(), h.source.c_str(), h.share,
+                h.ratios.size(), median(h.ratios), median(abs_points),
+                abs_points.empty() ? 0.0 : *std::max_element(abs_points.begin(), abs_points.end()));
+  }
+}
+
+TEST(LeaveOneSourceOut, HeldOutErrorsPerSourceAndTheBandsTheEngineShips) {
+  const std::vector<Row> rows = predictions();
+  const std::vector<HeldOut> held = leave_one_source_out(rows);
+  print_held_out(held);
+  print_held_out(memory_held_out(rows));
+  // The constants the engine ships: each family's share and the allocator reserve fitted on every source.
+  std::map<std::string, std::set<std::string>> family_sources;
+  std::set<std::string> memory_sources;
+  for (const Row& r : rows) {
+    if (r.run->tokens_per_second > 0 || r.run->step_time > 0) family_sources[r.run->family].insert(r.run->source);
+    if (r.run->peak_memory > 0) memory_sources.insert(r.run->source);
+  }
+  for (const auto& [family, sources] : family_sources) {
+    const std::size_t g = fit(rows, sources);
+    std::printf("  all-source fit: %-15s share %.3f\n", family.c_str(), grid()[g]);
+    // The engine's default for the family is that fit: its own answer equals the one at the fitted share.
+    for (const Row& r : rows) {
+      if (r.run->family != family || (r.run->tokens_per_second <= 0 && r.run->step_time <= 0)) continue;
+      if (gemm_ceilings(r.run->request).first <= 0) break;  // a chip with no MAMF (TPU): no share applies
+      EXPECT_NEAR(predict(*r.run, -1).ratio, r.at[g].ratio, 1e-9 * r.at[g].ratio)
+          << family << ": the engine's sustained_share (engine/src/kernel_model.cpp) is not the all-source fit "
+          << grid()[g] << " (" << r.run->label << ")";
+      break;
+    }
+  }
+  const double reserve = fit_reserve(rows, memory_sources);
+  std::printf("  all-source fit: allocator reserve %.2f\n", reserve);
+  for (const Row& r : rows) {
+    if (r.run->peak_memory <= 0) continue;
+    EXPECT_NEAR(r.at.front().reserve, reserve, 1e-12)
+        << "kAllocatorReserve (engine/src/kernel_model.cpp) is not the all-source fit";
+    break;
+  }
+  const json computed = bands(rows, held);
+  const std::string path = std::string(PARASCOPE_SOURCE_DIR) + "/engine/data/error_bands.json";
+  if (const char* out = std::getenv("PARASCOPE_WRITE_BANDS")) {
+    // "units" first (engine/embed_data.cmake leaves each file's leading note out of the engine).
+    nlohmann::ordered_json file;
+    file["units"] = computed["units"];
+    file["speed"] = computed["speed"];
+    file["memory"] = computed["memory"];
+    std::ofstream(out) << file.dump(2) << "\n";
+    std::printf("  wrote %s\n", out);
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  const json committed = json::parse(in);
+  EXPECT_EQ(committed["speed"].dump(), computed["speed"].dump())
+      << "engine/data/error_bands.json is stale: run scripts/calibrate";
+  EXPECT_EQ(committed["memory"].dump(), computed["memory"].dump())
+      << "engine/data/error_bands.json is stale: run scripts/calibrate";
+}
+
+}  // namespace
