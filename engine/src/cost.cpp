@@ -27,7 +27,10 @@ namespace {
 
 using detail::LayerWork;
 
-Link link_of(const GroupPlacement& g, const Efficiency& eff) { return {g.bandwidth * eff.link_efficiency, g.latency}; }
+/// The link a group rides at what NCCL reaches of it: link_efficiency of the rate, or the cluster's own measurement.
+Link link_of(const GroupPlacement& g, const Efficiency& eff) {
+  return {g.bandwidth * (g.measured ? 1.0 : eff.link_efficiency), g.latency};
+}
 
 /// Seconds the kernels lose while a collective of `hidden` seconds runs under them: NCCL runs each channel as one
 /// CTA on its own SM, so for that time the kernels have compute_units − nccl_sms SMs (engine/API.md, "Overlap").

@@ -2,6 +2,7 @@
 // search's outcome -> JSON. Field names live here only; the search itself (plan.cpp) speaks the domain.
 #include <algorithm>
 
+#include "error_band.hpp"
 #include "kernel_model.hpp"
 #include "names.hpp"
 #include "number_text.hpp"
@@ -100,9 +101,8 @@ PlanQuery read_plan_query(RequestReader& request) {
   q.objective = objective == "step_time" ? PlanObjective::step_time
                 : objective == "memory"  ? PlanObjective::memory
                                          : PlanObjective::mfu;
-  const std::string software =
-      request.choice_or("software", "megatron-core", software_ids());
-  q.efficiency = default_efficiency(q.hardware, software);
+  q.software = request.choice_or("software", "megatron-core", software_ids());
+  q.efficiency = default_efficiency(q.hardware, q.software);
   request.finish();
   return q;
 }
@@ -131,6 +131,27 @@ json candidate_to_json(const PlanCandidate& c) {
 
 std::string gigabytes(double bytes) { return format_fixed(bytes / 1e9, 1); }
 
+/// The ranked results read through the error band (engine/data/error_bands.json): each with its MFU range, whether
+/// its memory is within the memory band of the GPU's capacity (`memory_tight`: it may not start), and whether its
+/// MFU is within the band's half-width of the best (`tie_with_best`). Configurations that surely fit come first;
+/// within each kind the search's order stays.
+json ranked_with_bands(const std::vector<PlanCandidate>& results, const PlanQuery& q) {
+  const ErrorBands bands = error_bands(q.software);
+  const double half_width = (bands.speed.p90 - bands.speed.p10) / (bands.speed.p90 + bands.speed.p10);
+  const double best = results.empty() ? 0.0 : results.front().mfu;
+  json sure = json::array(), tight = json::array();
+  for (const PlanCandidate& c : results) {
+    json j = candidate_to_json(c);
+    const bool is_tight = q.hardware.memory_bytes > 0 && c.memory_per_gpu * bands.memory.p90 > q.hardware.memory_bytes;
+    j["mfu_range"] = {c.mfu * bands.speed.p10, c.mfu * bands.speed.p90};
+    j["memory_tight"] = is_tight;
+    j["tie_with_best"] = c.mfu >= best * (1.0 - half_width);
+    (is_tight ? tight : sure).push_back(std::move(j));
+  }
+  for (json& j : tight) sure.push_back(std::move(j));
+  return sure;
+}
+
 json plan_to_json(const PlanResult& r, const PlanQuery& q) {
   auto list = [](const std::vector<PlanCandidate>& cs) {
     json out = json::array();
@@ -139,7 +160,7 @@ json plan_to_json(const PlanResult& r, const PlanQuery& q) {
   };
   json rejected = json::object();
   for (int i = 0; i < kPlanRejections; ++i) rejected[rejection_id(PlanRejection(i))] = r.rejected[std::size_t(i)];
-  json out = {{"results", list(r.results)},
+  json out = {{"results", ranked_with_bands(r.results, q)},
               {"evaluated", r.evaluated},
               {"rejected", std::move(rejected)},
               {"pareto", list(r.pareto)},

@@ -34,6 +34,16 @@ json op_step(RequestReader& request) {
   json out = step_to_json(r);
   if (r.hfu > 1) put(out, "hfu_note", above_peak_note(s.efficiency));
   put(out, "error_band", error_band_json(error_bands(s.software), r));
+  if (!s.run.cluster.measured.empty()) {
+    // The cluster's nccl-tests rows as fitted (network_fit.hpp): what the groups that cross nodes rode.
+    json& fit = put_array(out, "network_fit");
+    for (const MeasuredNetwork& m : s.run.cluster.measured) {
+      json& row = push_object(fit);
+      put(row, "gpus", m.gpus);
+      put(row, "bandwidth", m.bandwidth);
+      put(row, "latency", m.latency);
+    }
+  }
   return out;
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "network_fit.hpp"
+
 namespace parascope {
 
 namespace {
@@ -61,6 +63,13 @@ GroupPlacement place_ranks(const Cluster& cluster, std::int64_t size, std::int64
     out.bandwidth = std::min(cluster.intra_bandwidth, double(out.members_per_node) * cluster.inter_bandwidth);
     out.latency = cluster.inter_latency;
     out.link = cluster.inter_link;
+    if (!cluster.measured.empty()) {
+      // The cluster's own nccl-tests figures for a group of this size (network_fit.hpp): what NCCL delivered there.
+      const MeasuredNetwork m = detail::measured_at(cluster.measured, g.size);
+      out.bandwidth = m.bandwidth;
+      out.latency = m.latency;
+      out.measured = true;
+    }
   } else {
     out.bandwidth = cluster.intra_bandwidth;
     out.latency = cluster.intra_latency;

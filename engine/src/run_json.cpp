@@ -2,6 +2,7 @@
 #include "run_json.hpp"
 
 #include "names.hpp"
+#include "network_fit.hpp"
 #include "spec_json.hpp"
 
 namespace parascope::detail {
@@ -10,6 +11,7 @@ namespace {
 
 constexpr std::int64_t kMaxGpus = 10'000'000;
 constexpr std::int64_t kMaxBatch = 100'000'000;
+constexpr std::size_t kMaxNcclTestRows = 4096;
 
 }  // namespace
 
@@ -33,8 +35,30 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   c.inter_latency = r.number_or("inter_latency", hw.inter_latency, 0, 1.0);
   c.intra_link = r.text_or("intra_link", hw.intra_link.empty() ? "intra-node link" : hw.intra_link);
   c.inter_link = r.text_or("inter_link", hw.inter_link.empty() ? "network" : hw.inter_link);
+  if (r.has("nccl_tests")) c.measured = fit_nccl_tests(read_nccl_tests(r, c));
   r.finish();
   return c;
+}
+
+std::vector<NcclTestRow> read_nccl_tests(RequestReader& r, const Cluster&) {
+  std::vector<NcclTestRow> rows;
+  const json& list = r.value("nccl_tests");
+  if (!list.is_array() || list.empty() || list.size() > kMaxNcclTestRows) {
+    refuse(code::invalid_value,
+           {r.path_of("nccl_tests"), " must be a list of 1 to ", std::int64_t(kMaxNcclTestRows),
+            " nccl-tests all_reduce_perf rows {\"gpus\", \"bytes\", \"busbw\"} (busbw in bytes/s)"},
+           r.path_of("nccl_tests"));
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    RequestReader row(list[i], r.path_of("nccl_tests") + "[" + std::to_string(i) + "]");
+    NcclTestRow t;
+    t.gpus = row.integer("gpus", 2, kMaxGpus);
+    t.bytes = row.number("bytes", 1, 1e15);
+    t.busbw = row.number("busbw", 1, 1e16);
+    row.finish();
+    rows.push_back(t);
+  }
+  return rows;
 }
 
 namespace {

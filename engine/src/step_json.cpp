@@ -180,6 +180,16 @@ json step_to_json(const StepResult& r) {
   put(memory, "total", r.memory.total);
   put(memory, "framework_reserved", r.memory.reserved());
   put(memory, "peak_moment", r.memory.peak_at_loss ? "loss" : "layer backward");
+  if (r.parallel.zero == 3 && r.parallel.pp > 1) {
+    // Why ZeRO-3 can hold more than ZeRO-2 here (memory_model.cpp, states_on_gpu).
+    put(memory, "note",
+        r.parallel.reshard_after_forward
+            ? "with a pipeline, ZeRO-3 keeps each microbatch's gradients unsharded until the last microbatch's "
+              "backward (torch.distributed.pipelining), so it can hold more than ZeRO-2"
+            : "with a pipeline, ZeRO-3 keeps the gathered weights and unsharded gradients from the first microbatch "
+              "to the last (reshard_after_forward false, torchtitan's default with pp > 1), so it holds more than "
+              "ZeRO-2; reshard_after_forward true trades that memory for two gathers per layer and microbatch");
+  }
   put(out, "memory_capacity", r.memory_capacity);
   put(out, "fits", r.fits);
   json& axes = put_array(out, "axes");

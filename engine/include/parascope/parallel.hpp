@@ -4,12 +4,20 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "parascope/hardware.hpp"
 #include "parascope/model.hpp"
 #include "parascope/schedule.hpp"
 
 namespace parascope {
+
+/// What a cluster measured for a ring all-reduce over `gpus` GPUs across nodes: the bandwidth B (bytes/s, the busbw
+/// nccl-tests reports for large messages) and the latency α per ring step (seconds) of t = 2(n−1)α + 2(n−1)/n·S/B.
+struct MeasuredNetwork {
+  std::int64_t gpus = 0;
+  double bandwidth = 0, latency = 0;
+};
 
 /// The GPUs and their two kinds of link. Bandwidths: bytes/s, ONE direction, per GPU. Latencies: seconds per step.
 struct Cluster {
@@ -21,6 +29,9 @@ struct Cluster {
   double inter_latency = 0;
   std::string intra_link;   ///< e.g. "NVLink 4"
   std::string inter_link;   ///< e.g. "InfiniBand NDR 400 Gb/s"
+  /// nccl-tests fitted per GPU count, ascending (cluster.nccl_tests): when given, a group that crosses nodes rides
+  /// these instead of the inter link's rate (network_fit.hpp).
+  std::vector<MeasuredNetwork> measured;
 };
 
 /// How one run is split. dp·tp·pp·cp = gpus. The MoE layers are split their own way over the same tp·cp·dp ranks
@@ -67,6 +78,7 @@ struct GroupPlacement {
   double bandwidth = 0;               ///< per member, one direction: intra, or members_per_node × inter (capped by intra)
   double latency = 0;
   std::string link;                   ///< that link's name
+  bool measured = false;              ///< bandwidth and latency are the cluster's own measurement (nccl-tests)
 };
 
 /// Placement of a group of `axis` under rank order tp < cp < dp < pp. The expert group: the MoE layers order the same

@@ -31,6 +31,7 @@ struct PlanQuery {
   int top_k = 10;                         ///< results to keep
   PlanObjective objective = PlanObjective::mfu;
   Efficiency efficiency;                  ///< the software generation's defaults; precision is set per candidate
+  std::string software = "megatron-core";  ///< the stack those defaults are of (its error band ranks the answer)
   bool prune = true;                      ///< skip what provably cannot win (false: time everything, for tests)
 };
 
