@@ -1,4 +1,5 @@
-// Memory per device against its capacity: weights, gradients, optimizer states and activations (engine bytes), red
+// Memory per device against its capacity: weights, gradients, optimizer states, activations, the peak's workspace, the
+// allocator's reserve and the runtime outside it (engine bytes, summing to its total), red
 // when the engine says the run does not fit ("does not fit" is a figure state, not a refusal).
 import { h } from './dom.js';
 import { bytes } from './format.js';
@@ -8,6 +9,9 @@ const PARTS = [
   ['gradients', 'gradients'],
   ['optimizer_states', 'optimizer states'],
   ['activations', 'activations'],
+  ['transient', 'peak workspace'],
+  ['allocator_reserve', 'allocator reserve'],
+  ['runtime', 'CUDA context and NCCL'],
 ];
 
 /** update(stepResponse, words) redraws; words: { one } names the device ("GPU", "TPU chip"). */

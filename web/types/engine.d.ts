@@ -53,7 +53,7 @@ export interface PresetsResponse {
   /** the schedule registry, in the order readers are shown them */
   schedules: Array<{ id: ScheduleId; label: string; splits_backward: boolean; interleaves: boolean; forward_only: boolean; source: string }>;
   recompute: Recompute[]; zero: Array<0 | 1 | 2 | 3>; precisions: Array<'bf16' | 'fp8'>; attention: Attention[];
-  software: Array<'megatron-core' | 'megatron-2021' | 'pytorch' | 'xla'>; plan_objectives: Array<'mfu' | 'step_time' | 'memory'>;
+  software: Array<Software>; plan_objectives: Array<'mfu' | 'step_time' | 'memory'>;
 }
 
 export interface MfuRequest {
@@ -108,10 +108,14 @@ export interface PipelineResponse {
 export interface Cluster {
   gpus: number; gpus_per_node?: number; intra_bandwidth?: number; inter_bandwidth?: number;
   intra_latency?: number; inter_latency?: number; intra_link?: string; inter_link?: string;
+  /** what the cluster measured: nccl-tests all_reduce_perf rows (busbw in bytes/s) */
+  nccl_tests?: Array<{ gpus: number; bytes: number; busbw: number }>;
 }
 export interface Parallel {
   tp?: number; pp?: number; cp?: number; ep?: number; dp?: number; vpp?: number; microbatch_size?: number;
   global_batch: number; schedule?: ScheduleId; recompute?: Recompute; sequence_parallel?: boolean; zero?: 0 | 1 | 2 | 3;
+  /** the embedding / the loss counted as one pipeline layer (Megatron-Core's account-for options; pp ≥ 2) */
+  account_for_embedding?: boolean; account_for_loss?: boolean;
 }
 export interface RunRequest {
   model: ModelId | ModelShape; hardware: HardwareId | Hardware; cluster: Cluster; parallel: Parallel;
@@ -129,8 +133,18 @@ export interface StepResponse {
     ep_comm: number; bubble: number; optimizer: number; other: number };
   compute_split: { useful_at_peak: number; recompute_at_peak: number; kernel_inefficiency: number };
   dashboard_utilization: number;
-  memory_per_gpu: { weights: number; gradients: number; optimizer_states: number; activations: number; total: number };
+  /** bytes on the most loaded stage at its peak; total is the sum of the parts, framework_reserved = total − runtime */
+  memory_per_gpu: { weights: number; gradients: number; optimizer_states: number; activations: number;
+    transient: number; allocator_reserve: number; runtime: number; total: number; framework_reserved: number;
+    peak_moment: 'loss' | 'layer backward'; note?: string };
   memory_capacity: number; fits: boolean; microbatches: number; pipeline_makespan: number;
+  /** the 10th–90th percentile of measured / predicted over held-out published runs, applied to this answer */
+  error_band: { basis: Software | 'all stacks'; held_out_sources: number; held_out_runs: number;
+    tokens_per_second: [number, number]; mfu: [number, number]; step_time: [number, number];
+    median_measured_over_predicted: number;
+    memory_total: { range: [number, number]; held_out_runs: number; median_measured_over_predicted: number } };
+  /** only with cluster.nccl_tests: the fit the groups crossing nodes rode (bytes/s, seconds per ring step) */
+  network_fit?: Array<{ gpus: number; bandwidth: number; latency: number }>;
   parallel: Required<Omit<Parallel, 'recompute'>> & { recompute?: Recompute };
   axes: AxisTraffic[];
 }
@@ -159,7 +173,7 @@ export interface MoeRouteResponse {
 }
 
 export type Precision = 'bf16' | 'fp8';
-export type Software = 'megatron-core' | 'megatron-2021' | 'pytorch' | 'xla';
+export type Software = 'megatron-core' | 'megatron-2021' | 'deepspeed' | 'pytorch' | 'pytorch-compile' | 'xla';
 
 export interface PlanRequest {
   op: 'plan'; model: ModelId | ModelShape; hardware: HardwareId | Hardware; cluster: Cluster;
@@ -181,9 +195,18 @@ export interface PlanCandidate {
   /** fraction 0-1, seconds per step, bytes per GPU (the most loaded stage), whether that fits the GPU's memory */
   mfu: number; step_time: number; memory_per_gpu: number; fits: boolean;
 }
+/** A ranked result, read through the error band. */
+export interface PlanResult extends PlanCandidate {
+  /** MFU at the 10th and 90th percentile of the held-out measured / predicted */
+  mfu_range: [number, number];
+  /** memory within the memory band of the GPU's capacity: it may not start (ranked after those that surely fit) */
+  memory_tight: boolean;
+  /** MFU within the band's half-width of the best: the engine cannot tell them apart */
+  tie_with_best: boolean;
+}
 export interface PlanResponse {
   /** the top_k configurations that fit, best first under the objective */
-  results: PlanCandidate[];
+  results: PlanResult[];
   /** configurations timed by the cost model */
   evaluated: number;
   /** configurations ruled out before timing, by reason (evaluated + all of these = the progress total) */

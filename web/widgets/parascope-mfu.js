@@ -81,6 +81,7 @@ class ParascopeMfu extends ParascopeWidget {
     this.memory = memoryBar();
     this.out = {
       modelled: h('strong', { class: 'big', 'data-out': 'modelled-mfu' }),
+      band: h('p', { class: 'mfu-band', 'data-out': 'mfu-band' }),
       published: h('strong', { 'data-out': 'published-mfu' }),
       publishedSource: h('span', { class: 'source' }),
       stepTime: h('dd', { 'data-out': 'step-time' }),
@@ -96,6 +97,7 @@ class ParascopeMfu extends ParascopeWidget {
     const truth = h('section', { class: 'mfu-truth', 'aria-label': 'What MFU shows' },
       h('h3', {}, 'What MFU shows'),
       h('p', { class: 'headline' }, 'MFU ', this.out.modelled, ' modelled'),
+      this.out.band,
       h('p', { class: 'mfu-published' }, 'Published: ', this.out.published, ' ', this.out.publishedSource),
       this.bar.element,
       h('dl', { class: 'facts' },
@@ -278,6 +280,7 @@ class ParascopeMfu extends ParascopeWidget {
     this.out.dashboardNote.textContent = v.dashboardNote;
     this.out.modelled.textContent = v.modelled;
     this.out.modelled.dataset.value = String(r.mfu);
+    this.out.band.textContent = v.band;
     this.bar.update(r);
     this.out.stepTime.textContent = v.stepTime;
     this.out.tokens.textContent = v.tokens;

@@ -4,6 +4,18 @@ import { percent, seconds, si } from '../format.js';
 import { deviceCount } from './mfu-devices.js';
 import { shareText, shownSeconds } from './step-share.js';
 
+/**
+ * The engine's error band in a reader's words: where runs of this stack that the model was not fitted to landed
+ * against its prediction (the 10th to 90th percentile, engine/API.md "Error bands").
+ */
+export function bandText(band) {
+  if (!band) return '';
+  const [low, high] = band.mfu;
+  const basis = band.basis === 'all stacks' ? 'runs of every stack' : `${band.basis} runs`;
+  return `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: where ${band.held_out_runs} published `
+    + `${basis} the model was not fitted to landed (10th–90th percentile)`;
+}
+
 /** Share of the step, "12 %", from two engine seconds (display only). */
 const share = (part, r) => shareText(part, r.step_time, 0);
 
@@ -28,6 +40,7 @@ export function stepView(r, { gpus, words }) {
   const skipped = -r.compute_split.kernel_inefficiency;
   return {
     modelled: percent(r.mfu),
+    band: bandText(r.error_band),
     gridLabel: `${devices}: the gauge reads ${resident} on each`,
     gridAria: `${devices}, each reading ${resident} utilization on a dashboard`,
     dashboardNote: dashboard,
