@@ -87,6 +87,30 @@ TEST(Plan, ZbH2AndSharedPipelineTimingsAreReproducedByStepEverywhere) {
   }
 }
 
+TEST(Plan, ResultsCarryTheBandTiesAndTightMemory) {
+  // GPT-3 175B on 1,024 A100s: the band's half-width of megatron-core (engine/data/error_bands.json) makes the
+  // first results ties; each one's MFU range brackets its MFU.
+  const json answer = ask({{"op", "plan"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"},
+                           {"cluster", {{"gpus", 1024}}}, {"global_batch", 1536}});
+  ASSERT_FALSE(answer.contains("error")) << answer.dump();
+  const json& results = answer["results"];
+  ASSERT_FALSE(results.empty());
+  EXPECT_TRUE(results[0]["tie_with_best"].get<bool>() || results[0]["memory_tight"].get<bool>());
+  int tight = 0;
+  for (const json& c : results) {
+    EXPECT_LT(c["mfu_range"][0].get<double>(), c["mfu"].get<double>());
+    EXPECT_GT(c["mfu_range"][1].get<double>(), c["mfu"].get<double>());
+    // Tight: within the memory band's 90th percentile of the 80 GiB, though the point estimate fits.
+    if (c["memory_tight"].get<bool>()) {
+      ++tight;
+      EXPECT_GT(c["memory_per_gpu"].get<double>() * 1.2, 80.0 * 1073741824.0);
+    }
+  }
+  std::printf("  GPT-3 175B on 1,024 A100s: best %.1f %% MFU (%.1f–%.1f), %d of %zu results memory-tight\n",
+              100 * results[0]["mfu"].get<double>(), 100 * results[0]["mfu_range"][0].get<double>(),
+              100 * results[0]["mfu_range"][1].get<double>(), tight, results.size());
+}
+
 TEST(Plan, ResultsAreRankedAndFitAndTheParetoFrontIsNotDominated) {
   for (const json& request : kSmallPlans) {
     const json answer = ask(request);
@@ -97,6 +121,10 @@ TEST(Plan, ResultsAreRankedAndFitAndTheParetoFrontIsNotDominated) {
       EXPECT_TRUE(results[i]["fits"].get<bool>());
       if (i == 0) continue;
       const json &a = results[i - 1], &b = results[i];
+      // Those that surely fit come first, then those within the memory band of the GPU's (memory_tight); each part
+      // in the objective's order.
+      EXPECT_FALSE(a["memory_tight"].get<bool>() && !b["memory_tight"].get<bool>()) << a.dump() << b.dump();
+      if (a["memory_tight"] != b["memory_tight"]) continue;
       if (objective == "mfu") EXPECT_GE(a["mfu"].get<double>(), b["mfu"].get<double>());
       if (objective == "step_time") EXPECT_LE(a["step_time"].get<double>(), b["step_time"].get<double>());
       if (objective == "memory") EXPECT_LE(a["memory_per_gpu"].get<double>(), b["memory_per_gpu"].get<double>());
