@@ -5,15 +5,15 @@ import { deviceCount } from './mfu-devices.js';
 import { shareText, shownSeconds } from './step-share.js';
 
 /**
- * The engine's error band in a reader's words: where runs of this stack that the model was not fitted to landed
- * against its prediction (the 10th to 90th percentile, engine/API.md "Error bands").
+ * The engine's error band in a reader's words: the 10th to 90th percentile of where published runs of this stack,
+ * which the model was not fitted to, landed against its prediction (engine/API.md "Error bands").
  */
 export function bandText(band) {
   if (!band) return '';
   const [low, high] = band.mfu;
-  const basis = band.basis === 'all stacks' ? 'runs of every stack' : `${band.basis} runs`;
-  return `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: where ${band.held_out_runs} published `
-    + `${basis} the model was not fitted to landed (10th–90th percentile)`;
+  const basis = band.basis === 'all stacks' ? 'all stacks' : band.basis;
+  return `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs `
+    + `(${basis})`;
 }
 
 /** Share of the step, "12 %", from two engine seconds (display only). */
