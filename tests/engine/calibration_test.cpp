@@ -7,79 +7,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
+#include "published_runs.hpp"
 
 namespace {
 
 using nlohmann::json;
 
-std::vector<json> rows() {
-  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/calibration-runs.jsonl");
-  std::vector<json> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(json::parse(line));
-  }
-  return out;
-}
-
-/// Narayanan et al. 2021 Table 1 lists attention heads per model width (the jsonl leaves them out).
-int heads_for(int hidden) {
-  switch (hidden) {
-    case 2304: return 24;
-    case 3072: return 32;
-    case 4096: return 32;
-    case 6144: return 48;
-    case 8192: return 64;
-    case 10240: return 80;
-    case 12288: return 96;
-    case 16384: return 128;
-    case 20480: return 128;
-    case 25600: return 160;
-  }
-  return hidden / 128;
-}
-
-/// A GPT of the Megatron papers: GELU, 4h FFN, biases, LayerNorm, learned positions, tied embeddings.
-json gpt(const json& row) {
-  const int hidden = row["hidden"];
-  return {{"layers", row["layers"]},
-          {"hidden", hidden},
-          {"heads", row.contains("heads") ? row["heads"].get<int>() : heads_for(hidden)},
-          {"ffn", 4 * hidden},
-          {"vocab", row["vocab"]},
-          {"seq", row["seq"]},
-          {"activation", "gelu"},
-          {"bias", true},
-          {"norm", "layernorm"},
-          {"position_embedding", "learned"},
-          {"tied_embeddings", true}};
-}
+std::vector<json> rows() { return parascope::test::read_jsonl("calibration-runs.jsonl"); }
 
 json step(const json& row, const std::string& recompute, bool sequence_parallel) {
-  const int vpp = row.value("vpp", 1);
-  json request = {{"op", "step"},
-                  {"model", gpt(row)},
-                  {"hardware", "a100-80gb"},
-                  {"cluster", {{"gpus", row.value("gpus", 0)}, {"gpus_per_node", 8}}},
-                  {"parallel",
-                   {{"tp", row["tp"]},
-                    {"pp", row["pp"]},
-                    {"dp", row["dp"]},
-                    {"vpp", vpp},
-                    {"microbatch_size", row.value("mbs", 1)},
-                    {"global_batch", row["gbs_seqs"]},
-                    {"schedule", vpp > 1 ? "interleaved" : "1f1b"},
-                    {"recompute", recompute},
-                    {"sequence_parallel", sequence_parallel}}},
-                  // Megatron-LM of 2021-22 (engine/API.md, `software`): unfused (but fused-softmax) attention,
-                  // gradients all-reduced after the pipeline flush, CUDA 11's cuBLAS.
-                  {"software", "megatron-2021"}};
+  const json request = parascope::test::megatron_2021_request(row, recompute, sequence_parallel);
   json r = json::parse(parascope::call(request.dump()));
   EXPECT_FALSE(r.contains("error")) << r.dump() << "\n" << request.dump();
   return r;

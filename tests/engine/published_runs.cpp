@@ -9,15 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-std::vector<json> read_jsonl(const std::string& name) {
-  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/" + name);
-  std::vector<json> out;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) out.push_back(json::parse(line));
-  }
-  return out;
-}
-
 /// Narayanan et al. 2021 Table 1 lists attention heads per model width (the jsonl leaves them out).
 int heads_for(int hidden) {
   switch (hidden) {
@@ -119,6 +110,15 @@ void add_published_rows(std::vector<PublishedRun>& out) {
 }
 
 }  // namespace
+
+std::vector<json> read_jsonl(const std::string& name) {
+  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/" + name);
+  std::vector<json> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) out.push_back(json::parse(line));
+  }
+  return out;
+}
 
 json megatron_2021_request(const json& row, const std::string& recompute, bool sequence_parallel) {
   const int hidden = row["hidden"];

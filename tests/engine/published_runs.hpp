@@ -27,6 +27,9 @@ struct PublishedRun {
 /// lacks ("needs") left out.
 std::vector<PublishedRun> published_runs();
 
+/// Every line of tests/fixtures/<name> as JSON.
+std::vector<nlohmann::json> read_jsonl(const std::string& name);
+
 /// The A100 GPT request of Narayanan et al. 2021 / Korthikanti et al. 2022 rows (Megatron-LM of 2021).
 nlohmann::json megatron_2021_request(const nlohmann::json& row, const std::string& recompute, bool sequence_parallel);
 
