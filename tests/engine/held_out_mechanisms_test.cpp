@@ -1,0 +1,125 @@
+// Issue 24's mechanisms, each against its closed form: the nccl-tests fit, the embedding and loss as pipeline layers,
+// memory as the allocator sees it, and the error band every step answer carries.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../../engine/src/network_fit.hpp"
+#include "parascope/api.hpp"
+#include "parascope/stages.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
+
+json llama8b(json parallel, json cluster = {{"gpus", 64}}, const std::string& software = "megatron-core") {
+  return {{"op", "step"}, {"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", std::move(cluster)},
+          {"parallel", std::move(parallel)}, {"software", software}};
+}
+
+TEST(NetworkFit, TwoMessageSizesGiveBackTheRingsBandwidthAndLatency) {
+  // Rows made from t = 2(n−1)α + 2(n−1)/n·S/B with α = 20 µs, B = 40 GB/s at 16 GPUs: the fit returns both.
+  const double alpha = 20e-6, bandwidth = 40e9;
+  const std::int64_t n = 16;
+  std::vector<parascope::detail::NcclTestRow> rows;
+  for (const double bytes : {1e6, 1e8, 1e9}) {
+    const double f = 2.0 * double(n - 1) / double(n);
+    const double t = 2.0 * double(n - 1) * alpha + f * bytes / bandwidth;
+    rows.push_back({n, bytes, bytes * f / t});
+  }
+  const auto fit = parascope::detail::fit_nccl_tests(rows);
+  ASSERT_EQ(fit.size(), 1u);
+  EXPECT_NEAR(fit[0].bandwidth, bandwidth, 1e-6 * bandwidth);
+  EXPECT_NEAR(fit[0].latency, alpha, 1e-9);
+  // Between measured counts the read is log-linear in the count: halfway in log at the geometric mean.
+  const auto two = parascope::detail::fit_nccl_tests({{16, 1e9, 100e9}, {64, 1e9, 25e9}});
+  EXPECT_NEAR(parascope::detail::measured_at(two, 32).bandwidth, 50e9, 1e-3);
+  EXPECT_EQ(parascope::detail::measured_at(two, 4).bandwidth, 100e9);     // the nearest below
+  EXPECT_EQ(parascope::detail::measured_at(two, 1024).bandwidth, 25e9);  // and above
+}
+
+TEST(NetworkFit, AClusterThatMeasuredLessMakesTheDataParallelReductionSlower) {
+  const json parallel = {{"tp", 1}, {"global_batch", 512}, {"zero", 1}};
+  const json sold = ask(llama8b(parallel, {{"gpus", 256}}));
+  const json measured = ask(llama8b(
+      parallel, {{"gpus", 256}, {"nccl_tests", {{{"gpus", 256}, {"bytes", 1e9}, {"busbw", 13e9}}}}}));
+  ASSERT_FALSE(measured.contains("error")) << measured.dump();
+  EXPECT_GT(measured["breakdown"]["dp_comm"].get<double>(), sold["breakdown"]["dp_comm"].get<double>());
+  EXPECT_LT(measured["mfu"].get<double>(), sold["mfu"].get<double>());
+  EXPECT_DOUBLE_EQ(measured["network_fit"][0]["bandwidth"].get<double>(), 13e9);
+  EXPECT_FALSE(sold.contains("network_fit"));
+}
+
+TEST(NetworkFit, BadRowsAreRefusedNamingTheRow) {
+  const json parallel = {{"tp", 1}, {"global_batch", 512}};
+  const json one_gpu = ask(llama8b(parallel, {{"gpus", 64}, {"nccl_tests", {{{"gpus", 1}, {"bytes", 1e9}, {"busbw", 1e9}}}}}));
+  EXPECT_EQ(one_gpu["error"]["field"], "cluster.nccl_tests[0].gpus");
+  const json empty = ask(llama8b(parallel, {{"gpus", 64}, {"nccl_tests", json::array()}}));
+  EXPECT_EQ(empty["error"]["field"], "cluster.nccl_tests");
+  const json extra = ask(llama8b(
+      parallel, {{"gpus", 64}, {"nccl_tests", {{{"gpus", 8}, {"bytes", 1e9}, {"busbw", 1e9}, {"algbw", 1}}}}}));
+  EXPECT_EQ(extra["error"]["code"], "unknown_field");
+}
+
+TEST(PipelineLayers, TheEmbeddingAndTheLossCountAsLayersOfTheEndStages) {
+  parascope::ParallelConfig p;
+  p.pp = 4;
+  p.embedding_in_split = p.loss_in_split = true;
+  // 30 layers + 2 = 32 pipeline layers, 8 a stage: the first and last stages hold 7 transformer layers.
+  EXPECT_EQ(parascope::stage_layer_counts(30, p), (std::vector<std::int64_t>{7, 8, 8, 7}));
+  // Llama 3 8B's 32 layers on pp 2 × vpp 17 = 34 chunks: refused unless both count.
+  json parallel = {{"tp", 1}, {"pp", 2}, {"vpp", 17}, {"global_batch", 64}};
+  EXPECT_EQ(ask(llama8b(parallel))["error"]["field"], "parallel.vpp");
+  parallel["account_for_embedding"] = true;
+  parallel["account_for_loss"] = true;
+  const json r = ask(llama8b(parallel));
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  EXPECT_EQ(r["parallel"]["stage_layers"], json({16, 16}));
+  EXPECT_TRUE(r["parallel"]["account_for_loss"].get<bool>());
+  EXPECT_EQ(ask(llama8b({{"tp", 8}, {"global_batch", 64}, {"account_for_loss", true}}))["error"]["field"],
+            "parallel.account_for_loss");
+  EXPECT_EQ(ask(llama8b({{"tp", 1}, {"pp", 2}, {"global_batch", 64}, {"first_stage_layers", 15},
+                         {"account_for_embedding", true}}))["error"]["field"],
+            "parallel.account_for_embedding");
+}
+
+TEST(AllocatorMemory, TheTotalIsItsPartsAndFitsMeansItStarts) {
+  const json r = ask(llama8b({{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}}, {{"gpus", 64}},
+                             "pytorch"));
+  const json& m = r["memory_per_gpu"];
+  const double parts = m["weights"].get<double>() + m["gradients"].get<double>() + m["optimizer_states"].get<double>() +
+                       m["activations"].get<double>() + m["transient"].get<double>() +
+                       m["allocator_reserve"].get<double>() + m["runtime"].get<double>();
+  EXPECT_NEAR(m["total"].get<double>(), parts, 1e-6 * parts);
+  EXPECT_DOUBLE_EQ(m["framework_reserved"].get<double>(), m["total"].get<double>() - m["runtime"].get<double>());
+  EXPECT_EQ(r["fits"].get<bool>(), m["total"].get<double>() <= r["memory_capacity"].get<double>());
+  // One data-parallel group: the CUDA context and one communicator's NCCL buffers.
+  EXPECT_NEAR(m["runtime"].get<double>(), 400e6 + 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576), 1.0);
+  // pp 1: the loss's 10 bytes per logit (8,192 tokens × 128,256 logits) outweigh one layer's workspace.
+  EXPECT_EQ(m["peak_moment"], "loss");
+  EXPECT_NEAR(m["transient"].get<double>(), 10.0 * 8192 * 128256, 1.0);
+}
+
+TEST(ErrorBand, EveryStepAnswerBracketsItsNumbersWithTheHeldOutSpread) {
+  for (const char* software : {"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"}) {
+    const json r = ask(llama8b({{"tp", 8}, {"global_batch", 64}}, {{"gpus", 64}}, software));
+    ASSERT_FALSE(r.contains("error")) << software << r.dump();
+    const json& band = r["error_band"];
+    EXPECT_GT(band["held_out_runs"].get<int>(), 0) << software;
+    const double mfu = r["mfu"], low = band["mfu"][0], high = band["mfu"][1];
+    EXPECT_LE(low, high) << software;
+    EXPECT_NEAR(band["tokens_per_second"][0].get<double>() / r["tokens_per_second"].get<double>(), low / mfu, 1e-9);
+    // Throughput scales with measured / predicted, step time with its inverse: low time × high MFU = high × low.
+    const double t = r["step_time"];
+    EXPECT_NEAR(band["step_time"][0].get<double>() * high, t * mfu, 1e-9 * t * mfu) << software;
+    EXPECT_NEAR(band["step_time"][1].get<double>() * low, t * mfu, 1e-9 * t * mfu) << software;
+    EXPECT_LE(band["memory_total"]["range"][0].get<double>(), band["memory_total"]["range"][1].get<double>());
+  }
+}
+
+}  // namespace
