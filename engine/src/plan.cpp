@@ -20,16 +20,7 @@ namespace parascope {
 
 namespace {
 
-std::vector<std::int64_t> divisors(std::int64_t n) {
-  std::vector<std::int64_t> small, large;
-  for (std::int64_t d = 1; d * d <= n; ++d) {
-    if (n % d != 0) continue;
-    small.push_back(d);
-    if (d != n / d) large.push_back(n / d);
-  }
-  small.insert(small.end(), large.rbegin(), large.rend());
-  return small;
-}
+using detail::divisors;
 
 /// One way to cut the cluster: dp × tp × pp × cp GPUs (ep inside dp·cp), or the reason it cannot be used.
 struct Split {
@@ -429,9 +420,10 @@ namespace {
 /// the unit that cannot be cut). The answer does not depend on where the slices end.
 constexpr double kSliceSeconds = 0.04;
 
-/// Whether the slice begun at `start` is spent; the clock is read every 8th configuration only.
-bool slice_spent(std::chrono::steady_clock::time_point start, std::int64_t steps) {
-  if (steps % 8 != 0) return false;
+/// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
+/// (up to a pipeline simulation each) and every 16th step otherwise (a memory bound or a rule: microseconds).
+bool slice_spent(std::chrono::steady_clock::time_point start, std::int64_t steps, bool timed_one) {
+  if (!timed_one && steps % 16 != 0) return false;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kSliceSeconds;
 }
 
@@ -441,8 +433,10 @@ bool PlanSearch::advance(std::int64_t max_configs) {
   State& st = *state_;
   const auto start = std::chrono::steady_clock::now();
   std::int64_t budget = std::max<std::int64_t>(0, max_configs);
+  std::int64_t timed = st.out.evaluated;
   for (std::int64_t steps = 1; budget > 0 && st.split < st.splits.size(); ++steps) {
-    if (steps > 1 && slice_spent(start, steps)) break;
+    if (steps > 1 && slice_spent(start, steps, st.out.evaluated != timed)) break;
+    timed = st.out.evaluated;
     const Split& s = st.splits[st.split];
     if (s.rejected) {
       ++st.out.rejected[std::size_t(s.reason)];

@@ -13,17 +13,6 @@ namespace parascope::detail {
 
 namespace {
 
-std::vector<std::int64_t> divisors_of(std::int64_t n) {
-  std::vector<std::int64_t> small, large;
-  for (std::int64_t d = 1; d * d <= n; ++d) {
-    if (n % d != 0) continue;
-    small.push_back(d);
-    if (d != n / d) large.push_back(n / d);
-  }
-  small.insert(small.end(), large.rbegin(), large.rend());
-  return small;
-}
-
 /// The primes of n (trial division: n ≤ 10^7, so at most 3,163 steps).
 std::vector<std::int64_t> primes_of(std::int64_t n) {
   std::vector<std::int64_t> primes;
@@ -59,7 +48,7 @@ std::int64_t interleaving_degrees(std::int64_t pp, std::int64_t layers) {
 std::vector<std::int64_t> tp_sizes(const PlanQuery& q) {
   const std::int64_t max_tp = q.max_tp > 0 ? q.max_tp : std::max<std::int64_t>(1, q.cluster.gpus_per_node);
   std::vector<std::int64_t> tps;
-  for (const std::int64_t tp : divisors_of(q.cluster.gpus)) {
+  for (const std::int64_t tp : divisors(q.cluster.gpus)) {
     if (tp <= max_tp) tps.push_back(tp);
   }
   return tps;
@@ -71,7 +60,7 @@ struct GroupCounter {
   std::unordered_map<std::int64_t, std::int64_t> batch_divisors, degrees;  // by dp, by pp
   std::int64_t operator()(std::int64_t dp, std::int64_t pp) {
     auto b = batch_divisors.find(dp);
-    if (b == batch_divisors.end()) b = batch_divisors.emplace(dp, divisors_of(q.global_batch / dp).size()).first;
+    if (b == batch_divisors.end()) b = batch_divisors.emplace(dp, divisors(q.global_batch / dp).size()).first;
     auto v = degrees.find(pp);
     if (v == degrees.end()) v = degrees.emplace(pp, interleaving_degrees(pp, q.model.layers)).first;
     std::int64_t per_size = 0;
@@ -90,6 +79,17 @@ bool split_refused(const PlanQuery& q, std::int64_t dp, std::int64_t tp, std::in
 
 }  // namespace
 
+std::vector<std::int64_t> divisors(std::int64_t n) {
+  std::vector<std::int64_t> small, large;
+  for (std::int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    small.push_back(d);
+    if (d != n / d) large.push_back(n / d);
+  }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
 PlanSize plan_size(const PlanQuery& q, std::int64_t give_up) {
   PlanSize size;
   const std::vector<std::int64_t> tps = tp_sizes(q);
@@ -101,11 +101,11 @@ PlanSize plan_size(const PlanQuery& q, std::int64_t give_up) {
     return size;
   }
   const std::int64_t knobs = std::int64_t(q.recompute.size() * q.precision.size() * q.zero.size());
-  const std::vector<std::int64_t> expert_sizes = divisors_of(q.model.is_moe() ? q.model.experts : 1);
+  const std::vector<std::int64_t> expert_sizes = divisors(q.model.is_moe() ? q.model.experts : 1);
   GroupCounter groups{q, {}, {}};
   for (const std::int64_t tp : tps) {
-    for (const std::int64_t pp : divisors_of(q.cluster.gpus / tp)) {
-      for (const std::int64_t cp : divisors_of(q.cluster.gpus / tp / pp)) {
+    for (const std::int64_t pp : divisors(q.cluster.gpus / tp)) {
+      for (const std::int64_t cp : divisors(q.cluster.gpus / tp / pp)) {
         const std::int64_t dp = q.cluster.gpus / tp / pp / cp;
         std::int64_t eps = 0;
         for (const std::int64_t ep : expert_sizes) eps += (dp * cp) % ep == 0 ? 1 : 0;

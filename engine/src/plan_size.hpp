@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "parascope/plan.hpp"
 
@@ -14,6 +15,9 @@ inline constexpr std::int64_t kMaxPlanSplits = 20'000;
 inline constexpr std::int64_t kMaxPlanGroups = 400'000;
 /// Most configurations considered (groups × recompute × sequence parallelism × precision × ZeRO): the search's work.
 inline constexpr std::int64_t kMaxPlanConfigurations = 6'000'000;
+
+/// The divisors of n in increasing order (n ≤ 10^8: trial division to √n).
+std::vector<std::int64_t> divisors(std::int64_t n);
 
 /// What a query's search would enumerate, counted exactly as PlanSearch enumerates it (no allocation per split).
 struct PlanSize {

@@ -126,37 +126,33 @@ const viaAgent = (url, path, agent) => new Promise((resolve, reject) => {
   httpGet(new URL(path, url), { agent }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject);
 });
 
-test('slow clients beyond the connection cap cannot starve an open keep-alive connection of descriptors', async () => {
-  // 100 descriptors: without a cap, 150 silent clients take them all and the open connection's next file is an EMFILE.
-  const child = await serveLimited({ root, files: 100 });
+/**
+ * The server in a child limited to 100 descriptors (`limits` its cap): a keep-alive connection gets /index.html, 150
+ * silent clients connect, then the same connection asks for `path`; resolves to that status.
+ */
+async function afterSilentClients(limits, path) {
+  const child = await serveLimited({ root, files: 100, limits });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let sockets = [];
   try {
     assert.equal(await viaAgent(child.url, '/index.html', agent), 200);
     sockets = await openSilent(child.port, 150);
-    assert.equal(await viaAgent(child.url, '/css/page.css', agent), 200);
-    assert.equal(await viaAgent(child.url, '/index.html', agent), 200);
+    return await viaAgent(child.url, path, agent);
   } finally {
     for (const socket of sockets) socket.destroy();
     agent.destroy();
     child.stop();
   }
+}
+
+test('slow clients beyond the connection cap cannot starve an open keep-alive connection of descriptors', async () => {
+  // Without a cap, 150 silent clients take all 100 descriptors and the open connection's next file is an EMFILE.
+  assert.equal(await afterSilentClients({}, '/css/page.css'), 200);
 });
 
 test('a file the server cannot open for want of descriptors is a 503, not a 404', async () => {
   // The cap lifted above the descriptor limit: the silent clients take every descriptor, then a file open fails.
-  const child = await serveLimited({ root, files: 100, limits: { cap: 10_000 } });
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  let sockets = [];
-  try {
-    assert.equal(await viaAgent(child.url, '/index.html', agent), 200);
-    sockets = await openSilent(child.port, 150);
-    assert.equal(await viaAgent(child.url, '/index.html', agent), 503);
-  } finally {
-    for (const socket of sockets) socket.destroy();
-    agent.destroy();
-    child.stop();
-  }
+  assert.equal(await afterSilentClients({ cap: 10_000 }, '/index.html'), 503);
 });
 
 test('a FIFO under the root is not opened to block: a 404, and the server keeps answering', async () => {
