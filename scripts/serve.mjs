@@ -2,9 +2,14 @@
 // Serves dist/ on http://127.0.0.1:8080 (PORT overrides) with a strict Content-Security-Policy: nothing leaves the origin.
 // GET and HEAD only; no request, however malformed, can stop it, redirect off the origin or reach outside dist/.
 import { createServer } from 'node:http';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { answerClientError } from './serve/client-error.mjs';
+import { notModified } from './serve/conditional.mjs';
+import { applyLimits, limitsOf, serverOptions } from './serve/limits.mjs';
+import { fileErrorStatus, openForServing } from './serve/open-file.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -79,21 +84,26 @@ export function pathSegments(target) {
 /** The test pages (web/tests): not part of dist/, served under /tests/ only when `serve({ testPages: TEST_PAGES })`. */
 export const TEST_PAGES = fileURLToPath(new URL('../web/tests/', import.meta.url));
 
-/**
- * Answers one request from `roots.site` (a real path), or from `roots.tests` for /tests/… when set; never throws.
- * Only GET and HEAD are served.
- */
-async function answer(req, res, roots) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { ...BASE_HEADERS, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end('method not allowed');
-    return;
-  }
+/** The headers of a file's 200 and of its 304, the same security headers on both (RFC 9110 §15.4.5). */
+function fileHeaders(real, info, roots) {
+  const frameable = real.startsWith(roots.site + sep) && FRAMEABLE.has(real.slice(roots.site.length + 1));
+  return {
+    ...BASE_HEADERS,
+    ...(frameable ? { 'Content-Security-Policy': EMBED_CONTENT_SECURITY_POLICY } : {}),
+    'Cache-Control': cacheControl(real),
+    ETag: `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`,
+  };
+}
+
+/** A short plain-text answer with the security headers. */
+function plain(res, status, text, extra = {}) {
+  res.writeHead(status, { ...BASE_HEADERS, ...extra, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+}
+
+/** Where a request may be answered from: the real path of a file under the root, or null for a 400. */
+function requestedFile(req, roots) {
   const segments = pathSegments(req.url);
-  if (segments === null) {
-    res.writeHead(400, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('bad request');
-    return;
-  }
+  if (segments === null) return null;
   const wantsDirectory = segments.length === 0 || segments.at(-1) === '';
   let named = segments.filter((s) => s !== '');
   let root = roots.site;
@@ -101,54 +111,65 @@ async function answer(req, res, roots) {
     root = roots.tests;
     named = named.slice(1);
   }
-  const file = join(root, ...named, ...(wantsDirectory ? ['index.html'] : []));
+  return { root, named, file: join(root, ...named, ...(wantsDirectory ? ['index.html'] : [])) };
+}
+
+/** The real path of `file`, refused (as a miss) when a symlink leads outside `root`. */
+async function realInside(file, root) {
+  const real = await realpath(file);
+  if (real !== root && !real.startsWith(root + sep)) throw Object.assign(new Error('outside the root'), { outsideRoot: true });
+  return real;
+}
+
+/**
+ * Answers one request from `roots.site` (a real path), or from `roots.tests` for /tests/… when set; never throws.
+ * Only GET and HEAD are served, and only regular files (a FIFO or a device is a 404, never opened to block).
+ */
+async function answer(req, res, roots) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+  const wanted = requestedFile(req, roots);
+  if (wanted === null) return plain(res, 400, 'bad request');
+  let handle = null;
   try {
-    const real = await realpath(file);  // symlinks are followed only when they stay inside the root
-    if (real !== root && !real.startsWith(root + sep)) throw new Error('outside the root');
-    const info = await stat(real);
-    if (info.isDirectory()) {
+    const real = await realInside(wanted.file, wanted.root);
+    const opened = await openForServing(real);
+    handle = opened.handle;
+    if (opened.info.isDirectory()) {
       // The redirect is rebuilt from the checked segments, so it always stays on this origin ("/a/b/").
-      const location = `/${segments.filter((s) => s !== '').map(encodeURIComponent).join('/')}/`;
-      res.writeHead(301, { ...BASE_HEADERS, Location: location }).end();
-      return;
+      const location = `/${wanted.named.map(encodeURIComponent).join('/')}/`;
+      return void res.writeHead(301, { ...BASE_HEADERS, Location: location }).end();
     }
-    const caching = { 'Cache-Control': cacheControl(real), ETag: `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"` };
-    if (req.headers['if-none-match'] === caching.ETag) {
-      res.writeHead(304, { ...BASE_HEADERS, ...caching }).end();
-      return;
-    }
-    const body = await readFile(real);
-    const frameable = real.startsWith(roots.site + sep) && FRAMEABLE.has(real.slice(roots.site.length + 1));
-    res.writeHead(200, {
-      ...BASE_HEADERS,
-      ...caching,
-      ...(frameable ? { 'Content-Security-Policy': EMBED_CONTENT_SECURITY_POLICY } : {}),
-      'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream',
-      'Content-Length': body.length,
-    });
+    if (!opened.info.isFile()) return plain(res, 404, 'not found');
+    const headers = fileHeaders(real, opened.info, roots);
+    if (notModified(req.headers['if-none-match'], headers.ETag)) return void res.writeHead(304, headers).end();
+    const body = await handle.readFile();
+    res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream', 'Content-Length': body.length });
     res.end(req.method === 'HEAD' ? undefined : body);
-  } catch {
-    res.writeHead(404, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+  } catch (err) {
+    const status = fileErrorStatus(err);
+    plain(res, status, status === 404 ? 'not found' : 'the server could not read the file', status === 503 ? { 'Retry-After': '1' } : {});
+  } finally {
+    await handle?.close().catch(() => {});
   }
 }
 
 /**
  * Starts a static server for `root`; resolves to { server, url }. Port 0 picks a free port (for tests).
- * `testPages`: a folder served at /tests/ in place of dist's (the browser tests pass TEST_PAGES).
+ * `testPages`: a folder served at /tests/ in place of dist's (the browser tests pass TEST_PAGES). `limits`:
+ * { cap, timeouts } in place of scripts/serve/limits.mjs's (the tests shorten the timeouts).
  */
-export async function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1', testPages = null } = {}) {
+export async function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1', testPages = null, limits = {} } = {}) {
   const roots = { site: await realpath(root), tests: testPages ? await realpath(testPages) : null };
-  const server = createServer((req, res) => {
+  const limited = limitsOf(limits);
+  const server = createServer(serverOptions(limited), (req, res) => {
     answer(req, res, roots).catch(() => {
       if (!res.headersSent) res.writeHead(500, BASE_HEADERS);
       res.end();
     });
   });
-  // A request node cannot even parse gets a 400 and a closed socket; the server keeps running.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
-  });
+  // A request node cannot even parse (or that timed out) gets its status, the security headers and a destroyed socket.
+  server.on('clientError', (err, socket) => answerClientError(err, socket, BASE_HEADERS));
+  applyLimits(server, limited);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

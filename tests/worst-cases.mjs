@@ -12,12 +12,32 @@ export const LIMITS = {
   traceGpus: 64,
   gpus: 1_000_000,          // collectives
   drawn: 64,
+  planSplits: 20_000,       // plan: dp × tp × pp × cp × ep splits
+  planShapes: 400_000,      // plan: splits × microbatch sizes × schedules
+  planConfigurations: 6_000_000,
 };
 
 /** The most microbatches a schedule of `stages` × `kinds` op kinds may have within `ops`. */
 const microbatches = (ops, stages, kinds) => Math.floor(ops / (stages * kinds));
 
-/** [{ name, request }]: one or more worst cases per op. */
+/**
+ * The planner's largest requests, answered by the planner's module (`module`): the most configurations a realistic
+ * search has (DeepSeek-V3 on 2,048 H800: 4,419,559 of at most 6,000,000, 216,260 shapes) and the most splits
+ * (27,720 GPUs with any tp: 12,800 of at most 20,000).
+ */
+function planCases(L) {
+  const wide = { layers: 720, hidden: 92160, heads: 720, vocab: 1000, seq: 720720 };
+  return [
+    { name: `plan, DeepSeek-V3 on 2048 H800 (4.4 M of ${L.planConfigurations / 1e6} M configurations)`,
+      module: 'parascope-planner', request: { op: 'plan', model: 'deepseek-v3', hardware: 'h800',
+        cluster: { gpus: 2048 }, global_batch: 15360 } },
+    { name: `plan, 27720 GPUs, any tp (12800 of ${L.planSplits} splits)`, module: 'parascope-planner',
+      request: { op: 'plan', model: wide, hardware: 'h100-sxm', cluster: { gpus: 27720 }, global_batch: 2,
+        max_tp: 10_000_000 } },
+  ];
+}
+
+/** [{ name, request, module? }]: one or more worst cases per op; `module` names the wasm module that answers it. */
 export function worstCases() {
   const L = LIMITS;
   const hw = 'h100-sxm';
@@ -68,5 +88,6 @@ export function worstCases() {
       op: 'moe_route', tokens: L.assignments / topK, experts: L.experts, top_k: topK, skew: 10, ep: L.ep,
       capacity_factor: 1, hidden: 1_000_000, bandwidth: 1, latency: 1 } });
   }
+  cases.push(...planCases(L));
   return cases;
 }

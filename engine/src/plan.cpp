@@ -6,27 +6,21 @@
 #include <chrono>
 #include <cstdint>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 #include "parascope/error.hpp"
 #include "memory_model.hpp"
 #include "pipeline_detail.hpp"
+#include "plan_size.hpp"
 #include "step_phases.hpp"
 
 namespace parascope {
 
 namespace {
 
-std::vector<std::int64_t> divisors(std::int64_t n) {
-  std::vector<std::int64_t> small, large;
-  for (std::int64_t d = 1; d * d <= n; ++d) {
-    if (n % d != 0) continue;
-    small.push_back(d);
-    if (d != n / d) large.push_back(n / d);
-  }
-  small.insert(small.end(), large.rbegin(), large.rend());
-  return small;
-}
+using detail::divisors;
 
 /// One way to cut the cluster: dp × tp × pp × cp GPUs (ep inside dp·cp), or the reason it cannot be used.
 struct Split {
@@ -366,7 +360,10 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
 PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   state_->query = std::move(query);
   State& st = *state_;
+  const std::int64_t counted = detail::check_plan_size(st.query);  // work and memory bounded before any is done
   st.enumerate();
+  // The count the bound was checked on is the search's own: a bound on another number would bound nothing.
+  if (st.total != counted) throw std::logic_error("plan_size counted " + std::to_string(counted) + " configurations");
   // The run the search rewrites: the query's, without the text that does not change a number (copied per layer kind
   // inside the cost model, a map of sources costs more than the arithmetic).
   st.run.model = st.query.model;
@@ -420,11 +417,30 @@ std::int64_t PlanSearch::considered() const { return state_->considered; }
 std::int64_t PlanSearch::total() const { return state_->total; }
 const PlanQuery& PlanSearch::query() const { return state_->query; }
 
+namespace {
+
+/// How long one advance() may run before it returns, whatever n it was given: a slice short enough that a Web
+/// Worker between slices can take a cancel within ~50 ms (one configuration, at most one pipeline simulation, is
+/// the unit that cannot be cut). The answer does not depend on where the slices end.
+constexpr double kSliceSeconds = 0.04;
+
+/// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
+/// (up to a pipeline simulation each) and every 16th step otherwise (a memory bound or a rule: microseconds).
+bool slice_spent(std::chrono::steady_clock::time_point start, std::int64_t steps, bool timed_one) {
+  if (!timed_one && steps % 16 != 0) return false;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > kSliceSeconds;
+}
+
+}  // namespace
+
 bool PlanSearch::advance(std::int64_t max_configs) {
   State& st = *state_;
   const auto start = std::chrono::steady_clock::now();
   std::int64_t budget = std::max<std::int64_t>(0, max_configs);
-  while (budget > 0 && st.split < st.splits.size()) {
+  std::int64_t timed = st.out.evaluated;
+  for (std::int64_t steps = 1; budget > 0 && st.split < st.splits.size(); ++steps) {
+    if (steps > 1 && slice_spent(start, steps, st.out.evaluated != timed)) break;
+    timed = st.out.evaluated;
     const Split& s = st.splits[st.split];
     if (s.rejected) {
       ++st.out.rejected[std::size_t(s.reason)];

@@ -237,5 +237,14 @@ TEST(HardeningInput, ANulByteIsRefusedWhereverItStands) {
   }
 }
 
+TEST(HardeningInput, AUtf8ByteOrderMarkBeforeTheJsonIsIgnoredAndAnywhereElseRefused) {
+  // RFC 8259 §8.1: a parser may ignore a leading BOM; engine/API.md says it does, and only there.
+  EXPECT_EQ(call("\xEF\xBB\xBF{\"op\":\"version\"}"), call("{\"op\":\"version\"}"));
+  for (const char* text : {" \xEF\xBB\xBF{\"op\":\"version\"}", "\xEF\xBB\xBF\xEF\xBB\xBF{\"op\":\"version\"}",
+                           "{\"op\":\"version\"}\xEF\xBB\xBF", "\xEF\xBB{\"op\":\"version\"}"}) {
+    EXPECT_EQ(json::parse(call(text))["error"]["code"], "invalid_json") << text;
+  }
+}
+
 }  // namespace
 }  // namespace parascope

@@ -1,6 +1,9 @@
 // libFuzzer harness over the JSON API: any bytes in; the answer must be one JSON object, either an error with a code
-// other than internal_error, or an answer whose numbers are finite, whose times are not negative and whose
-// fractions lie in [0, 1]. Built and run by scripts/fuzz (npm run fuzz) under AddressSanitizer and UBSan.
+// other than internal_error, or an answer whose numbers are finite, whose times are not negative, whose fractions
+// lie in [0, 1] and whose quoted closed form equals the simulated measure it names. Built and run by scripts/fuzz
+// (npm run fuzz) under AddressSanitizer and UBSan.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -52,6 +55,21 @@ void check(const json& v, const std::string& key, const std::string& path, bool 
   }
 }
 
+/// A pipeline answer's closed form, when it quotes a value: a fraction, equal to the simulated metric it names.
+void check_closed_form(const json& answer) {
+  if (!answer.contains("closed_form")) return;
+  const json& cf = answer["closed_form"];
+  if (!cf.is_object() || !cf.contains("value") || cf["value"].is_null()) return;
+  const double value = cf["value"].get<double>();
+  if (!(value >= 0 && value <= 1)) fail("closed_form.value is not a fraction in [0, 1]");
+  const std::string measure = cf.value("measure", "");
+  if (!answer.contains(measure) || !answer[measure].is_number()) fail("closed_form.measure names no answer field");
+  const double simulated = answer[measure].get<double>();
+  if (!(std::fabs(value - simulated) <= 1e-9 * std::max(1.0, std::fabs(simulated)))) {
+    fail("closed_form.value differs from the simulated " + measure);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -68,6 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } else {
     g_step = answer.contains("step_time") && answer.contains("breakdown");
     check(answer, "", "answer", false, false);
+    check_closed_form(answer);
   }
   g_response = nullptr;
   return 0;
