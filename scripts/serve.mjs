@@ -113,16 +113,18 @@ async function answer(req, res, roots) {
       return;
     }
     const caching = { 'Cache-Control': cacheControl(real), ETag: `W/"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"` };
+    const frameable = real.startsWith(roots.site + sep) && FRAMEABLE.has(real.slice(roots.site.length + 1));
+    // A 304 replaces the stored response's headers: it must carry the same policy as the 200, or a reload unframes it.
+    const policy = frameable ? { 'Content-Security-Policy': EMBED_CONTENT_SECURITY_POLICY } : {};
     if (req.headers['if-none-match'] === caching.ETag) {
-      res.writeHead(304, { ...BASE_HEADERS, ...caching }).end();
+      res.writeHead(304, { ...BASE_HEADERS, ...caching, ...policy }).end();
       return;
     }
     const body = await readFile(real);
-    const frameable = real.startsWith(roots.site + sep) && FRAMEABLE.has(real.slice(roots.site.length + 1));
     res.writeHead(200, {
       ...BASE_HEADERS,
       ...caching,
-      ...(frameable ? { 'Content-Security-Policy': EMBED_CONTENT_SECURITY_POLICY } : {}),
+      ...policy,
       'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream',
       'Content-Length': body.length,
     });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { CONTENT_SECURITY_POLICY, cacheControl, pathSegments, serve } from '../../scripts/serve.mjs';
+import { CONTENT_SECURITY_POLICY, EMBED_CONTENT_SECURITY_POLICY, cacheControl, pathSegments, serve } from '../../scripts/serve.mjs';
 
 let site;
 let root;
@@ -17,6 +17,7 @@ before(async () => {
   root = await mkdtemp(join(tmpdir(), 'parascope-serve-'));
   outside = await mkdtemp(join(tmpdir(), 'parascope-outside-'));
   await writeFile(join(root, 'index.html'), '<p>home</p>');
+  await writeFile(join(root, 'embed.html'), '<p>embed</p>');
   await mkdir(join(root, 'css'));
   await writeFile(join(root, 'css', 'page.css'), 'p{}');
   await writeFile(join(root, 'css', 'page-ABCDEF23.css'), 'p{}');
@@ -139,4 +140,13 @@ test('a revalidation of an unchanged file is answered 304 with no body', async (
   assert.equal(again.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
   const stale = await raw('GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/"nope"\r\nConnection: close\r\n\r\n');
   assert.equal(stale.status, 200);
+});
+
+test('the iframe route keeps its frame-ancestors policy on a 304, so a reload still frames it', async () => {
+  const first = await get('/embed.html');
+  assert.equal(first.headers['content-security-policy'], EMBED_CONTENT_SECURITY_POLICY);
+  const again = await raw(`GET /embed.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`);
+  assert.equal(again.status, 304);
+  assert.equal(again.headers['content-security-policy'], EMBED_CONTENT_SECURITY_POLICY);
+  assert.match(again.headers['content-security-policy'], /frame-ancestors \*/);
 });
