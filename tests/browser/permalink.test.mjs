@@ -109,12 +109,17 @@ test('a link copied after touching every figure opens at the figure it was copie
   await first.context.close();
 
   const second = await openPage(site(), link.slice(site().url.length));
-  for (const name of Object.keys(WIDGETS)) {
-    assert.deepEqual(await snapshot(await widgetReady(second.page, `parascope-${name}`)), states[name], name);
-  }
+  // Every figure the link names starts at once; none is scrolled to by the test before the page's own scroll is read.
+  await second.page.waitForFunction((tags) => tags.every((t) => {
+    const el = document.querySelector(t);
+    return el?.hasAttribute('data-ready') && !el.hasAttribute('data-routing');
+  }), Object.keys(WIDGETS).map((n) => `parascope-${n}`));
   await second.page.waitForTimeout(200);
   const top = await second.page.evaluate((sel) => document.querySelector(sel).getBoundingClientRect().top, `parascope-${from}`);
   assert.ok(Math.abs(top) < 4, `the link opens at the ${from} figure (its top at ${top}px): ${link}`);
+  for (const name of Object.keys(WIDGETS)) {
+    assert.deepEqual(await snapshot(second.page.locator(`parascope-${name}`)), states[name], name);
+  }
   assert.deepEqual(second.problems, []);
   await second.context.close();
 });
