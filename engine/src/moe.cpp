@@ -227,8 +227,8 @@ double alltoall_imbalance(const CollectiveCost& routed, const CollectiveCost& ba
                           const AllToAllLoad& load) {
   if (ep <= 1) return 1;
   const std::int64_t k = std::clamp<std::int64_t>(load.ranks_per_node, 1, ep);
-  const double latency = k == 1 ? double(ep - 1) * load.link.latency
-                                : double(k - 1) * load.intra.latency + double(ep - k) * load.link.latency;
+  // The latency term both share: the same all-to-all moving no bytes (the collectives engine's own formula).
+  const double latency = (k > 1 ? alltoall_two_level(ep, k, 0.0, load.intra, load.link) : alltoall(ep, 0.0, load.link)).time;
   const double balanced_wire = balanced.time - latency;
   if (!(balanced_wire > 0) || routed.time <= latency) return 1;
   return std::max(1.0, (routed.time - latency) / balanced_wire);
