@@ -63,7 +63,7 @@ test('per-step figures say "per step" and the routed all-to-all says per MoE lay
   const request = routeRequest({ ...ARTICLE, skew: 1 }, models[ARTICLE.model], placement);
   const a2a = expertPanel(engine.call(request), request, placement).facts.find((f) => f.key === 'a2a-time');
   assert.match(a2a.term, /per MoE layer, per microbatch/);
-  assert.match(a2a.text, /^16.9 ms; with a balanced router 6.73 ms$/, "step's link efficiency: the table's time per all-to-all");
+  assert.match(a2a.text, /^16\.9 ms; with a balanced router 6\.73 ms$/, "step's link efficiency: the table's time per all-to-all");
 });
 
 test('the traffic table times each expert all-to-all as the router panel does, at every skew the slider reaches', () => {
