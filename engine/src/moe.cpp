@@ -223,4 +223,15 @@ CollectiveCost balanced_alltoall(std::int64_t tokens, std::int64_t top_k, std::i
   return alltoall(ep, send_buffer, load.link);
 }
 
+double alltoall_imbalance(const CollectiveCost& routed, const CollectiveCost& balanced, std::int64_t ep,
+                          const AllToAllLoad& load) {
+  if (ep <= 1) return 1;
+  const std::int64_t k = std::clamp<std::int64_t>(load.ranks_per_node, 1, ep);
+  // The latency term both share: the same all-to-all moving no bytes (the collectives engine's own formula).
+  const double latency = (k > 1 ? alltoall_two_level(ep, k, 0.0, load.intra, load.link) : alltoall(ep, 0.0, load.link)).time;
+  const double balanced_wire = balanced.time - latency;
+  if (!(balanced_wire > 0) || routed.time <= latency) return 1;
+  return std::max(1.0, (routed.time - latency) / balanced_wire);
+}
+
 }  // namespace parascope

@@ -4,6 +4,7 @@
 #include "json_out.hpp"
 #include "link_json.hpp"
 #include "ops.hpp"
+#include "parascope/cost.hpp"
 #include "parascope/moe.hpp"
 #include "parascope/presets.hpp"
 #include "spec_json.hpp"
@@ -144,8 +145,11 @@ json op_moe_route(RequestReader& request) {
   AllToAllLoad load;
   load.bytes_per_token = read_bytes_per_token(request);
   const RouteLinks links = read_link(request, spec.ep);
-  load.link = links.link.link;
-  load.intra = links.intra.link;
+  // The share of each link's bandwidth the all-to-all reaches: step's default (efficiency.link_efficiency), so the
+  // router's dispatch and step's are timed on the same links.
+  const double link_efficiency = request.number_or("link_efficiency", Efficiency{}.link_efficiency, 0.01, 1);
+  load.link = {links.link.link.bandwidth * link_efficiency, links.link.link.latency};
+  load.intra = {links.intra.link.bandwidth * link_efficiency, links.intra.link.latency};
   load.ranks_per_node = links.ranks_per_node;
   request.finish();
 
@@ -166,6 +170,8 @@ json op_moe_route(RequestReader& request) {
   put(out, "bytes_per_token", load.bytes_per_token);
   put(out, "time", routed.time);
   put(out, "balanced_time", balanced.time);
+  put(out, "router_imbalance", alltoall_imbalance(routed, balanced, spec.ep, load));
+  put(out, "link_efficiency", link_efficiency);
   put(out, "link", link_json(links.link));
   put(out, "router", "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
                      "top_k distinct experts drawn without replacement in proportion to weight");

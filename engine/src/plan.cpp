@@ -218,8 +218,7 @@ void PlanSearch::State::enumerate() {
         for (const std::int64_t vpp : vpps) {
           Group g{mbs, vpp, schedule};
           PipelineSpec spec;
-          // DualPipe on one stage is no pipeline: the cost model times it as one stage's F, B, W (ZB-H1's order).
-          spec.schedule = schedule == Schedule::dualpipe && s.pp == 1 ? Schedule::zb_h1 : schedule;
+          spec.schedule = schedule;  // DualPipe on one stage is refused, as step refuses it
           spec.stages = int(std::min<std::int64_t>(s.pp, kMaxPipelineStages + 1));
           spec.microbatches = int(std::min<std::int64_t>(microbatches, kMaxPipelineMicrobatches + 1));
           spec.chunks = int(vpp);

@@ -7,6 +7,7 @@
 #include "kernel_model.hpp"
 #include "names.hpp"
 #include "run_json.hpp"
+#include "parascope/pipeline.hpp"
 
 namespace parascope::detail {
 
@@ -109,10 +110,22 @@ RequestError in_request_terms(const PipelineError& e) {
   return RequestError(e.code, "pipeline schedule: " + e.message, field);
 }
 
+/// DualPipe on one stage: refused as the "pipeline" op refuses it (an odd stage count pairs no ranks), so step, its
+/// check and the planner never offer a schedule the bubble figure cannot draw. The cost model alone still times it.
+void refuse_unpaired_dualpipe(const ParallelConfig& p) {
+  if (p.schedule != Schedule::dualpipe || p.pp != 1) return;
+  PipelineSpec spec;
+  spec.schedule = Schedule::dualpipe;
+  spec.stages = 1;
+  spec.microbatches = 2;
+  if (auto refused = pipeline_refusal(spec)) throw *refused;
+}
+
 }  // namespace
 
 StepResult evaluate(const StepRequest& s) {
   try {
+    refuse_unpaired_dualpipe(s.run.parallel);
     return evaluate_step(s.run, s.efficiency);
   } catch (const PipelineError& e) {
     throw in_request_terms(e);
@@ -121,6 +134,7 @@ StepResult evaluate(const StepRequest& s) {
 
 void check(const StepRequest& s) {
   try {
+    refuse_unpaired_dualpipe(s.run.parallel);
     check_step(s.run, s.efficiency);
   } catch (const PipelineError& e) {
     throw in_request_terms(e);

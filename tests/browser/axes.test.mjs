@@ -17,6 +17,8 @@ const traffic = engine.call({ op: 'traffic', ...RUN });
 /** The article's routing: one sequence of 32,768 tokens on each of the 8 EP ranks (expert group crosses nodes). */
 const route = (skew) => engine.call({ op: 'moe_route', tokens: 262144, experts: 8, top_k: 2, ep: 8, skew, seed: 1,
   hidden: 4096, hardware: 'h100-sxm', ranks_per_node: placement.axes.find((a) => a.axis === 'expert').members_per_node });
+/** The traffic the table shows at `skew`: the routing's router_imbalance in the step's efficiency (issue 25, item 6). */
+const routedTraffic = (skew) => engine.call({ op: 'traffic', ...RUN, efficiency: { router_imbalance: route(skew).router_imbalance } });
 const holders = (expert) => placement.ranks.filter((r) => r.experts[0] <= expert && expert < r.experts[1]).map((r) => r.rank);
 const site = useSite(before, after);
 
@@ -76,7 +78,7 @@ test('each tab shows every axis row of the engine traffic, its own row marked, a
       assert.equal(await widget.locator(`path.link:not([data-axis="${axis}"])`).count(), 0);
     }
     assert.ok((await widget.locator('path.link').count()) > 0, `${axis}: traffic drawn`);
-    for (const want of traffic.axes) {
+    for (const want of routedTraffic(1).axes) {  // the article's skew
       const row = widget.locator(`.axes-table tr[data-axis="${want.axis}"]`);
       for (const field of ['bytes_per_gpu', 'time', 'hidden_fraction', 'count']) {
         assert.equal(Number(await row.locator(`[data-field="${field}"]`).getAttribute('data-value')), want[field]);
@@ -294,7 +296,9 @@ test('a seeded walk over the real controls (tab clicks and keys, skew, focused G
     const hot = await widget.locator('.gpu.hot').evaluateAll((gs) => gs.map((g) => Number(g.dataset.rank)));
     assert.deepEqual(hot, holders(r.hot_expert), where);
     const time = await widget.locator('.axes-table tr[data-axis="expert"] [data-field="time"]').getAttribute('data-value');
-    assert.equal(Number(time), traffic.axes.find((a) => a.axis === 'expert').time, where);
+    const expert = routedTraffic(skew).axes.find((a) => a.axis === 'expert');
+    assert.equal(Number(time), expert.time, `${where}: the table follows the skew`);
+    assert.ok(Math.abs(expert.time / expert.count / r.time - 1) < 1e-9, `${where}: each all-to-all as the router panel's`);
   }
   assert.deepEqual(problems, []);
   await context.close();

@@ -31,8 +31,10 @@ export async function startSite() {
  * Opens `path` on the site in a fresh page of the given width. `problems` collects console errors, page errors and
  * requests to any other origin (those are also aborted, so a test cannot pass by reaching the internet).
  */
-export async function openPage(site, path = '', { width = 1000, height = 900 } = {}) {
-  const context = await site.browser.newContext({ viewport: { width, height } });
+export async function openPage(site, path = '', { width = 1000, height = 900, colorScheme, bypassCSP } = {}) {
+  // colorScheme: the reader's light/dark setting; bypassCSP: lets a test inject a checker script (axe-core).
+  const context = await site.browser.newContext({ viewport: { width, height },
+    ...(colorScheme ? { colorScheme } : {}), ...(bypassCSP ? { bypassCSP } : {}) });
   const page = await context.newPage();
   const problems = [];
   const origin = new URL(site.url).origin;

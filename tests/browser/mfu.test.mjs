@@ -246,12 +246,12 @@ test('your run: 5,000,000 tokens/s is called impossible beside the field; then 0
   await tokens.fill('0');
   assert.equal(await mfu.textContent(), '—', 'the 970 % is gone');
   assert.equal(await mfu.getAttribute('data-value'), null);
-  assert.match(await hint.textContent(), /^Not accepted: tokens_per_second must be greater than 0/);
+  assert.match(await hint.textContent(), /^Not accepted: type the measured throughput in tokens per second, above 0/);
   assert.equal(await tokens.getAttribute('aria-invalid'), 'true');
   assert.equal(await widget.locator('.note').count(), 0);
   assert.match(await widget.locator('.mfu-run [data-out="dashboard"]').textContent(), /no figure/);
   await widget.locator('input[name="gpus"]').fill('0');
-  assert.match(await widget.locator('input[name="gpus"] ~ .hint').textContent(), /^Not accepted: gpus must be an integer from 1/);
+  assert.match(await widget.locator('input[name="gpus"] ~ .hint').textContent(), /^Not accepted: type how many TPU chips ran, a whole number from 1/);
   await widget.locator('input[name="gpus"]').fill('6144');
   await tokens.fill('238300');
   assert.equal(await mfu.textContent(), '46.2 %');

@@ -93,6 +93,37 @@ for (const [name, move] of Object.entries(WIDGETS)) {
   });
 }
 
+test('a link copied after touching every figure opens at the figure it was copied from, each figure restored', async () => {
+  const first = await openPage(site(), '');
+  const states = {};
+  for (const name of Object.keys(WIDGETS)) {
+    const widget = await widgetReady(first.page, `parascope-${name}`);
+    await WIDGETS[name](widget);
+    await first.page.waitForFunction((key) => location.hash.includes(`${key}.`), name);
+  }
+  for (const name of Object.keys(WIDGETS)) states[name] = await snapshot(first.page.locator(`parascope-${name}`));
+  const from = 'ring';  // neither the first figure of the page nor the last one touched
+  const link = await copiedLink(first.page.locator(`parascope-${from}`));
+  for (const name of Object.keys(WIDGETS)) assert.match(link, new RegExp(`[#&]${name}\\.`), `${name} is in ${link}`);
+  assert.deepEqual(first.problems, []);
+  await first.context.close();
+
+  const second = await openPage(site(), link.slice(site().url.length));
+  // Every figure the link names starts at once; none is scrolled to by the test before the page's own scroll is read.
+  await second.page.waitForFunction((tags) => tags.every((t) => {
+    const el = document.querySelector(t);
+    return el?.hasAttribute('data-ready') && !el.hasAttribute('data-routing');
+  }), Object.keys(WIDGETS).map((n) => `parascope-${n}`));
+  await second.page.waitForTimeout(200);
+  const top = await second.page.evaluate((sel) => document.querySelector(sel).getBoundingClientRect().top, `parascope-${from}`);
+  assert.ok(Math.abs(top) < 4, `the link opens at the ${from} figure (its top at ${top}px): ${link}`);
+  for (const name of Object.keys(WIDGETS)) {
+    assert.deepEqual(await snapshot(second.page.locator(`parascope-${name}`)), states[name], name);
+  }
+  assert.deepEqual(second.problems, []);
+  await second.context.close();
+});
+
 test('"Copy link" right after a change, before the address has caught up: the address bar already is the link', async () => {
   const { page, problems, context } = await openPage(site(), '');
   const widget = await widgetReady(page, 'parascope-bubble');

@@ -146,7 +146,7 @@ test('the scatter is reachable by keyboard: arrows walk the points and the reado
   await page.keyboard.press('End');
   const last = await out(page, 'point');
   assert.notEqual(last, first);
-  assert.match(await plot.getAttribute('aria-label'), /^Scatter of [\d,]+ evaluated configurations/);
+  assert.match(await plot.getAttribute('aria-label'), /^Scatter of the [\d,]+ costed configurations as [\d,]+ dots/);
   // Hovering a point shows it too.
   const box = await plot.boundingBox();
   const target = await page.evaluate(() => document.querySelector('parascope-planner').layout.points[0]);

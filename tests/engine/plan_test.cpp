@@ -69,6 +69,28 @@ TEST(Plan, EveryRankedParetoAndScatterConfigurationIsReproducedByStep) {
   }
 }
 
+TEST(Plan, DualPipeIsNeverOfferedOnOneStage) {
+  // "Least memory" on a cluster small enough for pp = 1 used to rank DualPipe at pp = 1 (which step now refuses).
+  const json requests[] = {
+      plan_request("gpt2-124m", "a100-80gb", 16, 64, {{"objective", "memory"}, {"top_k", 50}}),
+      plan_request("mixtral-8x7b", "h800", 16, 64, {{"schedules", {"1f1b", "dualpipe"}}, {"objective", "memory"}}),
+      plan_request("llama3-8b", "h100-sxm", 64, 128, {{"schedules", {"dualpipe"}}}),
+  };
+  int dualpipe = 0;
+  for (const json& request : requests) {
+    const json answer = ask(request);
+    ASSERT_FALSE(answer.contains("error")) << answer.dump();
+    for (const char* list : {"results", "pareto", "scatter"}) {
+      for (const json& c : answer[list]) {
+        if (c["parallel"]["schedule"] != "dualpipe") continue;
+        dualpipe += 1;
+        EXPECT_NE(c["parallel"]["pp"], 1) << list << " " << c.dump();
+      }
+    }
+  }
+  EXPECT_GT(dualpipe, 0) << "DualPipe is offered where it runs (pp even)";
+}
+
 // The planner skips ZB-H2's second run (without sends) and reuses a pipeline timing across configurations with the
 // same op times: every point it shows must still be step's own numbers, for every recompute mode and ZeRO stage.
 TEST(Plan, ZbH2AndSharedPipelineTimingsAreReproducedByStepEverywhere) {

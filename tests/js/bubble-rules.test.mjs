@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { engineCheck, ruleOf, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
+const { engineCheck, hintOf, ruleOf, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
 const { LIMITS, SCHEDULES } = await import(new URL('lib/model/bubble-state.js', dist));
 const { pipelineRequest } = await import(new URL('lib/model/bubble-request.js', dist));
 
@@ -140,4 +140,23 @@ test('engineCheck asks the engine once per distinct request, and gives the same 
   for (let m = 1; m <= 4; m += 1) remembered({ ...ok, microbatches: m });  // past the bound: forgets, stays right
   assert.deepEqual(remembered(bad), check(bad));
   assert.equal(remembered(ok), null);
+});
+
+test('the figure draws binary ops, so the sliders are capped by the binary limit: 32 stages × 8 chunks reach 128 microbatches', () => {
+  const wanted = { schedule: 'interleaved', stages: 32, microbatches: 128, chunks: 8, forwardOnly: false };
+  const s = settle(wanted, check, { moved: 'microbatches', from: 96 });
+  assert.equal(s.state.microbatches, 128);
+  assert.equal(s.hints.microbatches, '');
+  assert.equal(check(s.request), null);
+});
+
+test('a refusal for too many ops reads as a sentence about the figure, not the API, and moves the microbatches', () => {
+  const tooLarge = { code: 'too_large', field: 'ops_format', message: 'this schedule has 65536 ops; an answer lists at most 50000 as objects (ops_format …)' };
+  assert.equal(hintOf(tooLarge), 'More ops than the figure can draw');
+  const capped = (request) => (request.microbatches > 100 ? tooLarge : check(request));
+  const s = settle({ schedule: '1f1b', stages: 4, microbatches: 120, chunks: 1, forwardOnly: false }, capped,
+    { moved: 'microbatches', from: 119 });
+  assert.equal(s.state.microbatches, 100);
+  assert.equal(s.hints.microbatches, 'More ops than the figure can draw: 120 → 100');
+  assert.doesNotMatch(s.hints.microbatches, /ops_format|objects/);
 });

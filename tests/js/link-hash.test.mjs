@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MAX_HASH, hashNames, readHash, writeHash } from '../../web/lib/model/link-hash.js';
+import { MAX_HASH, firstKey, hashNames, readHash, writeHash } from '../../web/lib/model/link-hash.js';
 
 test('readHash returns the raw values under a widget\'s key, first one winning', () => {
   const got = readHash('#bubble.stages=8&ring.gpus=4&bubble.stages=9&bubble.schedule=1f1b', 'bubble');
@@ -60,4 +60,12 @@ test('a seeded walk of writes by several widgets: each reads back exactly its ow
     assert.ok(hash === '' || hash.startsWith(`#${key ? `${key}.` : ''}`) || Object.keys(state).length === 0,
       `step ${step}: the writer's values come first`);
   }
+});
+
+test('firstKey names the widget whose values come first: the figure a copied link opens at', () => {
+  assert.equal(firstKey('#ring.gpus=6&axes.axis=tensor&bubble.stages=6'), 'ring');
+  assert.equal(firstKey('#mfu&bubble-2.stages=5&bubble.stages=4'), 'bubble-2');
+  assert.equal(firstKey('#widget=ring&gpus=6'), null);
+  assert.equal(firstKey('#bubble.=3'), null);
+  assert.equal(firstKey(''), null);
 });

@@ -30,7 +30,9 @@ test('5,000,000 tokens/s reads 970.0 %, called impossible beside the throughput;
   assert.equal(zero.response, null);
   assert.equal(zero.texts.mfu, '—', 'no stale 970 %');
   assert.equal(zero.fill, 0);
-  assert.match(zero.hints.tokensPerSecond, /^Not accepted: tokens_per_second must be greater than 0/);
+  assert.equal(zero.hints.tokensPerSecond,
+    'Not accepted: type the measured throughput in tokens per second, above 0 and within what a cluster can reach.');
+  assert.doesNotMatch(zero.hints.tokensPerSecond, /tokens_per_second|1e\+18/, 'no engine wording (issue 25, item 11)');
   assert.equal(zero.hints.gpus, '');
 });
 
@@ -41,6 +43,7 @@ test('a GPU count of 0, 1.5 or nothing blanks the figure with a hint beside the 
     assert.equal(v.response, null, gpus);
     assert.equal(v.texts.mfu, '—');
     assert.notEqual(v.hints.gpus, '', gpus);
+    assert.doesNotMatch(v.hints.gpus, /must be an integer|10000000/, gpus);
     assert.equal(v.hints.tokensPerSecond, '');
   }
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import { PRESETS } from '../../web/lib/mfu-presets.js';
 import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { KEYS, offered, presetSplit, resolve, settle, stepRequest } from '../../web/lib/model/mfu-split.js';
+import { KEYS, offered, presetSplit, resolve, settle, shortReason, stepRequest } from '../../web/lib/model/mfu-split.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
@@ -88,4 +88,19 @@ test('attributes the engine refuses together are settled by moving dependents, o
   const bad = settle(ask, gpt, { ...presetSplit(gpt), tp: 3 });
   assert.equal(bad.fellBack, true);
   assert.equal(bad.split.tp, 8);
+});
+
+test('the interleaving rule keeps its "or fewer": 12 microbatches on 16 stages is what the rule allows (item 9 of issue 25)', () => {
+  const refusal = (() => {
+    try {
+      engine.call({ op: 'step_check', model: 'gpt3-175b', hardware: 'a100-80gb', cluster: { gpus: 1024 },
+        parallel: { tp: 8, pp: 16, vpp: 2, global_batch: 1640, schedule: 'interleaved' } });
+    } catch (err) {
+      return err;
+    }
+    return null;
+  })();
+  assert.ok(refusal, 'the engine refuses 17 microbatches on 16 stages');
+  const reason = shortReason(refusal.message);
+  assert.equal(reason, 'interleaved needs microbatches in a multiple of stages (16) or fewer');
 });

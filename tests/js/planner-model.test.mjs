@@ -2,6 +2,7 @@
 // request the inputs make, the rows, texts and scatter an answer becomes, the worker protocol, the values a row loads
 // into the other figures, and a seeded walk over every input.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { LIMITS } from '../../web/lib/model/bubble-state.js';
@@ -67,14 +68,26 @@ test('a row says the split, the schedule, the microbatch and the engine\'s numbe
   assert.equal(memoryOf({ memory_per_gpu: { total: 5 } }), 5);
 });
 
-test('an empty answer says why, in the engine\'s words', () => {
+test('an empty answer says why in the reader\'s words and this figure\'s units (the engine\'s stay in the JSON)', () => {
   const answer = fakeAnswer({ empty: true });
   assert.equal(answer.results.length, 0);
-  assert.equal(emptyText(answer), 'No configuration to rank: nothing fits in memory.');
+  assert.equal(emptyText(answer), 'No configuration to rank: every one was ruled out before costing (see the counts above).');
   assert.equal(bestText(answer, 80 * GiB), '');
-  assert.match(emptyText({ ...answer, why_empty: undefined }), /every candidate was set aside/);
-  const miss = { ...answer, closest_miss: answer.scatter[0] };
-  assert.match(emptyText(miss, 80 * GiB), /^No configuration to rank: nothing fits in memory\. The closest miss: dp \d+ .* does not fit in 80\u00a0GiB\.$/);
+  const miss = { ...answer, closest_miss: answer.scatter[0],
+    why_empty: 'nothing fits in memory: the closest miss needs 393.6 GB per GPU and the a100-80gb has 85.9 GB' };
+  const text = emptyText(miss, 80 * GiB);
+  assert.match(text, /^No configuration to rank: none fits in the 80\u00a0GiB of one GPU\. The closest miss: dp \d+ .* does not fit in 80\u00a0GiB\.$/);
+  assert.doesNotMatch(text, /\bGB\b|a100-80gb/, 'one byte unit family in the figure (issue 25, item 11)');
+});
+
+test('the scatter is named for what it draws: the costed count, and its dots as the best of their neighbours', () => {
+  const answer = { ...fakeAnswer({}), evaluated: 1669 };
+  const label = scatterLabel(answer, 80 * GiB);
+  assert.match(label, /^Scatter of the 1,669 costed configurations as \d[\d,]* dots, each the best of those nearest it/);
+  assert.doesNotMatch(label, /evaluated configurations/);
+  const article = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.doesNotMatch(article, /Each dot is one configuration/, 'the article says what a dot is as the label does');
+  assert.match(article, /Each dot is the best of the costed configurations that land nearest it/);
 });
 
 test('progress in words, whole percentages, never above 100', () => {
@@ -114,7 +127,7 @@ test('the scatter places every point inside the plot, fits and misses apart, the
   assert.match(configurationText(answer.results[0], capacity), /MFU \d+\.\d\u00a0%, step [\d.]+\u00a0m?s, [\d.]+\u00a0GiB per GPU, fits in 80\u00a0GiB$/,
     'numbers keep their units on their line');
   assert.ok(layout.xTicks.every((t) => t.at >= plot.x && t.at <= plot.x + plot.width + 1e-9));
-  assert.match(scatterLabel(answer, capacity), /^Scatter of 300 evaluated configurations, MFU against memory per GPU: \d+ fit in 80 GiB, \d+ on the Pareto front/);
+  assert.match(scatterLabel(answer, capacity), /^Scatter of the [\d,]+ costed configurations as 300 dots, each the best of those nearest it in MFU and memory per GPU: \d+ dots fit in 80 GiB, \d+ on the Pareto front/);
 });
 
 test('pointing and keys pick the nearest point and walk them in memory order', () => {
@@ -178,6 +191,16 @@ test('a planned configuration loads into each figure\'s attributes, with what ea
   assert.match(big['parascope-bubble'].note, /too large to draw: 64 stages \(draws 32\), 512 microbatches \(draws 128\), 12 chunks \(draws 8\)\.$/);
   assert.deepEqual(stepRequestOf(inputs, { parallel, precision: 'bf16' }), { op: 'step', model: 'gpt3-175b',
     hardware: 'a100-80gb', cluster: { gpus: 1024 }, parallel: { ...parallel, global_batch: 1536 }, precision: 'bf16' });
+});
+
+test('a row on one stage says "1 stage" and one microbatch "1 microbatch" (issue 25, item 11)', () => {
+  const inputs = { model: 'gpt2-124m', hardware: 'a100-80gb', gpus: 8, globalBatch: 8 };
+  const parallel = { dp: 8, tp: 1, pp: 1, cp: 1, ep: 1, vpp: 1, microbatch_size: 1, global_batch: 8, schedule: '1f1b',
+    recompute: 'none', sequence_parallel: false, zero: 0 };
+  const note = loadValues(inputs, parallel, { microbatches: 1 })['parascope-bubble'].note;
+  assert.match(note, /pipeline of 1 stage and 1 microbatch with/);
+  assert.match(loadValues(inputs, { ...parallel, pp: 2 }, { microbatches: 4 })['parascope-bubble'].note,
+    /pipeline of 2 stages and 4 microbatches with/);
 });
 
 test('seeded walk: 300 random inputs and answers give clean rows, texts and a scatter inside its box', () => {

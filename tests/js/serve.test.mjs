@@ -269,3 +269,12 @@ test('the connection cap leaves descriptors for files under any ulimit, and file
     assert.equal(fileErrorStatus(Object.assign(new Error(code), { code })), status, code);
   }
 });
+
+test('the iframe route keeps its frame-ancestors policy on a 304, so a reload still frames it', async () => {
+  const first = await get('/embed.html');
+  assert.equal(first.headers['content-security-policy'], EMBED_CONTENT_SECURITY_POLICY);
+  const again = await raw(`GET /embed.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`);
+  assert.equal(again.status, 304);
+  assert.equal(again.headers['content-security-policy'], EMBED_CONTENT_SECURITY_POLICY);
+  assert.match(again.headers['content-security-policy'], /frame-ancestors \*/);
+});

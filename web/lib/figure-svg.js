@@ -2,8 +2,9 @@
 // and tools left out), with the computed fonts and colours written on each element, so it opens the same anywhere
 // (browsers, Inkscape) without the page's CSS. A canvas is replaced by the vector drawing its widget supplies.
 const NS = 'http://www.w3.org/2000/svg';
-const SKIP = '.controls, .control, .tools, .notes-anchor, .announcer, .bubble-sr, button, input, select, [hidden], '
-  + '.bubble-marker, .bubble-readout, .sizer, .mfu-presets, [role="tablist"]';
+// Controls are left out; a button inside a table cell (the planner's rank) is the figure's text and stays.
+const SKIP = '.controls, .control, .tools, .notes-anchor, .announcer, .bubble-sr, button:not(td > button), input, select, '
+  + '[hidden], .bubble-marker, .bubble-readout, .sizer, .mfu-presets, [role="tablist"]';
 const PAD = 16;         // margin around the figure, px
 const GAP_KEPT = 12;    // an empty band taller than GAP_MIN (where the controls were) shrinks to this, px
 const GAP_MIN = 28;
@@ -19,6 +20,9 @@ export function plainColour(c) {
   const [r, g, b] = m.slice(1, 4).map((v) => Math.round(Math.min(1, Math.max(0, Number(v))) * 255));
   return m[4] === undefined ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${Number(m[4])})`;
 }
+
+/** Text for screen readers only: clipped to nothing, or a box of at most 1 px (the visually-hidden pattern). */
+const screenReaderOnly = (cs, r) => /inset\(50%\)/.test(cs.clipPath) || (cs.overflow === 'hidden' && r.width <= 1 && r.height <= 1);
 
 const transparent = (c) => !c || c === 'transparent' || /rgba\(.*,\s*0\)$/.test(c) || / \/ 0\)$/.test(c);
 const round = (v) => Math.round(v * 100) / 100;
@@ -121,17 +125,25 @@ function boxRect(node, cs, origin) {
 function markerRect(node, origin) {
   const before = getComputedStyle(node, '::before');
   if (!before.content || before.content === 'none' || !/inline-block|block/.test(before.display)) return null;
-  const w = parseFloat(before.width);
-  const hgt = parseFloat(before.height);
+  const border = (side) => (before[`border${side}Style`] !== 'none' && !transparent(before[`border${side}Color`])
+    ? parseFloat(before[`border${side}Width`]) || 0 : 0);
+  const content = before.boxSizing === 'border-box' ? 0 : 1;  // width and height exclude the borders
+  const w = parseFloat(before.width) + content * (border('Left') + border('Right'));
+  const hgt = parseFloat(before.height) + content * (border('Top') + border('Bottom'));
   if (!(w > 0 && hgt > 0)) return null;
   let fill = transparent(before.backgroundColor) ? null : before.backgroundColor;
   if (!fill && before.backgroundImage !== 'none') fill = (before.backgroundImage.match(/(?:rgba?|color)\([^)]*\)/) ?? [null])[0];
-  if (!fill) return null;
+  const ring = border('Top') > 0 && border('Left') > 0;  // a framed swatch (the planner's "best", the ring's keys)
+  const bar = !fill && !ring && border('Left') > 0;      // a rule drawn by a left border (the planner's limit)
+  if (!fill && !ring && !bar) return null;
   const r = node.getBoundingClientRect();
   const line = parseFloat(getComputedStyle(node).lineHeight) || r.height;
-  return el('rect', { x: round(r.left - origin.left + (parseFloat(before.marginLeft) || 0)),
-    y: round(r.top - origin.top + (Math.min(line, r.height) - hgt) / 2), width: w, height: hgt,
-    rx: parseFloat(before.borderTopLeftRadius) || null, fill });
+  const bw = ring ? border('Top') : 0;
+  return el('rect', { x: round(r.left - origin.left + (parseFloat(before.marginLeft) || 0) + bw / 2),
+    y: round(r.top - origin.top + (Math.min(line, r.height) - hgt) / 2 + bw / 2), width: w - bw, height: hgt - bw,
+    rx: parseFloat(before.borderTopLeftRadius) || null, fill: fill ?? (bar ? before.borderLeftColor : 'none'),
+    stroke: ring ? before.borderTopColor : null, 'stroke-width': ring ? bw : null,
+    'fill-opacity': Number(before.opacity) < 1 ? before.opacity : null });
 }
 
 /**
@@ -160,6 +172,7 @@ export function figureSvg(root, { title, vector = () => null, background }) {
       const cs = getComputedStyle(child);
       if (cs.display === 'none' || Number(cs.opacity) === 0) continue;
       const r = child.getBoundingClientRect();
+      if (screenReaderOnly(cs, r)) continue;
       const box = { x: r.left - origin.left, y: r.top - origin.top, width: r.width, height: r.height };
       if (child instanceof SVGSVGElement) {
         if (cs.visibility === 'visible' && box.width > 0) add(inlineSvg(child, box), box.y, box.y + box.height);

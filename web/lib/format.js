@@ -47,8 +47,10 @@ export function bytes(value) {
   return `${Number(value.toPrecision(3))} ${units[i]}`;
 }
 
-/** Seconds in a readable unit: 3.4e-6 -> "3.4 µs". */
+/** Seconds in a readable unit: 3.4e-6 -> "3.4 µs", 3010 -> "50.2 min", 14100 -> "3.92 h". */
 export function seconds(value) {
+  if (value >= 3600) return `${Number((value / 3600).toPrecision(3))} h`;
+  if (value >= 60) return `${Number((value / 60).toPrecision(3))} min`;
   if (value >= 1) return `${Number(value.toPrecision(3))} s`;
   if (value >= 1e-3) return `${Number((value * 1e3).toPrecision(3))} ms`;
   if (value >= 1e-6) return `${Number((value * 1e6).toPrecision(3))} µs`;

@@ -2,7 +2,7 @@
 // printing), attribute checks, notes, polite announcements.
 import { h } from './dom.js';
 import { EngineError, loadEngine } from './engine.js';
-import { hashNames, readHash, writeHash } from './model/link-hash.js';
+import { firstKey, hashNames, readHash, writeHash } from './model/link-hash.js';
 import { ensurePageStylesheet } from './page-stylesheet.js';
 import { widgetTools } from './widget-tools.js';
 import { attributeNumber } from './model/attribute-number.js';
@@ -262,13 +262,21 @@ export class ParascopeWidget extends HTMLElement {
     return `${tag.replace(/^parascope-/, '')}${n > 1 ? `-${n}` : ''}`;
   }
 
-  /** The hash names this widget: start now and scroll to it if no other widget claimed the page's opening. */
+  /**
+   * The hash names this widget: start now. Scroll to it when its values come first in the hash (the figure whose link
+   * was copied), or, for a hash whose first key no figure here has, when no other widget claimed the page's opening.
+   */
   #openedByLink() {
-    if (!this.hasAttribute('permalink') || this.linkKeyOverride === '' || !hashNames(globalThis.location?.hash, this.linkKey)) return false;
-    const first = !document.documentElement.hasAttribute('data-parascope-opened');
-    document.documentElement.setAttribute('data-parascope-opened', '');
+    const hash = globalThis.location?.hash;
+    if (!this.hasAttribute('permalink') || this.linkKeyOverride === '' || !hashNames(hash, this.linkKey)) return false;
+    const root = document.documentElement;
+    const lead = firstKey(hash);
+    // A figure not defined yet has no linkKey: if it leads, it scrolls later and so wins.
+    const led = [...document.querySelectorAll('[permalink]')].some((el) => el !== this && el.linkKey === lead);
+    const scroll = lead === this.linkKey || (!led && !root.hasAttribute('data-parascope-opened'));
+    root.setAttribute('data-parascope-opened', '');
     this.startNow();
-    if (first) requestAnimationFrame(() => this.scrollIntoView({ block: 'start' }));
+    if (scroll) requestAnimationFrame(() => this.scrollIntoView({ block: 'start' }));
     return true;
   }
 

@@ -6,7 +6,7 @@ import { factsList, loadBars } from '../lib/axes-experts.js';
 import { drawGrid, shardColour } from '../lib/axes-grid.js';
 import { trafficTable } from '../lib/axes-table.js';
 import { routingSummary } from '../lib/model/axes-expert-facts.js';
-import { QUICK_NOTED, quickStartable, routeRequest, routesLater, runRequest, snapSkew } from '../lib/model/axes-requests.js';
+import { QUICK_NOTED, quickStartable, routeRequest, routesLater, runRequest, snapSkew, trafficRequest } from '../lib/model/axes-requests.js';
 import { TABS, TAB_NAMES, tabAfterKey } from '../lib/model/axes-tabs.js';
 import { axisSummary } from '../lib/model/axes-traffic-rows.js';
 import { axesView, staticText } from '../lib/model/axes-view.js';
@@ -174,12 +174,13 @@ class ParascopeAxes extends ParascopeWidget {
     this.routeFrame = requestAnimationFrame(() => { this.routeTimer = setTimeout(() => this.routeNow()); });
   }
 
-  /** Routes now if the first draw left it for later, and draws what depends on it (outlines, router panel). */
+  /** Routes now if the first draw left it for later, and draws what depends on it (outlines, table, router panel). */
   routeNow() {
     if (!this.hasAttribute('data-routing')) return;
     this.routeSoon(false);
     this.route();
     const v = this.view();
+    this.out.table.replaceChildren(trafficTable(v.rows));
     this.paintFigures(v);
     this.renderExperts(v);
   }
@@ -212,7 +213,7 @@ class ParascopeAxes extends ParascopeWidget {
       title: `${model?.name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
       words: [s.model, `${s.gpus}gpus`, `tp${s.tp}`, `pp${s.pp}`, `ep${s.ep}`, s.axis],
       root: this.root,
-      data: { request: { op: 'traffic', ...runRequest(s) }, response: this.traffic, route: this.routing,
+      data: { request: trafficRequest(s, this.routing), response: this.traffic, route: this.routing,
         routeRequest: this.routeAsked },
     };
   }
@@ -248,7 +249,7 @@ class ParascopeAxes extends ParascopeWidget {
   /** Asks for the run's placement (or takes `placement`, already answered for this state) and traffic, and draws. */
   update({ routeLater = false, placement = null } = {}) {
     this.placement = placement ?? this.ask({ op: 'placement', ...runRequest(this.state) }, 'run');
-    this.traffic = this.placement ? this.ask({ op: 'traffic', ...runRequest(this.state) }, 'traffic') : null;
+    this.traffic = null;
     this.toggleAttribute('data-stale', !this.placement);
     if (!this.placement) return;
     const p = this.placement;
@@ -263,6 +264,7 @@ class ParascopeAxes extends ParascopeWidget {
     if (routeLater && routesLater(this.state, this.models?.[this.state.model], p)) {
       this.routing = null;
       this.routeAsked = null;
+      this.askTraffic();
       this.routeSoon(true);
     } else {
       this.routeSoon(false);
@@ -286,6 +288,12 @@ class ParascopeAxes extends ParascopeWidget {
     const request = routeRequest(this.state, this.modelEntry(), this.placement);
     this.routeAsked = request;
     this.routing = request ? this.ask(request, 'route') : null;
+    this.askTraffic();
+  }
+
+  /** The traffic table's answer, timed with the routing's imbalance when there is one (trafficRequest). */
+  askTraffic() {
+    this.traffic = this.ask(trafficRequest(this.state, this.routing), 'traffic');
   }
 
   /** What to show now (model/axes-view.js), at the grid box's width in CSS pixels. */

@@ -6,6 +6,7 @@ import { h } from '../lib/dom.js';
 import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from '../lib/gantt.js';
 import { chartColours, parseColour } from '../lib/model/bubble-colours.js';
 import { engineCheck, settle } from '../lib/model/bubble-rules.js';
+import { OPS_FORMAT } from '../lib/model/bubble-request.js';
 import { BUBBLE_ATTRIBUTES as A } from '../lib/model/attributes-bubble.js';
 import { LIMITS } from '../lib/model/bubble-state.js';
 import { bubbleTexts, opText } from '../lib/model/bubble-text.js';
@@ -155,7 +156,7 @@ class ParascopeBubble extends ParascopeWidget {
    * forth) and redraws everything.
    */
   update() {
-    const request = { ...this.settled.request, ops_format: 'binary' };
+    const request = { ...this.settled.request, ops_format: OPS_FORMAT };
     const key = JSON.stringify(request);
     let r = this.answers.get(key)?.result;
     if (r) {

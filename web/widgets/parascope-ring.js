@@ -140,7 +140,8 @@ class ParascopeRing extends ParascopeWidget {
   /** What an export holds: the figure as drawn, the engine's answer for this ring and the chart's points. */
   exportFigure() {
     if (!this.readout) return null;
-    const { gpus, hardware, link, bytes } = this.state;
+    const { gpus, hardware, bytes } = this.state;
+    const { link } = ringLink(this.hw, gpus, this.state.link);  // the link the ring runs on, as drawn
     const chart = [['algorithm', 'GPUs', 'time per all-reduce (s)'],
       ...(this.chartData ?? []).flatMap((series) => series.points.map((p) => [series.name, p.x, p.y]))];
     return {

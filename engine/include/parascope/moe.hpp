@@ -81,4 +81,11 @@ CollectiveCost routed_alltoall(const Routing& routing, std::int64_t ep, const Al
 /// The same all-to-all if every rank sent and received an equal share of the tokens·top_k assignments.
 CollectiveCost balanced_alltoall(std::int64_t tokens, std::int64_t top_k, std::int64_t ep, const AllToAllLoad& load);
 
+/// The step's router_imbalance for this routing: the factor on the balanced send buffer at which the balanced
+/// all-to-all lasts as long as the routed one (their latency terms are equal, their bandwidth terms linear in the
+/// bytes), at least 1. A `step` of the same tokens, top_k and links with efficiency.router_imbalance set to it times
+/// each dispatch as `routed` does.
+double alltoall_imbalance(const CollectiveCost& routed, const CollectiveCost& balanced, std::int64_t ep,
+                          const AllToAllLoad& load);
+
 }  // namespace parascope

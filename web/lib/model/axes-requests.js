@@ -9,6 +9,16 @@ export function runRequest({ model, hardware, gpus, tp, pp, ep, globalBatch }) {
   return { model, hardware, cluster: { gpus }, parallel: { tp, pp, ep, global_batch: globalBatch } };
 }
 
+/**
+ * The traffic request for the run: with a routing (the moe_route answer), its router_imbalance goes into the step's
+ * efficiency, so the expert row times each all-to-all as the router panel does and follows the skew slider.
+ */
+export function trafficRequest(state, routing = null) {
+  const request = { op: 'traffic', ...runRequest(state) };
+  if (routing) request.efficiency = { router_imbalance: routing.router_imbalance };
+  return request;
+}
+
 /** The expert axis entry of a placement answer (size 1 when the run has no expert parallelism). */
 export function expertAxis(placement) {
   return placement.axes.find((a) => a.axis === 'expert') ?? { axis: 'expert', size: 1, link: 'intra', groups: [] };

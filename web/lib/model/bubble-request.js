@@ -1,6 +1,12 @@
 // The bubble's engine request for a state (apart from its controls, bubble-state.js, which other widgets read too).
 
 /**
+ * How the figure asks for its ops: as binary columns beside the JSON, whose limit (the engine's) is far above what
+ * the controls reach. The checks ask in the same format, so a setting is judged by the limit of what is drawn.
+ */
+export const OPS_FORMAT = 'binary';
+
+/**
  * The "pipeline" request for a state. `applies` says which optional controls the schedule takes (chunks,
  * forwardOnly); one that does not apply is left out of the request (the engine's default: 1 chunk, whole pass).
  */

@@ -1,14 +1,16 @@
 // Keeps the bubble widget's controls on settings the engine accepts: it asks the engine (check_only requests) and
 // moves a control that breaks a rule to the nearest accepted value, with the engine's rule as the hint beside it.
-import { pipelineRequest } from './bubble-request.js';
+import { OPS_FORMAT, pipelineRequest } from './bubble-request.js';
 import { LIMITS, scheduleLabel } from './bubble-state.js';
 
 const NUMBERS = ['stages', 'microbatches', 'chunks'];
+// An answer with more ops than its format lists blames ops_format: fewer microbatches mend it.
 const CONTROL_OF_FIELD = { stages: 'stages', microbatches: 'microbatches', chunks: 'chunks', forward_only: 'forwardOnly',
-  schedule: 'schedule' };
+  schedule: 'schedule', ops_format: 'microbatches' };
 
 /**
  * An engine-backed check: request -> null when the engine accepts it, else the refusal { code, field, message }.
+ * It asks in the format the figure draws (OPS_FORMAT), so the limit on listed ops is the drawn one.
  * Answers are remembered (the engine gives the same answer to the same request), up to `remember` requests: a slider
  * step re-checks mostly the same few settings.
  */
@@ -19,7 +21,7 @@ export function engineCheck(engine, remember = 512) {
     if (known.has(key)) return known.get(key);
     let verdict = null;
     try {
-      engine.call({ ...request, check_only: true });
+      engine.call({ ...request, ops_format: OPS_FORMAT, check_only: true });
     } catch (err) {
       if (err?.name !== 'EngineError') throw err;
       verdict = Object.freeze({ code: err.code, field: err.field, message: err.message });
@@ -36,9 +38,15 @@ export function engineCheck(engine, remember = 512) {
  * number of stages".
  */
 export function ruleOf(message) {
-  const head = message.split(': ')[0];
+  const head = String(message).split(': ')[0];
   const named = head.replace(/^\S+/, (word) => scheduleLabel(word));
   return named.charAt(0).toUpperCase() + named.slice(1);
+}
+
+/** The sentence a reader sees for a refusal: the engine's rule, or for too many ops to list, what that means here. */
+export function hintOf(refusal) {
+  if (refusal.code === 'too_large') return 'More ops than the figure can draw';
+  return ruleOf(refusal.message);
 }
 
 /** Whether the schedule takes an optional control at all: the engine refuses it (on that field) or not. */
@@ -96,8 +104,8 @@ export function settle(wanted, check, { moved = null, from } = {}) {
     const refusal = check(request);
     if (!refusal) {
       const hints = { schedule: '', stages: '', microbatches: '', chunks: '', forwardOnly: '', ...moves };
-      if (noChunks) hints.chunks = ruleOf(noChunks.message);
-      if (noForward) hints.forwardOnly = ruleOf(noForward.message);
+      if (noChunks) hints.chunks = hintOf(noChunks);
+      if (noForward) hints.forwardOnly = hintOf(noForward);
       return {
         state,
         applies,
@@ -111,7 +119,7 @@ export function settle(wanted, check, { moved = null, from } = {}) {
     const direction = key === moved && from !== undefined ? Math.sign(state[key] - from) : 0;
     const value = nearestAccepted(state, key, applies, check, direction);
     if (value === undefined) throw new Error(`no value of ${key} is accepted: ${refusal.message}`);
-    moves[key] = `${ruleOf(refusal.message)}: ${wanted[key]} → ${value}`;
+    moves[key] = `${hintOf(refusal)}: ${wanted[key]} → ${value}`;
     state[key] = value;
   }
   throw new Error(`the controls did not settle: ${JSON.stringify(wanted)}`);

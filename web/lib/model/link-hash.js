@@ -34,6 +34,19 @@ export function readHash(hash, key) {
   return found;
 }
 
+/**
+ * The key of the widget the hash was written for: the one whose values come first ("#ring.gpus=6&axes.axis=data" ->
+ * "ring"), so a link carrying several figures' states opens at the figure whose link was copied. null when the hash
+ * names no keyed widget (bare names of an embed, a heading's anchor).
+ */
+export function firstKey(hash) {
+  for (const [name] of params(hash)) {
+    const dot = name.indexOf('.');
+    if (dot > 0 && dot < name.length - 1) return name.slice(0, dot);
+  }
+  return null;
+}
+
 /** Whether the hash names anything for the widget with `key`. */
 export function hashNames(hash, key) {
   return readHash(hash, key).size > 0;

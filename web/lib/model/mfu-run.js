@@ -43,8 +43,11 @@ export function runView(ask, state, words) {
     const answer = ask(request);
     if (answer.response) response = answer.response;
     else {
+      // A sentence for the reader; the engine's own message stays in its answer (answer.error).
       const field = answer.error.field === 'gpus' ? 'gpus' : 'tokensPerSecond';
-      hints[field] = `Not accepted: ${answer.error.message}.`;
+      hints[field] = field === 'gpus'
+        ? `Not accepted: type how many ${words.many} ran, a whole number from 1 up to a real cluster's size.`
+        : 'Not accepted: type the measured throughput in tokens per second, above 0 and within what a cluster can reach.';
     }
   }
   if (!response) {

@@ -92,9 +92,11 @@ function nearest(key, preset, split) {
  * label already names ("global_batch = 2048 sequences must be…" -> "must be…").
  */
 export function shortReason(message) {
-  const cut = message.search(/ \(|; |, so /);
-  const clause = cut > 0 ? message.slice(0, cut) : message;
-  return clause.replace(/^pipeline schedule: /, '').replace(/^[a-z_]+ = \d+ sequences (?=must)/, '');
+  const text = message.replace(/^pipeline schedule: /, '');
+  // A count in brackets that the rule goes on from ("a multiple of stages (16) or fewer") is part of the rule.
+  const cut = text.search(/ \((?!\d+\) or )|; |, so |: /);
+  const clause = cut > 0 ? text.slice(0, cut) : text;
+  return clause.replace(/^[a-z_]+ = \d+ sequences (?=must)/, '');
 }
 
 /** The split with the schedule the engine actually ran (its default when none was chosen). */

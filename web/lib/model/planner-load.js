@@ -54,7 +54,7 @@ export function loadValues(inputs, parallel, step) {
   ]);
   out['parascope-bubble'] = {
     values: { stages, microbatches, schedule: p.schedule, chunks, 'forward-only': 'false' },
-    note: `${head} This figure draws the ${scheduleLabel(p.schedule)} pipeline of ${p.pp} stages and ${m} microbatches `
+    note: `${head} This figure draws the ${scheduleLabel(p.schedule)} pipeline of ${p.pp} ${p.pp === 1 ? 'stage' : 'stages'} and ${m} ${m === 1 ? 'microbatch' : 'microbatches'} `
       + `with unit op times, not this model's; dp, tp, cp and ep are not drawn${cut ? `; too large to draw: ${cut}` : ''}.`,
   };
 

@@ -74,10 +74,12 @@ export function summaryText(answer) {
 /** Why there is no result (the engine's `why_empty`, and its closest miss), or null when there are results. */
 export function emptyText(answer, capacity) {
   if (answer.results.length) return null;
-  const why = answer.why_empty ? String(answer.why_empty).replace(/\.$/, '') : 'every candidate was set aside';
-  const miss = answer.closest_miss && capacity
-    ? ` The closest miss: ${configurationText(answer.closest_miss, capacity)}.` : '';
-  return `No configuration to rank: ${why}.${miss}`;
+  // The reader's sentence is built from the answer's numbers in this figure's units (why_empty stays in the JSON).
+  if (answer.closest_miss && capacity) {
+    return `No configuration to rank: none fits in the ${nb(bytes(capacity))} of one GPU. The closest miss: `
+      + `${configurationText(answer.closest_miss, capacity)}.`;
+  }
+  return 'No configuration to rank: every one was ruled out before costing (see the counts above).';
 }
 
 /** The best configuration in a sentence ("" when there is none). */
@@ -151,8 +153,9 @@ export function scatterLayout(answer, { width, height, capacity }) {
 export function scatterLabel(answer, capacity) {
   const n = (answer.scatter ?? []).length;
   const fit = (answer.scatter ?? []).filter((e) => e.fits).length;
-  return `Scatter of ${grouped(n)} evaluated configurations, MFU against memory per GPU: ${grouped(fit)} fit in `
-    + `${bytes(capacity)}, ${grouped((answer.pareto ?? []).length)} on the Pareto front. Arrow keys walk the points.`;
+  return `Scatter of the ${grouped(answer.evaluated ?? n)} costed configurations as ${grouped(n)} dots, each the best `
+    + `of those nearest it in MFU and memory per GPU: ${grouped(fit)} dots fit in ${bytes(capacity)}, `
+    + `${grouped((answer.pareto ?? []).length)} on the Pareto front. Arrow keys walk the points.`;
 }
 
 /** The index of the point nearest (x, y) within `radius` px, or -1. */
