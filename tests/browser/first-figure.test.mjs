@@ -102,7 +102,8 @@ test('the axes\' first draw asks the run\'s placement and traffic, not presets; 
   const { page, context, errors } = await openAxes('model=mixtral-8x7b&hardware=h100-sxm&gpus=64&tp=2&pp=4&ep=8&global-batch=256');
   assert.deepEqual(await askedBy(page, false), ['placement', 'traffic'], 'asked before the first figure was drawn');
   await page.waitForFunction(() => !document.querySelector('parascope-axes').hasAttribute('data-routing'), null, { timeout: 20000 });
-  assert.deepEqual(await askedBy(page, true), ['presets', 'moe_route'], 'asked once it was drawn');
+  // The routing's imbalance re-times the traffic table (issue 25, item 6).
+  assert.deepEqual(await askedBy(page, true), ['presets', 'moe_route', 'traffic'], 'asked once it was drawn');
   assert.match(await axesText(page, '[data-out="expert-title"]'), /\S/);
   assert.deepEqual(await notes(page), []);
   assert.deepEqual(errors, []);
