@@ -22,7 +22,7 @@ const microbatches = (ops, stages, kinds) => Math.floor(ops / (stages * kinds));
 
 /**
  * The planner's largest requests, answered by the planner's module (`module`): the most configurations a realistic
- * search has (DeepSeek-V3 on 2,048 H800: 4,419,559 of at most 6,000,000, 216,260 shapes) and the most splits
+ * search has (DeepSeek-V3 on 2,048 H800: 2,946,439 of at most 6,000,000, 216,260 shapes) and the most splits
  * (27,720 GPUs with any tp: 12,800 of at most 20,000).
  */
 function planCases(L) {

@@ -144,11 +144,7 @@ void PlanSearch::State::enumerate() {
   const PlanQuery& q = query;
   const ModelShape& m = q.model;
   int core = 0, core_no_tp = 0;
-  const bool has_none = std::find(q.recompute.begin(), q.recompute.end(), Recompute::none) != q.recompute.end();
-  for (const Recompute r : q.recompute) {
-    // With FlashAttention selective recomputation is no recomputation (cost.cpp: the same time, memory and FLOPs):
-    // a twin of every "none" configuration, not a choice of its own.
-    if (r == Recompute::selective && q.efficiency.flash_attention && has_none) continue;
+  for (const Recompute r : detail::searched_recompute(q)) {
     for (const bool sp : {false, true}) {
       for (const Precision p : q.precision) {
         for (const int z : q.zero) {

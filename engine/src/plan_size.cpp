@@ -2,6 +2,8 @@
 // the planner's work and memory are bounded by its request like every other op's (engine/API.md).
 #include "plan_size.hpp"
 
+#include <algorithm>
+
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,6 +81,16 @@ bool split_refused(const PlanQuery& q, std::int64_t dp, std::int64_t tp, std::in
 
 }  // namespace
 
+std::vector<Recompute> searched_recompute(const PlanQuery& q) {
+  const auto& modes = q.recompute;
+  const bool has_none = std::find(modes.begin(), modes.end(), Recompute::none) != modes.end();
+  std::vector<Recompute> out;
+  for (const Recompute r : modes) {
+    if (!(r == Recompute::selective && q.efficiency.flash_attention && has_none)) out.push_back(r);
+  }
+  return out;
+}
+
 std::vector<std::int64_t> divisors(std::int64_t n) {
   std::vector<std::int64_t> small, large;
   for (std::int64_t d = 1; d * d <= n; ++d) {
@@ -100,7 +112,7 @@ PlanSize plan_size(const PlanQuery& q, std::int64_t give_up) {
     size.splits = triples;  // at least: each triple is one split or more (ep = 1 always divides)
     return size;
   }
-  const std::int64_t knobs = std::int64_t(q.recompute.size() * q.precision.size() * q.zero.size());
+  const std::int64_t knobs = std::int64_t(searched_recompute(q).size() * q.precision.size() * q.zero.size());
   const std::vector<std::int64_t> expert_sizes = divisors(q.model.is_moe() ? q.model.experts : 1);
   GroupCounter groups{q, {}, {}};
   for (const std::int64_t tp : tps) {

@@ -16,6 +16,10 @@ inline constexpr std::int64_t kMaxPlanGroups = 400'000;
 /// Most configurations considered (groups × recompute × sequence parallelism × precision × ZeRO): the search's work.
 inline constexpr std::int64_t kMaxPlanConfigurations = 6'000'000;
 
+/// The recompute modes a search tries: the query's, less "selective" beside "none" when FlashAttention is on (with it
+/// selective recomputation is no recomputation, cost.cpp: a twin of every "none" configuration, not a choice).
+std::vector<Recompute> searched_recompute(const PlanQuery& query);
+
 /// The divisors of n in increasing order (n ≤ 10^8: trial division to √n).
 std::vector<std::int64_t> divisors(std::int64_t n);
 
