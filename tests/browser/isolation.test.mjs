@@ -41,6 +41,9 @@ async function styles(path) {
   const { page, problems, context } = await openPage(site(), path, { width: 900, height: 900 });
   await page.evaluate(() => window.dispatchEvent(new Event('beforeprint'))); // starts every widget at once
   await page.waitForFunction((names) => names.every((n) => document.querySelector(n).hasAttribute('data-ready')), WIDGETS);
+  // The axes routes its MoE layer after its first draw and then redraws what the routing changes (the links' widths,
+  // the table): compare the settled figures.
+  await page.waitForFunction(() => !document.querySelector('parascope-axes').hasAttribute('data-routing'));
   await page.waitForTimeout(300);
   const computed = await page.evaluate(({ names, properties }) => names.map((name) => {
     const host = document.querySelector(name);
