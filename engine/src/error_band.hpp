@@ -15,7 +15,8 @@ struct RatioBand {
   int sources = 0, rows = 0;
 };
 
-/// The throughput band of a software stack (its own held-out runs, or every stack's pooled when it has none), and the
+/// The throughput band of a software stack (its own held-out runs when at least two of its publications were held out,
+/// else every stack's pooled), and the
 /// memory band (pooled over every stack's peak-memory measurements).
 struct ErrorBands {
   RatioBand speed;
