@@ -2,6 +2,7 @@
 #include "run_json.hpp"
 
 #include "names.hpp"
+#include "parascope/stages.hpp"
 #include "network_fit.hpp"
 #include "spec_json.hpp"
 
@@ -35,12 +36,12 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   c.inter_latency = r.number_or("inter_latency", hw.inter_latency, 0, 1.0);
   c.intra_link = r.text_or("intra_link", hw.intra_link.empty() ? "intra-node link" : hw.intra_link);
   c.inter_link = r.text_or("inter_link", hw.inter_link.empty() ? "network" : hw.inter_link);
-  if (r.has("nccl_tests")) c.measured = fit_nccl_tests(read_nccl_tests(r, c));
+  if (r.has("nccl_tests")) c.measured = fit_nccl_tests(read_nccl_tests(r));
   r.finish();
   return c;
 }
 
-std::vector<NcclTestRow> read_nccl_tests(RequestReader& r, const Cluster&) {
+std::vector<NcclTestRow> read_nccl_tests(RequestReader& r) {
   std::vector<NcclTestRow> rows;
   const json& list = r.value("nccl_tests");
   if (!list.is_array() || list.empty() || list.size() > kMaxNcclTestRows) {
@@ -188,16 +189,16 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   }
   p.vpp = r.integer_or("vpp", 1, 1, 1024);
   read_pipeline_accounting(r, p);
-  const std::int64_t pipeline_layers = m.layers + (p.embedding_in_split ? 1 : 0) + (p.loss_in_split ? 1 : 0);
-  if (p.pp * p.vpp > pipeline_layers && pipeline_layers == m.layers) {
+  const std::int64_t pipelined = pipeline_layers(m.layers, p);
+  if (p.pp * p.vpp > pipelined && pipelined == m.layers) {
     refuse(code::inconsistent,
            {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", m.layers,
             " layers (account_for_embedding and account_for_loss count those two as pipeline layers too)"},
            r.path_of(p.vpp > 1 ? "vpp" : "pp"));
   }
-  if (p.pp * p.vpp > pipeline_layers) {
+  if (p.pp * p.vpp > pipelined) {
     refuse(code::inconsistent,
-           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", pipeline_layers,
+           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", pipelined,
             " pipeline layers (", m.layers, " layers with the embedding and the loss where they count)"},
            r.path_of(p.vpp > 1 ? "vpp" : "pp"));
   }

@@ -15,7 +15,7 @@ namespace parascope::detail {
 /// Reads a cluster object: gpus, gpus_per_node and the links (each defaults to the hardware preset's).
 Cluster read_cluster(RequestReader& r, const Hardware& hw);
 /// cluster.nccl_tests: rows of nccl-tests' all_reduce_perf, each {gpus, bytes, busbw (bytes/s)}.
-std::vector<NcclTestRow> read_nccl_tests(RequestReader& r, const Cluster& c);
+std::vector<NcclTestRow> read_nccl_tests(RequestReader& r);
 
 /// Reads request.model, .hardware, .cluster and .parallel; refuses splits that do not multiply out, naming the product.
 TrainingRun read_run(RequestReader& request);

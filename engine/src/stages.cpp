@@ -15,7 +15,7 @@ std::int64_t loss_layers(const ParallelConfig& p) { return p.loss_in_split ? 1 :
 
 /// Pipeline layers (transformer layers, plus the embedding and the loss where they count) per stage.
 std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const ParallelConfig& p) {
-  layers += embedding_layers(p) + loss_layers(p);
+  layers = pipeline_layers(layers, p);
   const std::int64_t pp = p.pp;
   std::vector<std::int64_t> counts(std::size_t(pp), -1);
   std::int64_t rest = layers, shared = pp;
@@ -44,6 +44,10 @@ std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const Paral
 }
 
 }  // namespace
+
+std::int64_t pipeline_layers(std::int64_t layers, const ParallelConfig& p) {
+  return layers + embedding_layers(p) + loss_layers(p);
+}
 
 std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& p) {
   std::vector<std::int64_t> counts = pipeline_layer_counts(layers, p);

@@ -25,6 +25,9 @@ struct Span {
 /// Assumes a validated split (every stage holds at least vpp pipeline layers).
 std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& parallel);
 
+/// The pipeline layers the stages share: the transformer layers, plus the embedding and the loss where they count.
+std::int64_t pipeline_layers(std::int64_t layers, const ParallelConfig& parallel);
+
 /// Each stage's model chunks, [stage][chunk]: stage s's n layers go ⌊(c+1)·n/vpp⌋ − ⌊c·n/vpp⌋ to chunk c, and the
 /// layers are laid out in virtual-stage order c·pp + s, chunk 0 of every stage first (Megatron's interleaved
 /// assignment, Narayanan et al. 2021 Sec. 2.2). With L divisible by pp·vpp every chunk holds L/(pp·vpp) layers.
