@@ -94,6 +94,9 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
   const ParallelConfig& p = run.parallel;
   LayerComm c;
   const bool full_recompute = p.recompute == Recompute::full;
+  // torchtitan's per-op recomputation re-runs the block up to the recomputed wk and w3 (and wo): the all-gather
+  // before each (sequence parallelism) or the attention's all-reduce (without): half the forward's collectives.
+  const double tp_recomputed = full_recompute ? 1.0 : p.recompute == Recompute::op ? 0.5 : 0.0;
   const double activation = w.tokens * double(m.hidden) * 2.0;  // bf16 activations of the microbatch, bytes
 
   if (p.tp > 1) {
@@ -110,10 +113,10 @@ LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerW
     }
     const double per_pass = 2.0;
     c.tp_fwd = per_pass * one.time;
-    c.tp_bwd = per_pass * one.time * (full_recompute ? 2.0 : 1.0);
-    const double collectives = per_pass * (full_recompute ? 3.0 : 2.0) * (p.sequence_parallel ? 2.0 : 1.0);
+    c.tp_bwd = per_pass * one.time * (1.0 + tp_recomputed);
+    const double collectives = per_pass * (2.0 + tp_recomputed) * (p.sequence_parallel ? 2.0 : 1.0);
     c.tp_count = collectives;
-    c.tp_bytes = per_pass * (full_recompute ? 3.0 : 2.0) * one.bytes_sent_per_gpu;
+    c.tp_bytes = per_pass * (2.0 + tp_recomputed) * one.bytes_sent_per_gpu;
   }
   if (p.ep > 1 && m.is_moe()) {
     // Dispatch and combine all-to-alls per MoE layer, forward and backward (Lepikhin et al. 2021, GShard, Sec. 2.2;
@@ -176,6 +179,14 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   // attention core and its softmax (with FlashAttention the kernel's own backward already does that).
   if (run.parallel.recompute == Recompute::full) {
     t.recompute = t.gemm_fwd + t.attn_fwd + t.mem_fwd + t.launch_fwd;
+    t.recompute_mem = t.mem_fwd;
+  } else if (run.parallel.recompute == Recompute::op) {
+    // torchtitan's per-op policy: the recomputed matmuls' share of the forward GEMM time (at the layer's mean
+    // rate) and every element-wise kernel with its launch; the saved matmuls and the attention are not re-run.
+    const ParamCounts params = count_params(run.model);
+    const double share =
+        op_recomputed_params_per_layer(run.model) / (params.attention_per_layer + params.dense_ffn_per_layer);
+    t.recompute = share * t.gemm_fwd + t.mem_fwd + t.launch_fwd;
     t.recompute_mem = t.mem_fwd;
   } else if (run.parallel.recompute == Recompute::selective && !eff.flash_attention) {
     t.recompute_mem = k.softmax_mem;

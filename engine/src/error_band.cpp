@@ -1,6 +1,7 @@
 // The track record as ranges: quantiles of measured / predicted over held-out published runs, applied to an answer.
 #include "error_band.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "parascope/embedded_data.hpp"
@@ -24,6 +25,7 @@ RatioBand read_band(const json& j) {
 struct BandTable {
   std::map<std::string, RatioBand, std::less<>> speed;  ///< by software, plus "all stacks"
   RatioBand memory;
+  FitsRecord fits;
 };
 
 /// engine/data/error_bands.json, parsed once; a malformed file is a build bug, caught by the tests.
@@ -33,6 +35,9 @@ const BandTable& table() {
     const json doc = parse_json(embedded_data("error_bands"));
     for (const json& entry : doc.at("speed")) out.speed[entry.at("software").get<std::string>()] = read_band(entry);
     out.memory = read_band(doc.at("memory"));
+    const json& f = doc.at("fits");
+    out.fits = {f.at("ran").get<int>(), f.at("ran_called_fits").get<int>(), f.at("out_of_memory").get<int>(),
+                f.at("out_of_memory_called_no_fit").get<int>()};
     return out;
   }();
   return t;
@@ -53,10 +58,18 @@ ErrorBands error_bands(const std::string& software) {
   const auto own = t.speed.find(software);
   // A stack's own band needs at least two held-out publications: one source's rows show its own bias, not the spread
   // a new run of the stack can land in (xla: 3 MaxText rows; deepspeed: BLOOM alone).
+  // Nor may the pooled band hide a stack's own record: with one publication the band spans both (xla: MaxText's
+  // runs sit above every stack's 90th percentile).
   const bool has_own = own != t.speed.end() && own->second.sources >= 2;
   out.basis = has_own ? software : "all stacks";
   out.speed = has_own ? own->second : t.speed.at("all stacks");
+  if (!has_own && own != t.speed.end() && own->second.rows > 0) {
+    out.basis = "all stacks and " + software;
+    out.speed.p10 = std::min(out.speed.p10, own->second.p10);
+    out.speed.p90 = std::max(out.speed.p90, own->second.p90);
+  }
   out.memory = t.memory;
+  out.fits = t.fits;
   return out;
 }
 
@@ -77,6 +90,13 @@ json error_band_json(const ErrorBands& b, const StepResult& r) {
   put(memory, "range", range(r.memory.total, b.memory));
   put(memory, "held_out_runs", b.memory.rows);
   put(memory, "median_measured_over_predicted", b.memory.p50);
+  // The `fits` verdict's record on published runs: of those that ran, how many it called fits; of those reported out
+  // of memory, how many it called no fit.
+  json& fits = put_object(memory, "fits_record");
+  put(fits, "ran", b.fits.ran);
+  put(fits, "ran_called_fits", b.fits.ran_called_fits);
+  put(fits, "out_of_memory", b.fits.out_of_memory);
+  put(fits, "out_of_memory_called_no_fit", b.fits.out_of_memory_called_no_fit);
   return out;
 }
 

@@ -18,10 +18,16 @@ struct RatioBand {
 /// The throughput band of a software stack (its own held-out runs when at least two of its publications were held out,
 /// else every stack's pooled), and the
 /// memory band (pooled over every stack's peak-memory measurements).
+/// How often `fits` matched what happened on the published runs: those that ran, those that ran out of memory.
+struct FitsRecord {
+  int ran = 0, ran_called_fits = 0, out_of_memory = 0, out_of_memory_called_no_fit = 0;
+};
+
 struct ErrorBands {
   RatioBand speed;
   std::string basis;  ///< which runs the speed band comes from ("pytorch", or "all stacks")
   RatioBand memory;
+  FitsRecord fits;
 };
 ErrorBands error_bands(const std::string& software);
 

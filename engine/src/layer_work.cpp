@@ -13,7 +13,7 @@ constexpr double kBf16 = 2.0;  // bytes per activation element
 
 bool has_dropout(const ModelShape& model) { return model.bias; }
 
-double eager_extra_bytes(const ModelShape& m, const ParallelConfig& p, double ffn_active) {
+double eager_extra_bytes(const ModelShape& m, const ParallelConfig& p, double ffn_active, bool fused_rmsnorm) {
   // PyTorch eager, op by op (torchtitan at b5bcd76: torchtitan/models/common/nn_modules.py RMSNorm = nn.RMSNorm,
   // rope.py apply_rotary_emb, feed_forward.py w2(F.silu(w1(x)) * w3(x))), forward bytes per element:
   // - RMSNorm composite: to fp32 (read 2, write 4), pow (4, 4), mean (read 4), x·rsqrt (4, 4), to bf16 (4, 2),
@@ -23,7 +23,7 @@ double eager_extra_bytes(const ModelShape& m, const ParallelConfig& p, double ff
   // - SwiGLU as two kernels: silu (2, 2), multiply (2 + 2, 2): 10 against a fused 6: +4 per FFN element.
   // LayerNorm has its own fused kernel in eager PyTorch (torch.nn.functional.layer_norm): no extra.
   const double h = double(m.hidden), tp = double(p.tp);
-  const double norms = m.norm == Norm::rmsnorm ? 2.0 * 28.0 * h : 0.0;
+  const double norms = m.norm == Norm::rmsnorm && !fused_rmsnorm ? 2.0 * 28.0 * h : 0.0;
   const double rope = m.position_embedding == PositionEmbedding::rope
                           ? 16.0 * double(m.heads * m.head_dim + m.kv_heads * m.head_dim) / tp
                           : 0.0;
@@ -85,7 +85,7 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double act = (m.activation == Activation::swiglu ? 3.0 : 2.0) * ffn_active;
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
-  if (eff.eager_elementwise) w.elementwise_bytes += t * eager_extra_bytes(m, p, ffn_active);
+  if (eff.eager_elementwise) w.elementwise_bytes += t * eager_extra_bytes(m, p, ffn_active, eff.fused_rmsnorm);
   if (p.cp > 1 && eff.flash_attention) {
     // Ring attention's bookkeeping (TransformerEngine context_parallel.py, AttnFuncWithCPAndKVP2P): each of the cp
     // steps leaves a partial output, and flash_attn_fwd_out_correction rescales and adds it into the running output
@@ -135,6 +135,23 @@ double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& eff)
   return activation_bytes_per_layer(m, run.parallel, eff, double(m.moe_layers()) / double(m.layers));
 }
 
+double op_saved_bytes_per_layer(const ModelShape& m, const ParallelConfig& p) {
+  // torchtitan's per-op policy (`_save_list` at 820504e: aten.mm but every second one, the flash/efficient SDPA,
+  // reduce_scatter_tensor) keeps, beside the block's input (2sbh, /tp with SP), the outputs of wq (2sb·Hq/tp), wv
+  // (2sb·kv/tp), the attention (2sb·Hq/tp; its log-sum-exp is per row), w1 (2sbf/tp) and, with SwiGLU, w2 (its
+  // row-parallel output is whole on every tp rank: 2sbh), and with sequence parallelism the two reduce-scatters'
+  // outputs (2·2sbh/tp). Everything else, element-wise fp32 intermediates included, is recomputed.
+  const double sb = double(m.seq) / double(p.cp) * double(p.microbatch_size);
+  const double h = double(m.hidden), tp = double(p.tp);
+  const double q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
+  const bool sp = p.sequence_parallel && p.tp > 1;
+  const double input = 2.0 * sb * h / (sp ? tp : 1.0);
+  const double saved = 2.0 * sb * (2.0 * q + kv + double(m.ffn)) / tp;
+  const double down = m.activation == Activation::swiglu ? 2.0 * sb * h : 0.0;
+  const double scattered = sp ? 2.0 * 2.0 * sb * h / tp : 0.0;
+  return input + saved + down + scattered;
+}
+
 double activation_bytes_per_layer(const ModelShape& m, const ParallelConfig& p, const Efficiency& eff,
                                   double moe_share) {
   const double s = double(m.seq) / double(p.cp);
@@ -144,6 +161,7 @@ double activation_bytes_per_layer(const ModelShape& m, const ParallelConfig& p, 
   const double sb = s * b;
   // Full recomputation keeps only each layer's input (Korthikanti et al. 2022, Table 2: 2sbh, /t with SP).
   if (p.recompute == Recompute::full) return 2.0 * sb * h / (p.sequence_parallel ? tp : 1.0);
+  if (p.recompute == Recompute::op) return op_saved_bytes_per_layer(m, p);
 
   // Korthikanti Sec. 4.1, per layer: attention 11sbh + 5as²b, MLP 19sbh, norms 4sbh = sbh(34 + 5as/h).
   // Kept whole on every tp rank without SP: norm inputs 4sbh, QKV and MLP inputs 2sbh each, dropout masks sbh each.
@@ -159,11 +177,18 @@ double activation_bytes_per_layer(const ModelShape& m, const ParallelConfig& p, 
   const double ffn_bytes = (m.activation == Activation::swiglu ? 6.0 : 4.0) * sb * ffn_active;
   const double split = 2.0 * sb * (attn_width + 2.0 * kv_width) + 2.0 * sb * attn_width + ffn_bytes;
   double bytes = (p.sequence_parallel ? replicated / tp : replicated) + split / tp;
+  if (eff.precision == Precision::fp8 && eff.fp8_saves_gemm_inputs) {
+    // FP8 with TransformerEngine: the QKV and FC1 inputs (the norms' outputs) and FC2's input (the activation's
+    // output, ffn wide) are kept as FP8 casts, 1 byte less per element; the output projection keeps an FP8 copy of
+    // the attention's output beside the bf16 one the fused attention saves for its own backward, 1 byte more.
+    const double gemm_inputs = 2.0 * sb * h;
+    bytes -= (p.sequence_parallel ? gemm_inputs / tp : gemm_inputs) + sb * (ffn_active - attn_width) / tp;
+  }
   if (eff.eager_elementwise) {
     // Eager autograd saves the fp32 intermediates: RMSNorm's fp32 input (4) and its bf16 output for the weight's
     // product (2) against a fused norm's bf16 input (2), +4 per hidden element and norm; the rotary product saves
     // its fp32 complex input, +4 per element of Q and K (eager_extra_bytes lists the ops).
-    const double norms = m.norm == Norm::rmsnorm ? 2.0 * 4.0 * sb * h : 0.0;
+    const double norms = m.norm == Norm::rmsnorm && !eff.fused_rmsnorm ? 2.0 * 4.0 * sb * h : 0.0;
     const double rope =
         m.position_embedding == PositionEmbedding::rope ? 4.0 * sb * (attn_width + kv_width) / tp : 0.0;
     bytes += (p.sequence_parallel ? norms / tp : norms) + rope;

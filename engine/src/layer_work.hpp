@@ -41,10 +41,15 @@ double activation_bytes_per_layer(const TrainingRun& run, const Efficiency& effi
 double activation_bytes_per_layer(const ModelShape& model, const ParallelConfig& parallel, const Efficiency& efficiency,
                                   double moe_share);
 
+/// Bytes one dense layer keeps for one microbatch under torchtitan's per-op recomputation (Recompute::op).
+double op_saved_bytes_per_layer(const ModelShape& model, const ParallelConfig& parallel);
+
 /// Whether the model trains with dropout: GPT-style models with biases do; PaLM, Llama, Mixtral and DeepSeek do not.
 bool has_dropout(const ModelShape& model);
 /// Extra HBM bytes per token of one layer's forward when PyTorch eager runs the element-wise ops one by one (RMSNorm,
-/// rotary, SwiGLU) instead of fused (Efficiency::eager_elementwise); `ffn_active` the FFN width a token passes.
-double eager_extra_bytes(const ModelShape& model, const ParallelConfig& parallel, double ffn_active);
+/// rotary, SwiGLU) instead of fused (Efficiency::eager_elementwise); `ffn_active` the FFN width a token passes;
+/// `fused_rmsnorm`: the norms run as one fused kernel even so (Efficiency::fused_rmsnorm).
+double eager_extra_bytes(const ModelShape& model, const ParallelConfig& parallel, double ffn_active,
+                         bool fused_rmsnorm);
 
 }  // namespace parascope::detail

@@ -207,7 +207,7 @@ LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff
   unrecomputed.recompute = Recompute::none;
   const double whole_layer = std::max(activation_bytes_per_layer(m, unrecomputed, eff, 0.0),
                                       activation_bytes_per_layer(m, unrecomputed, eff, moe_kind_share));
-  if (p.recompute == Recompute::full) a.rebuilt = whole_layer;
+  if (p.recompute == Recompute::full || p.recompute == Recompute::op) a.rebuilt = whole_layer;
   // A layer's backward holds a gradient for each tensor it saved while it consumes them (autograd frees a saved
   // tensor once its node has run): at most about one more layer's activations, beside those still in flight.
   a.workspace = whole_layer;
@@ -244,7 +244,17 @@ MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const in
     mem.peak_at_loss = loss > act.workspace;
     mem.transient = std::max(loss, act.workspace);
     const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
-    mem.allocator_reserve = eff.allocator_reserve * allocated;
+    // The caching allocator's reserve grows where blocks of changing sizes come and go: activations, the loss's
+    // logits, the backward's workspace. The model states are allocated once at start-up as a few large buffers
+    // (Megatron-Core's param and grad buffers, FSDP2's flat shards, the optimizer's states) and never freed, so they
+    // leave no free blocks to strand. The reserve fills at most the device's free bytes: before it reports out of
+    // memory the allocator frees its cached blocks and retries (c10/cuda/CUDACachingAllocator.cpp, malloc's
+    // release_cached_blocks), so a run whose allocated bytes fit starts with less cache.
+    mem.allocator_reserve = eff.allocator_reserve * (mem.activations + mem.transient);
+    if (run.hardware.memory_bytes > 0) {
+      const double free = std::max(0.0, run.hardware.memory_bytes - allocated - runtime);
+      mem.allocator_reserve = std::min(mem.allocator_reserve, free);
+    }
     mem.runtime = runtime;
     mem.total = allocated + mem.allocator_reserve + mem.runtime;
     if (s == 0 || mem.total > best.total) best = mem;

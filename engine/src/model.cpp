@@ -58,6 +58,14 @@ ParamCounts count_params(const ModelShape& m) {
   return p;
 }
 
+double op_recomputed_params_per_layer(const ModelShape& m) {
+  // torchtitan's `_custom_policy` counts aten.mm calls per block and recomputes the even ones: of wq, wk, wv, wo,
+  // w1, w3, w2 (SwiGLU: w2(silu(w1(x)) * w3(x)), evaluated in that order) the 2nd, 4th and 6th.
+  const double h = double(m.hidden);
+  const double q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim), f = double(m.ffn);
+  return h * kv + q * h + h * f;  // wk, wo, and w3 (SwiGLU) or w2 (GELU): h·f either way
+}
+
 FlopsPerToken flops_per_token(const ModelShape& m, AttentionFlops attention, Recompute recompute) {
   const double n = count_params(m).flops_params;
   // The attention score (Q·K^T) and value (A·V) matmuls: 2·T·H·width FLOPs each per token in the forward pass,
@@ -73,9 +81,11 @@ FlopsPerToken flops_per_token(const ModelShape& m, AttentionFlops attention, Rec
   // Recomputation repeats forward work in the backward pass (Korthikanti et al. 2022, Sec. 5; PaLM App. B: HFU
   // counts it). Full: the whole forward again (2N + attention forward), Narayanan et al. 2021 Eq. 3's 96 vs 72.
   // Selective: only the attention core (scores, softmax, A·V) again.
+  // Per-op (torchtitan): the recomputed matmuls' forward again, 2 FLOPs per weight per token.
   double extra = 0.0;
   if (recompute == Recompute::full) extra = 2.0 * n + attn_fwd;
   if (recompute == Recompute::selective) extra = attn_fwd;
+  if (recompute == Recompute::op) extra = 2.0 * double(m.layers) * op_recomputed_params_per_layer(m);
   f.hardware = f.model + extra;
   f.formula = std::string("6N + ") + (attention == AttentionFlops::causal ? "6" : "12") +
               "·L·H·Q·T per token (PaLM, Chowdhery et al. 2022, App. B; nanoGPT estimate_mfu)" +

@@ -1,16 +1,27 @@
 // The API's names for the engine's fixed choices (names.hpp).
 #include "names.hpp"
 
+#include "request_reader.hpp"
+
 namespace parascope::detail {
 
 const std::vector<std::string_view>& recompute_ids() {
-  static const std::vector<std::string_view> ids{"none", "selective", "full"};
+  static const std::vector<std::string_view> ids{"none", "selective", "full", "op"};
   return ids;
 }
 Recompute parse_recompute(std::string_view id) {
+  if (id == "op") return Recompute::op;
   return id == "full" ? Recompute::full : id == "selective" ? Recompute::selective : Recompute::none;
 }
 std::string_view recompute_id(Recompute recompute) { return recompute_ids()[std::size_t(recompute)]; }
+void check_op_recompute(const ModelShape& model, Recompute recompute, const std::string& field) {
+  if (recompute == Recompute::op && (model.is_moe() || model.is_mla())) {
+    refuse(code::inconsistent,
+           {"recompute \"op\" is torchtitan's per-op policy for dense blocks (wq, wk, wv, wo, w1, w3, w2 as separate "
+            "matmuls); a mixture-of-experts or MLA model's blocks are not counted that way"},
+           field);
+  }
+}
 
 const std::vector<std::string_view>& precision_ids() {
   static const std::vector<std::string_view> ids{"bf16", "fp8"};

@@ -3,6 +3,7 @@
 /// (the schedules' ids come from the schedule registry, parascope/schedule.hpp).
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,9 +11,11 @@
 
 namespace parascope::detail {
 
-const std::vector<std::string_view>& recompute_ids();  ///< "none", "selective", "full"
+const std::vector<std::string_view>& recompute_ids();  ///< "none", "selective", "full", "op"
 Recompute parse_recompute(std::string_view id);        ///< one of recompute_ids()
 std::string_view recompute_id(Recompute recompute);
+/// Refuses recompute "op" (torchtitan's per-op policy, counted for dense blocks) for an MoE or MLA model.
+void check_op_recompute(const ModelShape& model, Recompute recompute, const std::string& field);
 
 const std::vector<std::string_view>& precision_ids();  ///< "bf16", "fp8"
 Precision parse_precision(std::string_view id);

@@ -41,6 +41,7 @@ json op_mfu(RequestReader& request) {
   const auto attention =
       parse_attention(request.choice_or("attention", "full", attention_ids()));
   const Recompute recompute = parse_recompute(request.choice_or("recompute", "none", recompute_ids()));
+  check_op_recompute(model, recompute, "recompute");
   request.finish();
 
   const ParamCounts params = count_params(model);

@@ -71,10 +71,15 @@ PlanQuery read_plan_query(RequestReader& request) {
   q.schedules = read_list<Schedule>(request, "schedules", all_schedules, [](const json& v, const std::string& path) {
     return *parse_schedule(named_item(v, path, schedule_ids()));
   });
+  // Searched by default: none, selective and full; torchtitan's per-op policy ("op") when the request lists it.
   std::vector<Recompute> all_recompute;
-  for (const std::string_view id : recompute_ids()) all_recompute.push_back(parse_recompute(id));
-  q.recompute = read_list<Recompute>(request, "recompute", all_recompute, [](const json& v, const std::string& path) {
-    return parse_recompute(named_item(v, path, recompute_ids()));
+  for (const std::string_view id : recompute_ids()) {
+    if (parse_recompute(id) != Recompute::op) all_recompute.push_back(parse_recompute(id));
+  }
+  q.recompute = read_list<Recompute>(request, "recompute", all_recompute, [&q](const json& v, const std::string& path) {
+    const Recompute r = parse_recompute(named_item(v, path, recompute_ids()));
+    check_op_recompute(q.model, r, path);
+    return r;
   });
   q.zero = read_list<int>(request, "zero", zero_stages(), [](const json& v, const std::string& path) {
     const auto& stages = zero_stages();
@@ -103,6 +108,12 @@ PlanQuery read_plan_query(RequestReader& request) {
                                          : PlanObjective::mfu;
   q.software = request.choice_or("software", "megatron-core", software_ids());
   q.efficiency = default_efficiency(q.hardware, q.software);
+  if (!q.efficiency.flash_attention &&
+      std::find(q.recompute.begin(), q.recompute.end(), Recompute::op) != q.recompute.end()) {
+    throw RequestError(code::inconsistent,
+                       "recompute \"op\" needs a fused attention kernel; software \"" + q.software + "\" has none",
+                       "recompute");
+  }
   request.finish();
   return q;
 }

@@ -217,6 +217,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
            r.path_of("schedule"));
   }
   p.recompute = parse_recompute(r.choice_or("recompute", "none", recompute_ids()));
+  check_op_recompute(m, p.recompute, r.path_of("recompute"));
   p.sequence_parallel = r.boolean_or("sequence_parallel", false);
   p.zero = int(r.integer_or("zero", 0, 0, 3));
   if (r.has("reshard_after_forward") && p.zero != 3) {

@@ -38,6 +38,8 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.grad_copy_bytes = r.number_or("grad_copy_bytes", e.grad_copy_bytes, 0, 16);
   e.loss_bytes_per_logit = r.number_or("loss_bytes_per_logit", e.loss_bytes_per_logit, 0, 64);
   e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
+  e.fused_rmsnorm = r.boolean_or("fused_rmsnorm", e.fused_rmsnorm);
+  e.fp8_saves_gemm_inputs = r.boolean_or("fp8_saves_gemm_inputs", e.fp8_saves_gemm_inputs);
   e.grad_accumulation_bytes = r.number_or("grad_accumulation_bytes", e.grad_accumulation_bytes, 0, 64);
   e.allocator_reserve = r.number_or("allocator_reserve", e.allocator_reserve, 0, 1);
   e.runtime_context_bytes = r.number_or("runtime_context_bytes", e.runtime_context_bytes, 0, 1e11);
@@ -84,6 +86,12 @@ StepRequest read_step_request(RequestReader& request) {
   if (request.has("efficiency")) {
     RequestReader e = request.object("efficiency");
     s.efficiency = read_efficiency(e, s.efficiency);
+  }
+  // torchtitan's per-op policy saves the fused attention's output (SDPA's flash or efficient kernel); an unfused
+  // attention's matmuls would fall under its every-second-mm rule, which the engine does not count.
+  if (s.run.parallel.recompute == Recompute::op && !s.efficiency.flash_attention) {
+    refuse(code::inconsistent, {"recompute \"op\" needs a fused attention kernel (efficiency.flash_attention true)"},
+           "efficiency.flash_attention");
   }
   s.efficiency.attention =
       parse_attention(request.choice_or("attention", "full", attention_ids()));

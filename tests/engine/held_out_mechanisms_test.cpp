@@ -2,7 +2,9 @@
 // memory as the allocator sees it, and the error band every step answer carries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -120,6 +122,25 @@ TEST(ErrorBand, EveryStepAnswerBracketsItsNumbersWithTheHeldOutSpread) {
     EXPECT_NEAR(band["step_time"][1].get<double>() * low, t * mfu, 1e-9 * t * mfu) << software;
     EXPECT_LE(band["memory_total"]["range"][0].get<double>(), band["memory_total"]["range"][1].get<double>());
   }
+}
+
+TEST(ErrorBand, AStackWithOnePublicationGetsABandThatHoldsItsOwnRecordToo) {
+  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/engine/data/error_bands.json");
+  ASSERT_TRUE(in);
+  const json bands = json::parse(in);
+  json own, all;
+  for (const json& b : bands["speed"]) {
+    if (b["software"] == "xla") own = b["measured_over_predicted"];
+    if (b["software"] == "all stacks") all = b["measured_over_predicted"];
+  }
+  ASSERT_FALSE(own.is_null());
+  const json r = ask(llama8b({{"tp", 8}, {"global_batch", 64}}, {{"gpus", 64}}, "xla"));
+  const double mfu = r["mfu"];
+  EXPECT_EQ(r["error_band"]["basis"], "all stacks and xla");
+  EXPECT_NEAR(r["error_band"]["mfu"][0].get<double>() / mfu,
+              std::min(own["p10"].get<double>(), all["p10"].get<double>()), 1e-9);
+  EXPECT_NEAR(r["error_band"]["mfu"][1].get<double>() / mfu,
+              std::max(own["p90"].get<double>(), all["p90"].get<double>()), 1e-9);
 }
 
 }  // namespace

@@ -86,8 +86,13 @@ MemoryPerGpu reference_memory(const TrainingRun& run, const Efficiency& eff, con
     const double loss = s == p.pp - 1 ? eff.loss_bytes_per_logit * tokens * double(run.model.vocab) / double(p.tp) : 0;
     mem.transient = std::max(loss, whole_layer);
     const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
-    mem.allocator_reserve = eff.allocator_reserve * allocated;
+    // The reserve on the dynamic bytes, at most what the device leaves free.
     mem.runtime = reference_runtime(run, eff);
+    mem.allocator_reserve = eff.allocator_reserve * (mem.activations + mem.transient);
+    if (run.hardware.memory_bytes > 0) {
+      mem.allocator_reserve =
+          std::min(mem.allocator_reserve, std::max(0.0, run.hardware.memory_bytes - allocated - mem.runtime));
+    }
     mem.total = allocated + mem.allocator_reserve + mem.runtime;
     if (s == 0 || mem.total > best.total) best = mem;
   }

@@ -118,7 +118,7 @@ TEST(ScheduleRegistry, ThePresetsOpPublishesEveryFixedList) {
     EXPECT_EQ(presets["schedules"][i]["id"], std::string(info.id));
     EXPECT_EQ(presets["schedules"][i]["label"], std::string(info.label));
   }
-  EXPECT_EQ(presets["recompute"], json({"none", "selective", "full"}));
+  EXPECT_EQ(presets["recompute"], json({"none", "selective", "full", "op"}));
   EXPECT_EQ(presets["zero"], json({0, 1, 2, 3}));
   EXPECT_EQ(presets["precisions"], json({"bf16", "fp8"}));
   EXPECT_EQ(presets["software"],

@@ -18,7 +18,7 @@ export type HardwareId = 'a100-40gb' | 'a100-80gb' | 'h100-sxm' | 'h200' | 'b200
 export type ModelId = 'gpt2-124m' | 'gpt3-175b' | 'megatron-1t' | 'palm-540b' | 'llama3-8b' | 'llama3-70b'
   | 'llama3-405b' | 'mixtral-8x7b' | 'deepseek-v3';
 export type ScheduleId = 'gpipe' | '1f1b' | 'interleaved' | 'zb-h1' | 'zb-h2' | 'dualpipe';
-export type Recompute = 'none' | 'selective' | 'full';
+export type Recompute = 'none' | 'selective' | 'full' | 'op';
 export type Attention = 'full' | 'causal';
 export type LinkKind = 'intra' | 'inter';
 

@@ -54,11 +54,18 @@ struct Efficiency {
   /// PyTorch eager element-wise kernels: RMSNorm and rotary upcast to fp32 and run op by op (reads, writes and saved
   /// fp32 intermediates), SwiGLU as silu then multiply. False: fused kernels (TransformerEngine, torch.compile).
   bool eager_elementwise = false;
+  /// With eager_elementwise: RMSNorm as one fused kernel all the same (torchtitan's norm_type "fused_rmsnorm", a
+  /// Triton kernel reading and writing bf16 and saving its input and the per-row rstd: no fp32 intermediates).
+  bool fused_rmsnorm = false;
+  /// FP8 runs keep the weight GEMMs' inputs for the backward as their FP8 casts (1 byte), as TransformerEngine's
+  /// Linear and LayerNormLinear do (megatron-core: true).
+  bool fp8_saves_gemm_inputs = false;
   /// Bytes per weight element, per microbatch, of a separate gradient-accumulation pass at ZeRO 0–2 (reading the
   /// bf16 gradient, reading and writing the fp32 accumulator: 2 + 4 + 4), for frameworks whose GEMM does not
   /// accumulate (pytorch: 10; megatron-core does it inside the GEMM: wgrad_accumulation_bytes).
   double grad_accumulation_bytes = 0;
-  /// Share of the peak allocated bytes a caching allocator holds on top (reserved − allocated at the peak).
+  /// Share of the peak's dynamic bytes (activations and transients) a caching allocator holds on top of them
+  /// (reserved − allocated at the peak).
   double allocator_reserve = 0;
   /// Device bytes outside the framework's allocator: the CUDA context with lazily loaded kernels.
   double runtime_context_bytes = 0;

@@ -75,7 +75,16 @@ struct ParamCounts {
 ParamCounts count_params(const ModelShape& m);
 
 enum class AttentionFlops { full, causal };
-enum class Recompute { none, selective, full };
+/// What the backward recomputes (Korthikanti et al. 2022, Sec. 5): nothing; the attention core (selective); the whole
+/// layer (full); or torchtitan's per-op policy (op: each block saves its matmul outputs but every second one, and the
+/// attention's output, and recomputes the rest; torchtitan/models/llama3/parallelize_llama.py `_save_list` at
+/// 820504e, dense blocks only).
+enum class Recompute { none, selective, full, op };
+
+/// Weights per layer whose matmul the per-op policy recomputes (every second mm of the block, in forward order:
+/// wq, wk, wv, wo, then w1, w3, w2 with SwiGLU or w1, w2 without; the 2nd, 4th and 6th): wk, wo and w3 (SwiGLU) or
+/// w2 (GELU), in parameters.
+double op_recomputed_params_per_layer(const ModelShape& m);
 
 /// FLOPs per token of one training step (forward + backward), and the convention they follow.
 struct FlopsPerToken {
