@@ -37,6 +37,18 @@ function planCases(L) {
   ];
 }
 
+/**
+ * config_import's largest: a config.json filling most of the 1 MiB request limit with 75,000 keys the importer does
+ * not know, each listed back as unmapped (the planner's module answers it).
+ */
+function importCase() {
+  const config = { model_type: 'llama', hidden_size: 4096, num_hidden_layers: 32, num_attention_heads: 32,
+    vocab_size: 128256, max_position_embeddings: 8192 };
+  for (let i = 0; i < 75_000; i += 1) config[`k${String(i).padStart(5, '0')}`] = 0;
+  return { name: 'config_import, 75,000 unknown keys', module: 'parascope-planner',
+    request: { op: 'config_import', format: 'huggingface', text: JSON.stringify(config) } };
+}
+
 /** [{ name, request, module? }]: one or more worst cases per op; `module` names the wasm module that answers it. */
 export function worstCases() {
   const L = LIMITS;
@@ -88,6 +100,6 @@ export function worstCases() {
       op: 'moe_route', tokens: L.assignments / topK, experts: L.experts, top_k: topK, skew: 10, ep: L.ep,
       capacity_factor: 1, hidden: 1_000_000, bandwidth: 1, latency: 1 } });
   }
-  cases.push(...planCases(L));
+  cases.push(...planCases(L), importCase());
   return cases;
 }

@@ -269,7 +269,10 @@ json fits_record(const std::vector<Row>& rows) {
       ran_fits += r.at.front().fits ? 1 : 0;
     }
   }
-  return {{"ran", ran}, {"ran_called_fits", ran_fits}, {"out_of_memory", oom}, {"out_of_memory_called_no_fit", oom_refused}};
+  return {{"ran", ran},
+          {"ran_called_fits", ran_fits},
+          {"out_of_memory", oom},
+          {"out_of_memory_called_no_fit", oom_refused}};
 }
 
 json bands(const std::vector<Row>& rows, const std::vector<HeldOut>& held) {
@@ -314,7 +317,8 @@ void print_held_out(const std::vector<HeldOut>& held) {
 TEST(LeaveOneSourceOut, RunsThatRanAreCalledFitsAndRunsThatRanOutOfMemoryAreNot) {
   const std::vector<Row>& rows = predictions();
   for (const Row& r : rows) {
-    const bool ran = r.run->oom != 1 && (r.run->tokens_per_second > 0 || r.run->step_time > 0 || r.run->peak_memory > 0);
+    const bool measured = r.run->tokens_per_second > 0 || r.run->step_time > 0 || r.run->peak_memory > 0;
+    const bool ran = r.run->oom != 1 && measured;
     if (ran && !r.at.front().fits) std::printf("  ran, called no fit: %s\n", r.run->label.c_str());
     if (r.run->oom == 1 && r.at.front().fits) std::printf("  out of memory, called a fit: %s\n", r.run->label.c_str());
   }

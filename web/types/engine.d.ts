@@ -233,19 +233,36 @@ export interface PlanSearch {
   dispose(): void;
 }
 
+/** A configuration file read into a step request (engine/API.md, config_import): planner's engine only. */
+export interface ConfigImportRequest {
+  op: 'config_import'; format: 'huggingface';
+  /** the file's text (a config.json) */
+  text: string;
+  /** training sequence length in tokens (default: the file's max_position_embeddings, listed in `assumed`) */
+  seq?: number;
+  /** the step request's other fields (default: 8 H100s, global batch 8) */
+  base?: Omit<StepRequest, 'op' | 'model'>;
+}
+/** Each setting named with its reason. */
+export interface ImportNote { key: string; why: string }
+export interface ConfigImportResponse {
+  format: 'huggingface'; request: StepRequest;
+  unmapped: ImportNote[]; ignored: ImportNote[]; assumed: Array<{ field: string; why: string }>;
+}
+
 /** Every request, by op. */
 export interface Requests {
   version: VersionRequest; presets: PresetsRequest; mfu: MfuRequest;
   allreduce: CollectiveRequest; allgather: CollectiveRequest; reducescatter: CollectiveRequest; alltoall: CollectiveRequest;
   pipeline: PipelineRequest; step: StepRequest; traffic: TrafficRequest; placement: PlacementRequest;
-  moe_route: MoeRouteRequest; plan: PlanRequest;
+  moe_route: MoeRouteRequest; plan: PlanRequest; config_import: ConfigImportRequest;
 }
 /** Every response, by op. */
 export interface Responses {
   version: VersionResponse; presets: PresetsResponse; mfu: MfuResponse;
   allreduce: CollectiveResponse; allgather: CollectiveResponse; reducescatter: CollectiveResponse; alltoall: CollectiveResponse;
   pipeline: PipelineResponse; step: StepResponse; traffic: TrafficResponse; placement: PlacementResponse;
-  moe_route: MoeRouteResponse; plan: PlanResponse;
+  moe_route: MoeRouteResponse; plan: PlanResponse; config_import: ConfigImportResponse;
 }
 export type Op = keyof Requests;
 
@@ -263,7 +280,8 @@ export interface Engine {
 
 /**
  * Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget). It answers every op
- * but "plan" (refused with unknown_op; planSearch throws that refusal): the planner has its own engine.
+ * but "plan" and "config_import" (refused with unknown_op; planSearch throws that refusal): the planner has its own
+ * engine.
  */
 export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
 /** Resolves to the planner's engine (its own WebAssembly, loaded on first use): every op, "plan" and planSearch too. */

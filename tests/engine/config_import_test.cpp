@@ -1,0 +1,119 @@
+// config_import: published Hugging Face config.json files become step requests that cost exactly as the engine's
+// presets of the same models; every key is mapped, ignored with a reason or listed as unmapped; bad files refused.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "parascope/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/hf-configs/" + name);
+  EXPECT_TRUE(in) << name;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+json import(const std::string& file, json extra = json::object()) {
+  json request = {{"op", "config_import"}, {"format", "huggingface"}, {"text", fixture(file)}};
+  request.update(extra);
+  return ask(request);
+}
+
+/// The imported request and the preset's, both as step answers: every number that depends on the model's shape.
+void expect_costs_as_preset(const json& imported, const std::string& preset) {
+  ASSERT_FALSE(imported.contains("error")) << imported.dump();
+  json mine = imported["request"];
+  json theirs = mine;
+  theirs["model"] = preset;
+  const json a = ask(mine), b = ask(theirs);
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  ASSERT_FALSE(b.contains("error")) << b.dump();
+  for (const char* key : {"step_time", "flops_per_token", "hardware_flops_per_token", "mfu", "tokens_per_second"}) {
+    EXPECT_EQ(a[key], b[key]) << preset << ": " << key;
+  }
+  EXPECT_EQ(a["memory_per_gpu"], b["memory_per_gpu"]) << preset;
+  EXPECT_EQ(a["breakdown"], b["breakdown"]) << preset;
+}
+
+/// Whether `list` (of {key, why}) names `key`.
+bool lists(const json& list, const std::string& key) {
+  for (const json& e : list) {
+    if (e["key"] == key) return true;
+  }
+  return false;
+}
+
+TEST(ConfigImport, PublishedConfigsCostExactlyAsThePresets) {
+  expect_costs_as_preset(import("meta-llama-3-8b.json"), "llama3-8b");
+  expect_costs_as_preset(import("mixtral-8x7b-v0.1.json"), "mixtral-8x7b");
+  expect_costs_as_preset(import("gpt2.json"), "gpt2-124m");
+  // DeepSeek-V3's config gives a 163,840-token context; the preset trains at 4,096 (its report, Sec. 4.2).
+  expect_costs_as_preset(import("deepseek-v3.json", {{"seq", 4096}}), "deepseek-v3");
+}
+
+TEST(ConfigImport, EveryKeyIsMappedIgnoredOrUnmappedWithAReason) {
+  const json r = import("deepseek-v3.json", {{"seq", 4096}});
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  // What the engine cannot express is said, never dropped.
+  EXPECT_TRUE(lists(r["unmapped"], "num_nextn_predict_layers"));
+  EXPECT_TRUE(lists(r["unmapped"], "quantization_config"));
+  EXPECT_TRUE(lists(r["ignored"], "rope_scaling"));
+  EXPECT_TRUE(lists(r["ignored"], "topk_method"));
+  for (const json& e : r["unmapped"]) EXPECT_FALSE(e["why"].get<std::string>().empty());
+  for (const json& e : r["ignored"]) EXPECT_FALSE(e["why"].get<std::string>().empty());
+  // An unknown key is listed as such.
+  json config = json::parse(fixture("meta-llama-3-8b.json"));
+  config["my_new_trick"] = 3;
+  const json u = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", config.dump()}});
+  ASSERT_FALSE(u.contains("error")) << u.dump();
+  EXPECT_TRUE(lists(u["unmapped"], "my_new_trick"));
+  EXPECT_TRUE(u["unmapped"].size() == 1) << u["unmapped"].dump();
+}
+
+TEST(ConfigImport, WhatTheFileLeavesOpenIsListedAsAssumed) {
+  const json r = import("gpt2.json");
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  std::string fields;
+  for (const json& a : r["assumed"]) fields += a["field"].get<std::string>() + ";";
+  EXPECT_NE(fields.find("ffn;"), std::string::npos) << fields;              // n_inner absent: 4 × hidden
+  EXPECT_NE(fields.find("tied_embeddings;"), std::string::npos) << fields;  // GPT-2's default: tied
+  EXPECT_NE(fields.find("seq;"), std::string::npos) << fields;              // max_position_embeddings
+  const json given = import("gpt2.json", {{"seq", 512}, {"base", {{"hardware", "a100-80gb"},
+                                                                  {"cluster", {{"gpus", 1}}},
+                                                                  {"parallel", {{"global_batch", 4}}}}}});
+  EXPECT_EQ(given["request"]["model"]["seq"], 512);
+  EXPECT_EQ(given["request"]["hardware"], "a100-80gb");
+  for (const json& a : given["assumed"]) EXPECT_NE(a["field"], "seq");
+}
+
+TEST(ConfigImport, BadFilesAreRefusedNamingTheLineOrTheMissingKey) {
+  const std::string broken = "{\n  \"hidden_size\": 4096,\n  oops\n}";
+  json r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", broken}});
+  ASSERT_TRUE(r.contains("error"));
+  EXPECT_EQ(r["error"]["code"], "invalid_json");
+  EXPECT_NE(r["error"]["message"].get<std::string>().find("line 3"), std::string::npos) << r.dump();
+  r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "{\"hidden_size\": 4096}"}});
+  EXPECT_EQ(r["error"]["code"], "missing_field") << r.dump();
+  r = ask({{"op", "config_import"}, {"format", "megatron"}, {"text", "--num-layers 2"}});
+  EXPECT_EQ(r["error"]["field"], "format") << r.dump();
+  json config = json::parse(fixture("meta-llama-3-8b.json"));
+  config["num_key_value_heads"] = 7;  // does not divide 32 heads
+  r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", config.dump()}});
+  EXPECT_EQ(r["error"]["code"], "inconsistent") << r.dump();
+  EXPECT_EQ(r["error"]["field"], "text");
+  r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "[1, 2]"}});
+  EXPECT_EQ(r["error"]["code"], "wrong_type") << r.dump();
+}
+
+}  // namespace
