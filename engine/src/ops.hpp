@@ -50,6 +50,7 @@ json op_placement(RequestReader& request);
 json op_pipeline(RequestReader& request);
 json op_plan(RequestReader& request);
 json op_config_import(RequestReader& request);
+json op_config_export(RequestReader& request);
 
 /// Dispatches a parsed request object on its "op" (throws RequestError).
 json dispatch(const json& request);
