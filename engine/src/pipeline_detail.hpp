@@ -81,7 +81,7 @@ PipelineMetrics timeline_metrics(int parts, const std::vector<double>& busy, con
 /// (pipeline_sum_time.hpp): which op runs never depends on the order in which additions were rounded.
 PipelineResult simulate_zb_h2(const PipelineSpec& spec);
 /// simulate_zb_h2's metrics, skipping whole steady cycles once the simulator's state repeats shifted
-/// (pipeline_zb_h2_repeat.cpp): bit for bit the same numbers, its ops timed about 14p² rather than 3pm once m is
+/// (pipeline_zb_h2_repeat.cpp): bit for bit the same numbers, its ops timed about 12p² rather than 3pm once m is
 /// past the warm-up and settling (about 4.5p microbatches). `skipped_ops`: how many ops it did not time.
 PipelineMetrics zb_h2_metrics(const PipelineSpec& spec, std::int64_t* skipped_ops = nullptr);
 

@@ -85,6 +85,14 @@ class ZbH2Run {
   std::vector<Node> tree_;
 };
 
+/// A run's state relative to stage 0's next forward and free time (pipeline_zb_h2_repeat.cpp says what it holds).
+struct ZbH2Snapshot {
+  std::vector<std::int32_t> state;
+  int label = 0;                       ///< stage 0's next forward
+  std::array<std::int32_t, 4> base{};  ///< stage 0's free time
+  std::int64_t done = 0;               ///< ops run
+};
+
 /// Skips whole cycles of a long run once its state repeats, shifted (pipeline_zb_h2_repeat.cpp).
 class ZbH2Repeats {
  public:
@@ -94,15 +102,10 @@ class ZbH2Repeats {
   bool after_first_stage_forward(ZbH2Run& run);
 
  private:
-  bool matches(const ZbH2Run& run) const;
-  void keep(const ZbH2Run& run);
-  bool move(ZbH2Run& run) const;
+  static bool move(ZbH2Run& run, const ZbH2Snapshot& from);
 
-  std::vector<std::int32_t> kept_;  ///< a state as ZbH2Run's stages and queues relative to its label and base
-  int kept_label_ = 0;
-  std::array<std::int32_t, 4> kept_base_{};
-  std::int64_t kept_done_ = 0;
-  int since_kept_ = 0, power_ = 1;  ///< Brent's cycle search: keep a new state after 1, 2, 4, ... more
+  ZbH2Snapshot now_, last_, kept_;  ///< this state, the one before, Brent's kept one
+  int since_kept_ = 0, power_ = 1;  ///< states since kept_ was taken, and after how many it is replaced
 };
 
 }  // namespace parascope::detail

@@ -105,7 +105,7 @@ TEST(PipelineZbH2Repeat, LongRunsAtCostModelRatiosTimeFewOfTheirOps) {
       const PipelineMetrics fast = parascope::detail::zb_h2_metrics(spec, &skipped);
       expect_identical(fast, parascope::detail::simulate_zb_h2(spec).metrics, name(spec));
       const std::int64_t timed = parascope::pipeline_op_count(spec) - skipped;
-      EXPECT_LT(timed, 20 * std::int64_t(p) * p) << name(spec);  // the warm-up, settling and drain: ~14 p² ops
+      EXPECT_LT(timed, 16 * std::int64_t(p) * p) << name(spec);  // the warm-up, settling and drain: ~12 p² ops
     }
   }
 }
