@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "pipeline_detail.hpp"
@@ -104,8 +105,11 @@ class ZbH2Repeats {
  private:
   static bool move(ZbH2Run& run, const ZbH2Snapshot& from);
 
-  ZbH2Snapshot now_, last_, kept_;  ///< this state, the one before, Brent's kept one
-  int since_kept_ = 0, power_ = 1;  ///< states since kept_ was taken, and after how many it is replaced
+  /// The most numbers the states kept may hold together (4 MiB): p = 32 keeps about 2,000 states.
+  static constexpr std::size_t kKeptNumbers = std::size_t(1) << 20;
+  ZbH2Snapshot now_;
+  std::unordered_multimap<std::size_t, ZbH2Snapshot> seen_;  ///< every state so far, by a hash of its numbers
+  std::size_t kept_numbers_ = 0;
 };
 
 }  // namespace parascope::detail

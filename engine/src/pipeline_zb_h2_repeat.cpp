@@ -1,6 +1,8 @@
 // ZB-H2's steady cycles skipped exactly: once the simulator's whole state repeats, shifted by d microbatches and one
 // sum of durations, every later cycle repeats it too, so the run moves ahead by whole cycles without timing them.
 #include <algorithm>
+#include <functional>
+#include <string_view>
 
 #include "pipeline_zb_h2.hpp"
 
@@ -72,24 +74,24 @@ bool ZbH2Repeats::move(ZbH2Run& run, const ZbH2Snapshot& from) {
   return true;
 }
 
-// A repeat of one state (λ = 1, the cost model's usual case) shows against the state just before; a longer one by
-// Brent's cycle search (Brent 1980, BIT 20, "An improved Monte Carlo factorization algorithm", Sec. 2): a kept state
-// is compared with each later one and replaced by the one 1, 2, 3, ... (each step a quarter longer) states after it,
-// so a repeat of λ states that starts μ states in shows within about 1.25·max(μ, λ) + λ states.
+// Every state is kept (while they fit in kKeptNumbers) by a hash of its numbers, so a repeat shows the first time a
+// state recurs: μ + λ states in for a repeat of λ that starts μ in (the cost model's op times: λ = 1 at p = 32 and
+// μ = 121; slow drifts, W ≪ F: λ up to 119 from μ = 136).
 bool ZbH2Repeats::after_first_stage_forward(ZbH2Run& run) {
   take(run, now_);
-  for (const ZbH2Snapshot* before : {&last_, &kept_}) {
-    if (!before->state.empty() && before->state == now_.state) {
-      move(run, *before);
+  const std::string_view bytes(reinterpret_cast<const char*>(now_.state.data()),
+                               now_.state.size() * sizeof(std::int32_t));
+  const std::size_t hash = std::hash<std::string_view>{}(bytes);
+  const auto [first, last] = seen_.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    if (it->second.state == now_.state) {
+      move(run, it->second);
       return true;  // moved, or the repeat showed too late to skip a whole cycle (later ones would be later still)
     }
   }
-  if (kept_.state.empty() || ++since_kept_ == power_) {
-    if (!kept_.state.empty()) power_ += std::max(1, power_ / 4);
-    kept_ = now_;
-    since_kept_ = 0;
-  }
-  std::swap(last_, now_);
+  if (kept_numbers_ + now_.state.size() > kKeptNumbers) return true;  // too big to look further: simulate the rest
+  kept_numbers_ += now_.state.size();
+  seen_.emplace(hash, now_);
   return false;
 }
 
