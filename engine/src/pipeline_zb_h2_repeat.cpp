@@ -78,6 +78,9 @@ bool ZbH2Repeats::move(ZbH2Run& run, const ZbH2Snapshot& from) {
 // state recurs: μ + λ states in for a repeat of λ that starts μ in (the cost model's op times: λ = 1 at p = 32 and
 // μ = 121; slow drifts, W ≪ F: λ up to 119 from μ = 136).
 bool ZbH2Repeats::after_first_stage_forward(ZbH2Run& run) {
+  // Until stage 0 runs its first W, its W counter relative to its next forward falls with every forward: no state
+  // of the warm-up can recur, so none is kept (2p − 1 states at least).
+  if (run.stages[0].w == 0) return false;
   take(run, now_);
   const std::string_view bytes(reinterpret_cast<const char*>(now_.state.data()),
                                now_.state.size() * sizeof(std::int32_t));
