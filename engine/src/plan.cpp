@@ -433,9 +433,10 @@ const PlanQuery& PlanSearch::query() const { return state_->query; }
 namespace {
 
 /// How long one advance() may run before it returns, whatever n it was given: a slice short enough that a Web
-/// Worker between slices can take a cancel within ~50 ms (one configuration, at most one pipeline simulation, is
-/// the unit that cannot be cut). The answer does not depend on where the slices end.
-constexpr double kSliceSeconds = 0.04;
+/// Worker between slices can take a cancel within ~50 ms. One configuration, at most one pipeline timing, is the unit
+/// that cannot be cut: in the DeepSeek-V3 search at most ~6 ms natively (a ZB-H2 run that settles late), ~15 ms in
+/// the wasm, so a slice ends by ~45 ms (tests/bench/plan-slices.mjs). The answer does not depend on where slices end.
+constexpr double kSliceSeconds = 0.03;
 
 /// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
 /// (up to a pipeline simulation each) and every 16th step otherwise (a memory bound or a rule: microseconds).
