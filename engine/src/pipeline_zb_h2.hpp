@@ -1,5 +1,4 @@
-/// ZB-H2's greedy simulator as a state and a step (pipeline_simulate.cpp), so that a long run can skip its steady
-/// cycles by shifting that state (pipeline_zb_h2_repeat.cpp).
+/// ZB-H2's greedy simulator as a state and a step, so that a long run can skip steady cycles by shifting that state.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,7 @@
-// ZB-H2's steady cycles skipped exactly: once the simulator's whole state repeats, shifted by d microbatches and one
-// sum of durations, every later cycle repeats it too, so the run moves ahead by whole cycles without timing them.
+// ZB-H2's steady cycles skipped exactly, once the simulator's whole state recurs shifted by whole cycles.
+//
+// Once the state repeats, shifted by d microbatches and one sum of durations, every later cycle repeats it too, so
+// the run moves ahead by whole cycles without timing them.
 #include <algorithm>
 #include <functional>
 #include <string_view>

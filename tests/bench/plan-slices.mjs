@@ -1,6 +1,7 @@
-// How long the planner's wasm blocks its Web Worker in one call: building a search (planSearch), each advance(n)
-// asked for everything at once (it returns after its ~30 ms slice), and result(), over the plan requests of
-// tests/worst-cases.mjs. The worker can take a cancel only between calls, so the longest call is what matters. Each
+// How long the planner's wasm blocks its Web Worker in one call, for each plan request of tests/worst-cases.mjs.
+//
+// Building a search (planSearch), each advance(n) asked for everything at once (it returns after its ~30 ms slice),
+// and result(). The worker can take a cancel only between calls, so the longest call is what matters. Each
 // call's wall time and the process's CPU time in it (on a loaded machine the wall time holds waits for a core; V8's
 // compiler threads add to the CPU time) after one untimed round, which compiles the wasm's code paths.
 // `node tests/bench/plan-slices.mjs [rounds]`; npm run bench runs it and adds plan_slice_max_wasm_ms (target <= 50),

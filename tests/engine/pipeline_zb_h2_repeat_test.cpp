@@ -1,14 +1,16 @@
-// ZB-H2's steady-cycle shortcut (zb_h2_metrics) against simulating every op, bit for bit, over seeded random stages,
-// microbatches and times; and the exact clock it rests on (SumClock: comparisons of sums that shifts cannot change).
+// ZB-H2's steady-cycle shortcut against simulating every op, bit for bit; and the exact clock it rests on.
+//
+// zb_h2_metrics against simulate_zb_h2 over seeded random stages, microbatches and times; SumClock's comparisons of
+// sums, which a common shift cannot change.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <random>
 #include <string>
 
 #include "../../engine/src/pipeline_detail.hpp"
 #include "../../engine/src/pipeline_sum_time.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_identical.hpp"
 
 namespace {
 
@@ -19,26 +21,9 @@ using parascope::Schedule;
 using parascope::detail::SumClock;
 using parascope::detail::SumTime;
 
-std::string name(const PipelineSpec& s) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "zb-h2 p=%d m=%d f=%.17g b=%.17g w=%.17g comm=%.17g", s.stages, s.microbatches,
-                s.times.f, s.times.b, s.times.w, s.times.comm);
-  return buf;
-}
+std::string name(const PipelineSpec& s) { return parascope::testing::spec_name(s); }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-/// Every number the metrics hold, to the last bit.
-void expect_identical(const PipelineMetrics& fast, const PipelineMetrics& full, const std::string& what) {
-  ASSERT_TRUE(same_bits(fast.makespan, full.makespan)) << what << ": " << fast.makespan << " vs " << full.makespan;
-  ASSERT_EQ(fast.busy.size(), full.busy.size()) << what;
-  for (std::size_t s = 0; s < full.busy.size(); ++s) ASSERT_TRUE(same_bits(fast.busy[s], full.busy[s])) << what;
-  ASSERT_TRUE(same_bits(fast.bubble_fraction, full.bubble_fraction)) << what;
-  ASSERT_TRUE(same_bits(fast.steady_bubble_fraction, full.steady_bubble_fraction)) << what;
-  ASSERT_EQ(fast.peak_activations, full.peak_activations) << what;
-  ASSERT_EQ(fast.critical_sends, full.critical_sends) << what;
-  ASSERT_TRUE(same_bits(fast.chunk_model_fraction, full.chunk_model_fraction)) << what;
-}
+using parascope::testing::expect_identical;
 
 /// Op times that hit the edges: equal ones, uneven ones, w from zero through tiny to far longer than f and b, sends from
 /// none to longer than an op, short binary fractions (every sum exact) and arbitrary reals.
