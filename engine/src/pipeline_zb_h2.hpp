@@ -104,7 +104,7 @@ class ZbH2Repeats {
  private:
   static bool move(ZbH2Run& run, const ZbH2Snapshot& from);
 
-  /// The most numbers the states kept may hold together (4 MiB): p = 32 keeps about 2,000 states.
+  /// The most numbers the states kept may hold together, bookkeeping included (4 MiB): p = 32 keeps about 2,000.
   static constexpr std::size_t kKeptNumbers = std::size_t(1) << 20;
   ZbH2Snapshot now_;
   std::unordered_multimap<std::size_t, ZbH2Snapshot> seen_;  ///< every state so far, by a hash of its numbers

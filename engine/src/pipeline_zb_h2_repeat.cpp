@@ -94,8 +94,10 @@ bool ZbH2Repeats::after_first_stage_forward(ZbH2Run& run) {
       return true;  // moved, or the repeat showed too late to skip a whole cycle (later ones would be later still)
     }
   }
-  if (kept_numbers_ + now_.state.size() > kKeptNumbers) return true;  // too big to look further: simulate the rest
-  kept_numbers_ += now_.state.size();
+  // Each kept state costs its numbers and about 128 bytes of bookkeeping (counted as 32 numbers).
+  const std::size_t cost = now_.state.size() + 32;
+  if (kept_numbers_ + cost > kKeptNumbers) return true;  // too big to look further: simulate the rest
+  kept_numbers_ += cost;
   seen_.emplace(hash, now_);
   return false;
 }
