@@ -188,6 +188,7 @@ PipelineMetrics pipeline_metrics(const PipelineSpec& spec) {
   if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) return pipeline_metrics(metrics_spec(spec));
   validate(spec);
   if (spec.schedule == Schedule::gpipe && !spec.forward_only) return detail::gpipe_metrics(spec);
+  if (spec.schedule == Schedule::zb_h2) return detail::zb_h2_metrics(spec);
   const bool plain_one_f_one_b =
       spec.schedule == Schedule::one_f_one_b || (spec.schedule == Schedule::interleaved && spec.chunks == 1);
   // Short 1F1B schedules are timed op by op (as cheap, and every bit the simulation's: the closed form sums in another

@@ -134,8 +134,11 @@ void peak_activations_floor(const PipelineSpec& given, std::vector<int>& peak) {
       n = std::min<std::int64_t>(total, 2 * std::int64_t(p - s - 1) + std::int64_t(v - 1) * p + 1);
     } else if (spec.schedule == Schedule::zb_h1) {
       n = std::min(m, p);
+    } else if (spec.schedule == Schedule::dualpipe && !dualpipe_rule(spec)) {
+      n = p + 1;  // DeepSeek-V3 report, Table 2: PP + 1 activation sets per device (counted on the programs: every
+                  // stage of every accepted shape, tests/engine/pipeline_steady_test.cpp)
     } else {
-      const std::vector<int>& known = counted(spec);  // DualPipe: counted on its programs, once per shape
+      const std::vector<int>& known = counted(spec);  // a shape DualPipe refuses: counted on its programs
       peak.assign(known.begin(), known.end());
       return;
     }

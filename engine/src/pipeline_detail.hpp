@@ -77,8 +77,13 @@ PipelineMetrics timeline_metrics(int parts, const std::vector<double>& busy, con
 /// ZB-H2, decided greedily in time order: each free stage runs a ready B, else a ready F while fewer than 2p−1 of its
 /// microbatches wait for their W, else its oldest pending W (Qi et al. 2024, Sec. 2.2, Fig. 4: stage s warms up with
 /// 2(p−s)−1 forwards and W's fill the tail; this rule yields exactly that, a parallelogram with no idle time inside any
-/// stage's span when f = b = w and m ≥ 2p−1).
+/// stage's span when f = b = w and m ≥ 2p−1). Its times are sums of whole durations and sends, compared as such
+/// (pipeline_sum_time.hpp): which op runs never depends on the order in which additions were rounded.
 PipelineResult simulate_zb_h2(const PipelineSpec& spec);
+/// simulate_zb_h2's metrics, skipping whole steady cycles once the simulator's state repeats shifted
+/// (pipeline_zb_h2_repeat.cpp): bit for bit the same numbers, its ops timed about 12p² rather than 3pm once m is
+/// past the warm-up and settling (about 4.5p microbatches). `skipped_ops`: how many ops it did not time.
+PipelineMetrics zb_h2_metrics(const PipelineSpec& spec, std::int64_t* skipped_ops = nullptr);
 
 /// A lower bound of pipeline_metrics(spec).makespan from the spec's shape and op times alone (pipeline_bound.cpp):
 /// every stage's busy time plus the fill (and, where the schedule fixes it, drain) chain no timeline avoids.

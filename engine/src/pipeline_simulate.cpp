@@ -1,170 +1,194 @@
 // ZB-H2's greedy simulator: which op each stage runs is decided in time order, so its programs cannot be fixed in
 // advance (the fixed-program schedules are compiled and timed in pipeline_compile.cpp / pipeline_time.cpp).
 #include <algorithm>
-#include <deque>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
-#include "pipeline_detail.hpp"
+#include "pipeline_zb_h2.hpp"
 
 namespace parascope::detail {
 
+void EndQueue::push(const SumTime& t) {
+  if (std::size_t(count_) == slots_.size()) {  // full: double the ring, each kept end at its new slot
+    std::vector<SumTime> grown(std::max<std::size_t>(4, 2 * slots_.size()));
+    const std::size_t mask = grown.size() - 1;
+    for (int mb = front_; mb < back(); ++mb) grown[std::size_t(mb) & mask] = at(mb);
+    slots_.swap(grown);
+    mask_ = mask;
+  }
+  slots_[std::size_t(back()) & mask_] = t;
+  ++count_;
+}
+
+void EndQueue::drop_before(int mb) {
+  const int dropped = std::clamp(mb - front_, 0, count_);
+  front_ += dropped, count_ -= dropped;
+}
+
+// The queues' bound: stage s's forward ends wait in [f(s+1), f(s)), the last stage's in [b(p−1), f(p−1)), stage s's
+// backward ends in [b(s−1), b(s)); their lengths add up to f(0) − b(0) ≤ f(0) − w(0) ≤ 2p − 1 (the limit on
+// microbatches waiting for their W).
+ZbH2Run::ZbH2Run(const PipelineSpec& spec)
+    : clock(spec.times), p(spec.stages), m(spec.microbatches), stages(std::size_t(spec.stages)),
+      end_f(std::size_t(spec.stages)), end_b(std::size_t(spec.stages)), parts_(make_layout(spec).parts), leaves_(1) {
+  if (spec.forward_only) throw std::logic_error("zb-h2 runs its backward passes: it is never drawn forward only");
+  while (leaves_ < p) leaves_ *= 2;
+  tree_.assign(2 * std::size_t(leaves_), Node{0.0, -1});
+  refresh();
+}
+
+void ZbH2Run::refresh() {
+  for (int s = 0; s < p; ++s) {
+    decide(s);
+    tree_[std::size_t(leaves_ + s)] = leaf(s);
+  }
+  for (std::size_t i = std::size_t(leaves_) - 1; i >= 1; --i) play(i);
+}
+
+ZbH2Run::Node ZbH2Run::leaf(int s) const {
+  const ZbH2Stage& st = stages[std::size_t(s)];
+  return st.has_next ? Node{st.next.value, s} : Node{0.0, -1};
+}
+
+// The earlier next time, the lower stage on a tie; the values first (SumClock::compare's quick answer).
+bool ZbH2Run::earlier(const Node& a, const Node& b) const {
+  if (a.stage < 0) return false;
+  if (b.stage < 0) return true;
+  int order = SumClock::quick_order(a.key, b.key);
+  if (order == 0) order = clock.compare(stages[std::size_t(a.stage)].next, stages[std::size_t(b.stage)].next);
+  return order < 0 || (order == 0 && a.stage < b.stage);
+}
+
+// When stage s is next free with an op it can start (a ready B first, then a ready F within the limit, else the
+// oldest pending W), and which op that is. Both stay valid until the stage is updated again: only its own ops and its
+// neighbours' outputs change them, and each of those updates it.
+void ZbH2Run::decide(int s) {
+  ZbH2Stage& st = stages[std::size_t(s)];
+  const bool b_ready = st.b < st.f && (s == p - 1 || stages[std::size_t(s) + 1].b > st.b);
+  const bool f_ready = st.f < m && st.f - st.w < 2 * p - 1 && (s == 0 || stages[std::size_t(s) - 1].f > st.f);
+  const bool w_pending = st.w < st.b;
+  st.has_next = b_ready || f_ready || w_pending;
+  if (!st.has_next) return;
+  SumTime b, f;  // when the B and the F have their inputs (an end plus a send from another stage)
+  if (b_ready) b = s == p - 1 ? end_f[std::size_t(s)].at(st.b) : clock.plus(end_b[std::size_t(s) + 1].at(st.b), 3);
+  if (f_ready && s > 0) f = clock.plus(end_f[std::size_t(s) - 1].at(st.f), 3);
+  bool any = w_pending;
+  SumTime when = st.free_at;
+  for (const auto& [ready, at] : {std::pair{b_ready, &b}, std::pair{f_ready, &f}}) {
+    if (!ready) continue;
+    const SumTime& start = clock.later(st.free_at, *at);
+    if (!any || clock.compare(start, when) < 0) when = start;
+    any = true;
+  }
+  st.next = when;
+  st.kind = b_ready && clock.compare(b, when) <= 0 ? 'B' : f_ready && clock.compare(f, when) <= 0 ? 'F' : 'W';
+}
+
+// Stage s ran an op (and t, if any, got an input from it): both decide again, then every node above them is played
+// again, bottom up, the two paths once they meet. The stage that ran was the winner all the way up, so no node on its
+// path keeps its value for certain.
+void ZbH2Run::update(int s, int t) {
+  decide(s);
+  tree_[std::size_t(leaves_ + s)] = leaf(s);
+  if (t >= 0) {
+    decide(t);
+    tree_[std::size_t(leaves_ + t)] = leaf(t);
+  }
+  std::size_t i = std::size_t(leaves_ + s) / 2, j = t >= 0 ? std::size_t(leaves_ + t) / 2 : i;
+  for (; i >= 1; i /= 2, j /= 2) {
+    play(i);
+    if (j != i) play(j);
+  }
+}
+
+void ZbH2Run::play(std::size_t i) {
+  const Node& a = tree_[2 * i];
+  const Node& b = tree_[2 * i + 1];
+  tree_[i] = earlier(b, a) ? b : a;
+}
+
+bool ZbH2Run::step(ZbH2Op& op) {
+  const int s = tree_[1].stage;
+  if (s < 0) return false;
+  ZbH2Stage& st = stages[std::size_t(s)];
+  op.stage = s, op.kind = st.kind, op.start = st.next;
+  const int what = st.kind == 'F' ? 0 : st.kind == 'B' ? 1 : 2;
+  op.microbatch = what == 0 ? st.f++ : what == 1 ? st.b++ : st.w++;
+  op.end = clock.plus(op.start, what);
+  if (st.f + st.b + st.w == 1) st.first = op.start;
+  st.free_at = op.end;
+  ++done;
+  if (what == 0) {
+    st.peak = std::max(st.peak, st.f - st.w);
+    end_f[std::size_t(s)].push(op.end);
+    if (s > 0) end_f[std::size_t(s) - 1].drop_before(st.f);
+  } else if (what == 1) {
+    if (s > 0) end_b[std::size_t(s)].push(op.end);
+    if (s + 1 < p) end_b[std::size_t(s) + 1].drop_before(st.b);
+    if (s == p - 1) end_f[std::size_t(s)].drop_before(st.b);
+  }
+  const int fed = what == 0 && s + 1 < p ? s + 1 : what == 1 && s > 0 ? s - 1 : -1;  // its output's reader
+  update(s, fed);
+  return true;
+}
+
+PipelineMetrics ZbH2Run::metrics() const {
+  const std::size_t n = stages.size();
+  std::vector<double> busy(n), first(n), last(n);
+  std::vector<int> peak(n);
+  for (std::size_t s = 0; s < n; ++s) {
+    const ZbH2Stage& st = stages[s];
+    busy[s] = clock.value_of({st.f, st.b, st.w, 0});  // every op's duration, counted
+    first[s] = st.f > 0 ? clock.value_of(st.first.n) : std::numeric_limits<double>::infinity();
+    last[s] = clock.value_of(st.free_at.n);
+    peak[s] = st.peak;
+  }
+  return timeline_metrics(parts_, busy, first, last, peak);
+}
+
 namespace {
 
-/// Per-stage measurements gathered while simulating; finish() turns them into PipelineMetrics.
-struct Meter {
-  explicit Meter(int p)
-      : busy(std::size_t(p), 0.0), first(std::size_t(p), std::numeric_limits<double>::infinity()),
-        last(std::size_t(p), 0.0), held(std::size_t(p), 0), peak(std::size_t(p), 0) {}
-
-  void run(int s, double start, double end) {
-    busy[std::size_t(s)] += end - start;
-    first[std::size_t(s)] = std::min(first[std::size_t(s)], start);
-    last[std::size_t(s)] = std::max(last[std::size_t(s)], end);
+void check_finished(const ZbH2Run& run, const PipelineSpec& spec) {
+  if (run.done != pipeline_op_count(spec)) {
+    throw std::logic_error("pipeline schedule zb-h2 stalled after " + std::to_string(run.done) + " of " +
+                           std::to_string(pipeline_op_count(spec)) + " ops");
   }
-  void hold(int s) { peak[std::size_t(s)] = std::max(peak[std::size_t(s)], ++held[std::size_t(s)]); }
-  void release(int s) { --held[std::size_t(s)]; }
-
-  PipelineMetrics finish(const PipelineLayout& layout) const {
-    return timeline_metrics(layout.parts, busy, first, last, peak);
-  }
-
-  std::vector<double> busy, first, last;
-  std::vector<int> held, peak;
-};
-
-constexpr double kNotYet = -1;  // end-time table entry of an op that has not run
+}
 
 }  // namespace
 
 PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
-  const PipelineTimes& t = spec.times;
-  const int p = spec.stages, m = spec.microbatches;
-  const PipelineLayout layout = make_layout(spec);
-  const std::size_t table = std::size_t(m) * std::size_t(p);
-  // End-time tables [mb · p + stage], reused between calls (the cost model and the planner call this again and again).
-  thread_local std::vector<double> end_f, end_b;
-  end_f.assign(table, kNotYet);
-  end_b.assign(table, kNotYet);
-  struct Stage {
-    double free_at = 0;
-    int f = 0, b = 0, w = 0;  // next microbatch of each kind (all three run in microbatch order)
-  };
-  std::vector<Stage> stages(static_cast<std::size_t>(p));
-  const int limit = 2 * p - 1;  // microbatches waiting for their W, on every stage (Qi et al. 2024, Sec. 2.2)
-  Meter meter(p);
+  ZbH2Run run(spec);
   PipelineResult result;
   // Every stage runs the same number of ops, so each one's slice of the op list is known in advance.
-  const std::size_t per_stage = std::size_t(pipeline_op_count(spec)) / std::size_t(p);
-  std::vector<std::size_t> written(static_cast<std::size_t>(p), 0);
-  if (spec.record_ops) result.ops.resize(per_stage * std::size_t(p));
-
-  // When the next F and B of stage s could start as far as their inputs go (kNotYet while an input is missing).
-  auto f_ready = [&](int s) {
-    const Stage& st = stages[std::size_t(s)];
-    if (st.f >= m) return kNotYet;
-    if (s == 0) return 0.0;
-    const double e = end_f[std::size_t(st.f) * std::size_t(p) + std::size_t(s - 1)];
-    return e == kNotYet ? kNotYet : e + t.comm;
-  };
-  auto b_ready = [&](int s) {
-    const Stage& st = stages[std::size_t(s)];
-    if (spec.forward_only || st.b >= st.f) return kNotYet;
-    if (s == p - 1) return end_f[std::size_t(st.b) * std::size_t(p) + std::size_t(s)];
-    const double e = end_b[std::size_t(st.b) * std::size_t(p) + std::size_t(s + 1)];
-    return e == kNotYet ? kNotYet : e + t.comm;
-  };
-  auto f_allowed = [&](int s) {
-    const Stage& st = stages[std::size_t(s)];
-    return spec.forward_only || st.f - st.w < limit;
-  };
-  // The next time stage s has something to decide (when it is free and some op can start; infinity if none is known)
-  // and what it will run then: a ready B first, then a ready F within the limit, else the oldest pending W. Both stay
-  // valid until the stage is updated again: only its own ops and its neighbours' outputs change them, and each of those
-  // updates it.
-  const double never = std::numeric_limits<double>::infinity();
-  std::vector<char> next_kind(static_cast<std::size_t>(p), 'W');
-  auto next_time = [&](int s) {
-    const Stage& st = stages[std::size_t(s)];
-    double when = never;
-    if (st.w < st.b) when = st.free_at;  // a W can always run
-    const double b = b_ready(s);
-    if (b != kNotYet) when = std::min(when, std::max(st.free_at, b));
-    const double f = f_ready(s);
-    const bool allowed = f != kNotYet && f_allowed(s);
-    if (allowed) when = std::min(when, std::max(st.free_at, f));
-    char kind = 'W';
-    if (b != kNotYet && b <= when) {
-      kind = 'B';
-    } else if (allowed && f <= when) {
-      kind = 'F';
-    }
-    next_kind[std::size_t(s)] = kind;
-    return when;
-  };
-  // A min-tree over the stages' next times; ties go to the lower stage, so the outcome is deterministic.
-  int leaves = 1;
-  while (leaves < p) leaves *= 2;
-  thread_local std::vector<std::pair<double, int>> tree;
-  tree.assign(2 * std::size_t(leaves), {never, 0});
-  // A node that keeps its value keeps every ancestor's: the walk up stops there (the same tree, fewer steps).
-  auto update = [&](int s) {
-    std::size_t i = std::size_t(leaves) + std::size_t(s);
-    tree[i] = {next_time(s), s};
-    for (i /= 2; i >= 1; i /= 2) {
-      const std::pair<double, int> lower = std::min(tree[2 * i], tree[2 * i + 1]);
-      if (lower == tree[i]) break;
-      tree[i] = lower;
-    }
-  };
-  for (int s = 0; s < p; ++s) update(s);
-
-  std::int64_t done = 0;
-  while (tree[1].first != never) {
-    const auto [now, s] = tree[1];
-    Stage& st = stages[std::size_t(s)];
-    const char kind = next_kind[std::size_t(s)];  // decided by next_time at this very `now`
-    int mb = 0;
-    double duration = 0;
-    if (kind == 'F') {
-      mb = st.f++;
-      duration = t.f;
-    } else if (kind == 'B') {
-      mb = st.b++;
-      duration = t.b;
-    } else {
-      mb = st.w++;
-      duration = t.w;
-    }
-    const double end = now + duration;
-    st.free_at = end;
-    meter.run(s, now, end);
-    const std::size_t at = std::size_t(mb) * std::size_t(p) + std::size_t(s);
-    if (kind == 'F') {
-      end_f[at] = end;
-      meter.hold(s);
-    } else if (kind == 'B') {
-      end_b[at] = end;
-    } else {
-      meter.release(s);
-    }
-    if (spec.record_ops) result.ops[std::size_t(s) * per_stage + written[std::size_t(s)]++] = {s, mb, kind, 0, now, end};
-    ++done;
-    update(s);  // and the neighbour whose input this op produced
-    if (kind == 'F' && s + 1 < p) update(s + 1);
-    if (kind == 'B' && s > 0) update(s - 1);
+  const std::size_t per_stage = std::size_t(pipeline_op_count(spec)) / std::size_t(run.p);
+  std::vector<std::size_t> written(std::size_t(run.p), 0);
+  if (spec.record_ops) result.ops.resize(per_stage * std::size_t(run.p));
+  for (ZbH2Op op; run.step(op);) {
+    if (!spec.record_ops) continue;
+    const std::size_t at = std::size_t(op.stage) * per_stage + written[std::size_t(op.stage)]++;
+    result.ops[at] = {op.stage, op.microbatch, op.kind, 0, run.clock.value_of(op.start.n), run.clock.value_of(op.end.n)};
   }
-  if (done != pipeline_op_count(spec)) {
-    throw std::logic_error("pipeline schedule zb-h2 stalled after " + std::to_string(done) + " of " +
-                           std::to_string(pipeline_op_count(spec)) + " ops");
-  }
-  if (table > (std::size_t(1) << 16)) {  // a big run's tables do not outlive it (the wasm heap never shrinks)
-    std::vector<double>().swap(end_f);
-    std::vector<double>().swap(end_b);
-  }
-  result.metrics = meter.finish(layout);
+  check_finished(run, spec);
+  result.metrics = run.metrics();
   return result;
+}
+
+PipelineMetrics zb_h2_metrics(const PipelineSpec& spec, std::int64_t* skipped_ops) {
+  ZbH2Run run(spec);
+  ZbH2Repeats repeats;
+  bool looking = true;  // one move skips all the cycles there are to skip
+  std::int64_t skipped = 0;
+  for (ZbH2Op op; run.step(op);) {
+    if (!looking || op.stage != 0 || op.kind != 'F') continue;
+    const std::int64_t before = run.done;
+    looking = !repeats.after_first_stage_forward(run);
+    skipped += run.done - before;
+  }
+  check_finished(run, spec);
+  if (skipped_ops) *skipped_ops = skipped;
+  return run.metrics();
 }
 
 }  // namespace parascope::detail

@@ -97,10 +97,12 @@ const char* rejection_id(PlanRejection reason) {
 struct PlanSearch::State {
   PlanQuery query;
   std::vector<Split> splits;
-  std::vector<std::vector<Group>> groups;  // per split (empty for a rejected split)
+  std::vector<Group> groups;               // the groups of split `groups_split`, built when the search reaches it
+  std::size_t groups_split = SIZE_MAX;
   std::vector<Knobs> knobs;                // every combination of the inner knobs
   std::vector<Knobs> knobs_no_tp;          // the same without sequence parallelism (tp = 1)
-  std::int64_t total = 0;
+  std::int64_t total = 0;                  // configurations, as check_plan_size counted them
+  std::int64_t enumerated = 0;             // configurations of the splits reached so far, as the search counts them
   // Cursor: split, group within it, knob within the group; `considered` counts configurations passed.
   std::size_t split = 0, group = 0, knob = 0;
   std::int64_t considered = 0;
@@ -136,6 +138,9 @@ struct PlanSearch::State {
   ParamCounts params;  // count_params(run.model), once per search
 
   void enumerate();
+  void build_groups(std::size_t split, std::vector<Group>& out) const;
+  /// The groups of split i (built when first asked for, and their configurations counted into `enumerated`).
+  const std::vector<Group>& groups_of(std::size_t split);
   void consider(const Split& s, const Group& g, const Knobs& k);
   void keep(const PlanCandidate& c);
 };
@@ -191,41 +196,50 @@ void PlanSearch::State::enumerate() {
       }
     }
   }
-  groups.resize(splits.size());
-  for (std::size_t i = 0; i < splits.size(); ++i) {
-    const Split& s = splits[i];
-    if (s.rejected) {
-      total += 1;
-      continue;
-    }
-    for (const std::int64_t mbs : divisors(q.global_batch / s.dp)) {
-      const std::int64_t microbatches = q.global_batch / (s.dp * mbs);
-      for (const Schedule schedule : q.schedules) {
-        std::vector<std::int64_t> vpps{1};
-        if (schedule_info(schedule).interleaves) {
-          // Interleaving degrees v ≥ 2 that give every model chunk the same layers (interleaved with v = 1 is 1F1B).
-          vpps.clear();
-          if (s.pp > 1) {
-            for (std::int64_t v = 2; s.pp * v <= m.layers; ++v) {
-              if (m.layers % (s.pp * v) == 0) vpps.push_back(v);
-            }
+}
+
+// Each microbatch size (a divisor of the per-replica batch) × schedule (× interleaving degree), and whether the
+// schedule refuses the pipeline it makes.
+void PlanSearch::State::build_groups(std::size_t i, std::vector<Group>& out) const {
+  const PlanQuery& q = query;
+  const Split& s = splits[i];
+  out.clear();
+  if (s.rejected) return;
+  for (const std::int64_t mbs : divisors(q.global_batch / s.dp)) {
+    const std::int64_t microbatches = q.global_batch / (s.dp * mbs);
+    for (const Schedule schedule : q.schedules) {
+      std::vector<std::int64_t> vpps{1};
+      if (schedule_info(schedule).interleaves) {
+        // Interleaving degrees v ≥ 2 that give every model chunk the same layers (interleaved with v = 1 is 1F1B).
+        vpps.clear();
+        if (s.pp > 1) {
+          for (std::int64_t v = 2; s.pp * v <= q.model.layers; ++v) {
+            if (q.model.layers % (s.pp * v) == 0) vpps.push_back(v);
           }
         }
-        for (const std::int64_t vpp : vpps) {
-          Group g{mbs, vpp, schedule};
-          PipelineSpec spec;
-          spec.schedule = schedule;  // DualPipe on one stage is refused, as step refuses it
-          spec.stages = int(std::min<std::int64_t>(s.pp, kMaxPipelineStages + 1));
-          spec.microbatches = int(std::min<std::int64_t>(microbatches, kMaxPipelineMicrobatches + 1));
-          spec.chunks = int(vpp);
-          spec.times = default_times(spec.schedule);
-          g.rejected = pipeline_refusal(spec).has_value();
-          groups[i].push_back(g);
-          total += group_size(s);
-        }
+      }
+      for (const std::int64_t vpp : vpps) {
+        Group g{mbs, vpp, schedule};
+        PipelineSpec spec;
+        spec.schedule = schedule;  // DualPipe on one stage is refused, as step refuses it
+        spec.stages = int(std::min<std::int64_t>(s.pp, kMaxPipelineStages + 1));
+        spec.microbatches = int(std::min<std::int64_t>(microbatches, kMaxPipelineMicrobatches + 1));
+        spec.chunks = int(vpp);
+        spec.times = default_times(spec.schedule);
+        g.rejected = pipeline_refusal(spec).has_value();
+        out.push_back(g);
       }
     }
   }
+}
+
+const std::vector<Group>& PlanSearch::State::groups_of(std::size_t i) {
+  if (groups_split != i) {
+    build_groups(i, groups);
+    groups_split = i;
+    enumerated += std::int64_t(groups.size()) * group_size(splits[i]);  // a rejected split: none (advance counts 1)
+  }
+  return groups;
 }
 
 void PlanSearch::State::keep(const PlanCandidate& c) {
@@ -355,10 +369,11 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
 PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   state_->query = std::move(query);
   State& st = *state_;
-  const std::int64_t counted = detail::check_plan_size(st.query);  // work and memory bounded before any is done
+  // Work and memory bounded before any is done. The splits are listed now, each one's groups when the search reaches
+  // it (so that building a search is short, like every slice of it); advance() checks at the end that the count the
+  // bound was checked on is the search's own (a bound on another number would bound nothing).
+  st.total = detail::check_plan_size(st.query);
   st.enumerate();
-  // The count the bound was checked on is the search's own: a bound on another number would bound nothing.
-  if (st.total != counted) throw std::logic_error("plan_size counted " + std::to_string(counted) + " configurations");
   // The run the search rewrites: the query's, without the text that does not change a number (copied per layer kind
   // inside the cost model, a map of sources costs more than the arithmetic).
   st.run.model = st.query.model;
@@ -373,18 +388,21 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
                             &st.run.hardware.inter_link, &st.run.cluster.intra_link, &st.run.cluster.inter_link}) {
     name->clear();
   }
-  // Refuse a question no configuration can answer: every split, or every schedule, is ruled out before timing.
-  std::int64_t usable = 0, splits_ok = 0;
-  std::array<std::int64_t, kPlanRejections> why{};
+  // Refuse a question no configuration can answer: every split, or every schedule, is ruled out before timing. The
+  // first split with a group the schedule accepts ends the look (one split, as a rule).
+  std::vector<Group> scratch;
   for (std::size_t i = 0; i < st.splits.size(); ++i) {
-    if (st.splits[i].rejected) {
-      ++why[std::size_t(st.splits[i].reason)];
-      continue;
+    st.build_groups(i, scratch);
+    for (const Group& g : scratch) {
+      if (!g.rejected) return;
     }
-    ++splits_ok;
-    for (const Group& g : st.groups[i]) usable += g.rejected ? 0 : 1;
   }
-  if (usable > 0) return;
+  std::int64_t splits_ok = 0;
+  std::array<std::int64_t, kPlanRejections> why{};
+  for (const Split& s : st.splits) {
+    if (s.rejected) ++why[std::size_t(s.reason)];
+    splits_ok += s.rejected ? 0 : 1;
+  }
   const std::string gpus = std::to_string(st.query.cluster.gpus);
   if (splits_ok == 0) {
     throw RequestError(code::inconsistent,
@@ -415,9 +433,10 @@ const PlanQuery& PlanSearch::query() const { return state_->query; }
 namespace {
 
 /// How long one advance() may run before it returns, whatever n it was given: a slice short enough that a Web
-/// Worker between slices can take a cancel within ~50 ms (one configuration, at most one pipeline simulation, is
-/// the unit that cannot be cut). The answer does not depend on where the slices end.
-constexpr double kSliceSeconds = 0.04;
+/// Worker between slices can take a cancel within ~50 ms. One configuration, at most one pipeline timing, is the unit
+/// that cannot be cut: in the DeepSeek-V3 search at most ~6 ms natively (a ZB-H2 run that settles late), ~15 ms in
+/// the wasm, so a slice ends by ~45 ms (tests/bench/plan-slices.mjs). The answer does not depend on where slices end.
+constexpr double kSliceSeconds = 0.03;
 
 /// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
 /// (up to a pipeline simulation each) and every 16th step otherwise (a memory bound or a rule: microseconds).
@@ -440,11 +459,12 @@ bool PlanSearch::advance(std::int64_t max_configs) {
     if (s.rejected) {
       ++st.out.rejected[std::size_t(s.reason)];
       ++st.considered;
+      ++st.enumerated;
       --budget;
       ++st.split;
       continue;
     }
-    const std::vector<Group>& gs = st.groups[st.split];
+    const std::vector<Group>& gs = st.groups_of(st.split);
     if (st.group >= gs.size()) {
       ++st.split;
       st.group = 0;
@@ -472,10 +492,14 @@ bool PlanSearch::advance(std::int64_t max_configs) {
     }
   }
   // Skip past the ends of exhausted splits so that done() is exact.
-  while (st.split < st.splits.size() && !st.splits[st.split].rejected && st.group >= st.groups[st.split].size()) {
+  while (st.split < st.splits.size() && !st.splits[st.split].rejected && st.group >= st.groups_of(st.split).size()) {
     ++st.split;
     st.group = 0;
     st.knob = 0;
+  }
+  if (done() && st.enumerated != st.total) {
+    throw std::logic_error("plan_size counted " + std::to_string(st.total) + " configurations, the search " +
+                           std::to_string(st.enumerated));
   }
   st.out.elapsed += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return done();

@@ -2,12 +2,12 @@
 // op: bit for bit where every sum is exact, within rounding elsewhere, over seeded random schedules, sizes and times.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <random>
 #include <string>
 
 #include "../../engine/src/pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_identical.hpp"
 #include "pipeline_random_spec.hpp"
 
 namespace {
@@ -16,27 +16,9 @@ using parascope::PipelineMetrics;
 using parascope::PipelineSpec;
 using parascope::Schedule;
 
-std::string name(const PipelineSpec& s) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s p=%d m=%d v=%d f=%.17g b=%.17g w=%.17g comm=%.17g",
-                std::string(parascope::schedule_id(s.schedule)).c_str(), s.stages, s.microbatches, s.chunks, s.times.f,
-                s.times.b, s.times.w, s.times.comm);
-  return buf;
-}
+std::string name(const PipelineSpec& s) { return parascope::testing::spec_name(s); }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-
-/// Every number pipeline_metrics reports, to the last bit.
-void expect_identical(const PipelineMetrics& fast, const PipelineMetrics& full, const std::string& what) {
-  ASSERT_TRUE(same_bits(fast.makespan, full.makespan)) << what << ": " << fast.makespan << " vs " << full.makespan;
-  ASSERT_EQ(fast.busy.size(), full.busy.size()) << what;
-  for (std::size_t s = 0; s < full.busy.size(); ++s) ASSERT_TRUE(same_bits(fast.busy[s], full.busy[s])) << what;
-  ASSERT_TRUE(same_bits(fast.bubble_fraction, full.bubble_fraction)) << what;
-  ASSERT_TRUE(same_bits(fast.steady_bubble_fraction, full.steady_bubble_fraction)) << what;
-  ASSERT_EQ(fast.peak_activations, full.peak_activations) << what;
-  ASSERT_EQ(fast.critical_sends, full.critical_sends) << what;
-  ASSERT_TRUE(same_bits(fast.chunk_model_fraction, full.chunk_model_fraction)) << what;
-}
+using parascope::testing::expect_identical;
 
 /// The same within the rounding of sums of up to ~10^5 durations taken in different orders.
 void expect_close(const PipelineMetrics& fast, const PipelineMetrics& full, const std::string& what) {

@@ -177,4 +177,25 @@ TEST(PipelineBound, FloorsNeverExceedTheSimulationOverRandomSchedules) {
   EXPECT_GT(tight, 200);  // the floor is the makespan itself in many cases (e.g. 1F1B and GPipe without sends)
 }
 
+// DualPipe's activation floor is the closed form PP + 1 (DeepSeek-V3 report, Table 2) on every stage of every shape it
+// accepts: the simulated timeline's own peaks, over every even p to 32 and m from 2p to 2p + 40.
+TEST(PipelineBound, DualPipeHoldsPPlusOneActivationSetsOnEveryStage) {
+  int checked = 0;
+  for (int p = 2; p <= 32; p += 2) {
+    for (int m = 2 * p; m <= 2 * p + 40; m += 2) {
+      PipelineSpec spec;
+      spec.schedule = Schedule::dualpipe;
+      spec.stages = p;
+      spec.microbatches = m;
+      spec.times = parascope::default_times(spec.schedule);
+      spec.record_ops = false;
+      const std::vector<int> simulated = parascope::run_pipeline(spec).metrics.peak_activations;
+      ASSERT_EQ(simulated, std::vector<int>(std::size_t(p), p + 1)) << name(spec);
+      ASSERT_EQ(parascope::detail::peak_activations_floor(spec), simulated) << name(spec);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 16 * 21);
+}
+
 }  // namespace

@@ -52,7 +52,7 @@ TEST(PlanBound, ARealisticLargeSearchIsAcceptedAndCountedAsTheSearchCountsIt) {
 
 TEST(PlanBound, OneAdvanceReturnsAfterASliceWhateverNItIsGiven) {
   // The browser's worker cancels between advance() calls: a call asked for every configuration still returns after
-  // its slice (~40 ms), long before a search of seconds is done.
+  // its slice (~30 ms), long before a search of seconds is done.
   parascope::PlanSession session(kDeepSeek.dump());
   const json first = json::parse(session.advance(std::int64_t(1) << 40));
   ASSERT_FALSE(first.contains("error")) << first.dump();

@@ -89,7 +89,9 @@ void check_pipeline_metrics(const PipelineSpec& spec);
 /// closed form (pipeline_bound.cpp, pipeline_one_f_one_b.cpp). Schedules with a steady phase (interleaved, zb-h1,
 /// dualpipe; short 1F1B is timed whole) time a short copy of themselves and add the steady cycles the copy lacks once
 /// its state repeats exactly (engine/src/pipeline_steady.cpp). Either way the result equals simulating every op up to
-/// rounding (bit for bit where sums are exact: tests/engine/pipeline_fast_path_test.cpp). Throws PipelineError like
+/// rounding (bit for bit where sums are exact: tests/engine/pipeline_fast_path_test.cpp). ZB-H2 skips its steady
+/// cycles once its greedy simulation's state recurs shifted: bit for bit run_pipeline's numbers, whatever the times
+/// (engine/src/pipeline_zb_h2_repeat.cpp). Throws PipelineError like
 /// run_pipeline, except that DualPipe on one stage (the cost model's pp = 1, no pipeline) is timed as that one stage's
 /// F, B, W per microbatch instead of refused.
 PipelineMetrics pipeline_metrics(const PipelineSpec& spec);
