@@ -1,8 +1,10 @@
 // Memory per device against its capacity: weights, gradients, optimizer states, activations, the peak's workspace, the
 // allocator's reserve and the runtime outside it (engine bytes, summing to its total), red
-// when the engine says the run does not fit ("does not fit" is a figure state, not a refusal).
+// when the engine says the run does not fit ("does not fit" is a figure state, not a refusal); under it, in a reader's
+// words, why ZeRO-3 holds more than ZeRO-2 when the engine's answer says so.
 import { h } from './dom.js';
 import { bytes } from './format.js';
+import { memoryNote } from './model/mfu-step-view.js';
 
 const PARTS = [
   ['weights', 'weights'],
@@ -20,8 +22,10 @@ export function memoryBar() {
   const capacity = h('div', { class: 'mem-capacity' });
   const headline = h('p', { class: 'mem-headline', 'data-out': 'memory' });
   const parts = h('p', { class: 'mem-parts' });
+  const note = h('p', { class: 'mem-note', 'data-out': 'memory-note' });
   const track = h('div', { class: 'mem-track', role: 'img' }, fill, capacity);
-  const element = h('div', { class: 'mem' }, headline, track, parts);
+  // Parts and note share one reserved block (css/widget-mfu.css): the note never moves what is below the figure.
+  const element = h('div', { class: 'mem' }, headline, track, h('div', { class: 'mem-words' }, parts, note));
   return {
     element,
     update(r, words) {
@@ -46,6 +50,7 @@ export function memoryBar() {
         + PARTS.map(([key, label]) => `${label} ${bytes(m[key])}`).join(', '));
       parts.replaceChildren(...PARTS.map(([key, label], i) => [i ? ' · ' : '',
         h('span', { class: `mem-key mem-${key}` }), `${label} ${bytes(m[key])}`]).flat());
+      note.textContent = memoryNote(r);
     },
   };
 }

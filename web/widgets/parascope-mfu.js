@@ -13,7 +13,7 @@ import { deviceWords } from '../lib/model/mfu-devices.js';
 import { MFU_ATTRIBUTES as A } from '../lib/model/attributes-mfu.js';
 import { MFU_CUSTOM } from '../lib/model/mfu-custom.js';
 import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from '../lib/model/mfu-split.js';
-import { stepView } from '../lib/model/mfu-step-view.js';
+import { recomputeHint, stepView } from '../lib/model/mfu-step-view.js';
 import { stepBar } from '../lib/step-bar.js';
 import { ParascopeWidget } from '../lib/widget.js';
 
@@ -231,7 +231,7 @@ class ParascopeMfu extends ParascopeWidget {
     this.shownStep = { request, response: answer.response };
     if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
     if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
-    this.showMoves(moved, keepHints);
+    this.showMoves(moved, keepHints, { recompute: recomputeHint(this.split.recompute, answer.response) });
     this.stateChanged();
     // Mid-drag the offers stay as they were, unless a moved control now holds a value its slider does not offer.
     if (!renew && SLIDERS.every(([key]) => this.stops[key].includes(this.split[key]))) {
@@ -256,20 +256,27 @@ class ParascopeMfu extends ParascopeWidget {
     }
   }
 
-  /** A hint beside each control a change moved (the others' hints cleared), also said to screen readers. */
-  showMoves(moved, keep) {
+  /**
+   * A hint beside each control a change moved, said to screen readers too; the others show their `standing` line
+   * (key -> text: what the engine's answer says of that control's value) or none.
+   */
+  showMoves(moved, keep, standing = {}) {
     if (keep) return;
-    for (const key of Object.keys(this.controls)) {
-      this.controls[key].hint('');
-      this.controls[key].element.querySelector('.hint').removeAttribute('title');
-    }
+    for (const key of Object.keys(this.controls)) this.hintOn(key, standing[key] ?? '');
     const said = moved.map((m) => {
       const text = `Moved ${shown(m.key, m.from, this.choices)} → ${shown(m.key, m.to, this.choices)}: ${m.reason}.`;
-      this.controls[m.key].hint(text);
-      this.controls[m.key].element.querySelector('.hint').title = text;
+      this.hintOn(m.key, text);
       return `${this.controls[m.key].element.querySelector('.label').textContent} ${text[0].toLowerCase()}${text.slice(1)}`;
     });
     if (said.length) this.announce(`${this.announcement ?? ''} ${said.join(' ')}`.trim());
+  }
+
+  /** Shows `text` under control `key` (its whole text also in the title: a long hint is cut to two lines). */
+  hintOn(key, text) {
+    this.controls[key].hint(text);
+    const line = this.controls[key].element.querySelector('.hint');
+    if (text) line.title = text;
+    else line.removeAttribute('title');
   }
 
   paintStep(p, r) {

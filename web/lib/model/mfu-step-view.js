@@ -16,6 +16,28 @@ export function bandText(band) {
     + `(${basis})`;
 }
 
+/**
+ * The line beside the recomputation control: with selective chosen and the engine's answer recomputing nothing
+ * (`compute_split.recompute_at_peak` 0: under FlashAttention the engine treats selective as none), say so.
+ */
+export function recomputeHint(recompute, r) {
+  if (recompute !== 'selective' || r.compute_split.recompute_at_peak !== 0) return '';
+  return 'Same as none here: FlashAttention keeps no attention scores to recompute.';
+}
+
+/**
+ * Why ZeRO-3 holds more than ZeRO-2 in this run, in a reader's words, when the engine's answer carries its
+ * `memory_per_gpu.note` (ZeRO-3 in a pipeline); the engine's own sentence stays in the exported JSON.
+ */
+export function memoryNote(r) {
+  if (!r.memory_per_gpu.note) return '';
+  return r.parallel.reshard_after_forward
+    ? 'Why it can be more than ZeRO-2: in a pipeline, ZeRO-3 keeps each microbatch\'s gradients whole until the last '
+      + 'microbatch\'s backward pass.'
+    : 'Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights and whole gradients from the first '
+      + 'microbatch to the last, rather than gathering them again for each one.';
+}
+
 /** Share of the step, "12 %", from two engine seconds (display only). */
 const share = (part, r) => shareText(part, r.step_time, 0);
 
