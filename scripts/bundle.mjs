@@ -13,7 +13,7 @@
 //     ~150–270 ms later in medians of 20 cold loads on a 2-core machine, for no byte saved; issue 12).
 //   - A page that names no widget in its HTML picks one at run time (embed.html reads its hash): its entries are
 //     built together with code splitting (esbuild `splitting`, ESM). Each entry becomes js/<name>-<hash>.js; each
-//     module loaded by a dynamic `import()` (a widget from lib/widget-modules.js, the engine's glue) becomes its own
+//     module loaded by a dynamic `import()` (a widget's element from lib/widget-modules.js, the engine's glue) becomes its own
 //     chunk js/<name>-<hash>.js holding that module and what only it uses; code used by several of those sits in
 //     shared chunks js/chunk-<hash>.js, imported by the chunks that need it.
 // - Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the
@@ -21,7 +21,7 @@
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
 // - The widgets' stylesheets: each widget's shadow root links css/widget.css (shared rules) and its own
-//   css/widget-<name>.css (lib/widget.js). In the bundle of a page that shows its widgets, every one of those URLs
+//   widgets/<name>/<name>.css (lib/widget.js; the figures are widgets/index.js's). In the bundle of a page that shows its widgets, every one of those URLs
 //   points at one sheet, widget.css followed by each widget's own in name order: one request for the page, as before
 //   the split. The embed's chunks keep them apart, so it loads only its widget's rules.
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
@@ -29,8 +29,8 @@
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
 //   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
-// - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file), and the
-//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle. So is a module loaded on demand
+// - A Web Worker's script (worker.js or *-worker.js in lib/ or widgets/: the planner's) is bundled as an entry of its
+//   own (one file), and the `new URL('…worker.js', import.meta.url)` that starts it is pointed at that bundle. So is a module loaded on demand
 //   by `import(new URL('…', import.meta.url).href)` in lib/ or widgets/ (the export code, lib/widget-tools.js): one file
 //   fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module itself.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
@@ -40,7 +40,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import * as esbuild from 'esbuild';
 
@@ -84,17 +84,16 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
     if (!hashed.has(file)) hashed.set(file, writeHashed(dirname(file), basename(file, extname(file)), extname(file), readFileSync(file)));
     return hashed.get(file);
   };
-  // The widgets' stylesheets: css/widget.css (what every widget shares) and css/widget-<name>.css (one widget's own,
-  // linked after it: lib/widget.js). A page bundled in one file runs every widget: there all of them point at one
-  // sheet, css/widget.css followed by every widget's own in name order, so the page loads one stylesheet, not six.
-  const sheets = join(dist, 'css');
-  const isWidgetSheet = (file) => dirname(file) === sheets && WIDGET_SHEET.test(basename(file));
+  // The widgets' stylesheets: css/widget.css (what every widget shares) and each figure's own (widgets/<name>/<name>.css,
+  // linked after it: lib/widget.js; the figures are widgets/index.js's). A page bundled in one file runs every widget:
+  // there all of them point at one sheet, css/widget.css followed by every figure's own in name order, so the page
+  // loads one stylesheet, not six.
+  const shared = join(dist, 'css', 'widget.css');
+  const own = (await figureSheets(dist)).sort((a, b) => basename(a).localeCompare(basename(b)));
+  const isWidgetSheet = (file) => file === shared || own.includes(file);
   let joined = null;
   const joinedSheets = () => {
-    if (!joined) {
-      const parts = readdirSync(sheets).filter((f) => WIDGET_SHEET.test(f) && f !== 'widget.css').sort();
-      joined = writeHashed(sheets, 'widget', '.css', Buffer.concat(['widget.css', ...parts].map((f) => readFileSync(join(sheets, f)))));
-    }
+    if (!joined) joined = writeHashed(dirname(shared), 'widget', '.css', Buffer.concat([shared, ...own].map((f) => readFileSync(f))));
     return joined;
   };
 
@@ -151,10 +150,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
     logLevel: 'warning',
     plugins: [assetUrls()],
   };
-  const libDir = join(dist, 'lib');
-  const workerScripts = existsSync(libDir)
-    ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
-  workerScripts.push(...lazyModules(dist));
+  const workerScripts = [...workersOf(dist), ...lazyModules(dist)];
   if (workerScripts.length) {
     const built = await esbuild.build({ ...options, splitting: false, entryPoints: workerScripts });
     for (const [out, meta] of Object.entries(built.metafile.outputs)) {
@@ -266,20 +262,34 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
 /** The modules the sources in lib/ and widgets/ load by `import(new URL('…', import.meta.url).href)` (absolute paths). */
 function lazyModules(dist) {
   const found = new Set();
-  for (const dir of ['lib', 'widgets'].map((d) => join(dist, d)).filter((d) => existsSync(d))) {
-    for (const f of readdirSync(dir, { recursive: true }).filter((n) => /\.m?js$/.test(n))) {
-      const text = readFileSync(join(dir, f), 'utf8');
-      for (const m of text.matchAll(/import\(\s*new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g)) {
-        const target = resolve(dirname(join(dir, f)), m[2]);
-        if (isLocal(m[2]) && existsSync(target)) found.add(target);
-      }
+  for (const file of sourcesIn(dist)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/import\(\s*new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g)) {
+      const target = resolve(dirname(file), m[2]);
+      if (isLocal(m[2]) && existsSync(target)) found.add(target);
     }
   }
   return [...found];
 }
 
-/** The widgets' stylesheets in css/: widget.css (shared) and widget-<name>.css (one widget's own), not hashed copies. */
-const WIDGET_SHEET = /^widget(-[a-z]+)?\.css$/;
+/** Each figure's own stylesheet (absolute), from the figures' list in dist/widgets/index.js. */
+async function figureSheets(dist) {
+  const index = join(dist, 'widgets', 'index.js');
+  if (!existsSync(index)) return [];
+  const { FIGURES, filesOf } = await import(pathToFileURL(index).href);
+  return FIGURES.map((f) => resolve(dirname(index), filesOf(f).stylesheet));
+}
+
+/** The Web Workers' scripts in lib/ and widgets/ (absolute): files named worker.js or *-worker.js. */
+function workersOf(dist) {
+  return sourcesIn(dist).filter((f) => /(^|[/-])worker\.js$/.test(basename(f)));
+}
+
+/** Every .js/.mjs source under dist's lib/ and widgets/ (absolute). */
+function sourcesIn(dist) {
+  return ['lib', 'widgets'].map((d) => join(dist, d)).filter((d) => existsSync(d))
+    .flatMap((dir) => readdirSync(dir, { recursive: true }).filter((n) => /\.m?js$/.test(n)).map((n) => join(dir, n)));
+}
 
 /** A widget's tag in a page's HTML. */
 const WIDGET_TAG = /<parascope-[a-z]/;

@@ -6,11 +6,12 @@ import { readHash } from './lib/model/link-hash.js';
 import { registerWidgets } from './lib/register-widgets.js';
 import { useWidgetEngine } from './lib/widget-engines.js';
 import { WIDGET_MODULES } from './lib/widget-modules.js';
+import { FIGURES } from './widgets/index.js';
 
 /** The message the parent page receives after every change of height (the guide's snippet reads it). */
 export const HEIGHT_MESSAGE = 'parascope:height';
 
-const WIDGETS = ['axes', 'ring', 'bubble', 'mfu', 'planner'];
+const WIDGETS = FIGURES.map((f) => f.name);
 const THEMES = ['light', 'dark'];
 
 const params = readHash(location.hash, '');

@@ -59,7 +59,7 @@ const CASES = {
     name: 'parascope-bubble-1f1b-8x32',
     answer: () => engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, include_ops: false }),
     numbers: (r) => [`${(r.efficiency * 100).toFixed(1)} %`],
-    vector: true, // the chart drawn as vectors (lib/gantt-svg.js, loaded with the export code), not the canvas's pixels
+    vector: true, // the chart drawn as vectors (widgets/bubble/gantt-svg.js, loaded with the export code), not the canvas's pixels
   },
   ring: { path: '', name: 'parascope-ring-4gpus-h100-sxm-intra-1gib', numbers: () => ['3.6 ms'] },
   axes: { path: '', name: 'parascope-axes-mixtral-8x7b-64gpus-tp2-pp4-ep8-all', numbers: () => ['Mixtral 8x7B'] },

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { presetSplit, stepRequest as splitRequest } from '../../web/lib/model/mfu-split.js';
-import { STEP_SEGMENTS } from '../../web/lib/step-bar.js';
-import { shownSeconds } from '../../web/lib/model/step-share.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { presetSplit, stepRequest as splitRequest } from '../../web/widgets/mfu/model/split.js';
+import { STEP_SEGMENTS } from '../../web/widgets/mfu/step-bar.js';
+import { shownSeconds } from '../../web/widgets/mfu/model/step-share.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 import { seededRandom } from '../seeded-random.mjs';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { TEST_PAGES, serve } from '../../scripts/serve.mjs';
-import { stepRequestOf, TARGETS } from '../../web/lib/model/planner-load.js';
-import { planRequest } from '../../web/lib/model/planner-request.js';
+import { stepRequestOf, TARGETS } from '../../web/widgets/planner/model/load.js';
+import { planRequest } from '../../web/widgets/planner/model/request.js';
 import { nodeEngine, nodePlannerEngine } from '../js/node-engine.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
-const { opsFromAttachment } = await import(new URL('../../dist/lib/op-columns.js', import.meta.url));
+const { opsFromAttachment } = await import(new URL('../../dist/widgets/bubble/op-columns.js', import.meta.url));
 
 const REQUESTS = [
   { schedule: '1f1b', stages: 4, microbatches: 8 },

@@ -3,14 +3,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { shardColour } from '../../web/lib/axes-grid.js';
-import { cellTag, colourKey, gpuReadout, gridName } from '../../web/lib/model/axes-captions.js';
-import { expertPanel } from '../../web/lib/model/axes-expert-facts.js';
-import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/lib/model/axes-layout.js';
-import { quickStartable, routeRequest, routesLater, runRequest, snapSkew, trafficRequest } from '../../web/lib/model/axes-requests.js';
-import { TABS, tabAfterKey } from '../../web/lib/model/axes-tabs.js';
-import { COLUMNS, trafficRows } from '../../web/lib/model/axes-traffic-rows.js';
-import { axesView } from '../../web/lib/model/axes-view.js';
+import { shardColour } from '../../web/widgets/axes/grid.js';
+import { cellTag, colourKey, gpuReadout, gridName } from '../../web/widgets/axes/model/captions.js';
+import { expertPanel } from '../../web/widgets/axes/model/expert-facts.js';
+import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/widgets/axes/model/layout.js';
+import { quickStartable, routeRequest, routesLater, runRequest, snapSkew, trafficRequest } from '../../web/widgets/axes/model/requests.js';
+import { TABS, tabAfterKey } from '../../web/widgets/axes/model/tabs.js';
+import { COLUMNS, trafficRows } from '../../web/widgets/axes/model/traffic-rows.js';
+import { axesView } from '../../web/widgets/axes/model/view.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { routeRequest, runRequest } from '../../web/lib/model/axes-requests.js';
-import { TABS } from '../../web/lib/model/axes-tabs.js';
-import { axesView, staticText } from '../../web/lib/model/axes-view.js';
+import { routeRequest, runRequest } from '../../web/widgets/axes/model/requests.js';
+import { TABS } from '../../web/widgets/axes/model/tabs.js';
+import { axesView, staticText } from '../../web/widgets/axes/model/view.js';
 import { nodeEngine } from './node-engine.mjs';
 import { seededRandom as random } from '../seeded-random.mjs';
 

@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { chartColours, contrast, parseColour, pack, SHADES } = await import(new URL('lib/model/bubble-colours.js', dist));
+const { chartColours, contrast, parseColour, pack, SHADES } = await import(new URL('widgets/bubble/model/colours.js', dist));
 
-const css = await readFile(new URL('css/widget-bubble.css', dist), 'utf8');
+const css = await readFile(new URL('widgets/bubble/bubble.css', dist), 'utf8');
 const variable = (name) => parseColour(new RegExp(`${name}:\\s*([^;]+);`).exec(css)?.[1]);
 const series = { f: variable('--bubble-f'), b: variable('--bubble-b'), w: variable('--bubble-w') };
 const light = { ...series, idle: [0xd9, 0x82, 0x2b], bg: [0xf7, 0xf8, 0xfb], fg: [0x1d, 0x23, 0x30], muted: [0x6b, 0x73, 0x85] };

@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { engineCheck, hintOf, ruleOf, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
-const { LIMITS, SCHEDULES } = await import(new URL('lib/model/bubble-state.js', dist));
-const { pipelineRequest } = await import(new URL('lib/model/bubble-request.js', dist));
+const { engineCheck, hintOf, ruleOf, settle } = await import(new URL('widgets/bubble/model/rules.js', dist));
+const { LIMITS, SCHEDULES } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { pipelineRequest } = await import(new URL('widgets/bubble/model/request.js', dist));
 
 const engine = await nodeEngine();
 const check = engineCheck(engine);

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { bubbleTexts, closedFormText, opText } = await import(new URL('lib/model/bubble-text.js', dist));
-const { opsFromAttachment } = await import(new URL('lib/op-columns.js', dist));
+const { bubbleTexts, closedFormText, opText } = await import(new URL('widgets/bubble/model/text.js', dist));
+const { opsFromAttachment } = await import(new URL('widgets/bubble/op-columns.js', dist));
 
 const engine = await nodeEngine();
 const answer = (request) => engine.call({ op: 'pipeline', include_ops: false, ...request });

@@ -8,9 +8,9 @@ import { nodeEngine } from './node-engine.mjs';
 import { seededRandom as random } from '../seeded-random.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { engineCheck, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
-const { LIMITS, SCHEDULES } = await import(new URL('lib/model/bubble-state.js', dist));
-const { bubbleTexts } = await import(new URL('lib/model/bubble-text.js', dist));
+const { engineCheck, settle } = await import(new URL('widgets/bubble/model/rules.js', dist));
+const { LIMITS, SCHEDULES } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { bubbleTexts } = await import(new URL('widgets/bubble/model/text.js', dist));
 
 const engine = await nodeEngine();
 const check = engineCheck(engine);

@@ -24,9 +24,11 @@ before(async () => {
   await writeFile(join(site, 'wasm', 'engine.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
   await mkdir(join(site, 'widgets'));
   await writeFile(join(site, 'css', 'a.css'), '.a{color:blue}');
-  // Each widget's own rules (css/widget-<name>.css), linked after widget.css (lib/widget.js).
+  // Each widget's own rules, linked after widget.css (lib/widget.js): the figures' list (widgets/index.js) names them.
   await writeFile(join(site, 'css', 'widget-a.css'), '.wa { color: green; }\n');
   await writeFile(join(site, 'css', 'widget-b.css'), '.wb { color: olive; }\n');
+  await writeFile(join(site, 'widgets', 'index.js'), "export const FIGURES = [{ name: 'a' }, { name: 'b' }];\n"
+    + 'export const filesOf = ({ name }) => ({ stylesheet: `../css/widget-${name}.css` });\n');
   await writeFile(join(site, 'wasm', 'engine.mjs'), "export default 'the engine glue';\n");
   await writeFile(join(site, 'lib', 'sheet.js'), "export const sheet = new URL('../css/widget.css', import.meta.url).href;\n");
   await writeFile(join(site, 'lib', 'engine.js'), "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n"

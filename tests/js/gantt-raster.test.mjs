@@ -1,4 +1,4 @@
-// The bubble's pixel raster (lib/gantt.js) equals the per-pixel rule it stands for: an op's colour where an op covers
+// The bubble's pixel raster (widgets/bubble/gantt.js) equals the per-pixel rule it stands for: an op's colour where an op covers
 // the pixel (its darker first column where wide enough), else the idle hatch ((x + y) mod period), gutters between rows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { drawGantt, indexStages } = await import(new URL('lib/gantt.js', dist));
-const { chartColours } = await import(new URL('lib/model/bubble-colours.js', dist));
-const { opsFromAttachment } = await import(new URL('lib/op-columns.js', dist));
+const { drawGantt, indexStages } = await import(new URL('widgets/bubble/gantt.js', dist));
+const { chartColours } = await import(new URL('widgets/bubble/model/colours.js', dist));
+const { opsFromAttachment } = await import(new URL('widgets/bubble/op-columns.js', dist));
 
 const palette = { f: [79, 127, 214], b: [60, 160, 110], w: [150, 110, 200], idle: [217, 130, 43], bg: [247, 248, 251],
   fg: [29, 35, 48], muted: [107, 115, 133] };

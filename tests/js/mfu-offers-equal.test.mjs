@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { MFU_CUSTOM } from '../../web/lib/model/mfu-custom.js';
-import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/lib/model/mfu-split.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { MFU_CUSTOM } from '../../web/widgets/mfu/model/custom.js';
+import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/widgets/mfu/model/split.js';
 import { seededRandom } from '../seeded-random.mjs';
 import { offeredByStep, resolveByStep, settleByStep } from './mfu-split-by-step.mjs';
 import { nodeEngine } from './node-engine.mjs';

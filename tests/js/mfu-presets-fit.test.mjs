@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { deviceWords } from '../../web/lib/model/mfu-devices.js';
-import { RUN_DEFAULTS, runView } from '../../web/lib/model/mfu-run.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
+import { RUN_DEFAULTS, runView } from '../../web/widgets/mfu/model/run.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

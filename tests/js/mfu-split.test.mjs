@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { KEYS, offered, presetSplit, resolve, settle, shortReason, stepRequest } from '../../web/lib/model/mfu-split.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { KEYS, offered, presetSplit, resolve, settle, shortReason, stepRequest } from '../../web/widgets/mfu/model/split.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { deviceWords } from '../../web/lib/model/mfu-devices.js';
-import { presetSplit, stepRequest } from '../../web/lib/model/mfu-split.js';
-import { memoryNote, recomputeHint, stepView } from '../../web/lib/model/mfu-step-view.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
+import { presetSplit, stepRequest } from '../../web/widgets/mfu/model/split.js';
+import { memoryNote, recomputeHint, stepView } from '../../web/widgets/mfu/model/step-view.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

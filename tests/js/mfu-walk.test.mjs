@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { percent } from '../../web/lib/format.js';
-import { PRESETS, YOUR_RUN } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { deviceWords } from '../../web/lib/model/mfu-devices.js';
-import { RUN_DEFAULTS, runRequest, runView } from '../../web/lib/model/mfu-run.js';
-import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/lib/model/mfu-split.js';
-import { stepView } from '../../web/lib/model/mfu-step-view.js';
+import { PRESETS, YOUR_RUN } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
+import { RUN_DEFAULTS, runRequest, runView } from '../../web/widgets/mfu/model/run.js';
+import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/widgets/mfu/model/split.js';
+import { stepView } from '../../web/widgets/mfu/model/step-view.js';
 import { nodeEngine } from './node-engine.mjs';
 import { seededRandom as random } from '../seeded-random.mjs';
 

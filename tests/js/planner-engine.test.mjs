@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ATTRIBUTES } from '../../web/lib/model/attributes.js';
-import { loadValues, stepRequestOf } from '../../web/lib/model/planner-load.js';
-import { DEFAULTS, controlOptions, planRequest } from '../../web/lib/model/planner-request.js';
-import { bestText, emptyText, scatterLayout, summaryText, tableRows } from '../../web/lib/model/planner-view.js';
+import { loadValues, stepRequestOf } from '../../web/widgets/planner/model/load.js';
+import { DEFAULTS, controlOptions, planRequest } from '../../web/widgets/planner/model/request.js';
+import { bestText, emptyText, scatterLayout, summaryText, tableRows } from '../../web/widgets/planner/model/view.js';
 import { seededRandom } from '../seeded-random.mjs';
 import { nodeEngine, nodePlannerEngine } from './node-engine.mjs';
 

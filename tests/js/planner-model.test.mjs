@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { LIMITS } from '../../web/lib/model/bubble-state.js';
-import { MFU_CUSTOM, TARGETS, loadValues, stepRequestOf } from '../../web/lib/model/planner-load.js';
-import { afterMessage, nextChunk, started } from '../../web/lib/model/planner-protocol.js';
+import { LIMITS } from '../../web/widgets/bubble/model/state.js';
+import { MFU_CUSTOM, TARGETS, loadValues, stepRequestOf } from '../../web/widgets/planner/model/load.js';
+import { afterMessage, nextChunk, started } from '../../web/widgets/planner/model/protocol.js';
 import { BATCH_STOPS, DEFAULTS, GPU_STOPS, OBJECTIVES, TOP_K, controlOptions, inputsAsAttributes, planRequest,
-  sameInputs, withStops } from '../../web/lib/model/planner-request.js';
+  sameInputs, withStops } from '../../web/widgets/planner/model/request.js';
 import { MARGIN, bestText, configurationText, emptyText, memoryOf, nearestPoint, pointAfterKey, progressText,
-  scatterLabel, scatterLayout, splitText, summaryText, tableRows, ticks } from '../../web/lib/model/planner-view.js';
+  scatterLabel, scatterLayout, splitText, summaryText, tableRows, ticks } from '../../web/widgets/planner/model/view.js';
 import { ATTRIBUTES } from '../../web/lib/model/attributes.js';
 import { seededRandom } from '../seeded-random.mjs';
 import { fakeAnswer } from './planner-fake-answer.mjs';

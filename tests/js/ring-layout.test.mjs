@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { FONT, MIN_WIDTH_PX, VIEW, labelWidth, ringLayout, textWidth } from '../../web/lib/model/ring-layout.js';
+import { FONT, MIN_WIDTH_PX, VIEW, labelWidth, ringLayout, textWidth } from '../../web/widgets/ring/model/layout.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

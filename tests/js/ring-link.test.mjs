@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { seconds } from '../../web/lib/format.js';
-import { ringLink } from '../../web/lib/model/ring-link.js';
-import { ringChartText, ringReadout } from '../../web/lib/model/ring-readout.js';
-import { chartRequests, readoutRequest } from '../../web/lib/model/ring-requests.js';
+import { ringLink } from '../../web/widgets/ring/model/link.js';
+import { ringChartText, ringReadout } from '../../web/widgets/ring/model/readout.js';
+import { chartRequests, readoutRequest } from '../../web/widgets/ring/model/requests.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { ringRound } from '../../web/lib/model/ring-round.js';
+import { ringRound } from '../../web/widgets/ring/model/round.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();

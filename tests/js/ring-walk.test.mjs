@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { seconds } from '../../web/lib/format.js';
-import { ringLayout } from '../../web/lib/model/ring-layout.js';
-import { ringLink } from '../../web/lib/model/ring-link.js';
-import { ringChartText, ringReadout } from '../../web/lib/model/ring-readout.js';
-import { chartRequests, readoutRequest } from '../../web/lib/model/ring-requests.js';
-import { ringRound } from '../../web/lib/model/ring-round.js';
+import { ringLayout } from '../../web/widgets/ring/model/layout.js';
+import { ringLink } from '../../web/widgets/ring/model/link.js';
+import { ringChartText, ringReadout } from '../../web/widgets/ring/model/readout.js';
+import { chartRequests, readoutRequest } from '../../web/widgets/ring/model/requests.js';
+import { ringRound } from '../../web/widgets/ring/model/round.js';
 import { nodeEngine } from './node-engine.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 

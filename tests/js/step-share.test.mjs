@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { shareText, shownSeconds } from '../../web/lib/model/step-share.js';
+import { shareText, shownSeconds } from '../../web/widgets/mfu/model/step-share.js';
 
 test('a share that rounds to nothing but is above zero reads "< 0.1 %" (or "< 1 %")', () => {
   assert.equal(shareText(0.00275, 17.5), '< 0.1 %');

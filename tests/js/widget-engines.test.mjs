@@ -14,6 +14,7 @@ import { fixtureCases, nodeModuleEngine, wasmModuleNames } from './node-engine.m
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const { WIDGET_ENGINES } = await import('../../web/lib/widget-engines.js');
+const { figureOf, filesOf } = await import('../../web/widgets/index.js');
 const cases = await fixtureCases();
 const names = await wasmModuleNames();
 const engines = new Map(await Promise.all(names.map(async (name) => [name, await nodeModuleEngine(name)])));
@@ -99,19 +100,22 @@ async function codeOf(file, seen = new Map()) {
   return seen;
 }
 
+/** A figure's element module, by its tag (widgets/index.js). */
+const elementOf = (tag) => join(root, 'web/widgets', filesOf(figureOf(tag)).module);
+
 /** The ops a widget's code asks (`op: 'x'` or `"op":"x"`). */
 const opsAsked = (code) => new Set([...code.values()].flatMap((text) =>
   [...text.matchAll(/\bop: ?'([a-z_]+)'|"op":"([a-z_]+)"/g)].map((m) => m[1] ?? m[2])));
 
 // What the widgets' code reads named `source`: none is a preset's citation (their modules compile none in).
 const NOT_CITATIONS = new Set([
-  'pub.source',  // <parascope-mfu>: a published run's reference, from lib/mfu-presets.js
+  'pub.source',  // <parascope-mfu>: a published run's reference, from widgets/mfu/model/presets.js
   'cf.source',   // <parascope-bubble>: the pipeline op's closed form (its paper)
 ]);
 
 for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {
   test(`<${tag}> embedded alone runs ${name}, which answers every op its code asks`, async () => {
-    const asked = opsAsked(await codeOf(join(root, 'web/widgets', `${tag}.js`)));
+    const asked = opsAsked(await codeOf(elementOf(tag)));
     // plan is asked only by planSearch (lib/engine.js), which runs in the planner's worker on the planner's engine.
     asked.delete('plan');
     assert.ok(asked.has('presets') && asked.size >= 2, [...asked].join());
@@ -120,7 +124,7 @@ for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {
   });
 
   test(`<${tag}>'s code reads no preset citation, which ${name} leaves out`, async () => {
-    for (const [file, text] of await codeOf(join(root, 'web/widgets', `${tag}.js`))) {
+    for (const [file, text] of await codeOf(elementOf(tag))) {
       for (const m of text.matchAll(/[\w$.\]\[]*\bsources?\b/g)) {
         // A key written (`source: 'x'`) or a word in a comment or a string is no read; a property read must be listed.
         const read = /\.sources?$|\[['"]sources?['"]\]$/.test(m[0]) || /^\s*[,}=]/.test(text.slice(m.index + m[0].length));

@@ -84,7 +84,7 @@ if (typeof window !== 'undefined') {
  */
 /**
  * The sheets a widget's shadow root links: css/widget.css (the rules every widget shares), then its class's own
- * (`stylesheet`, its css/widget-<name>.css) unless both are one file (a bundle with every widget: scripts/bundle.mjs).
+ * (`stylesheet`, its widgets/<name>/<name>.css) unless both are one file (a bundle with every widget: scripts/bundle.mjs).
  */
 function stylesheetsOf(host) {
   const own = host.constructor.stylesheet;
@@ -239,7 +239,8 @@ export class ParascopeWidget extends HTMLElement {
 
   /**
    * Hook for export (lib/export-figure.js), or null: { title, words (for the file name), root (the element drawn),
-   * vector(canvas, box, drawers) (an <svg> for a canvas, optional; drawers come with lib/export-figure.js), data
+   * vector(canvas, box, drawers) (an <svg> for a canvas, optional), drawers() (a promise of what vector is handed:
+   * the module that draws it, loaded only when a figure is downloaded), data
    * ({ request, response }: the JSON), table (rows for the CSV, optional: else the response field by field) }.
    */
   exportFigure() {

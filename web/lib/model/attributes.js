@@ -1,20 +1,12 @@
 // Every attribute of every parascope element, in one place: kind, range, default and what it does. The widgets read
-// their attributes (and permalink values) with these specs (each from its own file, attributes-<name>.js, so a widget
+// their attributes (and permalink values) with these specs (each from its own file, widgets/<name>/attributes.js, so a widget
 // embedded alone loads no other widget's), the iframe route takes only these names, and the embed guide's table and
 // the editor hints (types/, html-custom-data.json) are checked against this list.
-import { AXES_ATTRIBUTES } from './attributes-axes.js';
-import { BUBBLE_ATTRIBUTES } from './attributes-bubble.js';
-import { MFU_ATTRIBUTES } from './attributes-mfu.js';
-import { PLANNER_ATTRIBUTES } from './attributes-planner.js';
-import { RING_ATTRIBUTES } from './attributes-ring.js';
+import { FIGURES } from '../../widgets/index.js';
 
-export const ATTRIBUTES = {
-  'parascope-axes': AXES_ATTRIBUTES,
-  'parascope-ring': RING_ATTRIBUTES,
-  'parascope-bubble': BUBBLE_ATTRIBUTES,
-  'parascope-mfu': MFU_ATTRIBUTES,
-  'parascope-planner': PLANNER_ATTRIBUTES,
-};
+/** tag -> its attribute specs: each figure's widgets/<name>/attributes.js (widgets/index.js), read once at load. */
+export const ATTRIBUTES = Object.fromEntries(await Promise.all(FIGURES.map(async ({ tag, name }) =>
+  [tag, (await import(`../../widgets/${name}/attributes.js`)).ATTRIBUTES])));
 
 /** The element names, in the article's order. */
 export const ELEMENTS = Object.keys(ATTRIBUTES);
