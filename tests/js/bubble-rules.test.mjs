@@ -7,7 +7,8 @@ import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { engineCheck, hintOf, ruleOf, settle } = await import(new URL('widgets/bubble/model/rules.js', dist));
-const { LIMITS, SCHEDULES } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { LIMITS } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { scheduleChoices } = await import(new URL('lib/model/engine-lists.js', dist));
 const { pipelineRequest } = await import(new URL('widgets/bubble/model/request.js', dist));
 
 const engine = await nodeEngine();
@@ -90,7 +91,7 @@ test('no dead position: every refused combination of the number controls settles
   // end of the slider); the forward half is a separate switch, checked below.
   const ask = cached(check);
   const refusedRaw = {};
-  for (const [schedule] of SCHEDULES) {
+  for (const [schedule] of scheduleChoices()) {
     refusedRaw[schedule] = 0;
     const chunkValues = schedule === 'interleaved' ? [1, 2, 3, 8] : [1];
     for (let stages = LIMITS.stages[0]; stages <= LIMITS.stages[1]; stages += 1) {
@@ -113,7 +114,7 @@ test('no dead position: every refused combination of the number controls settles
 });
 
 test('no dead position: the forward half, ticked on any schedule at any size, settles on a drawable state', () => {
-  for (const [schedule] of SCHEDULES) {
+  for (const [schedule] of scheduleChoices()) {
     for (const [stages, microbatches] of [[1, 1], [1, 128], [5, 9], [8, 32], [32, 1], [32, 128], [31, 127]]) {
       for (const chunks of [1, 2, 8]) {
         const s = settle({ schedule, stages, microbatches, chunks, forwardOnly: true }, check,

@@ -9,7 +9,8 @@ import { seededRandom as random } from '../seeded-random.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { engineCheck, settle } = await import(new URL('widgets/bubble/model/rules.js', dist));
-const { LIMITS, SCHEDULES } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { LIMITS } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { scheduleChoices } = await import(new URL('lib/model/engine-lists.js', dist));
 const { bubbleTexts } = await import(new URL('widgets/bubble/model/text.js', dist));
 
 const engine = await nodeEngine();
@@ -21,7 +22,7 @@ function randomMove(rand, settled) {
   const controls = ['schedule', 'stages', 'microbatches', 'forwardOnly', 'chunks']
     .filter((c) => (c === 'chunks' ? settled.applies.chunks : c === 'forwardOnly' ? settled.applies.forwardOnly : true));
   const key = pick(controls);
-  if (key === 'schedule') return [key, pick(SCHEDULES)[0]];
+  if (key === 'schedule') return [key, pick(scheduleChoices())[0]];
   if (key === 'forwardOnly') return [key, !settled.shown.forwardOnly];
   const [lo, hi] = LIMITS[key];
   const now = settled.shown[key];

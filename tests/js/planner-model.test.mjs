@@ -8,17 +8,20 @@ import { test } from 'node:test';
 import { LIMITS } from '../../web/widgets/bubble/model/state.js';
 import { MFU_CUSTOM, TARGETS, loadValues, stepRequestOf } from '../../web/widgets/planner/model/load.js';
 import { afterMessage, nextChunk, started } from '../../web/widgets/planner/model/protocol.js';
-import { BATCH_STOPS, DEFAULTS, GPU_STOPS, OBJECTIVES, TOP_K, controlOptions, inputsAsAttributes, planRequest,
+import { BATCH_STOPS, DEFAULTS, GPU_STOPS, TOP_K, controlOptions, inputsAsAttributes, planRequest,
   sameInputs, withStops } from '../../web/widgets/planner/model/request.js';
 import { MARGIN, bestText, configurationText, emptyText, memoryOf, nearestPoint, pointAfterKey, progressText,
   scatterLabel, scatterLayout, splitText, summaryText, tableRows, ticks } from '../../web/widgets/planner/model/view.js';
 import { ATTRIBUTES } from '../../web/lib/model/attributes.js';
 import { seededRandom } from '../seeded-random.mjs';
+import { nodeEngine } from './node-engine.mjs';
 import { fakeAnswer } from './planner-fake-answer.mjs';
 
 const GiB = 2 ** 30;
 const BAD_TEXT = /NaN|Infinity|undefined|null|\[object/;
-const PRESETS = {
+const presets = (await nodeEngine()).call({ op: 'presets' }); // its lists reach the pure modules (engine-lists.js)
+const PRESETS = { // the engine's lists, a small choice of models and chips
+  ...presets,
   models: [{ id: 'gpt3-175b', name: 'GPT-3 175B' }, { id: 'llama3-70b', name: 'Llama 3 70B' }],
   hardware: [{ id: 'a100-80gb', name: 'A100 80GB', memory_bytes: 80 * GiB }, { id: 'h100-sxm', name: 'H100', memory_bytes: 80 * GiB }],
 };
@@ -39,8 +42,8 @@ test('an attribute\'s own GPU count or batch joins the offered values, in order'
   assert.ok(options.globalBatch.some(([v]) => v === '100'));
   assert.deepEqual(options.gpus.map(([v]) => Number(v)), [...options.gpus.map(([v]) => Number(v))].sort((a, b) => a - b));
   assert.deepEqual(options.model, [['gpt3-175b', 'GPT-3 175B'], ['llama3-70b', 'Llama 3 70B']]);
-  assert.deepEqual(options.objective.map(([v]) => v), OBJECTIVES.map(([v]) => v));
-  assert.deepEqual(ATTRIBUTES['parascope-planner'].objective.choices, ['mfu', 'step_time', 'memory']);
+  assert.deepEqual(options.objective.map(([v]) => v), presets.plan_objectives, 'the engine\'s objectives, in its order');
+  assert.equal(ATTRIBUTES['parascope-planner'].objective.engine, 'plan_objectives', 'the attribute takes the engine\'s list');
 });
 
 test('a row says the split, the schedule, the microbatch and the engine\'s numbers with units', () => {

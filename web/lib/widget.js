@@ -6,6 +6,7 @@ import { firstKey, hashNames, readHash, writeHash } from './model/link-hash.js';
 import { ensurePageStylesheet } from './page-stylesheet.js';
 import { widgetTools } from './widget-tools.js';
 import { attributeNumber } from './model/attribute-number.js';
+import { useEngineLists } from './model/engine-lists.js';
 
 const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
 const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
@@ -386,6 +387,7 @@ export class ParascopeWidget extends HTMLElement {
     }
     const answer = JSON.parse(text);
     if (answer.error) throw new EngineError(answer.error);
+    useEngineLists(answer); // the schedules, modes and objectives the pure modules read (lib/model/engine-lists.js)
     return answer;
   }
 

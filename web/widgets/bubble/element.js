@@ -3,6 +3,7 @@
 // State logic lives in model/*.js (valid controls, texts, colours); this file binds controls and paints.
 import { selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
+import { scheduleChoices } from '../../lib/model/engine-lists.js';
 import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from './gantt.js';
 import { chartColours, parseColour } from './model/colours.js';
 import { engineCheck, settle } from './model/rules.js';
@@ -23,7 +24,8 @@ const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idl
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
     // The schedules and the names readers see: the engine's schedule registry (presets op), not a list of our own.
-    this.schedules = this.enginePresets().schedules.map((s) => [s.id, s.label]);
+    this.enginePresets();
+    this.schedules = scheduleChoices();
     this.wanted = {
       stages: this.intAttribute('stages', A.stages),
       microbatches: this.intAttribute('microbatches', A.microbatches),

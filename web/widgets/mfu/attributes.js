@@ -1,7 +1,6 @@
 // <parascope-mfu>'s attributes: kind, range, default and what each does (lib/model/attributes.js gathers every element's).
 import { PRESETS, YOUR_RUN } from './model/presets.js';
 import { RUN_DEFAULTS } from './model/run.js';
-import { CHOICES as MFU_CHOICES } from './model/split.js';
 import { MFU_CUSTOM } from './model/custom.js';
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
 
@@ -14,9 +13,9 @@ export const ATTRIBUTES = {
   vpp: int(1, 1_000_000, null, 'virtual stages per pipeline rank', { defaultText: 'the preset\'s' }),
   'microbatch-size': int(1, 1_000_000, null, 'sequences per microbatch', { defaultText: 'the preset\'s' }),
   'global-batch': int(1, 1_000_000, null, 'sequences per step', { defaultText: 'the preset\'s' }),
-  recompute: choice(MFU_CHOICES.recompute.map(([v]) => v), null, 'activation recomputation', { defaultText: 'the preset\'s' }),
-  schedule: choice(MFU_CHOICES.schedule.map(([v]) => v), null, 'pipeline schedule', { defaultText: 'the preset\'s' }),
-  zero: choice(MFU_CHOICES.zero.map(([v]) => String(v)), null, 'ZeRO stage', { defaultText: 'the preset\'s' }),
+  recompute: choice(null, null, 'activation recomputation', { defaultText: 'the preset\'s', engine: 'recompute' }),
+  schedule: choice(null, null, 'pipeline schedule', { defaultText: 'the preset\'s', engine: 'schedules' }),
+  zero: choice(null, null, 'ZeRO stage', { defaultText: 'the preset\'s', engine: 'zero' }),
   cp: int(1, 1_000_000, 1, 'custom: context-parallel size'),
   ep: int(1, 1_000_000, 1, 'custom: expert-parallel size (MoE models)'),
   'sequence-parallel': { kind: 'flag', fallback: false, about: 'custom: sequence parallelism on' },
@@ -25,7 +24,7 @@ export const ATTRIBUTES = {
   gpus: int(1, 10_000_000, Number(RUN_DEFAULTS.gpus), 'your-run and custom: GPUs (or TPU chips)'),
   'tokens-per-second': { kind: 'number', min: 0, max: Number.MAX_VALUE, fallback: Number(RUN_DEFAULTS.tokensPerSecond),
     about: 'your-run: measured throughput of the whole cluster, tokens/s' },
-  attention: choice(['full', 'causal'], RUN_DEFAULTS.attention, 'your-run: attention FLOP convention'),
+  attention: choice(null, RUN_DEFAULTS.attention, 'your-run: attention FLOP convention', { engine: 'attention' }),
   theme: THEME,
   permalink: PERMALINK,
 };

@@ -3,6 +3,7 @@
 // State and text live in model/*.js; this file binds the controls and paints.
 import { selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
+import { scheduleChoices } from '../../lib/model/engine-lists.js';
 import { grouped, percent } from '../../lib/format.js';
 import { gpuGrid } from './gpu-grid.js';
 import { memoryBar } from './memory-bar.js';
@@ -12,16 +13,16 @@ import { makeAsker } from './model/asker.js';
 import { deviceWords } from './model/devices.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { MFU_CUSTOM } from './model/custom.js';
-import { CHOICES, SELECTS, SLIDERS, offered, presetSplit, resolve, settle, stepRequest } from './model/split.js';
+import { SELECTS, SLIDERS, choices, offered, presetSplit, resolve, settle, stepRequest } from './model/split.js';
 import { recomputeHint, stepView } from './model/step-view.js';
 import { stepBar } from './step-bar.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 
-/** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"); `choices` as the widget's this.choices. */
-function shown(key, value, choices = CHOICES) {
-  const choice = choices[key]?.find(([v]) => v === value);
+/** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"); `listed`: the widget's this.choices. */
+function shown(key, value, listed) {
+  const choice = listed[key]?.find(([v]) => v === value);
   return choice ? choice[1] : grouped(Number(value));
 }
 
@@ -29,7 +30,7 @@ class ParascopeMfu extends ParascopeWidget {
   setup(body) {
     this.presets = this.enginePresets();
     // The schedules offered and their names: the engine's schedule registry (presets op), not a list of our own.
-    this.choices = { ...CHOICES, schedule: this.presets.schedules.map((s) => [s.id, s.label]) };
+    this.choices = { ...choices(), schedule: scheduleChoices() };
     this.asker = makeAsker(this.engine);
     const ids = [...PRESETS.map((p) => p.id), YOUR_RUN];
     const modes = [...ids, MFU_CUSTOM];
@@ -42,7 +43,7 @@ class ParascopeMfu extends ParascopeWidget {
       hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
       gpus: String(this.intAttribute('gpus', A.gpus)),
       tokensPerSecond: String(this.numberAttribute('tokens-per-second', A['tokens-per-second'])),
-      attention: this.choiceAttribute('attention', A.attention.choices, A.attention.fallback),
+      attention: this.choiceAttribute('attention', this.presets.attention, A.attention.fallback),
     };
     if (this.mode === MFU_CUSTOM) this.custom = this.customRun();
 

@@ -5,6 +5,9 @@ import { h } from '../../lib/dom.js';
 import { deviceWords } from './model/devices.js';
 import { runView } from './model/run.js';
 
+
+/** What a reader is told of each attention FLOP convention (the conventions are the engine's presets list). */
+const ATTENTION_WORDS = { full: 'full (PaLM, nanoGPT)', causal: 'causal (half)' };
 /**
  * ask: (request) -> { response } | { error }; presets: the engine's presets answer; state: { model, hardware, gpus,
  * tokensPerSecond (typed text), attention }, changed in place; onView(view, words) after every update.
@@ -31,7 +34,7 @@ export function yourRunPanel(ask, presets, state, onView) {
     gpus.element,
     tokens.element,
     selectControl({ label: 'Attention FLOPs', name: 'attention', value: state.attention, onChange: set('attention'),
-      options: [['full', 'full (PaLM, nanoGPT)'], ['causal', 'causal (half)']] }).element);
+      options: presets.attention.map((a) => [a, ATTENTION_WORDS[a] ?? a]) }).element);
 
   const out = {
     mfu: h('strong', { class: 'big', 'data-out': 'mfu' }),

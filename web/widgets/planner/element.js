@@ -30,7 +30,7 @@ class ParascopePlanner extends ParascopeWidget {
       hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
       gpus: this.intAttribute('gpus', A.gpus),
       globalBatch: this.intAttribute('global-batch', A['global-batch']),
-      objective: this.choiceAttribute('objective', A.objective.choices, A.objective.fallback),
+      objective: this.choiceAttribute('objective', this.presets.plan_objectives, A.objective.fallback),
     };
     const options = controlOptions(this.presets, this.inputs);
     const select = (key, label) => selectControl({ label, name: key, options: options[key],

@@ -1,7 +1,8 @@
-// The bubble widget's controls (ranges, defaults, schedule names); the engine request a state makes is request.js's.
-import { SCHEDULES, scheduleLabel } from '../../../lib/model/schedules.js';
+// The bubble widget's controls (ranges, defaults; the schedules and their names are the engine's: lib/model/
+// engine-lists.js); the engine request a state makes is request.js's.
+import { scheduleLabel } from '../../../lib/model/engine-lists.js';
 
-export { SCHEDULES, scheduleLabel };
+export { scheduleLabel };
 
 /** Slider ranges: UI limits (the engine accepts far more; the chart stays legible up to these). */
 export const LIMITS = { stages: [1, 32], microbatches: [1, 128], chunks: [1, 8] };

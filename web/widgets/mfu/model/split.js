@@ -2,7 +2,7 @@
 // possibly after moving a dependent control) and what a change does (the new split, which controls moved and why).
 // Every validity rule is the engine's: a value is offered when the engine's `step_check` of a `step` request with it
 // passes (the engine's own rules and refusals, without timing the step: engine/API.md).
-import { scheduleLabel } from '../../../lib/model/schedules.js';
+import { engineList, scheduleLabel, scheduleTries } from '../../../lib/model/engine-lists.js';
 
 /** Slider stops; a preset's or attribute's own value joins its list. */
 export const STOPS = {
@@ -23,13 +23,21 @@ export const SLIDERS = [
   ['global_batch', 'Global batch (sequences per step)', 'global-batch'],
 ];
 
-/** [value, label] per choice of each select. */
-export const CHOICES = {
-  // The engine's default first, then the schedule vpp > 1 needs: a refused change tries them in this order.
-  schedule: ['1f1b', 'interleaved', 'gpipe', 'zb-h1', 'zb-h2', 'dualpipe'].map((id) => [id, scheduleLabel(id)]),
-  recompute: [['none', 'none'], ['selective', 'selective (attention)'], ['full', 'full (every layer)']],
-  zero: [[0, 'off'], [1, '1: optimizer states'], [2, '2: + gradients'], [3, '3: + weights']],
+/** What a reader is told of a recomputation mode or a ZeRO stage (words only: the values are the engine's lists). */
+const WORDS = {
+  recompute: { selective: 'selective (attention)', full: 'full (every layer)' },
+  zero: { 0: 'off', 1: '1: optimizer states', 2: '2: + gradients', 3: '3: + weights' },
 };
+
+/**
+ * [value, label] per choice of each select, from the engine's lists (lib/model/engine-lists.js). The schedules in the
+ * order a refused change tries them (the plain one first, then the one vpp > 1 needs).
+ */
+export function choices() {
+  const words = (key) => (v) => [v, WORDS[key][v] ?? String(v)];
+  return { schedule: scheduleTries().map((id) => [id, scheduleLabel(id)]), recompute: engineList('recompute').map(words('recompute')),
+    zero: engineList('zero').map(words('zero')) };
+}
 
 /** [key, label] per select. */
 export const SELECTS = [['schedule', 'Schedule'], ['recompute', 'Recomputation'], ['zero', 'ZeRO stage']];
@@ -73,7 +81,8 @@ export function checkRequest(preset, split) {
 
 /** Every value a control can take in this preset (before asking the engine), in display order. */
 export function valuesOf(key, preset, split) {
-  if (CHOICES[key]) return CHOICES[key].map(([v]) => v);
+  const listed = choices()[key];
+  if (listed) return listed.map(([v]) => v);
   const own = presetSplit(preset)[key];
   return [...new Set([...STOPS[key], own, split[key]])].sort((a, b) => a - b);
 }
@@ -82,7 +91,7 @@ export function valuesOf(key, preset, split) {
 function nearest(key, preset, split) {
   const current = split[key];
   const others = valuesOf(key, preset, split).filter((v) => v !== current);
-  if (CHOICES[key]) return others;
+  if (!STOPS[key]) return others;
   const distance = (v) => Math.abs(Math.log(v / current));
   return others.sort((a, b) => distance(a) - distance(b) || a - b);
 }

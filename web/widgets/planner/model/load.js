@@ -1,7 +1,7 @@
 // A planned configuration as the values the other figures read through their permalink path (attribute name -> text),
 // and what each figure cannot show of it, in words. Pure: `step` is the engine's answer for the configuration.
 import { LIMITS } from '../../bubble/model/state.js';
-import { scheduleLabel } from '../../../lib/model/schedules.js';
+import { scheduleLabel } from '../../../lib/model/engine-lists.js';
 import { splitText } from './view.js';
 import { MFU_CUSTOM } from '../../mfu/model/custom.js';
 

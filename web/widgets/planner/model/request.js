@@ -7,12 +7,13 @@ export const GPU_STOPS = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 3072, 
 /** Global batches (sequences per step) the control offers; an attribute's own value joins it. */
 export const BATCH_STOPS = [8, 16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
 
-/** [engine objective, what the table is ranked by]. */
-export const OBJECTIVES = [
-  ['mfu', 'highest MFU'],
-  ['step_time', 'shortest step'],
-  ['memory', 'least memory per GPU'],
-];
+/** What the table is ranked by, in a reader's words, per engine objective (the objectives: the presets' list). */
+const OBJECTIVE_WORDS = { mfu: 'highest MFU', step_time: 'shortest step', memory: 'least memory per GPU' };
+
+/** [engine objective, what the table is ranked by], in the engine's order (presets `plan_objectives`). */
+export function objectives(presets) {
+  return presets.plan_objectives.map((o) => [o, OBJECTIVE_WORDS[o] ?? o]);
+}
 
 /** Rows in the ranked table. */
 export const TOP_K = 10;
@@ -33,7 +34,7 @@ export function controlOptions(presets, inputs) {
     hardware: presets.hardware.map((x) => [x.id, x.name ?? x.id]),
     gpus: withStops(GPU_STOPS, inputs.gpus).map((n) => [String(n), grouped(n)]),
     globalBatch: withStops(BATCH_STOPS, inputs.globalBatch).map((n) => [String(n), grouped(n)]),
-    objective: OBJECTIVES.map(([v, t]) => [v, t]),
+    objective: objectives(presets),
   };
 }
 

@@ -1,7 +1,7 @@
 // What <parascope-planner> draws from the engine's `plan` answer: the ranked rows, the texts, and the scatter of every
 // evaluated configuration laid out in pixels. Pure: every number shown is the engine's, only formatted here.
 import { bytes, grouped, percent, seconds } from '../../../lib/format.js';
-import { scheduleLabel } from '../../../lib/model/schedules.js';
+import { scheduleLabel } from '../../../lib/model/engine-lists.js';
 
 /** Memory per GPU of a result or scatter point, in bytes (a number, or the step op's object with `total`). */
 export function memoryOf(entry) {
