@@ -95,7 +95,10 @@ function writeHashed(site, dir, name, ext, bytes) {
 /** The hashed copy of `file` (absolute), written on first use (site.hashed: original -> copy). */
 function hashedCopy(site, file) {
   if (!site.hashed.has(file)) {
-    site.hashed.set(file, writeHashed(site, dirname(file), basename(file, extname(file)), extname(file), readFileSync(file)));
+    site.hashed.set(
+      file,
+      writeHashed(site, dirname(file), basename(file, extname(file)), extname(file), readFileSync(file)),
+    );
   }
   return site.hashed.get(file);
 }
@@ -113,7 +116,13 @@ async function widgetSheets(site) {
   return {
     isWidgetSheet: (file) => file === shared || own.includes(file),
     joined: () => {
-      joined ??= writeHashed(site, dirname(shared), 'widget', '.css', Buffer.concat([shared, ...own].map((f) => readFileSync(f))));
+      joined ??= writeHashed(
+        site,
+        dirname(shared),
+        'widget',
+        '.css',
+        Buffer.concat([shared, ...own].map((f) => readFileSync(f))),
+      );
       return joined;
     },
   };
@@ -123,7 +132,9 @@ const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\
 
 /** The pages (top-level *.html), their entry scripts, and the entries of pages that show their widgets in their HTML. */
 function pageEntries(dist) {
-  const pages = readdirSync(dist).filter((f) => f.endsWith('.html')).sort();
+  const pages = readdirSync(dist)
+    .filter((f) => f.endsWith('.html'))
+    .sort();
   const entries = new Set();
   const oneFile = new Set(); // entries of a page that shows its widgets in its HTML (see the top of this file)
   for (const page of pages) {
@@ -150,15 +161,20 @@ function assetUrls(site, sheets) {
     setup(build) {
       build.onLoad({ filter: /\.m?js$/ }, (args) => {
         const found = [];
-        const contents = readFileSync(args.path, 'utf8').replace(/new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g, (whole, quote, rel) => {
-          const target = resolve(dirname(args.path), rel);
-          if (!isLocal(rel) || !existsSync(target)) return whole;
-          const copy = workers.get(target) ?? (joinSheets && sheets.isWidgetSheet(target) ? sheets.joined() : hashedCopy(site, target));
-          found.push(copy);
-          let fromBundle = toUrlPath(relative(site.outdir, copy));
-          if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
-          return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
-        });
+        const contents = readFileSync(args.path, 'utf8').replace(
+          /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g,
+          (whole, quote, rel) => {
+            const target = resolve(dirname(args.path), rel);
+            if (!isLocal(rel) || !existsSync(target)) return whole;
+            const copy =
+              workers.get(target) ??
+              (joinSheets && sheets.isWidgetSheet(target) ? sheets.joined() : hashedCopy(site, target));
+            found.push(copy);
+            let fromBundle = toUrlPath(relative(site.outdir, copy));
+            if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
+            return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
+          },
+        );
         assetsOf.set(args.path, [...(assetsOf.get(args.path) ?? []), ...found]);
         return { contents, loader: 'js' };
       });
@@ -169,8 +185,19 @@ function assetUrls(site, sheets) {
 
 /** esbuild's options for every build of this site. */
 function buildOptions(site, urls) {
-  return { bundle: true, format: 'esm', minify: site.minify, target: 'es2022', outdir: site.outdir, outbase: site.dist,
-    entryNames: '[name]-[hash]', chunkNames: '[name]-[hash]', metafile: true, logLevel: 'warning', plugins: [urls.plugin()] };
+  return {
+    bundle: true,
+    format: 'esm',
+    minify: site.minify,
+    target: 'es2022',
+    outdir: site.outdir,
+    outbase: site.dist,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [urls.plugin()],
+  };
 }
 
 /** Each worker script and each module loaded on demand, bundled alone (one file each); kept in urls.workers. */
@@ -186,11 +213,16 @@ async function buildWorkers(site, urls) {
 /** The pages' entries: one file each for pages showing their widgets (sheets joined), split chunks for the others. */
 async function buildEntries(site, urls, entries, oneFile) {
   const builds = [
-    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)), plugins: [urls.plugin({ joinSheets: true })] },
+    {
+      splitting: false,
+      entryPoints: [...entries].filter((e) => oneFile.has(e)),
+      plugins: [urls.plugin({ joinSheets: true })],
+    },
     { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
   ].filter((b) => b.entryPoints.length);
   const outputs = {};
-  for (const b of builds) Object.assign(outputs, (await esbuild.build({ ...buildOptions(site, urls), ...b })).metafile.outputs);
+  for (const b of builds)
+    Object.assign(outputs, (await esbuild.build({ ...buildOptions(site, urls), ...b })).metafile.outputs);
   return outputs;
 }
 
@@ -208,8 +240,12 @@ function chunkGraph(outputs, assetsOf) {
       for (const a of assetsOf.get(resolve(input)) ?? []) if (text.includes(basename(a))) assets.add(a);
     }
     const of = (kind) => meta.imports.filter((i) => i.kind === kind && !i.external).map((i) => resolve(i.path));
-    chunks.set(resolve(out), { source: meta.entryPoint && resolve(meta.entryPoint), imports: of('import-statement'),
-      lazy: of('dynamic-import'), assets });
+    chunks.set(resolve(out), {
+      source: meta.entryPoint && resolve(meta.entryPoint),
+      imports: of('import-statement'),
+      lazy: of('dynamic-import'),
+      assets,
+    });
   }
   return chunks;
 }
@@ -233,7 +269,11 @@ function entryBundles(entries, chunks) {
     const reach = (chunk) => {
       for (const c of closure(chunks, chunk)) {
         for (const a of chunks.get(c).assets) assets.add(a);
-        for (const l of chunks.get(c).lazy) if (!lazy.has(l)) { lazy.add(l); reach(l); }
+        for (const l of chunks.get(c).lazy)
+          if (!lazy.has(l)) {
+            lazy.add(l);
+            reach(l);
+          }
       }
     };
     const out = bySource.get(entry);
@@ -255,12 +295,16 @@ function rewritePage(site, page, bundles, chunks) {
   });
   html = html.replace(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g, (tag, href) => {
     const target = resolve(site.dist, href);
-    if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/)) return tag;
+    if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/))
+      return tag;
     return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(site.dist, hashedCopy(site, target)))}"`);
   });
   const links = preloads(site, html, scripts, chunks);
   if (links.length) {
-    html = html.replace(/(\n\s*)(<script\b[^>]*\btype="module")/, (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`);
+    html = html.replace(
+      /(\n\s*)(<script\b[^>]*\btype="module")/,
+      (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`,
+    );
   }
   writeFileSync(file, html);
 }
@@ -274,14 +318,22 @@ function preloads(site, html, scripts, chunks) {
   const lazy = new Set(scripts.flatMap((s) => [...s.lazy]));
   const widgets = [...lazy].filter((out) => chunks.get(out).source?.startsWith(join(site.dist, 'widgets') + sep));
   const start = new Set(scripts.flatMap((s) => [...closure(chunks, s.bundle)]));
-  const figures = new Set(widgets.length
-    ? widgets.map((out) => closure(chunks, out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x)))) : []);
-  const assets = new Set([...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)));
-  for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(site.dist, linked[1]));
+  const figures = new Set(
+    widgets.length
+      ? widgets.map((out) => closure(chunks, out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x))))
+      : [],
+  );
+  const assets = new Set(
+    [...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)),
+  );
+  for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g))
+    assets.delete(resolve(site.dist, linked[1]));
   // A page that runs its widget's own engine (<html data-engine="widget">: embed.html, whose script picks the widget
   // and starts that engine's download at once, lib/widget-engines.js) gets no engine preloaded, nor the figures' one.
-  if (/<html\b[^>]*\bdata-engine="widget"/.test(html)) for (const a of assets) if (a.endsWith('.wasm')) assets.delete(a);
-  for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
+  if (/<html\b[^>]*\bdata-engine="widget"/.test(html))
+    for (const a of assets) if (a.endsWith('.wasm')) assets.delete(a);
+  for (const out of lazy) {
+    // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
     const glue = chunks.get(out).source;
     const wasm = glue?.endsWith('.mjs') && site.hashed.get(`${glue.slice(0, -4)}.wasm`);
     if (wasm && assets.has(wasm)) closure(chunks, out, start);
@@ -290,9 +342,11 @@ function preloads(site, html, scripts, chunks) {
   for (const s of scripts) needed.delete(s.bundle); // its <script> tag loads it
   const path = (a) => toUrlPath(relative(site.dist, a));
   return [
-    ...[...assets].map((a) => (a.endsWith('.css')
-      ? `<link rel="preload" href="${path(a)}" as="style">`
-      : `<link rel="preload" href="${path(a)}" as="fetch" type="application/wasm" crossorigin>`)),
+    ...[...assets].map((a) =>
+      a.endsWith('.css')
+        ? `<link rel="preload" href="${path(a)}" as="style">`
+        : `<link rel="preload" href="${path(a)}" as="fetch" type="application/wasm" crossorigin>`,
+    ),
     ...[...needed].map((out) => `<link rel="modulepreload" href="${path(out)}">`),
   ];
 }
@@ -302,7 +356,10 @@ function writeStableNames(bundles) {
   for (const [entry, { bundle: built }] of bundles) {
     let rel = toUrlPath(relative(dirname(entry), built));
     if (!rel.startsWith('.')) rel = `./${rel}`;
-    writeFileSync(entry, `// A stable name for ${basename(built)} (the production bundle); pages load the bundle itself.\nexport * from '${rel}';\n`);
+    writeFileSync(
+      entry,
+      `// A stable name for ${basename(built)} (the production bundle); pages load the bundle itself.\nexport * from '${rel}';\n`,
+    );
   }
 }
 
@@ -334,8 +391,14 @@ function workersOf(dist) {
 
 /** Every .js/.mjs source under dist's lib/ and widgets/ (absolute). */
 function sourcesIn(dist) {
-  return ['lib', 'widgets'].map((d) => join(dist, d)).filter((d) => existsSync(d))
-    .flatMap((dir) => readdirSync(dir, { recursive: true }).filter((n) => /\.m?js$/.test(n)).map((n) => join(dir, n)));
+  return ['lib', 'widgets']
+    .map((d) => join(dist, d))
+    .filter((d) => existsSync(d))
+    .flatMap((dir) =>
+      readdirSync(dir, { recursive: true })
+        .filter((n) => /\.m?js$/.test(n))
+        .map((n) => join(dir, n)),
+    );
 }
 
 /** A widget's tag in a page's HTML. */
@@ -355,5 +418,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = process.argv[2] ?? fileURLToPath(new URL('../dist/', import.meta.url));
   const { pages, bundles } = await bundle(dist);
   const names = readdirSync(join(dist, 'js')).filter((f) => f.endsWith('.js'));
-  console.log(`bundle: ${pages.length} page(s), ${bundles.size} entries: ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}; ${names.length} files in js/`);
+  console.log(
+    `bundle: ${pages.length} page(s), ${bundles.size} entries: ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}; ${names.length} files in js/`,
+  );
 }

@@ -21,21 +21,21 @@ const box = document.getElementById('figure');
 if (!WIDGETS.includes(name)) {
   const p = document.createElement('p');
   p.className = 'embed-unknown';
-  p.textContent = `This link names no parascope figure. Put one of ${WIDGETS.join(', ')} after "#widget=", `
-    + 'for example embed.html#widget=bubble&stages=8&microbatches=32&schedule=1f1b.';
+  p.textContent =
+    `This link names no parascope figure. Put one of ${WIDGETS.join(', ')} after "#widget=", ` +
+    'for example embed.html#widget=bubble&stages=8&microbatches=32&schedule=1f1b.';
   box.append(p);
 } else {
   const tag = `parascope-${name}`;
-  useWidgetEngine(tag);  // its own small engine (only the ops it asks), downloading while its script loads
+  useWidgetEngine(tag); // its own small engine (only the ops it asks), downloading while its script loads
   const widget = document.createElement(tag);
-  widget.linkKeyOverride = '';  // the hash's bare names are this widget's attributes
+  widget.linkKeyOverride = ''; // the hash's bare names are this widget's attributes
   widget.linkKeep = ['widget', 'theme'];
   widget.setAttribute('permalink', '');
   const theme = params.get('theme');
   if (THEMES.includes(theme)) widget.setAttribute('theme', theme);
   box.append(widget);
-  registerWidgets({ [tag]: WIDGET_MODULES[tag] })
-    .then(() => widget.startNow?.());  // absent when its script failed: that widget then shows why
+  registerWidgets({ [tag]: WIDGET_MODULES[tag] }).then(() => widget.startNow?.()); // absent when its script failed: that widget then shows why
 }
 
 /** Tells the parent page how tall this page is, whenever that changes (any origin may frame it: the height is public). */

@@ -24,11 +24,13 @@ test('each figure of the list has its folder with its element, attributes and st
 });
 
 test('no figure folder stands outside the list', () => {
-  const folders = readdirSync(widgets, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const folders = readdirSync(widgets, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   assert.deepEqual(folders.sort(), FIGURES.map((f) => f.name).sort());
 });
 
-test('the modules, the engines and the attributes are the list\'s figures, in its order', () => {
+test("the modules, the engines and the attributes are the list's figures, in its order", () => {
   assert.deepEqual(Object.keys(WIDGET_MODULES), tags);
   assert.deepEqual(Object.keys(WIDGET_ENGINES), tags);
   assert.deepEqual(ELEMENTS, tags);
@@ -37,7 +39,7 @@ test('the modules, the engines and the attributes are the list\'s figures, in it
   assert.equal(figureOf('parascope-nope'), undefined);
 });
 
-test('lib/model/attributes.js holds each figure\'s own attributes file, the one the list names', async () => {
+test("lib/model/attributes.js holds each figure's own attributes file, the one the list names", async () => {
   for (const f of FIGURES) {
     const { ATTRIBUTES: own } = await import(new URL(filesOf(f).attributes, widgets));
     assert.equal(ATTRIBUTES[f.tag], own, f.tag);

@@ -21,8 +21,12 @@ test('there are plan fixtures, and every other case is not one', () => {
 
 for (const c of cases) {
   test(`${c.file}: ${c.name}`, () => {
-    assert.equal(planner.callText(c.request), c.response, 'the planner\'s module');
-    if (!isPlanRequest(c.request)) assert.equal(engine.callText(c.request), c.response, 'the figures\' module');
-    else assert.match(engine.callText(c.request), /^\{"error":\{"code":"unknown_op","field":"op","message":"the plan op is answered by the parascope-planner engine/);
+    assert.equal(planner.callText(c.request), c.response, "the planner's module");
+    if (!isPlanRequest(c.request)) assert.equal(engine.callText(c.request), c.response, "the figures' module");
+    else
+      assert.match(
+        engine.callText(c.request),
+        /^\{"error":\{"code":"unknown_op","field":"op","message":"the plan op is answered by the parascope-planner engine/,
+      );
   });
 }

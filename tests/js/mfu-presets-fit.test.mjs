@@ -11,7 +11,10 @@ const GiB = 2 ** 30;
 test('every MFU preset fits in memory, as the published run did', () => {
   for (const p of PRESETS) {
     const r = engine.call({ op: 'step', ...p.run });
-    assert.ok(r.fits, `${p.id}: ${(r.memory_per_gpu.total / GiB).toFixed(1)} GiB per GPU of `
-      + `${(r.memory_capacity / GiB).toFixed(1)}`);
+    assert.ok(
+      r.fits,
+      `${p.id}: ${(r.memory_per_gpu.total / GiB).toFixed(1)} GiB per GPU of ` +
+        `${(r.memory_capacity / GiB).toFixed(1)}`,
+    );
   }
 });

@@ -25,7 +25,9 @@ async function handsOverLists(engine) {
 /** The planner's engine (its own wasm: every op, "plan" and planSearch too) running in node. */
 export async function nodePlannerEngine() {
   const { loadPlannerEngine } = await import(new URL('lib/engine.js', dist));
-  return handsOverLists(await loadPlannerEngine({ wasmBinary: await readFile(new URL('wasm/parascope-planner.wasm', dist)) }));
+  return handsOverLists(
+    await loadPlannerEngine({ wasmBinary: await readFile(new URL('wasm/parascope-planner.wasm', dist)) }),
+  );
 }
 
 /** Whether a request text asks for the plan op (only the planner's engine answers it). */
@@ -49,7 +51,8 @@ export async function fixtureCases() {
 export async function wasmModuleNames() {
   return (await readdir(new URL('wasm/', dist)))
     .filter((f) => f.endsWith('.wasm') && !/-[A-Z2-7]{8}\.wasm$/.test(f)) // not the bundle's hashed copies
-    .map((f) => f.slice(0, -'.wasm'.length)).sort();
+    .map((f) => f.slice(0, -'.wasm'.length))
+    .sort();
 }
 
 /** The wasm module `name` (dist/wasm/<name>.{mjs,wasm}) wrapped like the page's engine, each a fresh instance. */

@@ -15,7 +15,9 @@ const web = new URL('../../web/', import.meta.url);
 
 /** Every file under web/ with its text (the test pages left out: they are not shipped). */
 async function webFiles() {
-  const names = (await readdir(web, { recursive: true })).filter((n) => /\.(m?js|d\.ts)$/.test(n) && !n.startsWith('tests/'));
+  const names = (await readdir(web, { recursive: true })).filter(
+    (n) => /\.(m?js|d\.ts)$/.test(n) && !n.startsWith('tests/'),
+  );
   return Promise.all(names.map(async (name) => ({ name, text: await readFile(new URL(name, web), 'utf8') })));
 }
 
@@ -42,7 +44,7 @@ function handLists(text, values) {
   return hits;
 }
 
-test('types/presets.d.ts in dist is the built engine\'s presets answer, one union per list', async () => {
+test("types/presets.d.ts in dist is the built engine's presets answer, one union per list", async () => {
   const built = await readFile(new URL('../../dist/types/presets.d.ts', import.meta.url), 'utf8');
   assert.equal(built, presetsTypes(presets));
   assert.match(built, /export type HardwareId = 'a100-40gb' \| .*'mi325x'/, 'every chip, the newest too');
@@ -60,15 +62,21 @@ test('types/engine.d.ts takes the unions from presets.d.ts and writes none of it
 for (const [name, list] of UNIONS) {
   test(`no hand-written copy of the engine's ${list} (${name}) anywhere in web/`, async () => {
     const values = valuesOf(list);
-    const found = (await webFiles()).flatMap(({ name: file, text }) => handLists(text, values).map((h) => `${file}: ${h}`));
+    const found = (await webFiles()).flatMap(({ name: file, text }) =>
+      handLists(text, values).map((h) => `${file}: ${h}`),
+    );
     assert.deepEqual(found, []);
   });
 }
 
 test('the check finds a hand copy when there is one', () => {
   assert.equal(handLists("const S = ['gpipe', '1f1b'];", valuesOf('schedules')).length, 1);
-  assert.equal(handLists("type Z = 0 | 1 | 2 | 3;", valuesOf('zero')).length, 1);
+  assert.equal(handLists('type Z = 0 | 1 | 2 | 3;', valuesOf('zero')).length, 1);
   assert.equal(handLists("type H = 'h100-sxm' | 'b200';", valuesOf('hardware')).length, 1);
   assert.deepEqual(handLists("schedule: '1f1b', hardware: 'h100-sxm'", valuesOf('schedules')), []);
-  assert.deepEqual(handLists("preset: 'palm-540b' | 'gpt3-175b' | 'custom'", valuesOf('models')), [], 'not only models');
+  assert.deepEqual(
+    handLists("preset: 'palm-540b' | 'gpt3-175b' | 'custom'", valuesOf('models')),
+    [],
+    'not only models',
+  );
 });

@@ -12,7 +12,7 @@ test('recent answers: found by key, oldest pushed out, a read makes an answer ne
   assert.equal(memo.add('a', 1), null);
   assert.equal(memo.add('b', 2), null);
   assert.equal(memo.oldest(), 1);
-  assert.equal(memo.get('a'), 1);  // now newest: b is the oldest
+  assert.equal(memo.get('a'), 1); // now newest: b is the oldest
   assert.equal(memo.oldest(), 2);
   assert.equal(memo.add('c', 3), 2);
   assert.equal(memo.get('b'), undefined);

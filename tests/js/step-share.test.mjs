@@ -19,7 +19,7 @@ test('other shares read as percent() writes them; zero stays zero', () => {
   assert.equal(shareText(1, 0), '0.0 %');
 });
 
-test('a time per step under 1 ns is float noise left in the engine\'s sums: shown as none', () => {
+test("a time per step under 1 ns is float noise left in the engine's sums: shown as none", () => {
   assert.equal(shownSeconds(2.842170943040401e-14), 0);
   assert.equal(shownSeconds(-1e-12), 0);
   assert.equal(shownSeconds(0), 0);

@@ -13,15 +13,24 @@ export async function downloadFigure(widget, format) {
   let blob;
   if (format === 'svg' || format === 'png') {
     const drawers = figure.drawers ? await figure.drawers() : {}; // what the widget's vector(canvas, box, drawers) uses
-    const drawing = figureSvg(figure.root, { title: figure.title, vector: figure.vector && ((canvas, box) => figure.vector(canvas, box, drawers)),
-      background: getComputedStyle(widget.body).backgroundColor });
+    const drawing = figureSvg(figure.root, {
+      title: figure.title,
+      vector: figure.vector && ((canvas, box) => figure.vector(canvas, box, drawers)),
+      background: getComputedStyle(widget.body).backgroundColor,
+    });
     const text = svgText(drawing);
-    blob = format === 'svg' ? new Blob([text], { type: 'image/svg+xml' })
-      : await pngBlob(text, Number(drawing.getAttribute('width')), Number(drawing.getAttribute('height')), 2);
+    blob =
+      format === 'svg'
+        ? new Blob([text], { type: 'image/svg+xml' })
+        : await pngBlob(text, Number(drawing.getAttribute('width')), Number(drawing.getAttribute('height')), 2);
   } else if (format === 'csv') {
-    blob = new Blob([csvText(figure.table ?? [['field', 'value'], ...answerRows(figure.data.response)])], { type: 'text/csv' });
+    blob = new Blob([csvText(figure.table ?? [['field', 'value'], ...answerRows(figure.data.response)])], {
+      type: 'text/csv',
+    });
   } else {
-    blob = new Blob([jsonText({ source: 'parascope', title: figure.title, ...figure.data })], { type: 'application/json' });
+    blob = new Blob([jsonText({ source: 'parascope', title: figure.title, ...figure.data })], {
+      type: 'application/json',
+    });
   }
   save(blob, name);
   return name;

@@ -7,10 +7,22 @@ import { useEngine } from './engine.js';
 
 /** module name -> [its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
 const MODULES = {
-  'parascope-ring-engine': [() => new URL('../wasm/parascope-ring-engine.wasm', import.meta.url), () => import('../wasm/parascope-ring-engine.mjs')],
-  'parascope-bubble-engine': [() => new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url), () => import('../wasm/parascope-bubble-engine.mjs')],
-  'parascope-axes-engine': [() => new URL('../wasm/parascope-axes-engine.wasm', import.meta.url), () => import('../wasm/parascope-axes-engine.mjs')],
-  'parascope-step-engine': [() => new URL('../wasm/parascope-step-engine.wasm', import.meta.url), () => import('../wasm/parascope-step-engine.mjs')],
+  'parascope-ring-engine': [
+    () => new URL('../wasm/parascope-ring-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-ring-engine.mjs'),
+  ],
+  'parascope-bubble-engine': [
+    () => new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-bubble-engine.mjs'),
+  ],
+  'parascope-axes-engine': [
+    () => new URL('../wasm/parascope-axes-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-axes-engine.mjs'),
+  ],
+  'parascope-step-engine': [
+    () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-step-engine.mjs'),
+  ],
 };
 
 /** tag -> [its module's name, its wasm's URL, its glue's import()], for each figure of widgets/index.js. */

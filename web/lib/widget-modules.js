@@ -3,5 +3,6 @@
 // (widgets/<name>/element.js: esbuild makes each its own chunk in a split build), not by a computed URL.
 import { FIGURES } from '../widgets/index.js';
 
-export const WIDGET_MODULES = Object.fromEntries(FIGURES.map(({ tag, name }) =>
-  [tag, () => import(`../widgets/${name}/element.js`)]));
+export const WIDGET_MODULES = Object.fromEntries(
+  FIGURES.map(({ tag, name }) => [tag, () => import(`../widgets/${name}/element.js`)]),
+);

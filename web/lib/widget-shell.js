@@ -42,8 +42,12 @@ export function nearWindow(element) {
   // A hash may scroll the page once it opens (a link to a figure further down): then the observer decides.
   if (document.readyState === 'loading' || addressHasHash() || !element.getClientRects().length) return false;
   const box = element.getBoundingClientRect();
-  return box.bottom > -START_MARGIN_PX && box.top < innerHeight + START_MARGIN_PX
-    && box.right > -START_MARGIN_PX && box.left < innerWidth + START_MARGIN_PX;
+  return (
+    box.bottom > -START_MARGIN_PX &&
+    box.top < innerHeight + START_MARGIN_PX &&
+    box.right > -START_MARGIN_PX &&
+    box.left < innerWidth + START_MARGIN_PX
+  );
 }
 
 /**
@@ -61,11 +65,18 @@ export function buildShell(host) {
   const sheet = structureSheet();
   if (sheet) root.adoptedStyleSheets = [sheet];
   host.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
-  host.announcer = h('div', { class: 'announcer', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true',
-    'data-out': 'announce' });
+  host.announcer = h('div', {
+    class: 'announcer',
+    role: 'status',
+    'aria-live': 'polite',
+    'aria-atomic': 'true',
+    'data-out': 'announce',
+  });
   host.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
-  root.append(...stylesheetsOf(host).map((href) => h('link', { rel: 'stylesheet', href })),
-    h('div', { class: 'frame' }, host.body, h('div', { class: 'notes-anchor' }, host.notesBox), host.announcer));
+  root.append(
+    ...stylesheetsOf(host).map((href) => h('link', { rel: 'stylesheet', href })),
+    h('div', { class: 'frame' }, host.body, h('div', { class: 'notes-anchor' }, host.notesBox), host.announcer),
+  );
 }
 
 /**
@@ -76,7 +87,8 @@ export function showFailure(host, text) {
   try {
     if (!host.shadowRoot) buildShell(host);
     host.body.replaceChildren(h('p', { class: 'load-failed', 'data-out': 'load-failed' }, text));
-  } catch {  // no shadow root possible: the text as the element's own content
+  } catch {
+    // no shadow root possible: the text as the element's own content
     host.textContent = text;
   }
   host.dataset.failed = '';

@@ -41,7 +41,8 @@ export class ParascopeWidget extends WithLinks(WithEngine(WithAttributes(HTMLEle
     if (!this.shadowRoot) buildShell(this);
     if (this.#started) return;
     if (this.openedByLink()) return;
-    if (nearWindow(this)) {  // on screen already: start now rather than after the next frame's intersection check
+    if (nearWindow(this)) {
+      // on screen already: start now rather than after the next frame's intersection check
       this.startNow();
       return;
     }
@@ -75,12 +76,16 @@ export class ParascopeWidget extends WithLinks(WithEngine(WithAttributes(HTMLEle
     try {
       await this.connectEngine();
     } catch (err) {
-      showFailure(this, `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). `
-        + 'The page may block WebAssembly, or the engine file is missing next to the script.');
+      showFailure(
+        this,
+        `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). ` +
+          'The page may block WebAssembly, or the engine file is missing next to the script.',
+      );
       return;
     }
     this.body.replaceChildren();
-    this.linked = this.loaded ?? (this.hasAttribute('permalink') ? readHash(globalThis.location?.hash, this.linkKey) : null);
+    this.linked =
+      this.loaded ?? (this.hasAttribute('permalink') ? readHash(globalThis.location?.hash, this.linkKey) : null);
     try {
       this.setup(this.body);
       this.tools = widgetTools(this);
@@ -98,8 +103,11 @@ export class ParascopeWidget extends WithLinks(WithEngine(WithAttributes(HTMLEle
    * configuration into this one so. A figure not started yet starts now with them.
    */
   loadState(values) {
-    this.loaded = new Map(Object.entries(values).filter(([, v]) => v !== null && v !== undefined)
-      .map(([name, v]) => [name, String(v)]));
+    this.loaded = new Map(
+      Object.entries(values)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([name, v]) => [name, String(v)]),
+    );
     if (!this.hasAttribute('data-ready')) {
       this.startNow();
       return;

@@ -6,13 +6,14 @@ import { ATTRIBUTES, defaultText, presetValues, rangeText } from './attributes.j
 const ABOUT = {
   'parascope-axes': 'One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends.',
   'parascope-ring': 'A ring all-reduce chunk by chunk, with its cost on real links and at scale.',
-  'parascope-bubble': 'A pipeline schedule\'s timeline, the bubble hatched, honest efficiency beside the dashboard\'s 100 %.',
+  'parascope-bubble':
+    "A pipeline schedule's timeline, the bubble hatched, honest efficiency beside the dashboard's 100 %.",
   'parascope-mfu': 'What the utilization dashboard shows against MFU, for published runs or your own throughput.',
 };
 
 /** The TypeScript type of an attribute's value (as written in HTML: text). */
 function valueType(spec) {
-  if (spec.kind === 'flag') return 'boolean | \'\' | \'true\' | \'false\'';
+  if (spec.kind === 'flag') return "boolean | '' | 'true' | 'false'";
   if (spec.choices) return spec.choices.map((c) => `'${c}'`).join(' | ');
   if (spec.engine) return ENGINE_TYPES[spec.engine];
   if (spec.kind === 'int' || spec.kind === 'number') return 'number | `${number}`';
@@ -20,16 +21,26 @@ function valueType(spec) {
 }
 
 /** The type (types/engine.d.ts, generated from the presets answer) of a value from each engine list, as HTML text. */
-const ENGINE_TYPES = { models: 'ModelId', hardware: 'HardwareId', schedules: 'ScheduleId', recompute: 'Recompute',
-  zero: '`${ZeroStage}`', attention: 'Attention', plan_objectives: 'PlanObjective' };
+const ENGINE_TYPES = {
+  models: 'ModelId',
+  hardware: 'HardwareId',
+  schedules: 'ScheduleId',
+  recompute: 'Recompute',
+  zero: '`${ZeroStage}`',
+  attention: 'Attention',
+  plan_objectives: 'PlanObjective',
+};
 
 const pascal = (tag) => tag.replace(/(^|-)(\w)/g, (_m, _d, c) => c.toUpperCase());
 
 /** types/elements.d.ts */
 export function elementTypes() {
-  const lines = ['// Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs',
+  const lines = [
+    '// Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs',
     '// checks it; UPDATE=1 rewrites it). The attributes of each parascope element, for editors and JSX.',
-    `import type { ${[...new Set(Object.values(ENGINE_TYPES).map((t) => t.replace(/\W/g, '')))].sort().join(', ')} } from './engine.js';`, ''];
+    `import type { ${[...new Set(Object.values(ENGINE_TYPES).map((t) => t.replace(/\W/g, '')))].sort().join(', ')} } from './engine.js';`,
+    '',
+  ];
   for (const [tag, attributes] of Object.entries(ATTRIBUTES)) {
     lines.push(`/** <${tag}>: ${ABOUT[tag]} */`, `export interface ${pascal(tag)}Attributes {`);
     for (const [name, spec] of Object.entries(attributes)) {
@@ -38,7 +49,7 @@ export function elementTypes() {
     }
     lines.push('}', '');
   }
-  lines.push('/** Each element\'s attributes, by tag. */', 'export interface ParascopeElementAttributes {');
+  lines.push("/** Each element's attributes, by tag. */", 'export interface ParascopeElementAttributes {');
   for (const tag of Object.keys(ATTRIBUTES)) lines.push(`  '${tag}': ${pascal(tag)}Attributes;`);
   lines.push('}', '');
   return `${lines.join('\n')}`;

@@ -5,8 +5,11 @@
 import { FIGURES } from '../../widgets/index.js';
 
 /** tag -> its attribute specs: each figure's widgets/<name>/attributes.js (widgets/index.js), read once at load. */
-export const ATTRIBUTES = Object.fromEntries(await Promise.all(FIGURES.map(async ({ tag, name }) =>
-  [tag, (await import(`../../widgets/${name}/attributes.js`)).ATTRIBUTES])));
+export const ATTRIBUTES = Object.fromEntries(
+  await Promise.all(
+    FIGURES.map(async ({ tag, name }) => [tag, (await import(`../../widgets/${name}/attributes.js`)).ATTRIBUTES]),
+  ),
+);
 
 /** The element names, in the article's order. */
 export const ELEMENTS = Object.keys(ATTRIBUTES);
@@ -25,9 +28,15 @@ export function attributeSpec(element, name, presets = null) {
 }
 
 /** What each presets list the attributes take values from holds, in words. */
-const ENGINE_LIST_WORDS = { models: 'model presets', hardware: 'hardware presets', schedules: 'pipeline schedules',
-  recompute: 'recomputation modes', zero: 'ZeRO stages', attention: 'attention FLOP conventions',
-  plan_objectives: 'plan objectives' };
+const ENGINE_LIST_WORDS = {
+  models: 'model presets',
+  hardware: 'hardware presets',
+  schedules: 'pipeline schedules',
+  recompute: 'recomputation modes',
+  zero: 'ZeRO stages',
+  attention: 'attention FLOP conventions',
+  plan_objectives: 'plan objectives',
+};
 
 /** The range or values of a spec in words ("1 to 32", "gpipe, 1f1b, …", "any hardware preset"). */
 export function rangeText(spec) {

@@ -6,13 +6,18 @@ let lists = null;
 
 /** Keeps the lists of a presets answer (the engine's, once per page; a test's, before it calls a model module). */
 export function useEngineLists(presets) {
-  lists = { schedules: presets.schedules.map((s) => ({ ...s })), recompute: [...presets.recompute], zero: [...presets.zero],
-    attention: [...presets.attention], plan_objectives: [...presets.plan_objectives] };
+  lists = {
+    schedules: presets.schedules.map((s) => ({ ...s })),
+    recompute: [...presets.recompute],
+    zero: [...presets.zero],
+    attention: [...presets.attention],
+    plan_objectives: [...presets.plan_objectives],
+  };
 }
 
 /** The engine's list `name` (schedules, recompute, zero, attention, plan_objectives). */
 export function engineList(name) {
-  if (!lists) throw new Error('internal: the engine\'s presets were not read yet (useEngineLists)');
+  if (!lists) throw new Error("internal: the engine's presets were not read yet (useEngineLists)");
   return lists[name];
 }
 
@@ -35,5 +40,7 @@ export function scheduleTries() {
   const all = engineList('schedules');
   const plain = all.filter((s) => !s.forward_only && !s.interleaves && !s.splits_backward);
   const interleaving = all.filter((s) => s.interleaves && !plain.includes(s));
-  return [...plain, ...interleaving, ...all.filter((s) => !plain.includes(s) && !interleaving.includes(s))].map((s) => s.id);
+  return [...plain, ...interleaving, ...all.filter((s) => !plain.includes(s) && !interleaving.includes(s))].map(
+    (s) => s.id,
+  );
 }

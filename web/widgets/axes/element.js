@@ -6,7 +6,15 @@ import { factsList, loadBars } from './experts.js';
 import { drawGrid, shardColour } from './grid.js';
 import { trafficTable } from './table.js';
 import { routingSummary } from './model/expert-facts.js';
-import { QUICK_NOTED, quickStartable, routeRequest, routesLater, runRequest, snapSkew, trafficRequest } from './model/requests.js';
+import {
+  QUICK_NOTED,
+  quickStartable,
+  routeRequest,
+  routesLater,
+  runRequest,
+  snapSkew,
+  trafficRequest,
+} from './model/requests.js';
 import { TABS, TAB_NAMES, tabAfterKey } from './model/tabs.js';
 import { axisSummary } from './model/traffic-rows.js';
 import { axesView, staticText } from './model/view.js';
@@ -37,14 +45,35 @@ class ParascopeAxes extends ParascopeWidget {
       const presets = this.readPresets();
       const model = this.choiceAttribute('model', Object.keys(this.models), A.model.fallback);
       const moe = this.models[model].experts > 1;
-      this.state = this.readState(model,
-        () => this.choiceAttribute('hardware', presets.hardware.map((x) => x.id), A.hardware.fallback), moe ? A.ep.fallback : 1);
+      this.state = this.readState(
+        model,
+        () =>
+          this.choiceAttribute(
+            'hardware',
+            presets.hardware.map((x) => x.id),
+            A.hardware.fallback,
+          ),
+        moe ? A.ep.fallback : 1,
+      );
       // The quick try's placement, when it was of this same run (a dense model, ep 1): not asked twice.
       if (quick.request !== JSON.stringify(runRequest(this.state))) quick.placement = null;
     }
 
-    this.tabs = TABS.map((axis) => h('button', { type: 'button', role: 'tab', class: 'axis-tab', id: `axes-tab-${axis}`,
-      'data-axis': axis, 'aria-controls': 'axes-panel', onclick: () => this.select(axis) }, TAB_NAMES[axis]));
+    this.tabs = TABS.map((axis) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          class: 'axis-tab',
+          id: `axes-tab-${axis}`,
+          'data-axis': axis,
+          'aria-controls': 'axes-panel',
+          onclick: () => this.select(axis),
+        },
+        TAB_NAMES[axis],
+      ),
+    );
     const tablist = h('div', { class: 'axis-tabs', role: 'tablist', 'aria-label': 'Parallel axis shown' }, this.tabs);
     tablist.addEventListener('keydown', (e) => this.tabKeys(e));
 
@@ -59,29 +88,70 @@ class ParascopeAxes extends ParascopeWidget {
       expertChart: h('div', { class: 'expert-chart' }),
       expertFacts: h('div', { class: 'expert-facts-box' }),
     };
-    const legend = h('p', { class: 'axes-legend' },
-      h('span', { class: 'swatch intra' }), ' inside a node ', h('span', { class: 'swatch inter' }), ' across nodes; ',
-      'line width ∝ bytes per GPU per step; ', h('span', { class: 'swatch-box hot' }), ' holds the busiest expert; ',
-      h('span', { class: 'swatch-box focus' }), ' the GPU whose links are drawn');
+    const legend = h(
+      'p',
+      { class: 'axes-legend' },
+      h('span', { class: 'swatch intra' }),
+      ' inside a node ',
+      h('span', { class: 'swatch inter' }),
+      ' across nodes; ',
+      'line width ∝ bytes per GPU per step; ',
+      h('span', { class: 'swatch-box hot' }),
+      ' holds the busiest expert; ',
+      h('span', { class: 'swatch-box focus' }),
+      ' the GPU whose links are drawn',
+    );
 
-    this.focusControl = sliderControl({ label: 'GPU whose links are drawn (or click a GPU)', name: 'focus',
-      value: 0, min: 0, max: 0, step: 1, format: (v) => `GPU ${v}`, onInput: (v) => this.setFocus(v) });
-    this.skewControl = sliderControl({ label: 'Router skew (Zipf exponent; 0 = uniform)', name: 'skew',
-      value: this.state.skew, min: 0, max: 3, step: 0.1, format: (v) => v.toFixed(1), onInput: (v) => this.setSkew(v) });
+    this.focusControl = sliderControl({
+      label: 'GPU whose links are drawn (or click a GPU)',
+      name: 'focus',
+      value: 0,
+      min: 0,
+      max: 0,
+      step: 1,
+      format: (v) => `GPU ${v}`,
+      onInput: (v) => this.setFocus(v),
+    });
+    this.skewControl = sliderControl({
+      label: 'Router skew (Zipf exponent; 0 = uniform)',
+      name: 'skew',
+      value: this.state.skew,
+      min: 0,
+      max: 3,
+      step: 0.1,
+      format: (v) => v.toFixed(1),
+      onInput: (v) => this.setSkew(v),
+    });
     this.skewInput = this.skewControl.input;
     const skew = snapSkew(this.state.skew);
     this.state.skew = skew.value;
     this.skewControl.set(skew.value);
     this.skewControl.hint(skew.hint);
 
-    this.panel = h('div', { class: 'axes-panel', role: 'tabpanel', id: 'axes-panel', tabindex: 0 },
-      this.out.captions, this.out.grid, this.out.keys, legend,
-      h('div', { class: 'axes-focus' }, this.focusControl.element,
-        h('div', { class: 'axes-stack' }, this.out.readout, this.out.sizer)),
-      this.out.table);
-    const experts = h('section', { class: 'axes-experts', 'aria-label': 'Router skew and one MoE layer' },
+    this.panel = h(
+      'div',
+      { class: 'axes-panel', role: 'tabpanel', id: 'axes-panel', tabindex: 0 },
+      this.out.captions,
+      this.out.grid,
+      this.out.keys,
+      legend,
+      h(
+        'div',
+        { class: 'axes-focus' },
+        this.focusControl.element,
+        h('div', { class: 'axes-stack' }, this.out.readout, this.out.sizer),
+      ),
+      this.out.table,
+    );
+    const experts = h(
+      'section',
+      { class: 'axes-experts', 'aria-label': 'Router skew and one MoE layer' },
       h('h3', { class: 'axes-experts-heading' }, 'The router: one MoE layer, one microbatch'),
-      this.out.expertTitle, this.skewControl.element, this.out.expertChart, this.out.expertFacts);
+      this.out.expertTitle,
+      this.skewControl.element,
+      this.out.expertChart,
+      this.out.expertFacts,
+    );
     this.root = h('div', { class: 'axes' }, tablist, this.panel, experts);
     body.append(this.root);
 
@@ -123,8 +193,11 @@ class ParascopeAxes extends ParascopeWidget {
    */
   quickStart() {
     if (!quickStartable(this.rawAttribute('ep'))) return { drawn: false, request: null, placement: null };
-    const state = this.readState(this.rawAttribute('model') ?? A.model.fallback,
-      () => this.rawAttribute('hardware') ?? A.hardware.fallback, A.ep.fallback);
+    const state = this.readState(
+      this.rawAttribute('model') ?? A.model.fallback,
+      () => this.rawAttribute('hardware') ?? A.hardware.fallback,
+      A.ep.fallback,
+    );
     const request = runRequest(state);
     let placement = null;
     try {
@@ -134,7 +207,7 @@ class ParascopeAxes extends ParascopeWidget {
     }
     const drawn = Boolean(placement) && routesLater(state, null, placement);
     if (drawn) this.state = state;
-    else for (const name of QUICK_NOTED) this.clearNote(`attr-${name}`);  // read again, in the usual order, with presets
+    else for (const name of QUICK_NOTED) this.clearNote(`attr-${name}`); // read again, in the usual order, with presets
     return { drawn, request: JSON.stringify(request), placement };
   }
 
@@ -171,7 +244,9 @@ class ParascopeAxes extends ParascopeWidget {
     if (!on) return;
     this.routePrint = () => this.routeNow();
     window.addEventListener('beforeprint', this.routePrint);
-    this.routeFrame = requestAnimationFrame(() => { this.routeTimer = setTimeout(() => this.routeNow()); });
+    this.routeFrame = requestAnimationFrame(() => {
+      this.routeTimer = setTimeout(() => this.routeNow());
+    });
   }
 
   /** Routes now if the first draw left it for later, and draws what depends on it (outlines, table, router panel). */
@@ -205,7 +280,7 @@ class ParascopeAxes extends ParascopeWidget {
   /** What an export holds: the figure as drawn, and the engine's placement, traffic and routing answers. */
   exportFigure() {
     if (!this.placement) return null;
-    const ready = this.hasAttribute('data-ready');  // a download, not the tools' check during setup
+    const ready = this.hasAttribute('data-ready'); // a download, not the tools' check during setup
     if (ready) this.routeNow();
     const s = this.state;
     const model = ready ? this.modelEntry() : this.models?.[s.model];
@@ -213,8 +288,12 @@ class ParascopeAxes extends ParascopeWidget {
       title: `${model?.name ?? s.model} on ${s.gpus} GPUs: tp ${s.tp}, pp ${s.pp}, ep ${s.ep} (${s.axis === 'all' ? 'all axes' : s.axis})`,
       words: [s.model, `${s.gpus}gpus`, `tp${s.tp}`, `pp${s.pp}`, `ep${s.ep}`, s.axis],
       root: this.root,
-      data: { request: trafficRequest(s, this.routing), response: this.traffic, route: this.routing,
-        routeRequest: this.routeAsked },
+      data: {
+        request: trafficRequest(s, this.routing),
+        response: this.traffic,
+        route: this.routing,
+        routeRequest: this.routeAsked,
+      },
     };
   }
 
@@ -222,8 +301,18 @@ class ParascopeAxes extends ParascopeWidget {
   linkState() {
     if (!this.state) return null;
     const s = this.state;
-    return { axis: s.axis, model: s.model, hardware: s.hardware, gpus: s.gpus, tp: s.tp, pp: s.pp, ep: s.ep,
-      'global-batch': s.globalBatch, skew: s.skew, seed: s.seed };
+    return {
+      axis: s.axis,
+      model: s.model,
+      hardware: s.hardware,
+      gpus: s.gpus,
+      tp: s.tp,
+      pp: s.pp,
+      ep: s.ep,
+      'global-batch': s.globalBatch,
+      skew: s.skew,
+      seed: s.seed,
+    };
   }
 
   setFocus(rank) {
@@ -258,7 +347,9 @@ class ParascopeAxes extends ParascopeWidget {
     this.focusControl.set(this.state.focus);
     // Text that differs by tab or GPU is stacked in one grid cell, so the tallest one sets the height for all.
     const text = staticText(p);
-    this.out.captions.replaceChildren(...text.captions.map((c) => h('p', { class: 'axes-caption', 'data-tab': c.axis }, c.text)));
+    this.out.captions.replaceChildren(
+      ...text.captions.map((c) => h('p', { class: 'axes-caption', 'data-tab': c.axis }, c.text)),
+    );
     this.out.keys.replaceChildren(...text.keys.map((k) => this.keyBlock(k)));
     this.out.sizer.textContent = text.longestReadout;
     if (routeLater && routesLater(this.state, this.models?.[this.state.model], p)) {
@@ -274,12 +365,24 @@ class ParascopeAxes extends ParascopeWidget {
   }
 
   keyBlock(key) {
-    return h('p', { class: 'axes-key', 'data-tab': key.axis },
-      key.entries.map((e) => h('span', { class: 'key-entry' },
-        svg('svg', { class: 'key-swatch', width: 12, height: 12, 'aria-hidden': 'true' },
-          svg('rect', { width: 12, height: 12, rx: 2, fill: shardColour(e.index, e.size) })),
-        h('b', {}, e.tag), ` ${e.text}`)),
-      key.text ? h('span', { class: 'key-note' }, key.text) : null);
+    return h(
+      'p',
+      { class: 'axes-key', 'data-tab': key.axis },
+      key.entries.map((e) =>
+        h(
+          'span',
+          { class: 'key-entry' },
+          svg(
+            'svg',
+            { class: 'key-swatch', width: 12, height: 12, 'aria-hidden': 'true' },
+            svg('rect', { width: 12, height: 12, rx: 2, fill: shardColour(e.index, e.size) }),
+          ),
+          h('b', {}, e.tag),
+          ` ${e.text}`,
+        ),
+      ),
+      key.text ? h('span', { class: 'key-note' }, key.text) : null,
+    );
   }
 
   /** Routes one microbatch per EP rank through the engine's router at the current skew. */
@@ -299,8 +402,15 @@ class ParascopeAxes extends ParascopeWidget {
   /** What to show now (model/view.js), at the grid box's width in CSS pixels. */
   view() {
     if (!this.guessing) this.width = this.out.grid.clientWidth;
-    return axesView({ state: this.state, placement: this.placement, traffic: this.traffic, route: this.routing,
-      routeAsked: this.routeAsked, model: this.models?.[this.state.model] ?? null, width: this.width || 686 });
+    return axesView({
+      state: this.state,
+      placement: this.placement,
+      traffic: this.traffic,
+      route: this.routing,
+      routeAsked: this.routeAsked,
+      model: this.models?.[this.state.model] ?? null,
+      width: this.width || 686,
+    });
   }
 
   render() {
@@ -324,15 +434,27 @@ class ParascopeAxes extends ParascopeWidget {
   /** The grid and the bars, drawn at 1:1 CSS pixels so text keeps its size at any width. */
   paintFigures(v = this.placement && this.view()) {
     if (!v) return;
-    this.out.grid.replaceChildren(drawGrid({
-      placement: this.placement, layout: v.layout, axis: v.axis, focus: v.focus, hot: v.hot, links: v.links,
-      widthOf: (a) => v.widths[a] ?? 2, name: v.gridName, onPick: (rank) => this.setFocus(rank),
-    }));
-    if (v.expert) this.out.expertChart.replaceChildren(loadBars(v.expert.bars, Math.min(520, this.out.expertChart.clientWidth || 520)));
+    this.out.grid.replaceChildren(
+      drawGrid({
+        placement: this.placement,
+        layout: v.layout,
+        axis: v.axis,
+        focus: v.focus,
+        hot: v.hot,
+        links: v.links,
+        widthOf: (a) => v.widths[a] ?? 2,
+        name: v.gridName,
+        onPick: (rank) => this.setFocus(rank),
+      }),
+    );
+    if (v.expert)
+      this.out.expertChart.replaceChildren(
+        loadBars(v.expert.bars, Math.min(520, this.out.expertChart.clientWidth || 520)),
+      );
   }
 
   renderExperts(v) {
-    const waiting = this.hasAttribute('data-routing');  // routed in a moment (routeSoon): keep the panel's shape
+    const waiting = this.hasAttribute('data-routing'); // routed in a moment (routeSoon): keep the panel's shape
     this.skewControl.element.hidden = !v.expert && !waiting;
     if (!v.expert) {
       if (waiting) return;

@@ -10,12 +10,26 @@ export function loadBars(bars, width) {
   const loads = bars.loads;
   const max = Math.max(...loads, bars.capacity, 1);
   const bw = W / loads.length;
-  const chart = svg('svg', { class: 'expert-bars', role: 'img', 'aria-label': bars.name, width: W, height: H + LABEL_ROOM,
-    viewBox: `0 0 ${W} ${H + LABEL_ROOM}` });
+  const chart = svg('svg', {
+    class: 'expert-bars',
+    role: 'img',
+    'aria-label': bars.name,
+    width: W,
+    height: H + LABEL_ROOM,
+    viewBox: `0 0 ${W} ${H + LABEL_ROOM}`,
+  });
   loads.forEach((load, e) => {
     const bh = (load / max) * H;
-    chart.append(svg('rect', { x: e * bw + bw * 0.1, y: H - bh, width: Math.max(1, bw * 0.8), height: bh,
-      class: e === bars.hot ? 'load hot' : 'load', 'data-expert': e }));
+    chart.append(
+      svg('rect', {
+        x: e * bw + bw * 0.1,
+        y: H - bh,
+        width: Math.max(1, bw * 0.8),
+        height: bh,
+        class: e === bars.hot ? 'load hot' : 'load',
+        'data-expert': e,
+      }),
+    );
   });
   if (bars.capacity > 0) {
     const y = H - (bars.capacity / max) * H;
@@ -26,15 +40,18 @@ export function loadBars(bars, width) {
   loads.forEach((_, e) => {
     if (e % every !== 0 && e !== bars.hot) return;
     if (e !== bars.hot && Math.abs(e - bars.hot) * bw < 24) return;
-    chart.append(svg('text', { x: e * bw + bw / 2, y: H + 15, class: `bar-label${e === bars.hot ? ' hot' : ''}` }, `${e}`));
+    chart.append(
+      svg('text', { x: e * bw + bw / 2, y: H + 15, class: `bar-label${e === bars.hot ? ' hot' : ''}` }, `${e}`),
+    );
   });
   return chart;
 }
 
 /** The facts list (terms and values) of the expert panel. */
 export function factsList(facts) {
-  return h('dl', { class: 'facts expert-facts' }, facts.flatMap((f) => [
-    h('dt', {}, f.term),
-    h('dd', { 'data-out': f.key, 'data-value': String(f.value) }, f.text),
-  ]));
+  return h(
+    'dl',
+    { class: 'facts expert-facts' },
+    facts.flatMap((f) => [h('dt', {}, f.term), h('dd', { 'data-out': f.key, 'data-value': String(f.value) }, f.text)]),
+  );
 }

@@ -19,7 +19,14 @@ import { ParascopeWidget } from '../../lib/widget.js';
 /** The palette variables the chart paints with, and what each stands for. */
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 
-const CHART_VARIABLES = { f: '--bubble-f', b: '--bubble-b', w: '--bubble-w', idle: '--tax', bg: '--bg', muted: '--muted' };
+const CHART_VARIABLES = {
+  f: '--bubble-f',
+  b: '--bubble-b',
+  w: '--bubble-w',
+  idle: '--tax',
+  bg: '--bg',
+  muted: '--muted',
+};
 
 class ParascopeBubble extends ParascopeWidget {
   setup(body) {
@@ -29,21 +36,36 @@ class ParascopeBubble extends ParascopeWidget {
     this.wanted = {
       stages: this.intAttribute('stages', A.stages),
       microbatches: this.intAttribute('microbatches', A.microbatches),
-      schedule: this.choiceAttribute('schedule', this.schedules.map(([id]) => id), A.schedule.fallback),
+      schedule: this.choiceAttribute(
+        'schedule',
+        this.schedules.map(([id]) => id),
+        A.schedule.fallback,
+      ),
       chunks: this.intAttribute('chunks', A.chunks),
       forwardOnly: this.flagAttribute('forward-only'),
     };
     this.check = engineCheck(this.engine);
-    this.answers = recentAnswers(2);  // the figure shown and the one before: a slider moved back redraws at once
+    this.answers = recentAnswers(2); // the figure shown and the one before: a slider moved back redraws at once
     this.focusIndex = -1;
 
-    const slider = (key, label) => sliderControl({
-      label, name: key, value: this.wanted[key], min: LIMITS[key][0], max: LIMITS[key][1],
-      onInput: (v) => this.move(key, v), onChange: (v) => this.move(key, v),
-    });
+    const slider = (key, label) =>
+      sliderControl({
+        label,
+        name: key,
+        value: this.wanted[key],
+        min: LIMITS[key][0],
+        max: LIMITS[key][1],
+        onInput: (v) => this.move(key, v),
+        onChange: (v) => this.move(key, v),
+      });
     this.controls = {
-      schedule: selectControl({ label: 'Schedule', name: 'schedule', value: this.wanted.schedule, options: this.schedules,
-        onChange: (v) => this.move('schedule', v) }),
+      schedule: selectControl({
+        label: 'Schedule',
+        name: 'schedule',
+        value: this.wanted.schedule,
+        options: this.schedules,
+        onChange: (v) => this.move('schedule', v),
+      }),
       stages: slider('stages', 'Stages (GPUs)'),
       microbatches: slider('microbatches', 'Microbatches per step'),
       chunks: slider('chunks', 'Virtual chunks per GPU'),
@@ -65,26 +87,66 @@ class ParascopeBubble extends ParascopeWidget {
     this.rows = h('div', { class: 'bubble-rows', 'aria-hidden': 'true' });
     this.marker = h('div', { class: 'bubble-marker', hidden: true });
     this.plot = h('div', { class: 'bubble-plot' }, this.canvas, this.marker);
-    this.chart = h('div', { class: 'bubble-chart', tabindex: '0', role: 'application', 'data-out': 'chart',
-      'aria-roledescription': 'pipeline timeline', 'aria-describedby': 'bubble-keys' }, this.rows, this.plot);
+    this.chart = h(
+      'div',
+      {
+        class: 'bubble-chart',
+        tabindex: '0',
+        role: 'application',
+        'data-out': 'chart',
+        'aria-roledescription': 'pipeline timeline',
+        'aria-describedby': 'bubble-keys',
+      },
+      this.rows,
+      this.plot,
+    );
 
-    const gauge = (title, value, bar, note) => h('div', { class: 'bubble-gauge' },
-      h('span', { class: 'bubble-gauge-title' }, title), value,
-      h('div', { class: 'bubble-bar', role: 'presentation' }, bar), note);
+    const gauge = (title, value, bar, note) =>
+      h(
+        'div',
+        { class: 'bubble-gauge' },
+        h('span', { class: 'bubble-gauge-title' }, title),
+        value,
+        h('div', { class: 'bubble-bar', role: 'presentation' }, bar),
+        note,
+      );
     const key = (kind, text) => h('span', { class: `key ${kind}` }, text);
-    this.root = h('div', { class: 'bubble' },
+    this.root = h(
+      'div',
+      { class: 'bubble' },
       h('div', { class: 'controls bubble-controls' }, ...Object.values(this.controls).map((c) => c.element)),
-      h('div', { class: 'bubble-gauges' },
-        gauge('Useful work', this.out.efficiency, this.out.effBar,
-          h('span', { class: 'bubble-gauge-note' }, 'FLOPs done ÷ what the GPUs could do in the time')),
-        gauge('“GPU busy” dashboard', this.out.dashboard, this.out.dashBar, this.out.dashNote)),
-      h('div', { class: 'bubble-legend', 'aria-hidden': 'true' },
-        key('f', 'F forward'), key('b', 'B backward'), key('w', 'W weight gradient'), key('idle', 'bubble (idle)'),
-        key('act', 'activations held (peak)')),
+      h(
+        'div',
+        { class: 'bubble-gauges' },
+        gauge(
+          'Useful work',
+          this.out.efficiency,
+          this.out.effBar,
+          h('span', { class: 'bubble-gauge-note' }, 'FLOPs done ÷ what the GPUs could do in the time'),
+        ),
+        gauge('“GPU busy” dashboard', this.out.dashboard, this.out.dashBar, this.out.dashNote),
+      ),
+      h(
+        'div',
+        { class: 'bubble-legend', 'aria-hidden': 'true' },
+        key('f', 'F forward'),
+        key('b', 'B backward'),
+        key('w', 'W weight gradient'),
+        key('idle', 'bubble (idle)'),
+        key('act', 'activations held (peak)'),
+      ),
       this.chart,
-      h('p', { class: 'bubble-sr', id: 'bubble-keys' }, 'Arrow keys walk the ops: left and right in time, up and '
-        + 'down between GPUs; Home and End jump to a GPU’s first and last op; Escape leaves the op.'),
-      this.out.readout, this.out.formula, this.out.closed, this.out.activations);
+      h(
+        'p',
+        { class: 'bubble-sr', id: 'bubble-keys' },
+        'Arrow keys walk the ops: left and right in time, up and ' +
+          'down between GPUs; Home and End jump to a GPU’s first and last op; Escape leaves the op.',
+      ),
+      this.out.readout,
+      this.out.formula,
+      this.out.closed,
+      this.out.activations,
+    );
     body.append(this.root);
 
     this.canvas.addEventListener('pointermove', (e) => this.#hover(e));
@@ -108,13 +170,23 @@ class ParascopeBubble extends ParascopeWidget {
 
   /** The forward-half checkbox, with a hint line like the other controls. */
   #checkbox() {
-    const input = h('input', { type: 'checkbox', name: 'forward-only', id: 'bubble-forward',
-      'aria-describedby': 'bubble-forward-hint', checked: this.wanted.forwardOnly });
+    const input = h('input', {
+      type: 'checkbox',
+      name: 'forward-only',
+      id: 'bubble-forward',
+      'aria-describedby': 'bubble-forward-hint',
+      checked: this.wanted.forwardOnly,
+    });
     input.addEventListener('change', () => this.move('forwardOnly', input.checked));
     const line = h('span', { class: 'hint', id: 'bubble-forward-hint', hidden: true });
     return {
-      element: h('div', { class: 'control bubble-check' }, h('span', { class: 'label' }, 'Pass'),
-        h('label', { class: 'bubble-check-row', for: 'bubble-forward' }, input, 'forward half only'), line),
+      element: h(
+        'div',
+        { class: 'control bubble-check' },
+        h('span', { class: 'label' }, 'Pass'),
+        h('label', { class: 'bubble-check-row', for: 'bubble-forward' }, input, 'forward half only'),
+        line,
+      ),
       input,
       hint: (text) => {
         line.textContent = text ?? '';
@@ -125,7 +197,7 @@ class ParascopeBubble extends ParascopeWidget {
 
   /** The reader moved `key` to `value` (null: the first render): settle every control, then ask for the figure. */
   move(key, value) {
-    if (key && this.wanted[key] === value) return;  // the change event after a drag: settled already, hints stay
+    if (key && this.wanted[key] === value) return; // the change event after a drag: settled already, hints stay
     const from = key ? this.wanted[key] : undefined;
     if (key) this.wanted = { ...this.wanted, [key]: value };
     let settled;
@@ -203,8 +275,13 @@ class ParascopeBubble extends ParascopeWidget {
   linkState() {
     if (!this.settled) return null;
     const w = this.wanted;
-    return { schedule: w.schedule, stages: w.stages, microbatches: w.microbatches, chunks: w.chunks,
-      'forward-only': w.forwardOnly ? 'true' : 'false' };
+    return {
+      schedule: w.schedule,
+      stages: w.stages,
+      microbatches: w.microbatches,
+      chunks: w.chunks,
+      'forward-only': w.forwardOnly ? 'true' : 'false',
+    };
   }
 
   /** What an export holds: this figure as drawn (the chart as vectors), the engine's answer, its ops as a table. */
@@ -221,18 +298,36 @@ class ParascopeBubble extends ParascopeWidget {
     }
     const { ops, index, ...answer } = r;
     return {
-      title: `${this.schedules.find(([id]) => id === s.schedule)?.[1] ?? s.schedule}: ${s.stages} stages, ${s.microbatches} microbatches`
-        + `${applies.chunks ? `, ${s.chunks} chunks` : ''}${applies.forwardOnly && s['forward-only'] === 'true' ? ', forward half' : ''}`
-        + `: useful work ${this.texts.efficiency}`,
-      words: [s.schedule, `${s.stages}x${s.microbatches}`, applies.chunks ? `c${s.chunks}` : '',
-        applies.forwardOnly && s['forward-only'] === 'true' ? 'forward' : ''],
+      title:
+        `${this.schedules.find(([id]) => id === s.schedule)?.[1] ?? s.schedule}: ${s.stages} stages, ${s.microbatches} microbatches` +
+        `${applies.chunks ? `, ${s.chunks} chunks` : ''}${applies.forwardOnly && s['forward-only'] === 'true' ? ', forward half' : ''}` +
+        `: useful work ${this.texts.efficiency}`,
+      words: [
+        s.schedule,
+        `${s.stages}x${s.microbatches}`,
+        applies.chunks ? `c${s.chunks}` : '',
+        applies.forwardOnly && s['forward-only'] === 'true' ? 'forward' : '',
+      ],
       root: this.root,
       // The chart as vectors: gantt-svg.js, fetched with the export code only when a figure is downloaded.
       drawers: () => import(new URL('./gantt-svg.js', import.meta.url).href),
-      vector: (canvas, box, { ganttSvg }) => (canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null),
-      data: { request: this.settled.request, response: { ...answer,
-        ops: { count: ops.kind.length, per_stage: ops.per_stage, kind: ops.kind, microbatch: ops.microbatch, chunk: ops.chunk,
-          start: ops.start, end: ops.end } } },
+      vector: (canvas, box, { ganttSvg }) =>
+        canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null,
+      data: {
+        request: this.settled.request,
+        response: {
+          ...answer,
+          ops: {
+            count: ops.kind.length,
+            per_stage: ops.per_stage,
+            kind: ops.kind,
+            microbatch: ops.microbatch,
+            chunk: ops.chunk,
+            start: ops.start,
+            end: ops.end,
+          },
+        },
+      },
       table,
     };
   }
@@ -243,15 +338,18 @@ class ParascopeBubble extends ParascopeWidget {
    */
   draw() {
     if (!this.result || !this.#styled()) return;
-    const { width, height } = this.plotSize
-      ?? { width: Math.floor(this.plot.clientWidth), height: Math.floor(this.plot.clientHeight) };
+    const { width, height } = this.plotSize ?? {
+      width: Math.floor(this.plot.clientWidth),
+      height: Math.floor(this.plot.clientHeight),
+    };
     if (width <= 0 || height <= 0) return;
     this.colours ??= this.#readColours();
     this.geometry = drawGantt(this.canvas, this.result, { width, height, colours: this.colours });
     const { rowH } = this.geometry;
-    const every = Math.ceil((GANTT_LAYOUT.label + 3) / rowH);  // labels 11 px or larger, never crowded
+    const every = Math.ceil((GANTT_LAYOUT.label + 3) / rowH); // labels 11 px or larger, never crowded
     const rowsKey = `${rowH} ${every} ${this.rows.childElementCount}`;
-    if (rowsKey === this.rowsKey) {  // the row labels already stand where they must
+    if (rowsKey === this.rowsKey) {
+      // the row labels already stand where they must
       this.#placeMarker();
       return;
     }
@@ -268,7 +366,8 @@ class ParascopeBubble extends ParascopeWidget {
   #readColours() {
     const style = getComputedStyle(this.root);
     const probe = this.canvas.getContext('2d');
-    const resolve = (name) => {  // a canvas normalises any CSS colour to #rrggbb or rgba()
+    const resolve = (name) => {
+      // a canvas normalises any CSS colour to #rrggbb or rgba()
       probe.fillStyle = '#000';
       probe.fillStyle = style.getPropertyValue(name).trim() || '#000';
       return parseColour(probe.fillStyle) ?? [0, 0, 0];
@@ -290,10 +389,14 @@ class ParascopeBubble extends ParascopeWidget {
     };
     for (const link of this.#stylesheets()) {
       if (!link.sheet) {
-        link.addEventListener('load', () => {
-          this.plotSize = null;  // measured on the unstyled layout
-          repaint();
-        }, { once: true });
+        link.addEventListener(
+          'load',
+          () => {
+            this.plotSize = null; // measured on the unstyled layout
+            repaint();
+          },
+          { once: true },
+        );
       }
     }
     this.themeObserver = new MutationObserver(repaint);
@@ -314,8 +417,9 @@ class ParascopeBubble extends ParascopeWidget {
 
   #rowLabels(p) {
     if (this.rows.childElementCount === p) return;
-    this.rows.replaceChildren(...Array.from({ length: p }, (_, s) => h('div', { class: 'bubble-row', 'data-stage': s },
-      String(s))));
+    this.rows.replaceChildren(
+      ...Array.from({ length: p }, (_, s) => h('div', { class: 'bubble-row', 'data-stage': s }, String(s))),
+    );
   }
 
   #hover(event) {
@@ -331,7 +435,8 @@ class ParascopeBubble extends ParascopeWidget {
     const n = r.ops.kind.length;
     let i = this.focusIndex;
     const stage = i >= 0 ? stageOfOp(ranges, i) : 0;
-    const at = (s) => {  // the op on stage s nearest in time to the current one
+    const at = (s) => {
+      // the op on stage s nearest in time to the current one
       const t = i >= 0 ? r.ops.start[i] : 0;
       let best = ranges[s];
       for (let j = ranges[s]; j < ranges[s + 1]; j += 1) {
@@ -340,14 +445,29 @@ class ParascopeBubble extends ParascopeWidget {
       return best < ranges[s + 1] ? best : -1;
     };
     switch (event.key) {
-      case 'ArrowRight': i = i < 0 ? 0 : Math.min(n - 1, i + 1); break;
-      case 'ArrowLeft': i = i < 0 ? 0 : Math.max(0, i - 1); break;
-      case 'ArrowDown': i = at(Math.min(r.stages - 1, i < 0 ? 0 : stage + 1)); break;
-      case 'ArrowUp': i = at(Math.max(0, stage - 1)); break;
-      case 'Home': i = ranges[stage]; break;
-      case 'End': i = ranges[stage + 1] - 1; break;
-      case 'Escape': i = -1; break;
-      default: return;
+      case 'ArrowRight':
+        i = i < 0 ? 0 : Math.min(n - 1, i + 1);
+        break;
+      case 'ArrowLeft':
+        i = i < 0 ? 0 : Math.max(0, i - 1);
+        break;
+      case 'ArrowDown':
+        i = at(Math.min(r.stages - 1, i < 0 ? 0 : stage + 1));
+        break;
+      case 'ArrowUp':
+        i = at(Math.max(0, stage - 1));
+        break;
+      case 'Home':
+        i = ranges[stage];
+        break;
+      case 'End':
+        i = ranges[stage + 1] - 1;
+        break;
+      case 'Escape':
+        i = -1;
+        break;
+      default:
+        return;
     }
     event.preventDefault();
     this.focusIndex = i;
@@ -359,7 +479,8 @@ class ParascopeBubble extends ParascopeWidget {
     const r = this.result;
     if (!r) return;
     if (i < 0) {
-      if (this.out.readout.textContent !== this.texts.idleReadout) this.out.readout.textContent = this.texts.idleReadout;
+      if (this.out.readout.textContent !== this.texts.idleReadout)
+        this.out.readout.textContent = this.texts.idleReadout;
       this.out.readout.style.removeProperty('border-left-color');
       this.marker.hidden = true;
       return;

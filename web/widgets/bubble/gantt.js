@@ -106,7 +106,12 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
   let cached = imageCache.get(ctx);
   if (!cached || cached.image.width !== width || cached.image.height !== height) {
     const image = ctx.createImageData(width, height);
-    cached = { image, px: new Uint32Array(image.data.buffer), scan: new Uint32Array(width), gaps: new Int32Array(width + 2) };
+    cached = {
+      image,
+      px: new Uint32Array(image.data.buffer),
+      scan: new Uint32Array(width),
+      gaps: new Int32Array(width + 2),
+    };
     imageCache.set(ctx, cached);
   }
   const { image, px, scan, gaps } = cached;
@@ -125,11 +130,19 @@ function rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours) 
   };
   const fillRows = fills ? rowsByCode(fills) : null;
   const edgeRows = edges ? rowsByCode(edges) : null;
-  const packed = typeof kind === 'string';  // binary ops: one character per op; else an array of kind names
-  const fillOf = fills && packed ? (i) => (fillRows[kind.charCodeAt(i)] ?? fills.F)[microbatch[i] % shades]
-    : fills ? (i) => (fills[kind[i]] ?? fills.F)[microbatch[i] % shades] : (i) => colours.op(kind[i], microbatch[i]);
-  const edgeOf = edges && packed ? (i) => (edgeRows[kind.charCodeAt(i)] ?? edges.F)[microbatch[i] % shades]
-    : edges ? (i) => (edges[kind[i]] ?? edges.F)[microbatch[i] % shades] : (i) => colours.edge(kind[i], microbatch[i]);
+  const packed = typeof kind === 'string'; // binary ops: one character per op; else an array of kind names
+  const fillOf =
+    fills && packed
+      ? (i) => (fillRows[kind.charCodeAt(i)] ?? fills.F)[microbatch[i] % shades]
+      : fills
+        ? (i) => (fills[kind[i]] ?? fills.F)[microbatch[i] % shades]
+        : (i) => colours.op(kind[i], microbatch[i]);
+  const edgeOf =
+    edges && packed
+      ? (i) => (edgeRows[kind.charCodeAt(i)] ?? edges.F)[microbatch[i] % shades]
+      : edges
+        ? (i) => (edges[kind[i]] ?? edges.F)[microbatch[i] % shades]
+        : (i) => colours.edge(kind[i], microbatch[i]);
   for (let s = 0; s < p; s += 1) {
     scan.fill(0);
     for (let i = ranges[s]; i < ranges[s + 1]; i += 1) {
@@ -187,7 +200,8 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
   const ratio = globalThis.devicePixelRatio || 1;
   const deviceW = Math.round(width * ratio);
   const deviceH = Math.round(height * ratio);
-  if (canvas.width !== deviceW || canvas.height !== deviceH) {  // resizing reallocates: only when it changes
+  if (canvas.width !== deviceW || canvas.height !== deviceH) {
+    // resizing reallocates: only when it changes
     canvas.width = deviceW;
     canvas.height = deviceH;
     canvas.style.width = `${width}px`;
@@ -203,7 +217,7 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
   const { ranges } = result.index ?? (result.index = indexStages(ops));
   rasterise(ctx, result, ranges, { rowH, plotW, scale, ratio }, colours);
   // Letters, bars and the axis go on a layer off the page when the browser has one (see textLayer), then onto the chart.
-  const lettered = rowH >= layout.label + 4;  // letters on ops wide enough to hold them, never under 11 px
+  const lettered = rowH >= layout.label + 4; // letters on ops wide enough to hold them, never under 11 px
   const layer = textLayer(canvas, deviceW, deviceH);
   const v = layer?.ctx ?? ctx;
   const fontKey = layer?.canvas ?? canvas;
@@ -219,7 +233,7 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
         if (w < 14) continue;
         const k = kind[i];
         v.fillStyle = colours.label(k, microbatch[i]);
-        v.fillText(w >= 30 ? `${k}${microbatch[i]}` : k, plotX + (start[i] + end[i]) * scale / 2, (s + 0.5) * rowH);
+        v.fillText(w >= 30 ? `${k}${microbatch[i]}` : k, plotX + ((start[i] + end[i]) * scale) / 2, (s + 0.5) * rowH);
       }
     }
   }
@@ -263,9 +277,10 @@ export function drawGantt(canvas, result, { width, height, colours }, layout = G
     v.textAlign = t === 0 ? 'left' : x > plotW - 20 ? 'right' : 'center';
     v.fillText(String(Number(t.toPrecision(6))), x, axisY + 6);
   }
-  if (layer) {  // only what the layer holds: the right-hand column and the axis strip, or all of it with letters
+  if (layer) {
+    // only what the layer holds: the right-hand column and the axis strip, or all of it with letters
     const x = lettered ? 0 : Math.max(0, Math.floor(plotW * ratio));
-    const y = Math.max(0, Math.floor(p * rowH * ratio) - 3);  // the axis line's antialiased edge starts a little above
+    const y = Math.max(0, Math.floor(p * rowH * ratio) - 3); // the axis line's antialiased edge starts a little above
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.drawImage(layer.canvas, x, 0, deviceW - x, deviceH, x, 0, deviceW - x, deviceH);
     if (x > 0) ctx.drawImage(layer.canvas, 0, y, x, deviceH - y, 0, y, x, deviceH - y);

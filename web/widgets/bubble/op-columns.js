@@ -17,4 +17,3 @@ export function opsFromAttachment(response, attachment) {
     end: column(4),
   };
 }
-

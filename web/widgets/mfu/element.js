@@ -39,22 +39,42 @@ class ParascopeMfu extends ParascopeWidget {
     const fallback = runAttributes.some((a) => this.hasAttribute(a)) ? YOUR_RUN : PRESETS[0].id;
     this.mode = this.choiceAttribute('preset', modes, fallback);
     this.run = {
-      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), A.model.fallback),
-      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
+      model: this.choiceAttribute(
+        'model',
+        this.presets.models.map((m) => m.id),
+        A.model.fallback,
+      ),
+      hardware: this.choiceAttribute(
+        'hardware',
+        this.presets.hardware.map((x) => x.id),
+        A.hardware.fallback,
+      ),
       gpus: String(this.intAttribute('gpus', A.gpus)),
       tokensPerSecond: String(this.numberAttribute('tokens-per-second', A['tokens-per-second'])),
       attention: this.choiceAttribute('attention', this.presets.attention, A.attention.fallback),
     };
     if (this.mode === MFU_CUSTOM) this.custom = this.customRun();
 
-    const picker = h('div', { class: 'mfu-presets', role: 'radiogroup', 'aria-label': 'Training run' },
+    const picker = h(
+      'div',
+      { class: 'mfu-presets', role: 'radiogroup', 'aria-label': 'Training run' },
       ...ids.map((id) => {
         const p = PRESETS.find((x) => x.id === id);
-        const input = h('input', { type: 'radio', name: 'preset', value: id, checked: id === this.mode,
-          onchange: () => this.pick(id) });
-        return h('label', { class: 'mfu-preset' }, input,
-          h('span', {}, h('strong', {}, p ? p.label : 'Your run'), h('small', {}, p ? p.where : 'type tokens/s')));
-      }));
+        const input = h('input', {
+          type: 'radio',
+          name: 'preset',
+          value: id,
+          checked: id === this.mode,
+          onchange: () => this.pick(id),
+        });
+        return h(
+          'label',
+          { class: 'mfu-preset' },
+          input,
+          h('span', {}, h('strong', {}, p ? p.label : 'Your run'), h('small', {}, p ? p.where : 'type tokens/s')),
+        );
+      }),
+    );
     this.about = h('p', { class: 'mfu-about', 'data-out': 'about' });
 
     // The modelled side: controls for the split, dashboard vs MFU, memory.
@@ -62,17 +82,28 @@ class ParascopeMfu extends ParascopeWidget {
     this.stops = {};
     const sliders = SLIDERS.map(([key, label]) => {
       this.stops[key] = [];
-      const c = sliderControl({ label, name: key, min: 0, max: 0, value: 0,
+      const c = sliderControl({
+        label,
+        name: key,
+        min: 0,
+        max: 0,
+        value: 0,
         format: (i) => (this.stops[key][i] === undefined ? '' : shown(key, this.stops[key][i], this.choices)),
         // While dragging only the figure follows (one engine answer); on release every control's offer is renewed.
         onInput: (i) => this.change(key, this.stops[key][i], { offers: false }),
-        onChange: () => this.update([], { keepHints: true }) });
+        onChange: () => this.update([], { keepHints: true }),
+      });
       this.controls[key] = c;
       return c.element;
     });
     const selects = SELECTS.map(([key, label]) => {
-      const c = selectControl({ label, name: key, value: '', options: this.choices[key].map(([v, t]) => [String(v), t]),
-        onChange: (v) => this.change(key, key === 'zero' ? Number(v) : v) });
+      const c = selectControl({
+        label,
+        name: key,
+        value: '',
+        options: this.choices[key].map(([v, t]) => [String(v), t]),
+        onChange: (v) => this.change(key, key === 'zero' ? Number(v) : v),
+      });
       this.controls[key] = c;
       return c.element;
     });
@@ -95,39 +126,84 @@ class ParascopeMfu extends ParascopeWidget {
       kernelNote: h('p', { class: 'formula', 'data-out': 'kernel-note' }),
       formula: h('p', { class: 'formula', 'data-out': 'step-formula' }),
     };
-    const truth = h('section', { class: 'mfu-truth', 'aria-label': 'What MFU shows' },
+    const truth = h(
+      'section',
+      { class: 'mfu-truth', 'aria-label': 'What MFU shows' },
       h('h3', {}, 'What MFU shows'),
       h('p', { class: 'headline' }, 'MFU ', this.out.modelled, ' modelled'),
       this.out.band,
       h('p', { class: 'mfu-published' }, 'Published: ', this.out.published, ' ', this.out.publishedSource),
       this.bar.element,
-      h('dl', { class: 'facts' },
-        h('dt', {}, 'Step time (one optimizer step)'), this.out.stepTime,
-        h('dt', {}, 'Throughput (whole cluster)'), this.out.tokens,
-        h('dt', {}, 'HFU (recomputation counted)'), this.out.hfu,
-        this.out.dpLabel, this.out.dp,
-        h('dt', {}, 'Microbatches per step, per pipeline'), this.out.microbatches),
-      h('div', { class: 'mfu-notes' }, this.out.kernelNote, this.out.formula));
-    const dashboard = h('section', { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
-      h('h3', {}, 'What the dashboard shows'), this.grid.element, this.out.dashboardNote);
-    this.stepPanel = h('div', { class: 'mfu-step' }, this.splitControls,
-      h('div', { class: 'mfu-compare' }, dashboard, truth), this.memory.element);
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Step time (one optimizer step)'),
+        this.out.stepTime,
+        h('dt', {}, 'Throughput (whole cluster)'),
+        this.out.tokens,
+        h('dt', {}, 'HFU (recomputation counted)'),
+        this.out.hfu,
+        this.out.dpLabel,
+        this.out.dp,
+        h('dt', {}, 'Microbatches per step, per pipeline'),
+        this.out.microbatches,
+      ),
+      h('div', { class: 'mfu-notes' }, this.out.kernelNote, this.out.formula),
+    );
+    const dashboard = h(
+      'section',
+      { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
+      h('h3', {}, 'What the dashboard shows'),
+      this.grid.element,
+      this.out.dashboardNote,
+    );
+    this.stepPanel = h(
+      'div',
+      { class: 'mfu-step' },
+      this.splitControls,
+      h('div', { class: 'mfu-compare' }, dashboard, truth),
+      this.memory.element,
+    );
 
     // "Your run": the throughput calculator, with its own dashboard.
     this.runGrid = gpuGrid();
     this.yourRun = yourRunPanel(this.asker, this.presets, this.run, (view) => this.paintRun(view));
-    this.runPanel = h('div', { class: 'mfu-run' }, this.yourRun.controls,
-      h('div', { class: 'mfu-compare' },
-        h('section', { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
-          h('h3', {}, 'What the dashboard shows'), this.runGrid.element,
-          h('p', { class: 'formula' }, 'Only the throughput is known here, so the figure cannot say where the rest of '
-            + 'the time went: choose a published run for the breakdown.')),
-        h('section', { class: 'mfu-truth', 'aria-label': 'What MFU shows' },
-          h('h3', {}, 'What MFU shows'), this.yourRun.result)));
+    this.runPanel = h(
+      'div',
+      { class: 'mfu-run' },
+      this.yourRun.controls,
+      h(
+        'div',
+        { class: 'mfu-compare' },
+        h(
+          'section',
+          { class: 'mfu-dashboard', 'aria-label': 'What the dashboard shows' },
+          h('h3', {}, 'What the dashboard shows'),
+          this.runGrid.element,
+          h(
+            'p',
+            { class: 'formula' },
+            'Only the throughput is known here, so the figure cannot say where the rest of ' +
+              'the time went: choose a published run for the breakdown.',
+          ),
+        ),
+        h(
+          'section',
+          { class: 'mfu-truth', 'aria-label': 'What MFU shows' },
+          h('h3', {}, 'What MFU shows'),
+          this.yourRun.result,
+        ),
+      ),
+    );
 
     // Both panels share one grid cell: the figure is as tall as the taller one whichever is shown.
-    this.root = h('div', { class: 'mfu' }, picker, this.about,
-      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel));
+    this.root = h(
+      'div',
+      { class: 'mfu' },
+      picker,
+      this.about,
+      h('div', { class: 'mfu-panels' }, this.stepPanel, this.runPanel),
+    );
     body.append(this.root);
     if (this.mode !== YOUR_RUN) this.split = this.startSplit(this.preset());
     this.yourRun.update();
@@ -156,8 +232,14 @@ class ParascopeMfu extends ParascopeWidget {
         model: this.run.model,
         hardware: this.run.hardware,
         cluster: { gpus },
-        parallel: { tp: 1, pp: 1, global_batch: A['global-batch'].fallback ?? 256, cp: this.intAttribute('cp', A.cp),
-          ep: this.intAttribute('ep', A.ep), sequence_parallel: this.flagAttribute('sequence-parallel') },
+        parallel: {
+          tp: 1,
+          pp: 1,
+          global_batch: A['global-batch'].fallback ?? 256,
+          cp: this.intAttribute('cp', A.cp),
+          ep: this.intAttribute('ep', A.ep),
+          sequence_parallel: this.flagAttribute('sequence-parallel'),
+        },
       },
       published: null,
     };
@@ -174,7 +256,10 @@ class ParascopeMfu extends ParascopeWidget {
     }
     const r = settle(this.asker, p, s);
     if (r.fellBack) {
-      this.setNote('attr-split', 'The engine refuses the split these attributes ask for; showing the preset\'s own split.');
+      this.setNote(
+        'attr-split',
+        "The engine refuses the split these attributes ask for; showing the preset's own split.",
+      );
     }
     this.startMoves = r.moved;
     return r.split;
@@ -199,14 +284,16 @@ class ParascopeMfu extends ParascopeWidget {
     this.stepPanel.classList.toggle('off', !p);
     this.runPanel.classList.toggle('off', Boolean(p));
     if (!p) {
-      this.about.textContent = 'Your run: pick a model and an accelerator, type the throughput you measured, and read '
-        + 'its MFU; the engine counts the FLOPs per token.';
+      this.about.textContent =
+        'Your run: pick a model and an accelerator, type the throughput you measured, and read ' +
+        'its MFU; the engine counts the FLOPs per token.';
       this.yourRun.update();
       return;
     }
-    this.about.textContent = p.id === MFU_CUSTOM
-      ? `${p.label} on ${p.where}, split as the planner (or this figure's attributes) chose; move the controls to re-split it.`
-      : `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
+    this.about.textContent =
+      p.id === MFU_CUSTOM
+        ? `${p.label} on ${p.where}, split as the planner (or this figure's attributes) chose; move the controls to re-split it.`
+        : `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
     this.showPublished(p);
     this.update(this.startMoves ?? []);
     this.startMoves = [];
@@ -321,8 +408,16 @@ class ParascopeMfu extends ParascopeWidget {
     const s = this.split;
     return {
       title: `${p.label}: tp ${s.tp}, pp ${s.pp}, global batch ${s.global_batch}: MFU ${this.out.modelled.textContent} modelled`,
-      words: [p.id, `tp${s.tp}`, `pp${s.pp}`, s.vpp > 1 ? `vpp${s.vpp}` : '', `mbs${s.microbatch_size}`, `gb${s.global_batch}`,
-        s.recompute !== 'none' ? s.recompute : '', s.zero ? `zero${s.zero}` : ''],
+      words: [
+        p.id,
+        `tp${s.tp}`,
+        `pp${s.pp}`,
+        s.vpp > 1 ? `vpp${s.vpp}` : '',
+        `mbs${s.microbatch_size}`,
+        `gb${s.global_batch}`,
+        s.recompute !== 'none' ? s.recompute : '',
+        s.zero ? `zero${s.zero}` : '',
+      ],
       root: this.root,
       data,
     };
@@ -330,8 +425,11 @@ class ParascopeMfu extends ParascopeWidget {
 
   #runExport() {
     const r = this.run;
-    return { title: `Your run: ${r.model} on ${r.gpus} × ${r.hardware} at ${r.tokensPerSecond} tokens/s`,
-      words: ['your-run', r.model, r.hardware, `${r.gpus}gpus`], root: this.root };
+    return {
+      title: `Your run: ${r.model} on ${r.gpus} × ${r.hardware} at ${r.tokensPerSecond} tokens/s`,
+      words: ['your-run', r.model, r.hardware, `${r.gpus}gpus`],
+      root: this.root,
+    };
   }
 
   /** The run shown, as attributes (permalinks, file names): the preset and its split, or "your run"'s fields. */
@@ -339,14 +437,26 @@ class ParascopeMfu extends ParascopeWidget {
     if (!this.mode) return null;
     if (this.mode === YOUR_RUN) {
       const r = this.run;
-      return { preset: YOUR_RUN, model: r.model, hardware: r.hardware, gpus: r.gpus,
-        'tokens-per-second': r.tokensPerSecond, attention: r.attention };
+      return {
+        preset: YOUR_RUN,
+        model: r.model,
+        hardware: r.hardware,
+        gpus: r.gpus,
+        'tokens-per-second': r.tokensPerSecond,
+        attention: r.attention,
+      };
     }
     const state = { preset: this.mode };
     if (this.mode === MFU_CUSTOM) {
       const q = this.custom.run.parallel;
-      Object.assign(state, { model: this.run.model, hardware: this.run.hardware, gpus: this.run.gpus, cp: q.cp, ep: q.ep,
-        'sequence-parallel': q.sequence_parallel ? 'true' : 'false' });
+      Object.assign(state, {
+        model: this.run.model,
+        hardware: this.run.hardware,
+        gpus: this.run.gpus,
+        cp: q.cp,
+        ep: q.ep,
+        'sequence-parallel': q.sequence_parallel ? 'true' : 'false',
+      });
     }
     for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];
     for (const [key] of SELECTS) state[key] = this.split[key] === '' ? null : this.split[key];

@@ -32,24 +32,34 @@ export function memoryBar() {
       const m = r.memory_per_gpu;
       const cap = r.memory_capacity;
       const scale = Math.max(m.total, cap);
-      fill.replaceChildren(...PARTS.map(([key]) => {
-        const seg = h('div', { class: `mem-${key}` });
-        seg.style.width = `${(100 * m[key]) / scale}%`;
-        return seg;
-      }));
+      fill.replaceChildren(
+        ...PARTS.map(([key]) => {
+          const seg = h('div', { class: `mem-${key}` });
+          seg.style.width = `${(100 * m[key]) / scale}%`;
+          return seg;
+        }),
+      );
       capacity.style.left = `${(100 * cap) / scale}%`;
       capacity.hidden = !(cap > 0);
       element.classList.toggle('over', !r.fits);
       headline.dataset.fits = String(r.fits);
       headline.dataset.value = String(m.total);
       const where = `Memory per ${words.one} (most loaded pipeline stage)`;
-      headline.textContent = cap > 0
-        ? `${where}: ${bytes(m.total)} of ${bytes(cap)}${r.fits ? '' : ' — does not fit'}`
-        : `${where}: ${bytes(m.total)}`;
-      track.setAttribute('aria-label', `${headline.textContent}. `
-        + PARTS.map(([key, label]) => `${label} ${bytes(m[key])}`).join(', '));
-      parts.replaceChildren(...PARTS.map(([key, label], i) => [i ? ' · ' : '',
-        h('span', { class: `mem-key mem-${key}` }), `${label} ${bytes(m[key])}`]).flat());
+      headline.textContent =
+        cap > 0
+          ? `${where}: ${bytes(m.total)} of ${bytes(cap)}${r.fits ? '' : ' — does not fit'}`
+          : `${where}: ${bytes(m.total)}`;
+      track.setAttribute(
+        'aria-label',
+        `${headline.textContent}. ` + PARTS.map(([key, label]) => `${label} ${bytes(m[key])}`).join(', '),
+      );
+      parts.replaceChildren(
+        ...PARTS.map(([key, label], i) => [
+          i ? ' · ' : '',
+          h('span', { class: `mem-key mem-${key}` }),
+          `${label} ${bytes(m[key])}`,
+        ]).flat(),
+      );
       note.textContent = memoryNote(r);
     },
   };

@@ -37,21 +37,41 @@ export function stepBar() {
       const all = STEP_SEGMENTS.map(([key, label, get]) => ({ key, label, time: shownSeconds(get(r)) }));
       const shown = all.filter((s) => s.time > 0);
       caption.textContent = `Where one step's ${seconds(r.step_time)} go (time per optimizer step)`;
-      bar.setAttribute('aria-label', `One step of ${seconds(r.step_time)}: `
-        + shown.map((s) => `${s.label} ${shareText(s.time, r.step_time, 0)}`).join(', '));
-      bar.replaceChildren(...shown.map((s) => {
-        const share = s.time / r.step_time;
-        const seg = h('div', { class: `seg seg-${s.key}`, 'data-seg': s.key, 'data-seconds': String(s.time),
-          title: `${s.label}: ${seconds(s.time)} per step (${shareText(s.time, r.step_time)})` },
-        share >= LABEL_MIN_SHARE ? h('span', {}, shareText(s.time, r.step_time, 0)) : null);
-        seg.style.flexGrow = String(s.time); // flex normalizes: the bar is the sum of what is drawn
-        return seg;
-      }));
+      bar.setAttribute(
+        'aria-label',
+        `One step of ${seconds(r.step_time)}: ` +
+          shown.map((s) => `${s.label} ${shareText(s.time, r.step_time, 0)}`).join(', '),
+      );
+      bar.replaceChildren(
+        ...shown.map((s) => {
+          const share = s.time / r.step_time;
+          const seg = h(
+            'div',
+            {
+              class: `seg seg-${s.key}`,
+              'data-seg': s.key,
+              'data-seconds': String(s.time),
+              title: `${s.label}: ${seconds(s.time)} per step (${shareText(s.time, r.step_time)})`,
+            },
+            share >= LABEL_MIN_SHARE ? h('span', {}, shareText(s.time, r.step_time, 0)) : null,
+          );
+          seg.style.flexGrow = String(s.time); // flex normalizes: the bar is the sum of what is drawn
+          return seg;
+        }),
+      );
       const rows = all.filter((s) => s.time > 0 || !ROW_ONLY_WHEN_USED.has(s.key));
-      legend.replaceChildren(...rows.map((s) => h('li', { 'data-seg': s.key, class: s.time > 0 ? '' : 'none' },
-        h('span', { class: `swatch seg-${s.key}` }), h('span', { class: 'what' }, s.label),
-        h('span', { class: 'num', 'data-seconds': String(s.time) }, s.time > 0 ? seconds(s.time) : '0 s'),
-        h('span', { class: 'num share' }, s.time > 0 ? shareText(s.time, r.step_time) : '—'))));
+      legend.replaceChildren(
+        ...rows.map((s) =>
+          h(
+            'li',
+            { 'data-seg': s.key, class: s.time > 0 ? '' : 'none' },
+            h('span', { class: `swatch seg-${s.key}` }),
+            h('span', { class: 'what' }, s.label),
+            h('span', { class: 'num', 'data-seconds': String(s.time) }, s.time > 0 ? seconds(s.time) : '0 s'),
+            h('span', { class: 'num share' }, s.time > 0 ? shareText(s.time, r.step_time) : '—'),
+          ),
+        ),
+      );
     },
   };
 }

@@ -5,7 +5,6 @@ import { h } from '../../lib/dom.js';
 import { deviceWords } from './model/devices.js';
 import { runView } from './model/run.js';
 
-
 /** What a reader is told of each attention FLOP convention (the conventions are the engine's presets list). */
 const ATTENTION_WORDS = { full: 'full (PaLM, nanoGPT)', causal: 'causal (half)' };
 /**
@@ -18,23 +17,57 @@ export function yourRunPanel(ask, presets, state, onView) {
     state[key] = value;
     update();
   };
-  const gpus = numberControl({ label: 'GPUs', name: 'gpus', value: state.gpus, min: 1, max: 10_000_000, step: 1,
-    onChange: () => {} });
-  const tokens = numberControl({ label: 'Throughput (whole cluster)', name: 'tokens-per-second', unit: 'tokens/s',
-    value: state.tokensPerSecond, min: 0, onChange: () => {} });
+  const gpus = numberControl({
+    label: 'GPUs',
+    name: 'gpus',
+    value: state.gpus,
+    min: 1,
+    max: 10_000_000,
+    step: 1,
+    onChange: () => {},
+  });
+  const tokens = numberControl({
+    label: 'Throughput (whole cluster)',
+    name: 'tokens-per-second',
+    unit: 'tokens/s',
+    value: state.tokensPerSecond,
+    min: 0,
+    onChange: () => {},
+  });
   // Every keystroke counts, valid or not: a field the engine refuses blanks the figure and says why beside it.
-  for (const [control, key] of [[gpus, 'gpus'], [tokens, 'tokensPerSecond']]) {
+  for (const [control, key] of [
+    [gpus, 'gpus'],
+    [tokens, 'tokensPerSecond'],
+  ]) {
     control.input.addEventListener('input', () => set(key)(control.input.value));
   }
-  const controls = h('div', { class: 'controls mfu-run-controls' },
-    selectControl({ label: 'Model', name: 'model', value: state.model, onChange: set('model'),
-      options: presets.models.map((m) => [m.id, m.name]) }).element,
-    selectControl({ label: 'Accelerator', name: 'hardware', value: state.hardware, onChange: set('hardware'),
-      options: presets.hardware.map((x) => [x.id, x.name]) }).element,
+  const controls = h(
+    'div',
+    { class: 'controls mfu-run-controls' },
+    selectControl({
+      label: 'Model',
+      name: 'model',
+      value: state.model,
+      onChange: set('model'),
+      options: presets.models.map((m) => [m.id, m.name]),
+    }).element,
+    selectControl({
+      label: 'Accelerator',
+      name: 'hardware',
+      value: state.hardware,
+      onChange: set('hardware'),
+      options: presets.hardware.map((x) => [x.id, x.name]),
+    }).element,
     gpus.element,
     tokens.element,
-    selectControl({ label: 'Attention FLOPs', name: 'attention', value: state.attention, onChange: set('attention'),
-      options: presets.attention.map((a) => [a, ATTENTION_WORDS[a] ?? a]) }).element);
+    selectControl({
+      label: 'Attention FLOPs',
+      name: 'attention',
+      value: state.attention,
+      onChange: set('attention'),
+      options: presets.attention.map((a) => [a, ATTENTION_WORDS[a] ?? a]),
+    }).element,
+  );
 
   const out = {
     mfu: h('strong', { class: 'big', 'data-out': 'mfu' }),
@@ -47,15 +80,25 @@ export function yourRunPanel(ask, presets, state, onView) {
     peakLabel: h('dt', {}),
   };
   const bar = h('div', { class: 'bar', role: 'img' }, out.bar);
-  const result = h('div', { class: 'result' },
+  const result = h(
+    'div',
+    { class: 'result' },
     h('p', { class: 'headline' }, 'MFU ', out.mfu),
     bar,
-    h('dl', { class: 'facts' },
-      h('dt', {}, 'Useful FLOP/s (whole cluster)'), h('dd', {}, out.achieved),
-      out.peakLabel, h('dd', {}, out.peak),
-      h('dt', {}, 'N (parameters in 6N)'), h('dd', {}, out.params),
-      h('dt', {}, 'FLOPs per token'), h('dd', {}, out.flops)),
-    out.formula);
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Useful FLOP/s (whole cluster)'),
+      h('dd', {}, out.achieved),
+      out.peakLabel,
+      h('dd', {}, out.peak),
+      h('dt', {}, 'N (parameters in 6N)'),
+      h('dd', {}, out.params),
+      h('dt', {}, 'FLOPs per token'),
+      h('dd', {}, out.flops),
+    ),
+    out.formula,
+  );
 
   function update() {
     const words = deviceWords(presets, state.hardware);

@@ -27,9 +27,9 @@ export function plannerClient(onUpdate) {
       event.preventDefault?.();
       fail(`the search could not run (${event.message || 'its worker script did not load'})`);
       worker?.terminate();
-      worker = null;  // the next search tries a new worker
+      worker = null; // the next search tries a new worker
     });
-    worker.addEventListener('messageerror', () => fail('the worker\'s answer could not be read'));
+    worker.addEventListener('messageerror', () => fail("the worker's answer could not be read"));
     return worker;
   };
   return {

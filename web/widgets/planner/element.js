@@ -9,32 +9,66 @@ import { drawScatter } from './scatter.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { TARGETS, loadValues, stepRequestOf } from './model/load.js';
 import { TOP_K, controlOptions, inputsAsAttributes, planRequest, sameInputs } from './model/request.js';
-import { bestText, configurationText, emptyText, nearestPoint, pointAfterKey, progressText, scatterLabel,
-  scatterLayout, summaryText, tableRows } from './model/view.js';
+import {
+  bestText,
+  configurationText,
+  emptyText,
+  nearestPoint,
+  pointAfterKey,
+  progressText,
+  scatterLabel,
+  scatterLayout,
+  summaryText,
+  tableRows,
+} from './model/view.js';
 import { watchSize } from '../../lib/size-watch.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 
 /** The figures a row can load into, as the reader knows them. */
-const TARGET_NAMES = { 'parascope-axes': 'the four axes', 'parascope-bubble': 'the bubble', 'parascope-mfu': 'the MFU figure' };
+const TARGET_NAMES = {
+  'parascope-axes': 'the four axes',
+  'parascope-bubble': 'the bubble',
+  'parascope-mfu': 'the MFU figure',
+};
 
-const COLUMNS = [['rank', '#'], ['split', 'Split'], ['mfu', 'MFU'], ['step', 'Step time'], ['memory', 'Memory per GPU'],
-  ['fits', 'Fits']];
+const COLUMNS = [
+  ['rank', '#'],
+  ['split', 'Split'],
+  ['mfu', 'MFU'],
+  ['step', 'Step time'],
+  ['memory', 'Memory per GPU'],
+  ['fits', 'Fits'],
+];
 
 class ParascopePlanner extends ParascopeWidget {
   setup(body) {
     this.presets = this.enginePresets();
     this.inputs = {
-      model: this.choiceAttribute('model', this.presets.models.map((m) => m.id), A.model.fallback),
-      hardware: this.choiceAttribute('hardware', this.presets.hardware.map((x) => x.id), A.hardware.fallback),
+      model: this.choiceAttribute(
+        'model',
+        this.presets.models.map((m) => m.id),
+        A.model.fallback,
+      ),
+      hardware: this.choiceAttribute(
+        'hardware',
+        this.presets.hardware.map((x) => x.id),
+        A.hardware.fallback,
+      ),
       gpus: this.intAttribute('gpus', A.gpus),
       globalBatch: this.intAttribute('global-batch', A['global-batch']),
       objective: this.choiceAttribute('objective', this.presets.plan_objectives, A.objective.fallback),
     };
     const options = controlOptions(this.presets, this.inputs);
-    const select = (key, label) => selectControl({ label, name: key, options: options[key],
-      value: String(this.inputs[key]), onChange: (v) => this.change(key, v) });
+    const select = (key, label) =>
+      selectControl({
+        label,
+        name: key,
+        options: options[key],
+        value: String(this.inputs[key]),
+        onChange: (v) => this.change(key, v),
+      });
     this.controls = {
       model: select('model', 'Model'),
       hardware: select('hardware', 'Accelerator'),
@@ -52,37 +86,82 @@ class ParascopePlanner extends ParascopeWidget {
       empty: h('p', { class: 'planner-empty', 'data-out': 'empty', hidden: true }),
       loaded: h('p', { class: 'planner-loaded', 'data-out': 'loaded', role: 'status', 'aria-live': 'polite' }),
     };
-    this.plot = h('div', { class: 'planner-plot', tabindex: '0', role: 'application', 'data-out': 'scatter',
-      'aria-roledescription': 'scatter plot', 'aria-describedby': 'planner-keys' });
+    this.plot = h('div', {
+      class: 'planner-plot',
+      tabindex: '0',
+      role: 'application',
+      'data-out': 'scatter',
+      'aria-roledescription': 'scatter plot',
+      'aria-describedby': 'planner-keys',
+    });
     this.rows = h('tbody', {});
-    const table = h('table', { class: 'planner-table', 'data-out': 'table' },
-      h('caption', { class: 'planner-sr' }, 'The best configurations, ranked; each row\'s button loads it into the other figures.'),
-      h('thead', {}, h('tr', {}, COLUMNS.map(([key, text]) => h('th', { scope: 'col', class: `col-${key}` }, text)))),
-      this.rows);
-    this.root = h('div', { class: 'planner' },
-      h('div', { class: 'controls planner-controls' }, Object.values(this.controls).map((c) => c.element)),
-      h('div', { class: 'planner-status' },
-        h('div', { class: 'bar planner-bar', role: 'presentation' }, this.out.fill), this.out.progress),
-      h('div', { class: 'planner-result' },
+    const table = h(
+      'table',
+      { class: 'planner-table', 'data-out': 'table' },
+      h(
+        'caption',
+        { class: 'planner-sr' },
+        "The best configurations, ranked; each row's button loads it into the other figures.",
+      ),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          COLUMNS.map(([key, text]) => h('th', { scope: 'col', class: `col-${key}` }, text)),
+        ),
+      ),
+      this.rows,
+    );
+    this.root = h(
+      'div',
+      { class: 'planner' },
+      h(
+        'div',
+        { class: 'controls planner-controls' },
+        Object.values(this.controls).map((c) => c.element),
+      ),
+      h(
+        'div',
+        { class: 'planner-status' },
+        h('div', { class: 'bar planner-bar', role: 'presentation' }, this.out.fill),
+        this.out.progress,
+      ),
+      h(
+        'div',
+        { class: 'planner-result' },
         this.out.best,
-        h('div', { class: 'planner-legend', 'aria-hidden': 'true' },
-          h('span', { class: 'key fit' }, 'fits'), h('span', { class: 'key miss' }, 'does not fit'),
-          h('span', { class: 'key pareto' }, 'Pareto front'), h('span', { class: 'key best' }, 'best'),
-          h('span', { class: 'key limit' }, 'GPU memory')),
+        h(
+          'div',
+          { class: 'planner-legend', 'aria-hidden': 'true' },
+          h('span', { class: 'key fit' }, 'fits'),
+          h('span', { class: 'key miss' }, 'does not fit'),
+          h('span', { class: 'key pareto' }, 'Pareto front'),
+          h('span', { class: 'key best' }, 'best'),
+          h('span', { class: 'key limit' }, 'GPU memory'),
+        ),
         this.plot,
-        h('p', { class: 'planner-sr', id: 'planner-keys' }, 'Arrow keys walk the configurations from the least memory '
-          + 'to the most; Home and End jump to the ends; Escape leaves the points.'),
+        h(
+          'p',
+          { class: 'planner-sr', id: 'planner-keys' },
+          'Arrow keys walk the configurations from the least memory ' +
+            'to the most; Home and End jump to the ends; Escape leaves the points.',
+        ),
         this.out.point,
         h('div', { class: 'planner-table-box' }, table, this.out.empty),
         this.out.loaded,
-        this.out.summary));
+        this.out.summary,
+      ),
+    );
     body.append(this.root);
 
     this.pointIndex = -1;
     this.plot.addEventListener('pointermove', (e) => this.#hover(e));
     this.plot.addEventListener('pointerleave', () => this.#showPoint(-1));
     this.plot.addEventListener('keydown', (e) => this.#key(e));
-    this.unwatchSize = watchSize(this.plot, () => {  // repaints in the next frame (lib/size-watch.js)
+    this.unwatchSize = watchSize(this.plot, () => {
+      // repaints in the next frame (lib/size-watch.js)
       const width = Math.floor(this.plot.clientWidth);
       if (width && width !== this.plotWidth) {
         this.plotWidth = width;
@@ -126,7 +205,8 @@ class ParascopePlanner extends ParascopeWidget {
     if (state.phase === 'error') {
       this.out.fill.style.width = '0%';
       this.out.progress.textContent = this.answer
-        ? 'The search stopped; the figure below is the last one that finished.' : 'The search stopped.';
+        ? 'The search stopped; the figure below is the last one that finished.'
+        : 'The search stopped.';
       this.setNote('plan', `The search could not finish: ${state.error.message}`, 'warning');
       return;
     }
@@ -156,7 +236,9 @@ class ParascopePlanner extends ParascopeWidget {
     this.out.empty.textContent = empty ?? '';
     this.paintRows(tableRows(a, capacity));
     this.loadedIndex = -1;
-    this.out.loaded.textContent = a.results.length ? 'Choose a row to load its configuration into the other figures on this page.' : '';
+    this.out.loaded.textContent = a.results.length
+      ? 'Choose a row to load its configuration into the other figures on this page.'
+      : '';
     this.pointIndex = -1;
     this.paintScatter();
     this.announce(bestText(a, capacity) || empty);
@@ -165,20 +247,49 @@ class ParascopePlanner extends ParascopeWidget {
 
   /** TOP_K rows always (blank ones reserve their place), so the table keeps its height. */
   paintRows(rows) {
-    this.rows.replaceChildren(...Array.from({ length: TOP_K }, (_, i) => {
-      const r = rows[i];
-      if (!r) return h('tr', { class: 'blank', 'aria-hidden': 'true' }, COLUMNS.map(([key]) => h('td', { class: `col-${key}` }, '\u00a0')));
-      const how = `${r.schedule} · microbatch ${r.microbatch}${r.extras ? ` · ${r.extras}` : ''}`;
-      return h('tr', { 'data-rank': r.rank, class: r.fits === 'yes' ? 'fit' : 'miss', onclick: () => this.load(i) },
-        h('td', { class: 'col-rank' }, h('button', { type: 'button', class: 'planner-load', 'aria-label': r.label,
-          onclick: (e) => { e.stopPropagation(); this.load(i); } }, String(r.rank))),
-        h('td', { class: 'col-split' }, h('span', { class: 'split' }, r.split),
-          h('span', { class: 'how', title: how }, how)),
-        h('td', { class: 'col-mfu', 'data-value': String(this.answer.results[i].mfu) }, r.mfu),
-        h('td', { class: 'col-step' }, r.stepTime),
-        h('td', { class: 'col-memory' }, r.memory),
-        h('td', { class: 'col-fits' }, r.fits));
-    }));
+    this.rows.replaceChildren(
+      ...Array.from({ length: TOP_K }, (_, i) => {
+        const r = rows[i];
+        if (!r)
+          return h(
+            'tr',
+            { class: 'blank', 'aria-hidden': 'true' },
+            COLUMNS.map(([key]) => h('td', { class: `col-${key}` }, '\u00a0')),
+          );
+        const how = `${r.schedule} · microbatch ${r.microbatch}${r.extras ? ` · ${r.extras}` : ''}`;
+        return h(
+          'tr',
+          { 'data-rank': r.rank, class: r.fits === 'yes' ? 'fit' : 'miss', onclick: () => this.load(i) },
+          h(
+            'td',
+            { class: 'col-rank' },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'planner-load',
+                'aria-label': r.label,
+                onclick: (e) => {
+                  e.stopPropagation();
+                  this.load(i);
+                },
+              },
+              String(r.rank),
+            ),
+          ),
+          h(
+            'td',
+            { class: 'col-split' },
+            h('span', { class: 'split' }, r.split),
+            h('span', { class: 'how', title: how }, how),
+          ),
+          h('td', { class: 'col-mfu', 'data-value': String(this.answer.results[i].mfu) }, r.mfu),
+          h('td', { class: 'col-step' }, r.stepTime),
+          h('td', { class: 'col-memory' }, r.memory),
+          h('td', { class: 'col-fits' }, r.fits),
+        );
+      }),
+    );
   }
 
   paintScatter() {
@@ -216,7 +327,9 @@ class ParascopePlanner extends ParascopeWidget {
     this.out.loaded.textContent = names.length
       ? `Rank ${i + 1} is loaded into ${names.join(', ')} on this page; each says what it cannot show of it.`
       : 'There is no other figure on this page to load it into.';
-    this.dispatchEvent(new CustomEvent('parascope-plan-loaded', { bubbles: true, detail: { rank: i + 1, parallel: result.parallel } }));
+    this.dispatchEvent(
+      new CustomEvent('parascope-plan-loaded', { bubbles: true, detail: { rank: i + 1, parallel: result.parallel } }),
+    );
   }
 
   #hover(event) {
@@ -257,8 +370,10 @@ class ParascopePlanner extends ParascopeWidget {
       words: ['plan', i.model, `${i.gpus}x${i.hardware}`, `gb${i.globalBatch}`],
       root: this.root,
       data: { request: this.answered?.request ?? this.request, response: this.answer ?? null },
-      table: [['rank', 'split', 'schedule', 'microbatch', 'extras', 'mfu', 'step time', 'memory per gpu', 'fits'],
-        ...rows.map((r) => [r.rank, r.split, r.schedule, r.microbatch, r.extras, r.mfu, r.stepTime, r.memory, r.fits])],
+      table: [
+        ['rank', 'split', 'schedule', 'microbatch', 'extras', 'mfu', 'step time', 'memory per gpu', 'fits'],
+        ...rows.map((r) => [r.rank, r.split, r.schedule, r.microbatch, r.extras, r.mfu, r.stepTime, r.memory, r.fits]),
+      ],
     };
   }
 }

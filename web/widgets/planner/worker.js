@@ -10,8 +10,15 @@ import { CHUNK_MS, nextChunk } from './model/protocol.js';
 let running = 0; // the id of the search that may go on; any other id stops at its next chunk
 
 const post = (message) => globalThis.postMessage(message);
-const breathe = () => new Promise((resolve) => { setTimeout(resolve, 0); });
-const errorOf = (err) => ({ code: err.code ?? 'worker_error', message: err.message ?? String(err), field: err.field ?? null });
+const breathe = () =>
+  new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
+const errorOf = (err) => ({
+  code: err.code ?? 'worker_error',
+  message: err.message ?? String(err),
+  field: err.field ?? null,
+});
 
 async function plan(id, request) {
   running = id;
@@ -19,11 +26,20 @@ async function plan(id, request) {
   try {
     engine = await loadPlannerEngine();
   } catch (err) {
-    post({ type: 'error', id, error: { code: 'engine_load_failed', message: `the engine did not load in the worker (${err.message})`, field: null } });
+    post({
+      type: 'error',
+      id,
+      error: {
+        code: 'engine_load_failed',
+        message: `the engine did not load in the worker (${err.message})`,
+        field: null,
+      },
+    });
     return;
   }
   if (running !== id) return;
-  if (typeof engine.planSearch !== 'function') {  // an engine without the chunked search: one call
+  if (typeof engine.planSearch !== 'function') {
+    // an engine without the chunked search: one call
     try {
       post({ type: 'done', id, answer: engine.call(request) });
     } catch (err) {

@@ -14,7 +14,12 @@ import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 const SIZES = [2 ** 20, 2 ** 24, 2 ** 28, 2 ** 30, 2 ** 34];
-const SPEEDS = [['0.5', '0.5×'], ['1', '1×'], ['2', '2×'], ['4', '4×']];
+const SPEEDS = [
+  ['0.5', '0.5×'],
+  ['1', '1×'],
+  ['2', '2×'],
+  ['4', '4×'],
+];
 const ROUND_MS = 900; // one round's travel time at 1×
 const MAX_GPUS = A.gpus.max;
 
@@ -35,43 +40,95 @@ class ParascopeRing extends ParascopeWidget {
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
     const sizes = SIZES.includes(this.state.bytes) ? SIZES : [...SIZES, this.state.bytes].sort((a, b) => a - b);
-    this.linkControl = selectControl({ label: 'Link', name: 'link', value: this.state.link, options: [],
-      onChange: (v) => this.change({ link: v }) });
+    this.linkControl = selectControl({
+      label: 'Link',
+      name: 'link',
+      value: this.state.link,
+      options: [],
+      onChange: (v) => this.change({ link: v }),
+    });
     this.linkControl.element.classList.add('ring-link');
-    const controls = h('div', { class: 'controls' },
-      sliderControl({ label: 'GPUs on the ring', name: 'gpus', value: this.state.gpus, min: 2, max: MAX_GPUS,
-        onInput: (v) => this.change({ gpus: v }) }).element,
-      selectControl({ label: 'Accelerator', name: 'hardware', value: this.state.hardware,
-        options: presets.hardware.map((x) => [x.id, x.name]), onChange: (v) => this.change({ hardware: v }) }).element,
-      selectControl({ label: 'Array per GPU (bytes)', name: 'bytes', value: String(this.state.bytes),
-        options: sizes.map((s) => [String(s), formatBytes(s)]), onChange: (v) => this.change({ bytes: Number(v) }) }).element,
-      this.linkControl.element);
+    const controls = h(
+      'div',
+      { class: 'controls' },
+      sliderControl({
+        label: 'GPUs on the ring',
+        name: 'gpus',
+        value: this.state.gpus,
+        min: 2,
+        max: MAX_GPUS,
+        onInput: (v) => this.change({ gpus: v }),
+      }).element,
+      selectControl({
+        label: 'Accelerator',
+        name: 'hardware',
+        value: this.state.hardware,
+        options: presets.hardware.map((x) => [x.id, x.name]),
+        onChange: (v) => this.change({ hardware: v }),
+      }).element,
+      selectControl({
+        label: 'Array per GPU (bytes)',
+        name: 'bytes',
+        value: String(this.state.bytes),
+        options: sizes.map((s) => [String(s), formatBytes(s)]),
+        onChange: (v) => this.change({ bytes: Number(v) }),
+      }).element,
+      this.linkControl.element,
+    );
 
     this.status = h('p', { class: 'ring-status', 'aria-live': 'polite', 'data-out': 'status' });
     this.buttons = {
       reset: h('button', { type: 'button', name: 'reset', onclick: () => this.go(0) }, '↺ Start'),
       back: h('button', { type: 'button', name: 'back', onclick: () => this.back() }, '◀ Back'),
-      play: h('button', { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() }, '▶ Play'),
+      play: h(
+        'button',
+        { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() },
+        '▶ Play',
+      ),
       forward: h('button', { type: 'button', name: 'forward', onclick: () => this.forward() }, 'Step ▶'),
     };
-    const speed = selectControl({ label: 'Speed', name: 'speed', value: '1', options: SPEEDS,
-      onChange: (v) => { this.state.speed = Number(v); } });
+    const speed = selectControl({
+      label: 'Speed',
+      name: 'speed',
+      value: '1',
+      options: SPEEDS,
+      onChange: (v) => {
+        this.state.speed = Number(v);
+      },
+    });
     // The figure is the round slider: ← → step, Home / End jump, space plays.
-    this.figureBox = h('div', { class: 'ring-figure', tabindex: '0', role: 'slider', 'aria-valuemin': '0',
-      'aria-keyshortcuts': 'ArrowLeft ArrowRight Home End Space' });
+    this.figureBox = h('div', {
+      class: 'ring-figure',
+      tabindex: '0',
+      role: 'slider',
+      'aria-valuemin': '0',
+      'aria-keyshortcuts': 'ArrowLeft ArrowRight Home End Space',
+    });
     this.watchSelect = h('select', { name: 'watch', onchange: () => this.watch(Number(this.watchSelect.value)) });
     this.strip = h('div', { class: 'ring-strip-cells', 'data-out': 'strip' });
     this.stripNote = h('span', { class: 'ring-strip-note' });
-    this.stage = h('div', { class: 'ring-stage' },
-      this.status, this.figureBox,
-      h('div', { class: 'ring-strip' },
+    this.stage = h(
+      'div',
+      { class: 'ring-stage' },
+      this.status,
+      this.figureBox,
+      h(
+        'div',
+        { class: 'ring-strip' },
         h('label', { class: 'ring-strip-title' }, 'Numbers held by ', this.watchSelect, this.stripNote),
-        this.strip),
+        this.strip,
+      ),
       h('div', { class: 'ring-transport' }, ...Object.values(this.buttons), speed.element),
-      h('p', { class: 'ring-legend' },
-        h('span', { class: 'ring-key added' }, 'adds the chunk it received'), ' ',
-        h('span', { class: 'ring-key copied' }, 'copies the finished chunk'), ' ',
-        h('span', { class: 'ring-key done' }, 'holds the full sum')));
+      h(
+        'p',
+        { class: 'ring-legend' },
+        h('span', { class: 'ring-key added' }, 'adds the chunk it received'),
+        ' ',
+        h('span', { class: 'ring-key copied' }, 'copies the finished chunk'),
+        ' ',
+        h('span', { class: 'ring-key done' }, 'holds the full sum'),
+      ),
+    );
     this.stage.addEventListener('keydown', (e) => this.key(e));
 
     this.out = {
@@ -88,23 +145,41 @@ class ParascopeRing extends ParascopeWidget {
       chart: h('div', { class: 'ring-chart', 'data-out': 'chart' }),
       chartNote: h('p', { class: 'formula', 'data-out': 'chart-note' }),
     };
-    const side = h('div', { class: 'ring-side result' },
+    const side = h(
+      'div',
+      { class: 'ring-side result' },
       this.out.summary,
-      h('dl', { class: 'facts' },
-        h('dt', {}, 'Link'), this.out.linkName,
-        h('dt', {}, 'Speed'), this.out.speed,
-        h('dt', {}, 'Placement'), this.out.placement,
-        h('dt', {}, 'Time'), this.out.time,
-        h('dt', {}, 'Sent per GPU'), this.out.wire,
-        h('dt', {}, 'algbw'), this.out.algbw,
-        h('dt', {}, 'busbw'), this.out.busbw,
-        h('dt', {}, 'Latency steps'), this.out.steps),
+      h(
+        'dl',
+        { class: 'facts' },
+        h('dt', {}, 'Link'),
+        this.out.linkName,
+        h('dt', {}, 'Speed'),
+        this.out.speed,
+        h('dt', {}, 'Placement'),
+        this.out.placement,
+        h('dt', {}, 'Time'),
+        this.out.time,
+        h('dt', {}, 'Sent per GPU'),
+        this.out.wire,
+        h('dt', {}, 'algbw'),
+        this.out.algbw,
+        h('dt', {}, 'busbw'),
+        this.out.busbw,
+        h('dt', {}, 'Latency steps'),
+        this.out.steps,
+      ),
       this.out.formula,
-      h('p', { class: 'formula' }, 'Times in the α-β model; algbw is the array over the time, busbw the figure nccl-tests reports.'),
+      h(
+        'p',
+        { class: 'formula' },
+        'Times in the α-β model; algbw is the array over the time, busbw the figure nccl-tests reports.',
+      ),
       h('p', { class: 'ring-chart-title' }, 'Time per all-reduce as the cluster grows'),
       this.out.chart,
       h('p', { class: 'chart-legend' }, ...ALGORITHMS.map((a) => h('span', { class: `chart-key series-${a}` }, a))),
-      this.out.chartNote);
+      this.out.chartNote,
+    );
 
     this.root = h('div', { class: 'ring' }, controls, h('div', { class: 'ring-layout' }, this.stage, side));
     body.append(this.root);
@@ -123,8 +198,9 @@ class ParascopeRing extends ParascopeWidget {
   /** The link menu for the current GPU count: "inside one node" disabled beyond the node size, said beside it. */
   refreshLink() {
     const { link, options, hint } = ringLink(this.hw, this.state.gpus, this.state.link);
-    this.linkControl.input.replaceChildren(...options.map((o) =>
-      h('option', { value: o.value, selected: o.value === link, disabled: o.disabled }, o.label)));
+    this.linkControl.input.replaceChildren(
+      ...options.map((o) => h('option', { value: o.value, selected: o.value === link, disabled: o.disabled }, o.label)),
+    );
     this.linkControl.input.value = link;
     this.linkControl.hint(hint);
   }
@@ -141,16 +217,24 @@ class ParascopeRing extends ParascopeWidget {
   exportFigure() {
     if (!this.readout) return null;
     const { gpus, hardware, bytes } = this.state;
-    const { link } = ringLink(this.hw, gpus, this.state.link);  // the link the ring runs on, as drawn
-    const chart = [['algorithm', 'GPUs', 'time per all-reduce (s)'],
-      ...(this.chartData ?? []).flatMap((series) => series.points.map((p) => [series.name, p.x, p.y]))];
+    const { link } = ringLink(this.hw, gpus, this.state.link); // the link the ring runs on, as drawn
+    const chart = [
+      ['algorithm', 'GPUs', 'time per all-reduce (s)'],
+      ...(this.chartData ?? []).flatMap((series) => series.points.map((p) => [series.name, p.x, p.y])),
+    ];
     return {
       title: `Ring all-reduce of ${formatBytes(bytes)} per GPU over ${gpus} × ${this.hw.name}: ${this.out.time.textContent}`,
       words: [`${gpus}gpus`, hardware, link, formatBytes(bytes).replace(/\s+/g, '')],
       root: this.root,
       data: { request: readoutRequest(this.hw, this.state, true), response: this.readout, chart: chart.slice(1) },
-      table: [['field', 'value'], ...Object.entries(this.readout).filter(([k]) => !['rounds', 'initial'].includes(k))
-        .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v]), [], ...chart],
+      table: [
+        ['field', 'value'],
+        ...Object.entries(this.readout)
+          .filter(([k]) => !['rounds', 'initial'].includes(k))
+          .map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : v]),
+        [],
+        ...chart,
+      ],
     };
   }
 
@@ -167,8 +251,11 @@ class ParascopeRing extends ParascopeWidget {
     this.figure?.cancel();
     const { gpus } = this.state;
     this.state.watch = Math.min(this.state.watch, gpus - 1);
-    this.watchSelect.replaceChildren(...Array.from({ length: gpus }, (_, g) =>
-      h('option', { value: g, selected: g === this.state.watch }, `GPU ${g}`)));
+    this.watchSelect.replaceChildren(
+      ...Array.from({ length: gpus }, (_, g) =>
+        h('option', { value: g, selected: g === this.state.watch }, `GPU ${g}`),
+      ),
+    );
     const r = this.ask(readoutRequest(this.hw, this.state, true));
     this.toggleAttribute('data-stale', r === null);
     if (!r) return;
@@ -224,14 +311,16 @@ class ParascopeRing extends ParascopeWidget {
       this.chartKey = key;
     }
     const text = ringChartText(this.hw, this.state, marker);
-    this.out.chart.replaceChildren(logLogChart({
-      series: this.chartData,
-      xTicks: [2, 16, 128, 1024, CHART_GPUS[CHART_GPUS.length - 1]],
-      format: { x: (v) => grouped(v), y: seconds },
-      marker: { x: marker.gpus, y: marker.time },
-      label: text.label,
-      xTitle: 'GPUs (log scale)',
-    }));
+    this.out.chart.replaceChildren(
+      logLogChart({
+        series: this.chartData,
+        xTicks: [2, 16, 128, 1024, CHART_GPUS[CHART_GPUS.length - 1]],
+        format: { x: (v) => grouped(v), y: seconds },
+        marker: { x: marker.gpus, y: marker.time },
+        label: text.label,
+        xTitle: 'GPUs (log scale)',
+      }),
+    );
     this.out.chartNote.textContent = text.note;
   }
 
@@ -250,14 +339,23 @@ class ParascopeRing extends ParascopeWidget {
     const view = ringRound(this.trace, this.state.round);
     const w = this.state.watch;
     this.figure.show(view, w);
-    this.strip.replaceChildren(...view.buffers[w].map((value, c) => {
-      const done = value === view.final[w][c];
-      const how = view.changed[`${w},${c}`];
-      const cell = h('span', { class: `ring-strip-cell${done ? ' done' : ''}${how === 'add' ? ' added' : ''}${how === 'copy' ? ' copied' : ''}`,
-        'data-chunk': c, title: `chunk ${c}` }, String(value));
-      cell.style.setProperty('--chunk', chunkColour(c, this.state.gpus, done));
-      return cell;
-    }));
+    this.strip.replaceChildren(
+      ...view.buffers[w].map((value, c) => {
+        const done = value === view.final[w][c];
+        const how = view.changed[`${w},${c}`];
+        const cell = h(
+          'span',
+          {
+            class: `ring-strip-cell${done ? ' done' : ''}${how === 'add' ? ' added' : ''}${how === 'copy' ? ' copied' : ''}`,
+            'data-chunk': c,
+            title: `chunk ${c}`,
+          },
+          String(value),
+        );
+        cell.style.setProperty('--chunk', chunkColour(c, this.state.gpus, done));
+        return cell;
+      }),
+    );
     this.status.textContent = view.status;
     this.status.dataset.round = String(view.round);
     this.status.dataset.phase = view.phase;
@@ -312,7 +410,9 @@ class ParascopeRing extends ParascopeWidget {
     while (live() && this.state.round < this.rounds) {
       if (!this.moving) await this.forward();
       if (!live()) return;
-      await new Promise((resolve) => { this.timer = setTimeout(resolve, (this.reducedMotion.matches ? ROUND_MS : 250) / this.state.speed); });
+      await new Promise((resolve) => {
+        this.timer = setTimeout(resolve, (this.reducedMotion.matches ? ROUND_MS : 250) / this.state.speed);
+      });
     }
     if (live()) this.pause();
   }

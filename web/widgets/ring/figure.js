@@ -16,16 +16,39 @@ export function chunkColour(c, n, strong = false) {
 export function ringFigure(n, maxValue, { onPick } = {}) {
   const layout = ringLayout(n, maxValue);
   const root = svg('svg', { viewBox: `0 0 ${VIEW} ${VIEW}`, class: `ring-svg ${layout.kind}`, role: 'img' });
-  root.append(svg('defs', {}, svg('marker', { id: 'ring-arrow', viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 6,
-    markerHeight: 6, orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'ring-arrowhead' }))));
+  root.append(
+    svg(
+      'defs',
+      {},
+      svg(
+        'marker',
+        {
+          id: 'ring-arrow',
+          viewBox: '0 0 10 10',
+          refX: 5,
+          refY: 5,
+          markerWidth: 6,
+          markerHeight: 6,
+          orient: 'auto-start-reverse',
+        },
+        svg('path', { d: 'M0,0 L10,5 L0,10 z', class: 'ring-arrowhead' }),
+      ),
+    ),
+  );
   if (layout.kind === 'circle') {
     const { cx, cy, r } = layout.track;
     root.append(svg('circle', { cx, cy, r, class: 'ring-track' }));
-    for (let g = 0; g < n; g += 1) { // one arrowhead halfway between neighbours, pointing clockwise
+    for (let g = 0; g < n; g += 1) {
+      // one arrowhead halfway between neighbours, pointing clockwise
       const a0 = -Math.PI / 2 + (2 * Math.PI * (g + 0.5)) / n;
       const a1 = a0 + 0.01;
-      root.append(svg('path', { class: 'ring-dir', 'marker-end': 'url(#ring-arrow)',
-        d: `M${cx + r * Math.cos(a0)},${cy + r * Math.sin(a0)} L${cx + r * Math.cos(a1)},${cy + r * Math.sin(a1)}` }));
+      root.append(
+        svg('path', {
+          class: 'ring-dir',
+          'marker-end': 'url(#ring-arrow)',
+          d: `M${cx + r * Math.cos(a0)},${cy + r * Math.sin(a0)} L${cx + r * Math.cos(a1)},${cy + r * Math.sin(a1)}`,
+        }),
+      );
     }
   } else {
     root.append(svg('path', { d: layout.wrap, class: 'ring-wrap', 'marker-end': 'url(#ring-arrow)' }));
@@ -36,13 +59,18 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
   for (let g = 0; g < n; g += 1) {
     const b = layout.boxes[g];
     const box = svg('g', { class: 'ring-gpu', 'data-gpu': g });
-    box.append(svg('rect', { x: b.x, y: b.y, width: b.w, height: b.h, rx: layout.kind === 'circle' ? 6 : 3, class: 'ring-box' }));
+    box.append(
+      svg('rect', { x: b.x, y: b.y, width: b.w, height: b.h, rx: layout.kind === 'circle' ? 6 : 3, class: 'ring-box' }),
+    );
     if (onPick) box.addEventListener('click', () => onPick(g));
     const row = layout.cells[g].map(({ x, y, s }, c) => {
-      const cell = svg('g', { class: 'ring-cell', 'data-gpu': g, 'data-chunk': c },
+      const cell = svg(
+        'g',
+        { class: 'ring-cell', 'data-gpu': g, 'data-chunk': c },
         svg('rect', { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, class: 'ring-cell-bg' }),
         layout.showValues ? svg('text', { x: x + s / 2, y: y + s / 2 + 1, class: 'ring-value' }) : null,
-        svg('title', {}));
+        svg('title', {}),
+      );
       box.append(cell);
       return cell;
     });
@@ -63,7 +91,7 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
    * what differs from the previous call is written (a round changes n of the n² cells), so playing at 16 GPUs does not
    * restyle 256 cells per round.
    */
-  const shown = [];  // per cell: "value done how" as last written
+  const shown = []; // per cell: "value done how" as last written
   let watchedBox = -1;
   function show(view, watched) {
     if (watched !== watchedBox) {
@@ -99,9 +127,12 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
     const add = round.phase === 'scatter-reduce';
     const { w, h, text } = layout.packet;
     const moving = round.transfers.map((t) => {
-      const p = svg('g', { class: 'ring-packet' },
+      const p = svg(
+        'g',
+        { class: 'ring-packet' },
         svg('rect', { x: -w / 2, y: -h / 2, width: w, height: h, rx: 4, fill: chunkColour(t.chunk, n, true) }),
-        text ? svg('text', { x: 0, y: 1 }, `${add ? '+' : ''}${before[t.from][t.chunk]}`) : null);
+        text ? svg('text', { x: 0, y: 1 }, `${add ? '+' : ''}${before[t.from][t.chunk]}`) : null,
+      );
       const [x, y] = packetAt(layout, t.from, t.to, t.chunk, 0);
       p.setAttribute('transform', `translate(${x},${y})`);
       packets.append(p);

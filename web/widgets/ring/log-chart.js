@@ -25,7 +25,8 @@ export function logLogChart({ series, xTicks, format, marker, label, xTitle = 'G
   const yTicks = decades(Math.min(...ys), Math.max(...ys));
   const [y0, y1] = [yTicks[0], yTicks[yTicks.length - 1]];
   const px = (x) => M.left + ((Math.log(x) - Math.log(x0)) / (Math.log(x1) - Math.log(x0))) * (W - M.left - M.right);
-  const py = (y) => H - M.bottom - ((Math.log(y) - Math.log(y0)) / (Math.log(y1) - Math.log(y0))) * (H - M.top - M.bottom);
+  const py = (y) =>
+    H - M.bottom - ((Math.log(y) - Math.log(y0)) / (Math.log(y1) - Math.log(y0))) * (H - M.top - M.bottom);
 
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': label });
   for (const y of yTicks) {
@@ -38,19 +39,40 @@ export function logLogChart({ series, xTicks, format, marker, label, xTitle = 'G
   }
   root.append(svg('text', { x: (M.left + W - M.right) / 2, y: H - 5, class: 'chart-axis' }, xTitle));
   for (const s of series) {
-    const d = s.points.filter((p) => p.y > 0).map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`);
+    const d = s.points
+      .filter((p) => p.y > 0)
+      .map((p, i) => `${i ? 'L' : 'M'}${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`);
     root.append(svg('path', { d: d.join(''), class: `chart-line ${s.className}`, 'data-series': s.name }));
     for (const p of s.points) {
       if (p.y <= 0 || p.dot === false) continue;
-      root.append(svg('circle', { cx: px(p.x), cy: py(p.y), r: 2.5, class: `chart-dot ${s.className}` },
-        svg('title', {}, `${s.name}, ${format.x(p.x)} GPUs: ${format.y(p.y)}`)));
+      root.append(
+        svg(
+          'circle',
+          { cx: px(p.x), cy: py(p.y), r: 2.5, class: `chart-dot ${s.className}` },
+          svg('title', {}, `${s.name}, ${format.x(p.x)} GPUs: ${format.y(p.y)}`),
+        ),
+      );
     }
   }
   if (marker) {
-    root.append(svg('line', { x1: px(marker.x), x2: px(marker.x), y1: M.top, y2: H - M.bottom, class: 'chart-marker' }));
+    root.append(
+      svg('line', { x1: px(marker.x), x2: px(marker.x), y1: M.top, y2: H - M.bottom, class: 'chart-marker' }),
+    );
     if (marker.y > 0) {
-      root.append(svg('circle', { cx: px(marker.x), cy: py(marker.y), r: 5, class: 'chart-marker-dot',
-        'data-x': marker.x, 'data-y': marker.y }, svg('title', {}, `this ring, ${format.x(marker.x)} GPUs: ${format.y(marker.y)}`)));
+      root.append(
+        svg(
+          'circle',
+          {
+            cx: px(marker.x),
+            cy: py(marker.y),
+            r: 5,
+            class: 'chart-marker-dot',
+            'data-x': marker.x,
+            'data-y': marker.y,
+          },
+          svg('title', {}, `this ring, ${format.x(marker.x)} GPUs: ${format.y(marker.y)}`),
+        ),
+      );
     }
   }
   return root;

@@ -15,7 +15,13 @@ export const FIXES = {
 export const FIELD = { data: 'dp', tensor: 'tp', pipeline: 'pp', expert: 'ep', context: 'cp' };
 
 const TAG = { data: 'D', tensor: 'T', pipeline: 'P', expert: 'E', context: 'C' };
-const UNIT = { data: 'replica', tensor: 'tensor rank', pipeline: 'stage', expert: 'expert rank', context: 'context rank' };
+const UNIT = {
+  data: 'replica',
+  tensor: 'tensor rank',
+  pipeline: 'stage',
+  expert: 'expert rank',
+  context: 'context rank',
+};
 
 const span = ([a, b]) => (b - a === 1 ? `${a}` : `${a}–${b - 1}`);
 
@@ -35,7 +41,10 @@ export function holds(rank, axis) {
   if (axis === 'data') return `replica ${rank.dp}`;
   if (axis === 'tensor') return `heads ${span(rank.heads)}`;
   if (axis === 'pipeline') return `layers ${rank.layers.map(span).join(', ')}`;
-  if (axis === 'expert') return rank.experts ? `${rank.experts[1] - rank.experts[0] === 1 ? 'expert' : 'experts'} ${span(rank.experts)}` : 'no experts';
+  if (axis === 'expert')
+    return rank.experts
+      ? `${rank.experts[1] - rank.experts[0] === 1 ? 'expert' : 'experts'} ${span(rank.experts)}`
+      : 'no experts';
   if (axis === 'context') return `sequence slice ${rank.cp}`;
   return '';
 }
@@ -47,7 +56,10 @@ export function cellTag(rank, axis) {
 
 /** The caption above the grid for a tab. */
 export function caption(axis, placement) {
-  const shown = placement.gpus > placement.drawn ? `the first ${placement.drawn} of ${placement.gpus} GPUs` : `${placement.gpus} GPUs`;
+  const shown =
+    placement.gpus > placement.drawn
+      ? `the first ${placement.drawn} of ${placement.gpus} GPUs`
+      : `${placement.gpus} GPUs`;
   if (axis === 'all') return `All four at once: ${shown}, each striped by its data, tensor, pipeline and expert shard.`;
   const n = sizes(placement)[axis] ?? 1;
   const split = n > 1 ? `${n} ${UNIT[axis]}s` : `no ${axis} split in this run (size 1)`;
@@ -58,15 +70,20 @@ export function caption(axis, placement) {
 export function colourKey(axis, placement, limit = 8) {
   if (axis === 'all') {
     const bands = splitAxes(placement);
-    return { entries: [], text: bands.length
-      ? `Stripes, top to bottom: ${bands.join(', ')}; the number is the GPU's rank.`
-      : 'This run does not split the model: every GPU holds all of it.' };
+    return {
+      entries: [],
+      text: bands.length
+        ? `Stripes, top to bottom: ${bands.join(', ')}; the number is the GPU's rank.`
+        : 'This run does not split the model: every GPU holds all of it.',
+    };
   }
   const size = sizes(placement)[axis] ?? 1;
   const seen = new Map();
   for (const r of placement.ranks) if (!seen.has(r[FIELD[axis]])) seen.set(r[FIELD[axis]], r);
   const all = [...seen.entries()].sort((a, b) => a[0] - b[0]);
-  const entries = all.slice(0, limit).map(([index, r]) => ({ index, size, tag: cellTag(r, axis), text: holds(r, axis) }));
+  const entries = all
+    .slice(0, limit)
+    .map(([index, r]) => ({ index, size, tag: cellTag(r, axis), text: holds(r, axis) }));
   const rest = all.length - entries.length;
   return { entries, text: rest > 0 ? `and ${rest} more` : '' };
 }
@@ -76,7 +93,9 @@ export function gpuReadout(placement, rankId) {
   const r = placement.ranks.find((x) => x.rank === rankId);
   if (!r) return '';
   const size = sizes(placement);
-  const parts = splitAxes(placement).map((a) => `${UNIT[a]} ${r[FIELD[a]]} of ${size[a]}${a === 'data' ? '' : ` (${holds(r, a)})`}`);
+  const parts = splitAxes(placement).map(
+    (a) => `${UNIT[a]} ${r[FIELD[a]]} of ${size[a]}${a === 'data' ? '' : ` (${holds(r, a)})`}`,
+  );
   return `GPU ${r.rank}, node ${r.node}: ${parts.length ? parts.join('; ') : 'holds the whole model'}.`;
 }
 
@@ -105,7 +124,9 @@ export function partnersText(placement, axes, focus) {
     const shape = { pipeline: 'pipeline chain', expert: 'expert all-to-all' }[entry.axis] ?? `${entry.axis} ring`;
     out.push(`${shape} with ${others.length === 1 ? 'GPU' : 'GPUs'} ${rankList(others)} (${where})`);
   }
-  return out.length ? `Lines: GPU ${focus}'s ${out.join('; ')}.` : `Lines: GPU ${focus} has no partner among the drawn GPUs on this view.`;
+  return out.length
+    ? `Lines: GPU ${focus}'s ${out.join('; ')}.`
+    : `Lines: GPU ${focus} has no partner among the drawn GPUs on this view.`;
 }
 
 /** The grid's accessible name: the view, what colours mean, whose links are drawn and which GPUs are outlined. */

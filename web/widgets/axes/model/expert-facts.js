@@ -32,26 +32,50 @@ export function expertPanel(route, request, placement) {
   const hotGpus = gpusHolding(placement, route.hot_expert);
   const hotEp = epRankHolding(placement, route.hot_expert);
   const perRank = request.tokens / request.ep;
-  const title = `${n(request.tokens)} tokens (${n(perRank)} on each of ${request.ep} EP ranks), each sent to its top `
-    + `${request.top_k} of ${request.experts} experts by a router of skew ${request.skew.toFixed(1)}.`;
+  const title =
+    `${n(request.tokens)} tokens (${n(perRank)} on each of ${request.ep} EP ranks), each sent to its top ` +
+    `${request.top_k} of ${request.experts} experts by a router of skew ${request.skew.toFixed(1)}.`;
   const where = hotEp === null ? '' : `, held by EP rank ${hotEp}`;
   const outlined = hotGpus.length ? `; outlined in the grid: GPUs ${rankList(hotGpus)}` : '';
   const facts = [
-    { key: 'hot-expert', term: 'Busiest expert', value: route.hot_expert,
-      text: `expert ${route.hot_expert}: ${times(route.max_over_mean)} the mean load${where}${outlined}` },
-    { key: 'hot-rank', term: 'Most all-to-all bytes', value: route.hot_rank,
-      text: `EP rank ${route.hot_rank} sends or receives ${bytes(route.hot_rank_bytes)} off its GPU in this microbatch; `
-        + 'that port sets the time below' },
-    { key: 'a2a-time', term: 'One dispatch all-to-all (per MoE layer, per microbatch)', value: route.time,
-      text: `${seconds(route.time)}; with a balanced router ${seconds(route.balanced_time)}` },
-    { key: 'dropped', term: 'Dropped', value: route.dropped,
-      text: route.capacity > 0 ? `${n(route.dropped)} assignments over capacity ${n(route.capacity)}` : 'none (dropless)' },
+    {
+      key: 'hot-expert',
+      term: 'Busiest expert',
+      value: route.hot_expert,
+      text: `expert ${route.hot_expert}: ${times(route.max_over_mean)} the mean load${where}${outlined}`,
+    },
+    {
+      key: 'hot-rank',
+      term: 'Most all-to-all bytes',
+      value: route.hot_rank,
+      text:
+        `EP rank ${route.hot_rank} sends or receives ${bytes(route.hot_rank_bytes)} off its GPU in this microbatch; ` +
+        'that port sets the time below',
+    },
+    {
+      key: 'a2a-time',
+      term: 'One dispatch all-to-all (per MoE layer, per microbatch)',
+      value: route.time,
+      text: `${seconds(route.time)}; with a balanced router ${seconds(route.balanced_time)}`,
+    },
+    {
+      key: 'dropped',
+      term: 'Dropped',
+      value: route.dropped,
+      text:
+        route.capacity > 0 ? `${n(route.dropped)} assignments over capacity ${n(route.capacity)}` : 'none (dropless)',
+    },
   ];
   return {
     title,
-    bars: { loads: route.expert_load, hot: route.hot_expert, capacity: route.capacity,
-      name: `Token-expert assignments per expert in one microbatch at skew ${request.skew.toFixed(1)}: expert `
-        + `${route.hot_expert} is the busiest, ${times(route.max_over_mean)} the mean.` },
+    bars: {
+      loads: route.expert_load,
+      hot: route.hot_expert,
+      capacity: route.capacity,
+      name:
+        `Token-expert assignments per expert in one microbatch at skew ${request.skew.toFixed(1)}: expert ` +
+        `${route.hot_expert} is the busiest, ${times(route.max_over_mean)} the mean.`,
+    },
     facts,
     skewText: `${request.skew.toFixed(1)}: busiest expert ${route.hot_expert} at ${times(route.max_over_mean)} the mean load`,
     hotGpus,
@@ -61,7 +85,9 @@ export function expertPanel(route, request, placement) {
 
 /** The polite announcement after the skew moves. */
 export function routingSummary(route, request) {
-  return `Router skew ${request.skew.toFixed(1)}: busiest expert ${route.hot_expert} at ${times(route.max_over_mean)} the `
-    + `mean load; one dispatch all-to-all ${seconds(route.time)} per MoE layer per microbatch `
-    + `(balanced: ${seconds(route.balanced_time)}).`;
+  return (
+    `Router skew ${request.skew.toFixed(1)}: busiest expert ${route.hot_expert} at ${times(route.max_over_mean)} the ` +
+    `mean load; one dispatch all-to-all ${seconds(route.time)} per MoE layer per microbatch ` +
+    `(balanced: ${seconds(route.balanced_time)}).`
+  );
 }

@@ -1,11 +1,11 @@
 // Geometry of the <parascope-axes> grid in CSS pixels: nodes of GPU cells for a given width, and the links drawn
 // for the focused GPU (its own group on each axis, never every group at once).
 
-export const GAP = 6;        // between cells
-export const NODE_GAP = 12;  // between node boxes
-export const PAD = 8;        // inside a node box
-export const LABEL = 20;     // room for "node n" above a node's cells
-export const MIN_CELL = 24;  // the smallest cell a two-character label at 12 px fits in
+export const GAP = 6; // between cells
+export const NODE_GAP = 12; // between node boxes
+export const PAD = 8; // inside a node box
+export const LABEL = 20; // room for "node n" above a node's cells
+export const MIN_CELL = 24; // the smallest cell a two-character label at 12 px fits in
 export const MAX_CELL = 48;
 
 /** Cells per row inside one node box. */
@@ -43,11 +43,23 @@ export function gridLayout(placement, width) {
     const i = r.rank - r.node * perNode;
     const x = box.x + PAD + (i % cols) * (cell + GAP);
     const y = box.y + LABEL + PAD + Math.floor(i / cols) * (cell + GAP);
-    return { rank: r.rank, x, y, size: cell, cx: x + cell / 2, cy: y + cell / 2, row: Math.floor(i / cols), lastRow: rows - 1 };
+    return {
+      rank: r.rank,
+      x,
+      y,
+      size: cell,
+      cx: x + cell / 2,
+      cy: y + cell / 2,
+      row: Math.floor(i / cols),
+      lastRow: rows - 1,
+    };
   });
   const nodeRows = Math.ceil(nodes / columns);
   return {
-    columns, cell, boxes, cells,
+    columns,
+    cell,
+    boxes,
+    cells,
     width: Math.min(nodes, columns) * nodeW + (Math.min(nodes, columns) - 1) * NODE_GAP,
     height: nodeRows * nodeH + (nodeRows - 1) * NODE_GAP,
   };

@@ -33,10 +33,19 @@ export function routeRequest(state, model, placement) {
   const expert = expertAxis(placement);
   if (model.experts <= 1 || expert.size <= 1) return null;
   const tokens = Math.max(1, Math.min(expert.size * model.seq, Math.floor(MAX_ASSIGNMENTS / model.top_k)));
-  return { op: 'moe_route', tokens, experts: model.experts, top_k: model.top_k, ep: expert.size, skew: state.skew,
-    seed: state.seed, hidden: model.hidden, hardware: state.hardware,
+  return {
+    op: 'moe_route',
+    tokens,
+    experts: model.experts,
+    top_k: model.top_k,
+    ep: expert.size,
+    skew: state.skew,
+    seed: state.seed,
+    hidden: model.hidden,
+    hardware: state.hardware,
     // Which EP ranks share a node, as the placement put them: node mates talk over NVLink, the rest over the network.
-    ...(expert.link === 'inter' ? { ranks_per_node: expert.members_per_node } : { link_kind: 'intra' }) };
+    ...(expert.link === 'inter' ? { ranks_per_node: expert.members_per_node } : { link_kind: 'intra' }),
+  };
 }
 
 /**
@@ -68,5 +77,9 @@ export const SKEW_STEP = 0.1;
  */
 export function snapSkew(skew) {
   const value = Number((Math.round(skew / SKEW_STEP) * SKEW_STEP).toFixed(1));
-  return { value, hint: Math.abs(value - skew) > 1e-9 ? `the slider moves in steps of ${SKEW_STEP}: ${skew} → ${value.toFixed(1)}` : '' };
+  return {
+    value,
+    hint:
+      Math.abs(value - skew) > 1e-9 ? `the slider moves in steps of ${SKEW_STEP}: ${skew} → ${value.toFixed(1)}` : '',
+  };
 }

@@ -36,6 +36,8 @@ export function trafficRows(traffic, selectedAxis) {
 export function axisSummary(traffic, axis) {
   const r = traffic?.axes?.find((x) => x.axis === axis);
   if (!r) return '';
-  return `${axis}: ${bytes(r.bytes_per_gpu)} per GPU per step over ${r.link_name}, ${seconds(r.time)} per step, `
-    + `${percent(r.hidden_fraction, 0)} hidden behind compute.`;
+  return (
+    `${axis}: ${bytes(r.bytes_per_gpu)} per GPU per step over ${r.link_name}, ${seconds(r.time)} per step, ` +
+    `${percent(r.hidden_fraction, 0)} hidden behind compute.`
+  );
 }

@@ -21,7 +21,9 @@ export function linkWidths(traffic) {
   const max = Math.max(1, ...rows.map((r) => r.bytes_per_gpu));
   // In half pixels: with arbitrary fractions the same links were anti-aliased differently on the plain and the hostile
   // test pages (tests/browser/isolation.test.mjs); half-pixel widths draw alike.
-  return Object.fromEntries(rows.map((r) => [r.axis, Math.round(2 * (1.5 + 3.5 * Math.sqrt(r.bytes_per_gpu / max))) / 2]));
+  return Object.fromEntries(
+    rows.map((r) => [r.axis, Math.round(2 * (1.5 + 3.5 * Math.sqrt(r.bytes_per_gpu / max))) / 2]),
+  );
 }
 
 /**

@@ -3,7 +3,9 @@
 
 /** "#abc", "#aabbcc", "rgb(1, 2, 3)" or "rgba(1, 2, 3, 1)" -> [r, g, b], or null. */
 export function parseColour(text) {
-  const t = String(text ?? '').trim().toLowerCase();
+  const t = String(text ?? '')
+    .trim()
+    .toLowerCase();
   let m = /^#([0-9a-f]{3})$/.exec(t);
   if (m) return [...m[1]].map((c) => parseInt(c + c, 16));
   m = /^#([0-9a-f]{6})$/.exec(t);

@@ -5,8 +5,14 @@ import { LIMITS, scheduleLabel } from './state.js';
 
 const NUMBERS = ['stages', 'microbatches', 'chunks'];
 // An answer with more ops than its format lists blames ops_format: fewer microbatches mend it.
-const CONTROL_OF_FIELD = { stages: 'stages', microbatches: 'microbatches', chunks: 'chunks', forward_only: 'forwardOnly',
-  schedule: 'schedule', ops_format: 'microbatches' };
+const CONTROL_OF_FIELD = {
+  stages: 'stages',
+  microbatches: 'microbatches',
+  chunks: 'chunks',
+  forward_only: 'forwardOnly',
+  schedule: 'schedule',
+  ops_format: 'microbatches',
+};
 
 /**
  * An engine-backed check: request -> null when the engine accepts it, else the refusal { code, field, message }.
@@ -51,9 +57,10 @@ export function hintOf(refusal) {
 
 /** Whether the schedule takes an optional control at all: the engine refuses it (on that field) or not. */
 function probe(state, key, check) {
-  const request = key === 'chunks'
-    ? pipelineRequest({ ...state, chunks: 2 }, { chunks: true, forwardOnly: false })
-    : pipelineRequest({ ...state, forwardOnly: true }, { chunks: false, forwardOnly: true });
+  const request =
+    key === 'chunks'
+      ? pipelineRequest({ ...state, chunks: 2 }, { chunks: true, forwardOnly: false })
+      : pipelineRequest({ ...state, forwardOnly: true }, { chunks: false, forwardOnly: true });
   const refusal = check(request);
   return refusal && CONTROL_OF_FIELD[refusal.field] === key ? refusal : null;
 }
@@ -109,7 +116,11 @@ export function settle(wanted, check, { moved = null, from } = {}) {
       return {
         state,
         applies,
-        shown: { ...state, chunks: applies.chunks ? state.chunks : 1, forwardOnly: applies.forwardOnly && state.forwardOnly },
+        shown: {
+          ...state,
+          chunks: applies.chunks ? state.chunks : 1,
+          forwardOnly: applies.forwardOnly && state.forwardOnly,
+        },
         request,
         hints,
       };

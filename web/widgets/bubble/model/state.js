@@ -13,6 +13,10 @@ export const DEFAULTS = { stages: 4, microbatches: 8, schedule: '1f1b', chunks: 
 export const CONTROLS = ['schedule', 'stages', 'microbatches', 'chunks', 'forwardOnly'];
 
 /** The engine's request field behind each control. */
-export const FIELDS = { schedule: 'schedule', stages: 'stages', microbatches: 'microbatches', chunks: 'chunks',
-  forwardOnly: 'forward_only' };
-
+export const FIELDS = {
+  schedule: 'schedule',
+  stages: 'stages',
+  microbatches: 'microbatches',
+  chunks: 'chunks',
+  forwardOnly: 'forward_only',
+};

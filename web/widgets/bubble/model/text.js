@@ -9,7 +9,7 @@ export const num = (x) => (Number.isInteger(x) ? grouped(x) : String(Number(x.to
 const KIND_NAMES = { F: 'forward', B: 'backward', W: 'weight gradient' };
 
 export function kindName(kind, splitBackward = false) {
-  return kind === 'B' && splitBackward ? 'backward, input gradient' : KIND_NAMES[kind] ?? kind;
+  return kind === 'B' && splitBackward ? 'backward, input gradient' : (KIND_NAMES[kind] ?? kind);
 }
 
 /** The time unit of the chart and the readouts. */
@@ -19,9 +19,11 @@ function timeUnit(r) {
 
 /** "GPipe, 4 stages × 8 microbatches, forward half only". */
 export function settingsPhrase(r) {
-  return `${scheduleLabel(r.schedule)}, ${r.stages} stage${r.stages === 1 ? '' : 's'} × ${r.microbatches} `
-    + `microbatch${r.microbatches === 1 ? '' : 'es'}${r.chunks > 1 ? ` in ${r.chunks} chunks per GPU` : ''}`
-    + `${r.forward_only ? ', forward half only' : ''}`;
+  return (
+    `${scheduleLabel(r.schedule)}, ${r.stages} stage${r.stages === 1 ? '' : 's'} × ${r.microbatches} ` +
+    `microbatch${r.microbatches === 1 ? '' : 'es'}${r.chunks > 1 ? ` in ${r.chunks} chunks per GPU` : ''}` +
+    `${r.forward_only ? ', forward half only' : ''}`
+  );
 }
 
 /** The known closed form beside the simulated value: they agree, or the sentence says when the form holds. */
@@ -32,15 +34,17 @@ export function closedFormText(r) {
   const what = steady ? 'idle time inside each GPU’s own span (its first op to its last)' : 'bubble';
   const symbolic = /[a-zA-Z]/.test(cf.formula);
   if (cf.value === null) {
-    return `Known form (${cf.source}): ${what} = ${cf.formula}, which holds when ${cf.condition}; these settings fall `
-      + `outside that, so only the simulation applies: ${percent(measured)}.`;
+    return (
+      `Known form (${cf.source}): ${what} = ${cf.formula}, which holds when ${cf.condition}; these settings fall ` +
+      `outside that, so only the simulation applies: ${percent(measured)}.`
+    );
   }
   const worked = [cf.formula];
   if (cf.substituted && cf.substituted !== cf.formula) worked.push(cf.substituted);
   if (symbolic) worked.push(percent(cf.value));
   const ends = steady
-    ? ` The slanted start and end (the ${percent(r.bubble_fraction)} bubble in the gauge) are left to the neighbouring `
-      + 'steps, which fill them once the optimizer step no longer waits for the whole pipeline.'
+    ? ` The slanted start and end (the ${percent(r.bubble_fraction)} bubble in the gauge) are left to the neighbouring ` +
+      'steps, which fill them once the optimizer step no longer waits for the whole pipeline.'
     : '';
   return `Known form (${cf.source}): ${what} = ${worked.join(' = ')}; simulated here: ${percent(measured)}.${ends}`;
 }
@@ -52,8 +56,10 @@ export function activationsText(r) {
   const most = Math.max(...peak);
   const least = Math.min(...peak);
   const spread = most === least ? `${most} ${unit} on every GPU` : `from ${most} down to ${least} ${unit}`;
-  return `Activations in flight (peak per GPU, the grey column): ${spread}`
-    + `${r.forward_only ? ' (forward half only: no backward has freed any yet)' : ''}.`;
+  return (
+    `Activations in flight (peak per GPU, the grey column): ${spread}` +
+    `${r.forward_only ? ' (forward half only: no backward has freed any yet)' : ''}.`
+  );
 }
 
 /** What the "GPU busy" gauge rests on, for this answer. */
@@ -70,9 +76,10 @@ export function bubbleTexts(r) {
     efficiency: percent(r.efficiency),
     dashboard: percent(r.dashboard_utilization, 0),
     dashboardNote: dashboardNote(r),
-    formula: `Useful work = busy time ÷ (stages × makespan) = ${num(r.useful_time)} ÷ (${r.stages} × `
-      + `${num(r.makespan)}) = ${percent(r.efficiency)}; the other ${percent(r.bubble_fraction)} is bubble `
-      + `(${timeUnit(r)}).`,
+    formula:
+      `Useful work = busy time ÷ (stages × makespan) = ${num(r.useful_time)} ÷ (${r.stages} × ` +
+      `${num(r.makespan)}) = ${percent(r.efficiency)}; the other ${percent(r.bubble_fraction)} is bubble ` +
+      `(${timeUnit(r)}).`,
     closedForm: closedFormText(r),
     activations: activationsText(r),
     // No numbers here: the readout is announced as it changes, and the summary already announces them.
@@ -88,9 +95,15 @@ export function opText(r, i, stage) {
   const k = kind[i];
   const split = r.times.w > 0;
   // DualPipe's chunk says which end the microbatch entered: chunk 0 at GPU 0, chunk 1 at the last GPU.
-  const where = r.schedule === 'dualpipe' ? ` · entered at GPU ${chunk[i] === 0 ? 0 : r.stages - 1}`
-    : r.chunks > 1 ? ` · chunk ${chunk[i]}` : '';
-  return `GPU ${stage} · microbatch ${microbatch[i]} · ${kindName(k, split)} (${k})`
-    + `${where} · from ${num(start[i])} `
-    + `to ${num(end[i])}`;
+  const where =
+    r.schedule === 'dualpipe'
+      ? ` · entered at GPU ${chunk[i] === 0 ? 0 : r.stages - 1}`
+      : r.chunks > 1
+        ? ` · chunk ${chunk[i]}`
+        : '';
+  return (
+    `GPU ${stage} · microbatch ${microbatch[i]} · ${kindName(k, split)} (${k})` +
+    `${where} · from ${num(start[i])} ` +
+    `to ${num(end[i])}`
+  );
 }

@@ -4,8 +4,13 @@ import { count, percent, si } from '../../../lib/format.js';
 import { deviceCount } from './devices.js';
 
 /** The figure's starting state (PaLM's own numbers: 238,300 tokens/s on 6,144 TPU v4 chips, Table 3). */
-export const RUN_DEFAULTS = { model: 'palm-540b', hardware: 'tpu-v4', gpus: '6144', tokensPerSecond: '238300',
-  attention: 'full' };
+export const RUN_DEFAULTS = {
+  model: 'palm-540b',
+  hardware: 'tpu-v4',
+  gpus: '6144',
+  tokensPerSecond: '238300',
+  attention: 'full',
+};
 
 const BLANK = '—';
 
@@ -22,8 +27,14 @@ export function runRequest(state) {
   const gpus = typedNumber(state.gpus);
   const tokens = typedNumber(state.tokensPerSecond);
   if (gpus === null || tokens === null) return null;
-  return { op: 'mfu', model: state.model, hardware: state.hardware, gpus, tokens_per_second: tokens,
-    attention: state.attention };
+  return {
+    op: 'mfu',
+    model: state.model,
+    hardware: state.hardware,
+    gpus,
+    tokens_per_second: tokens,
+    attention: state.attention,
+  };
 }
 
 /**
@@ -45,27 +56,44 @@ export function runView(ask, state, words) {
     else {
       // A sentence for the reader; the engine's own message stays in its answer (answer.error).
       const field = answer.error.field === 'gpus' ? 'gpus' : 'tokensPerSecond';
-      hints[field] = field === 'gpus'
-        ? `Not accepted: type how many ${words.many} ran, a whole number from 1 up to a real cluster's size.`
-        : 'Not accepted: type the measured throughput in tokens per second, above 0 and within what a cluster can reach.';
+      hints[field] =
+        field === 'gpus'
+          ? `Not accepted: type how many ${words.many} ran, a whole number from 1 up to a real cluster's size.`
+          : 'Not accepted: type the measured throughput in tokens per second, above 0 and within what a cluster can reach.';
     }
   }
   if (!response) {
-    return { response, hints, over: false, fill: 0,
-      texts: { mfu: BLANK, achieved: BLANK, peak: BLANK, params: BLANK, flops: BLANK, formula: '',
+    return {
+      response,
+      hints,
+      over: false,
+      fill: 0,
+      texts: {
+        mfu: BLANK,
+        achieved: BLANK,
+        peak: BLANK,
+        params: BLANK,
+        flops: BLANK,
+        formula: '',
         dashboard: `${words.many}: no figure until the fields above are accepted`,
         barAria: 'No MFU: a field above is not accepted yet',
-        announce: 'No MFU: a field is not accepted yet.' } };
+        announce: 'No MFU: a field is not accepted yet.',
+      },
+    };
   }
   const r = response;
   const over = r.mfu > 1;
   if (over) {
-    hints.tokensPerSecond = `Above 100 %: more arithmetic than ${deviceCount(gpus, words)} can do at peak. Check `
-      + `the throughput and the ${words.one} count.`;
+    hints.tokensPerSecond =
+      `Above 100 %: more arithmetic than ${deviceCount(gpus, words)} can do at peak. Check ` +
+      `the throughput and the ${words.one} count.`;
   }
   const mfu = percent(r.mfu);
   return {
-    response, hints, over, fill: Math.min(1, r.mfu),
+    response,
+    hints,
+    over,
+    fill: Math.min(1, r.mfu),
     texts: {
       mfu: over ? `${mfu}: impossible` : mfu,
       achieved: si(r.achieved_flops, 'FLOP/s'),

@@ -10,8 +10,9 @@ export const STOPS = {
   pp: [1, 2, 4, 8, 16, 32, 64, 128],
   vpp: [1, 2, 3, 4, 6, 8],
   microbatch_size: [1, 2, 4, 8, 16],
-  global_batch: [16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
-    16384],
+  global_batch: [
+    16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384,
+  ],
 };
 
 /** [key, label, attribute] per slider. */
@@ -35,12 +36,19 @@ const WORDS = {
  */
 export function choices() {
   const words = (key) => (v) => [v, WORDS[key][v] ?? String(v)];
-  return { schedule: scheduleTries().map((id) => [id, scheduleLabel(id)]), recompute: engineList('recompute').map(words('recompute')),
-    zero: engineList('zero').map(words('zero')) };
+  return {
+    schedule: scheduleTries().map((id) => [id, scheduleLabel(id)]),
+    recompute: engineList('recompute').map(words('recompute')),
+    zero: engineList('zero').map(words('zero')),
+  };
 }
 
 /** [key, label] per select. */
-export const SELECTS = [['schedule', 'Schedule'], ['recompute', 'Recomputation'], ['zero', 'ZeRO stage']];
+export const SELECTS = [
+  ['schedule', 'Schedule'],
+  ['recompute', 'Recomputation'],
+  ['zero', 'ZeRO stage'],
+];
 
 export const KEYS = [...SLIDERS.map(([k]) => k), ...SELECTS.map(([k]) => k)];
 
@@ -64,14 +72,26 @@ const MAX_TRIES = 200; // engine questions per change at most (refusals take mic
 /** The split a preset starts from; schedule '' lets the engine pick its default (then read back from its answer). */
 export function presetSplit(preset) {
   const q = preset.run.parallel;
-  return { tp: q.tp ?? 1, pp: q.pp ?? 1, vpp: q.vpp ?? 1, microbatch_size: q.microbatch_size ?? 1,
-    global_batch: q.global_batch, schedule: q.schedule ?? '', recompute: q.recompute ?? 'none', zero: q.zero ?? 0 };
+  return {
+    tp: q.tp ?? 1,
+    pp: q.pp ?? 1,
+    vpp: q.vpp ?? 1,
+    microbatch_size: q.microbatch_size ?? 1,
+    global_batch: q.global_batch,
+    schedule: q.schedule ?? '',
+    recompute: q.recompute ?? 'none',
+    zero: q.zero ?? 0,
+  };
 }
 
 /** The engine's step request for a preset with this split (dp is left to the engine: gpus / tp·pp·cp). */
 export function stepRequest(preset, split) {
   const { schedule, ...rest } = split;
-  return { op: 'step', ...preset.run, parallel: { ...preset.run.parallel, ...rest, ...(schedule ? { schedule } : {}) } };
+  return {
+    op: 'step',
+    ...preset.run,
+    parallel: { ...preset.run.parallel, ...rest, ...(schedule ? { schedule } : {}) },
+  };
 }
 
 /** The engine's check of that step request: {} when `step` would answer it, else the refusal `step` would give. */
@@ -158,7 +178,13 @@ export function resolve(ask, preset, split, key, value) {
       search: for (const w1 of nearest(d1, preset, s)) {
         for (const w2 of nearest(d2, preset, s)) {
           if (tries >= MAX_TRIES) return null;
-          if (consider({ ...s, [d1]: w1, [d2]: w2 }, [[d1, w1], [d2, w2]])) break search;
+          if (
+            consider({ ...s, [d1]: w1, [d2]: w2 }, [
+              [d1, w1],
+              [d2, w2],
+            ])
+          )
+            break search;
         }
       }
     }
@@ -185,7 +211,8 @@ export function offered(ask, preset, split) {
  */
 export function settle(ask, preset, split) {
   const first = ask(stepRequest(preset, split));
-  if (first.response) return { split: settled(split, first.response), moved: [], response: first.response, fellBack: false };
+  if (first.response)
+    return { split: settled(split, first.response), moved: [], response: first.response, fellBack: false };
   const base = presetSplit(preset);
   for (const key of KEYS) {
     if (split[key] === base[key]) continue;

@@ -12,8 +12,10 @@ export function bandText(band) {
   if (!band) return '';
   const [low, high] = band.mfu;
   const basis = band.basis === 'all stacks' ? 'all stacks' : band.basis;
-  return `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs `
-    + `(${basis})`;
+  return (
+    `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs ` +
+    `(${basis})`
+  );
 }
 
 /**
@@ -32,10 +34,10 @@ export function recomputeHint(recompute, r) {
 export function memoryNote(r) {
   if (!r.memory_per_gpu.note) return '';
   return r.parallel.reshard_after_forward
-    ? 'Why it can be more than ZeRO-2: in a pipeline, ZeRO-3 keeps each microbatch\'s gradients whole until the last '
-      + 'microbatch\'s backward pass.'
-    : 'Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights and whole gradients from the first '
-      + 'microbatch to the last, rather than gathering them again for each one.';
+    ? "Why it can be more than ZeRO-2: in a pipeline, ZeRO-3 keeps each microbatch's gradients whole until the last " +
+        "microbatch's backward pass."
+    : 'Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights and whole gradients from the first ' +
+        'microbatch to the last, rather than gathering them again for each one.';
 }
 
 /** Share of the step, "12 %", from two engine seconds (display only). */
@@ -51,13 +53,14 @@ export function stepView(r, { gpus, words }) {
   const resident = percent(r.dashboard_utilization, 0);
   const devices = deviceCount(gpus, words);
   const waits = shownSeconds(b.bubble + b.other);
-  const dashboard = `A utilization gauge shows the share of time some kernel is resident on each ${words.one}, not how `
-    + `much of its arithmetic is used. Here a kernel is resident ${resident} of the step: math kernels, communication `
-    + `(${share(comm, r)} of the step)`
-    + (waits > 0
-      ? ` and waiting (${share(waits, r)}: pipeline bubble and the wait for the slowest stage). Waiting reads as busy `
-        + 'only because the model assumes a waiting stage sits in a posted receive kernel; a stage that waited with no '
-        + 'kernel resident would read idle.'
+  const dashboard =
+    `A utilization gauge shows the share of time some kernel is resident on each ${words.one}, not how ` +
+    `much of its arithmetic is used. Here a kernel is resident ${resident} of the step: math kernels, communication ` +
+    `(${share(comm, r)} of the step)` +
+    (waits > 0
+      ? ` and waiting (${share(waits, r)}: pipeline bubble and the wait for the slowest stage). Waiting reads as busy ` +
+        'only because the model assumes a waiting stage sits in a posted receive kernel; a stage that waited with no ' +
+        'kernel resident would read idle.'
       : '; nothing waits in this step.');
   const skipped = -r.compute_split.kernel_inefficiency;
   return {
@@ -71,13 +74,15 @@ export function stepView(r, { gpus, words }) {
     hfu: percent(r.hfu),
     dp: String(r.parallel.dp),
     microbatches: `${r.microbatches}, of ${r.parallel.microbatch_size} sequence${r.parallel.microbatch_size === 1 ? '' : 's'} each`,
-    kernelNote: skipped > 0
-      ? `"Kernels below peak" is drawn as 0: the kernels finish ${seconds(skipped)} per step sooner than the counted `
-        + 'FLOPs would take at peak, because causal FlashAttention skips the masked half of the attention scores that '
-        + 'the PaLM convention counts.'
-      : '',
+    kernelNote:
+      skipped > 0
+        ? `"Kernels below peak" is drawn as 0: the kernels finish ${seconds(skipped)} per step sooner than the counted ` +
+          'FLOPs would take at peak, because causal FlashAttention skips the masked half of the attention scores that ' +
+          'the PaLM convention counts.'
+        : '',
     formula: `FLOPs per token: ${si(r.flops_per_token, 'FLOP')}, ${r.formula}.`,
-    announce: `Modelled MFU ${percent(r.mfu)}; step ${seconds(r.step_time)}; a dashboard reads ${resident}`
-      + `${r.fits ? '' : '; does not fit in memory'}.`,
+    announce:
+      `Modelled MFU ${percent(r.mfu)}; step ${seconds(r.step_time)}; a dashboard reads ${resident}` +
+      `${r.fits ? '' : '; does not fit in memory'}.`,
   };
 }

@@ -38,8 +38,15 @@ export function loadValues(inputs, parallel, step) {
 
   const axesOut = list(leftOut(p));
   out['parascope-axes'] = {
-    values: { model: inputs.model, hardware: inputs.hardware, gpus: inputs.gpus, tp: p.tp, pp: p.pp, ep: p.ep,
-      'global-batch': inputs.globalBatch },
+    values: {
+      model: inputs.model,
+      hardware: inputs.hardware,
+      gpus: inputs.gpus,
+      tp: p.tp,
+      pp: p.pp,
+      ep: p.ep,
+      'global-batch': inputs.globalBatch,
+    },
     note: `${head} This figure places dp, tp, pp and ep${axesOut ? `; it does not draw ${axesOut}` : ''}.`,
   };
 
@@ -54,23 +61,44 @@ export function loadValues(inputs, parallel, step) {
   ]);
   out['parascope-bubble'] = {
     values: { stages, microbatches, schedule: p.schedule, chunks, 'forward-only': 'false' },
-    note: `${head} This figure draws the ${scheduleLabel(p.schedule)} pipeline of ${p.pp} ${p.pp === 1 ? 'stage' : 'stages'} and ${m} ${m === 1 ? 'microbatch' : 'microbatches'} `
-      + `with unit op times, not this model's; dp, tp, cp and ep are not drawn${cut ? `; too large to draw: ${cut}` : ''}.`,
+    note:
+      `${head} This figure draws the ${scheduleLabel(p.schedule)} pipeline of ${p.pp} ${p.pp === 1 ? 'stage' : 'stages'} and ${m} ${m === 1 ? 'microbatch' : 'microbatches'} ` +
+      `with unit op times, not this model's; dp, tp, cp and ep are not drawn${cut ? `; too large to draw: ${cut}` : ''}.`,
   };
 
   out['parascope-mfu'] = {
-    values: { preset: MFU_CUSTOM, model: inputs.model, hardware: inputs.hardware, gpus: inputs.gpus, tp: p.tp, pp: p.pp,
-      vpp: p.vpp, 'microbatch-size': p.microbatch_size, 'global-batch': inputs.globalBatch, recompute: p.recompute,
-      schedule: p.schedule, zero: p.zero, cp: p.cp, ep: p.ep, 'sequence-parallel': p.sequence_parallel ? 'true' : 'false' },
-    note: `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism `
-      + `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
+    values: {
+      preset: MFU_CUSTOM,
+      model: inputs.model,
+      hardware: inputs.hardware,
+      gpus: inputs.gpus,
+      tp: p.tp,
+      pp: p.pp,
+      vpp: p.vpp,
+      'microbatch-size': p.microbatch_size,
+      'global-batch': inputs.globalBatch,
+      recompute: p.recompute,
+      schedule: p.schedule,
+      zero: p.zero,
+      cp: p.cp,
+      ep: p.ep,
+      'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+    },
+    note:
+      `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
+      `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
   };
   return out;
 }
 
 /** The engine's step request that reproduces a planned configuration (its `parallel` block and `precision`). */
 export function stepRequestOf(inputs, result) {
-  return { op: 'step', model: inputs.model, hardware: inputs.hardware, cluster: { gpus: inputs.gpus },
+  return {
+    op: 'step',
+    model: inputs.model,
+    hardware: inputs.hardware,
+    cluster: { gpus: inputs.gpus },
     parallel: { ...result.parallel, global_batch: inputs.globalBatch },
-    ...(result.precision ? { precision: result.precision } : {}) };
+    ...(result.precision ? { precision: result.precision } : {}),
+  };
 }

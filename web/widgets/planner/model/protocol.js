@@ -16,7 +16,8 @@ export function nextChunk(size, tookMs, target = CHUNK_MS) {
  */
 export function afterMessage(current, message) {
   if (!message || message.id !== current.id) return null;
-  if (message.type === 'progress') return { ...current, phase: 'searching', evaluated: message.evaluated, total: message.total };
+  if (message.type === 'progress')
+    return { ...current, phase: 'searching', evaluated: message.evaluated, total: message.total };
   if (message.type === 'done') return { ...current, phase: 'done', answer: message.answer };
   if (message.type === 'error') return { ...current, phase: 'error', error: message.error };
   return null;

@@ -40,14 +40,26 @@ export function controlOptions(presets, inputs) {
 
 /** The engine's plan request for the inputs. */
 export function planRequest(inputs) {
-  return { op: 'plan', model: inputs.model, hardware: inputs.hardware, cluster: { gpus: inputs.gpus },
-    global_batch: inputs.globalBatch, objective: inputs.objective, top_k: TOP_K };
+  return {
+    op: 'plan',
+    model: inputs.model,
+    hardware: inputs.hardware,
+    cluster: { gpus: inputs.gpus },
+    global_batch: inputs.globalBatch,
+    objective: inputs.objective,
+    top_k: TOP_K,
+  };
 }
 
 /** The inputs as attribute values (permalinks, file names). */
 export function inputsAsAttributes(inputs) {
-  return { model: inputs.model, hardware: inputs.hardware, gpus: inputs.gpus, 'global-batch': inputs.globalBatch,
-    objective: inputs.objective };
+  return {
+    model: inputs.model,
+    hardware: inputs.hardware,
+    gpus: inputs.gpus,
+    'global-batch': inputs.globalBatch,
+    objective: inputs.objective,
+  };
 }
 
 /** Whether two inputs ask the same search. */

@@ -38,8 +38,10 @@ export function configurationText(entry, capacity) {
   const extras = extrasText(p);
   const memory = memoryOf(entry);
   const fit = entry.fits ? `fits in ${nb(bytes(capacity))}` : `does not fit in ${nb(bytes(capacity))}`;
-  return `${splitText(p)}${extras ? ` (${extras})` : ''}, ${scheduleLabel(p.schedule)}, microbatch ${microbatchText(p.microbatch_size)}: `
-    + `MFU ${nb(percent(entry.mfu))}, step ${nb(seconds(entry.step_time))}, ${nb(bytes(memory))} per GPU, ${fit}`;
+  return (
+    `${splitText(p)}${extras ? ` (${extras})` : ''}, ${scheduleLabel(p.schedule)}, microbatch ${microbatchText(p.microbatch_size)}: ` +
+    `MFU ${nb(percent(entry.mfu))}, step ${nb(seconds(entry.step_time))}, ${nb(bytes(memory))} per GPU, ${fit}`
+  );
 }
 
 /** The ranked table's rows. */
@@ -76,8 +78,10 @@ export function emptyText(answer, capacity) {
   if (answer.results.length) return null;
   // The reader's sentence is built from the answer's numbers in this figure's units (why_empty stays in the JSON).
   if (answer.closest_miss && capacity) {
-    return `No configuration to rank: none fits in the ${nb(bytes(capacity))} of one GPU. The closest miss: `
-      + `${configurationText(answer.closest_miss, capacity)}.`;
+    return (
+      `No configuration to rank: none fits in the ${nb(bytes(capacity))} of one GPU. The closest miss: ` +
+      `${configurationText(answer.closest_miss, capacity)}.`
+    );
   }
   return 'No configuration to rank: every one was ruled out before costing (see the counts above).';
 }
@@ -126,12 +130,22 @@ export function scatterLayout(answer, { width, height, capacity }) {
   const xMax = xTicks[xTicks.length - 1] * GiB || capacity;
   const mfuMax = Math.max(0.01, ...all.map((e) => e.mfu).filter(Number.isFinite));
   const yTicks = ticks(mfuMax * 100, 4);
-  const yMax = (yTicks[yTicks.length - 1] / 100) || mfuMax;
-  const plot = { x: MARGIN.left, y: MARGIN.top, width: Math.max(10, width - MARGIN.left - MARGIN.right),
-    height: Math.max(10, height - MARGIN.top - MARGIN.bottom) };
+  const yMax = yTicks[yTicks.length - 1] / 100 || mfuMax;
+  const plot = {
+    x: MARGIN.left,
+    y: MARGIN.top,
+    width: Math.max(10, width - MARGIN.left - MARGIN.right),
+    height: Math.max(10, height - MARGIN.top - MARGIN.bottom),
+  };
   const px = (memory) => plot.x + (Math.min(memory, xMax) / xMax) * plot.width;
   const py = (mfu) => plot.y + plot.height - (Math.min(mfu, yMax) / yMax) * plot.height;
-  const place = (e) => ({ x: px(memoryOf(e)), y: py(e.mfu), fits: Boolean(e.fits), beyond: memoryOf(e) > xMax, entry: e });
+  const place = (e) => ({
+    x: px(memoryOf(e)),
+    y: py(e.mfu),
+    fits: Boolean(e.fits),
+    beyond: memoryOf(e) > xMax,
+    entry: e,
+  });
   // Points in memory order, so the arrow keys walk them left to right.
   const points = entries.map(place).sort((a, b) => a.x - b.x || b.y - a.y);
   const pareto = front.map(place).sort((a, b) => a.x - b.x);
@@ -153,9 +167,11 @@ export function scatterLayout(answer, { width, height, capacity }) {
 export function scatterLabel(answer, capacity) {
   const n = (answer.scatter ?? []).length;
   const fit = (answer.scatter ?? []).filter((e) => e.fits).length;
-  return `Scatter of the ${grouped(answer.evaluated ?? n)} costed configurations as ${grouped(n)} dots, each the best `
-    + `of those nearest it in MFU and memory per GPU: ${grouped(fit)} dots fit in ${bytes(capacity)}, `
-    + `${grouped((answer.pareto ?? []).length)} on the Pareto front. Arrow keys walk the points.`;
+  return (
+    `Scatter of the ${grouped(answer.evaluated ?? n)} costed configurations as ${grouped(n)} dots, each the best ` +
+    `of those nearest it in MFU and memory per GPU: ${grouped(fit)} dots fit in ${bytes(capacity)}, ` +
+    `${grouped((answer.pareto ?? []).length)} on the Pareto front. Arrow keys walk the points.`
+  );
 }
 
 /** The index of the point nearest (x, y) within `radius` px, or -1. */
@@ -179,11 +195,17 @@ export function nearestPoint(points, x, y, radius = 10) {
 export function pointAfterKey(count, index, key) {
   if (count === 0) return key === 'Escape' ? -1 : undefined;
   switch (key) {
-    case 'ArrowRight': return index < 0 ? 0 : Math.min(count - 1, index + 1);
-    case 'ArrowLeft': return index < 0 ? 0 : Math.max(0, index - 1);
-    case 'Home': return 0;
-    case 'End': return count - 1;
-    case 'Escape': return -1;
-    default: return undefined;
+    case 'ArrowRight':
+      return index < 0 ? 0 : Math.min(count - 1, index + 1);
+    case 'ArrowLeft':
+      return index < 0 ? 0 : Math.max(0, index - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    case 'Escape':
+      return -1;
+    default:
+      return undefined;
   }
 }

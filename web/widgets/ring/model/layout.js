@@ -62,10 +62,20 @@ function circle(n, digits) {
     });
     const clash = boxes.some((b, i) => overlaps(b, centre) || boxes.some((o, j) => j > i && overlaps(b, o)));
     if (clash) continue;
-    const cells = boxes.map((b) => Array.from({ length: n }, (_, c) => ({
-      x: b.x + (b.w - cols * s) / 2 + (c % cols) * s, y: b.y + head + pad + Math.floor(c / cols) * s, s })));
-    const labels = boxes.map((b) => ({ x: b.x + b.w / 2, y: b.y + head / 2 + 2, text: `GPU ${b.g}`, anchor: 'middle',
-      kind: 'gpu' }));
+    const cells = boxes.map((b) =>
+      Array.from({ length: n }, (_, c) => ({
+        x: b.x + (b.w - cols * s) / 2 + (c % cols) * s,
+        y: b.y + head + pad + Math.floor(c / cols) * s,
+        s,
+      })),
+    );
+    const labels = boxes.map((b) => ({
+      x: b.x + b.w / 2,
+      y: b.y + head / 2 + 2,
+      text: `GPU ${b.g}`,
+      anchor: 'middle',
+      kind: 'gpu',
+    }));
     labels.push({ x: c0, y: c0, text: 'clockwise', anchor: 'middle', kind: 'centre' });
     const showValues = s - 2 >= textWidth(digits) + 1;
     const packet = showValues ? { w: textWidth(digits + 1) + 8, h: FONT + 8, text: true } : { w: s, h: s, text: false };
@@ -81,17 +91,22 @@ function grid(n, digits) {
   const s = Math.min((VIEW - labelW - right) / n, (VIEW - head - 4) / n);
   const x0 = labelW;
   const y0 = head + (VIEW - head - n * s) / 2;
-  const cells = Array.from({ length: n }, (_, g) => Array.from({ length: n }, (_, c) => ({ x: x0 + c * s, y: y0 + g * s, s })));
+  const cells = Array.from({ length: n }, (_, g) =>
+    Array.from({ length: n }, (_, c) => ({ x: x0 + c * s, y: y0 + g * s, s })),
+  );
   const boxes = Array.from({ length: n }, (_, g) => ({ g, x: 0, y: y0 + g * s, w: x0 + n * s, h: s }));
   const labels = boxes.map((b) => ({ x: labelW - 8, y: b.y + s / 2, text: `GPU ${b.g}`, anchor: 'end', kind: 'gpu' }));
   const every = s >= textWidth(2) + GAP ? 1 : 2; // chunk numbers: every column when they fit, else every other one
-  for (let c = 0; c < n; c += every) labels.push({ x: x0 + c * s + s / 2, y: y0 - FONT / 2 - 4, text: String(c), anchor: 'middle', kind: 'chunk' });
+  for (let c = 0; c < n; c += every)
+    labels.push({ x: x0 + c * s + s / 2, y: y0 - FONT / 2 - 4, text: String(c), anchor: 'middle', kind: 'chunk' });
   labels.push({ x: labelW - 8, y: y0 - FONT / 2 - 4, text: 'chunk', anchor: 'end', kind: 'corner' }); // heads the columns
   const showValues = s - 2 >= textWidth(digits) + 1;
   const xr = x0 + n * s;
   const top = y0 + s / 2;
   const bottom = y0 + (n - 1) * s + s / 2;
   const wrap = `M${xr + 2},${bottom} H${xr + right - 8} V${top} H${xr + 6}`;
-  const packet = showValues ? { w: Math.max(s - 2, textWidth(digits + 1) + 6), h: FONT + 8, text: true } : { w: s - 2, h: s - 2, text: false };
+  const packet = showValues
+    ? { w: Math.max(s - 2, textWidth(digits + 1) + 6), h: FONT + 8, text: true }
+    : { w: s - 2, h: s - 2, text: false };
   return { kind: 'grid', n, boxes, cells, labels, showValues, packet, wrap };
 }

@@ -11,11 +11,15 @@ export function ringLink(hw, gpus, wanted) {
   const fits = gpus <= perNode;
   const link = wanted === 'intra' && !fits ? 'inter' : wanted;
   const options = [
-    { value: 'intra', label: fits ? `${hw.intra_link} (inside one node)` : `${hw.intra_link} (one node: at most ${perNode})`,
-      disabled: !fits },
+    {
+      value: 'intra',
+      label: fits ? `${hw.intra_link} (inside one node)` : `${hw.intra_link} (one node: at most ${perNode})`,
+      disabled: !fits,
+    },
     { value: 'inter', label: `${hw.inter_link} (between nodes)`, disabled: false },
   ];
-  const hint = fits ? ''
+  const hint = fits
+    ? ''
     : `A node holds ${perNode} of these, so a ring of ${gpus} spans nodes and crosses the network.`;
   return { link, fits, perNode, options, hint };
 }

@@ -28,7 +28,8 @@ export function ringReadout(hw, state, r) {
     busbw: si(r.busbw, 'B/s'),
     steps: String(r.steps),
     formula: r.formula,
-    summary: `${seconds(r.time)} per all-reduce of ${size} per GPU, ${state.gpus} GPUs` +
+    summary:
+      `${seconds(r.time)} per all-reduce of ${size} per GPU, ${state.gpus} GPUs` +
       (fits ? (link === 'intra' ? ' in one node.' : ' on the network.') : ': the ring crosses the network.'),
   };
 }
@@ -37,11 +38,13 @@ export function ringReadout(hw, state, r) {
 export function ringChartText(hw, state, marker) {
   const { perNode } = ringLink(hw, state.gpus, state.link);
   const nodes = Number.isFinite(perNode) ? `${perNode}` : 'all';
-  const flat = state.link === 'intra'
-    ? `Ring and tree: ${hw.intra_link} up to ${nodes} GPUs (one node), ${hw.inter_link} beyond.`
-    : `Ring and tree: ${hw.inter_link} for every N.`;
+  const flat =
+    state.link === 'intra'
+      ? `Ring and tree: ${hw.intra_link} up to ${nodes} GPUs (one node), ${hw.inter_link} beyond.`
+      : `Ring and tree: ${hw.inter_link} for every N.`;
   return {
-    label: `Time per all-reduce of ${formatBytes(state.bytes)} per GPU against GPU count, 2 to 16,384, for ring, tree ` +
+    label:
+      `Time per all-reduce of ${formatBytes(state.bytes)} per GPU against GPU count, 2 to 16,384, for ring, tree ` +
       `and hierarchical on ${hw.name}, log scales. Marked: this ring of ${marker.gpus} GPUs, ${seconds(marker.time)}.`,
     note: `${flat} Hierarchical: ${hw.intra_link} inside nodes of ${nodes}, ${hw.inter_link} between them.`,
   };

@@ -30,6 +30,12 @@ export function chartRequests(hw, state) {
   // beyond 64 are not whole nodes, so that curve stops at one node.
   const perNode = hw.gpus_per_node > 0 ? hw.gpus_per_node : Infinity;
   const whole = CHART_GPUS.filter((gpus) => gpus <= perNode || gpus % perNode === 0);
-  return ALGORITHMS.flatMap((algorithm) => (algorithm === 'hierarchical' ? whole : flat).map((gpus) =>
-    ({ algorithm, gpus, dot: CHART_GPUS.includes(gpus), request: allreduceRequest(hw, state, gpus, algorithm) })));
+  return ALGORITHMS.flatMap((algorithm) =>
+    (algorithm === 'hierarchical' ? whole : flat).map((gpus) => ({
+      algorithm,
+      gpus,
+      dot: CHART_GPUS.includes(gpus),
+      request: allreduceRequest(hw, state, gpus, algorithm),
+    })),
+  );
 }

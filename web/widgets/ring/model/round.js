@@ -14,7 +14,8 @@ export function ringRound(trace, k) {
   const phase = k === 0 ? 'start' : trace.rounds[k - 1].phase;
   const changed = {};
   if (k > 0) {
-    for (const t of trace.rounds[k - 1].transfers) changed[`${t.to},${t.chunk}`] = phase === 'scatter-reduce' ? 'add' : 'copy';
+    for (const t of trace.rounds[k - 1].transfers)
+      changed[`${t.to},${t.chunk}`] = phase === 'scatter-reduce' ? 'add' : 'copy';
   }
   let status;
   if (k === 0) status = `Start: each GPU holds its own array, cut into ${n} chunks. ${rounds} rounds to go.`;
