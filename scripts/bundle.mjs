@@ -13,7 +13,7 @@
 //     ~150–270 ms later in medians of 20 cold loads on a 2-core machine, for no byte saved; issue 12).
 //   - A page that names no widget in its HTML picks one at run time (embed.html reads its hash): its entries are
 //     built together with code splitting (esbuild `splitting`, ESM). Each entry becomes js/<name>-<hash>.js; each
-//     module loaded by a dynamic `import()` (a widget from lib/widget-modules.js, the engine's glue) becomes its own
+//     module loaded by a dynamic `import()` (a widget's element from lib/widget-modules.js, the engine's glue) becomes its own
 //     chunk js/<name>-<hash>.js holding that module and what only it uses; code used by several of those sits in
 //     shared chunks js/chunk-<hash>.js, imported by the chunks that need it.
 // - Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the
@@ -21,7 +21,7 @@
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
 // - The widgets' stylesheets: each widget's shadow root links css/widget.css (shared rules) and its own
-//   css/widget-<name>.css (lib/widget.js). In the bundle of a page that shows its widgets, every one of those URLs
+//   widgets/<name>/<name>.css (lib/widget.js; the figures are widgets/index.js's). In the bundle of a page that shows its widgets, every one of those URLs
 //   points at one sheet, widget.css followed by each widget's own in name order: one request for the page, as before
 //   the split. The embed's chunks keep them apart, so it loads only its widget's rules.
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
@@ -29,8 +29,8 @@
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
 //   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
-// - A Web Worker's script (lib/*-worker.js) is bundled as an entry of its own (one file), and the
-//   `new URL('…-worker.js', import.meta.url)` that starts it is pointed at that bundle. So is a module loaded on demand
+// - A Web Worker's script (worker.js or *-worker.js in lib/ or widgets/: the planner's) is bundled as an entry of its
+//   own (one file), and the `new URL('…worker.js', import.meta.url)` that starts it is pointed at that bundle. So is a module loaded on demand
 //   by `import(new URL('…', import.meta.url).href)` in lib/ or widgets/ (the export code, lib/widget-tools.js): one file
 //   fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module itself.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
@@ -40,7 +40,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import * as esbuild from 'esbuild';
 
@@ -69,107 +69,168 @@ const toUrlPath = (path) => path.split(sep).join('/');
 
 /** Builds the hashed site in `dist` (a folder already holding the copied web/ tree and wasm/). */
 export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY } = {}) {
-  dist = resolve(dist);
-  const hashed = new Map(); // absolute path of an original file -> absolute path of its hashed copy
+  const site = { dist: resolve(dist), minify, outdir: join(resolve(dist), 'js'), hashed: new Map() };
+  const sheets = await widgetSheets(site);
+  const { pages, entries, oneFile } = pageEntries(site.dist);
+  const urls = assetUrls(site, sheets);
+  await buildWorkers(site, urls);
+  const outputs = await buildEntries(site, urls, entries, oneFile);
+  const chunks = chunkGraph(outputs, urls.assetsOf);
+  const bundles = entryBundles(entries, chunks);
+  for (const page of pages) rewritePage(site, page, bundles, chunks);
+  writeStableNames(bundles);
+  return { pages, bundles };
+}
 
-  /** Writes `bytes` (a stylesheet minified by esbuild) as <dir>/<name>-<hash><ext>; returns that path. */
-  const writeHashed = (dir, name, ext, bytes) => {
-    if (ext === '.css' && minify) bytes = Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify }).code);
-    const copy = join(dir, `${name}-${hashOf(bytes)}${ext}`);
-    writeFileSync(copy, bytes);
-    return copy;
-  };
-  /** The hashed copy of `file` (absolute), written on first use. */
-  const hashedCopy = (file) => {
-    if (!hashed.has(file)) hashed.set(file, writeHashed(dirname(file), basename(file, extname(file)), extname(file), readFileSync(file)));
-    return hashed.get(file);
-  };
-  // The widgets' stylesheets: css/widget.css (what every widget shares) and css/widget-<name>.css (one widget's own,
-  // linked after it: lib/widget.js). A page bundled in one file runs every widget: there all of them point at one
-  // sheet, css/widget.css followed by every widget's own in name order, so the page loads one stylesheet, not six.
-  const sheets = join(dist, 'css');
-  const isWidgetSheet = (file) => dirname(file) === sheets && WIDGET_SHEET.test(basename(file));
+/** Writes `bytes` (a stylesheet minified by esbuild) as <dir>/<name>-<hash><ext>; returns that path. */
+function writeHashed(site, dir, name, ext, bytes) {
+  if (ext === '.css' && site.minify) {
+    bytes = Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify: true }).code);
+  }
+  const copy = join(dir, `${name}-${hashOf(bytes)}${ext}`);
+  writeFileSync(copy, bytes);
+  return copy;
+}
+
+/** The hashed copy of `file` (absolute), written on first use (site.hashed: original -> copy). */
+function hashedCopy(site, file) {
+  if (!site.hashed.has(file)) {
+    site.hashed.set(
+      file,
+      writeHashed(site, dirname(file), basename(file, extname(file)), extname(file), readFileSync(file)),
+    );
+  }
+  return site.hashed.get(file);
+}
+
+/**
+ * The widgets' stylesheets: css/widget.css (what every widget shares) and each figure's own (widgets/<name>/<name>.css,
+ * linked after it: lib/widget-shell.js; the figures are widgets/index.js's). A page bundled in one file runs every
+ * widget: there all of them point at one sheet, css/widget.css followed by every figure's own in name order, so the
+ * page loads one stylesheet, not six. Returns { isWidgetSheet(file), joined() }.
+ */
+async function widgetSheets(site) {
+  const shared = join(site.dist, 'css', 'widget.css');
+  const own = (await figureSheets(site.dist)).sort((a, b) => basename(a).localeCompare(basename(b)));
   let joined = null;
-  const joinedSheets = () => {
-    if (!joined) {
-      const parts = readdirSync(sheets).filter((f) => WIDGET_SHEET.test(f) && f !== 'widget.css').sort();
-      joined = writeHashed(sheets, 'widget', '.css', Buffer.concat(['widget.css', ...parts].map((f) => readFileSync(join(sheets, f)))));
-    }
-    return joined;
+  return {
+    isWidgetSheet: (file) => file === shared || own.includes(file),
+    joined: () => {
+      joined ??= writeHashed(
+        site,
+        dirname(shared),
+        'widget',
+        '.css',
+        Buffer.concat([shared, ...own].map((f) => readFileSync(f))),
+      );
+      return joined;
+    },
   };
+}
 
-  // Pages and their entry scripts.
-  const pages = readdirSync(dist).filter((f) => f.endsWith('.html')).sort();
-  const moduleScript = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
+const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
+
+/** The pages (top-level *.html), their entry scripts, and the entries of pages that show their widgets in their HTML. */
+function pageEntries(dist) {
+  const pages = readdirSync(dist)
+    .filter((f) => f.endsWith('.html'))
+    .sort();
   const entries = new Set();
   const oneFile = new Set(); // entries of a page that shows its widgets in its HTML (see the top of this file)
   for (const page of pages) {
     const html = readFileSync(join(dist, page), 'utf8');
-    for (const [, src] of html.matchAll(moduleScript)) {
+    for (const [, src] of html.matchAll(MODULE_SCRIPT)) {
       if (!isLocal(src)) continue;
       entries.add(resolve(dist, src));
       if (WIDGET_TAG.test(withoutCode(html))) oneFile.add(resolve(dist, src));
     }
   }
+  return { pages, entries, oneFile };
+}
 
-  // Every `new URL('relative', import.meta.url)` in a bundled source names a file beside that source: point it at the
-  // file's hashed copy, written relative to the bundle's folder (js/).
-  const outdir = join(dist, 'js');
-  const assetsOf = new Map(); // source file -> hashed assets it refers to (in any build: each keeps those in its text)
-  const workers = new Map(); // a worker script (absolute) -> its bundle
-  const assetUrls = ({ joinSheets = false } = {}) => ({
+/**
+ * Every `new URL('relative', import.meta.url)` in a bundled source names a file beside that source: the plugin points
+ * it at the file's hashed copy (or a worker's bundle), written relative to the bundle's folder (js/). Returns
+ * { plugin({ joinSheets }), assetsOf: source -> hashed assets it refers to, workers: worker script -> its bundle }.
+ */
+function assetUrls(site, sheets) {
+  const assetsOf = new Map();
+  const workers = new Map();
+  const plugin = ({ joinSheets = false } = {}) => ({
     name: 'hashed-asset-urls',
     setup(build) {
       build.onLoad({ filter: /\.m?js$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
         const found = [];
-        const contents = text.replace(/new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g, (whole, quote, rel) => {
-          const target = resolve(dirname(args.path), rel);
-          if (!isLocal(rel) || !existsSync(target)) return whole;
-          const copy = workers.get(target) ?? (joinSheets && isWidgetSheet(target) ? joinedSheets() : hashedCopy(target));
-          found.push(copy);
-          let fromBundle = toUrlPath(relative(outdir, copy));
-          if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
-          return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
-        });
+        const contents = readFileSync(args.path, 'utf8').replace(
+          /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g,
+          (whole, quote, rel) => {
+            const target = resolve(dirname(args.path), rel);
+            if (!isLocal(rel) || !existsSync(target)) return whole;
+            const copy =
+              workers.get(target) ??
+              (joinSheets && sheets.isWidgetSheet(target) ? sheets.joined() : hashedCopy(site, target));
+            found.push(copy);
+            let fromBundle = toUrlPath(relative(site.outdir, copy));
+            if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
+            return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
+          },
+        );
         assetsOf.set(args.path, [...(assetsOf.get(args.path) ?? []), ...found]);
         return { contents, loader: 'js' };
       });
     },
   });
+  return { plugin, assetsOf, workers };
+}
 
-  const options = {
+/** esbuild's options for every build of this site. */
+function buildOptions(site, urls) {
+  return {
     bundle: true,
     format: 'esm',
-    minify,
+    minify: site.minify,
     target: 'es2022',
-    outdir,
-    outbase: dist,
+    outdir: site.outdir,
+    outbase: site.dist,
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     metafile: true,
     logLevel: 'warning',
-    plugins: [assetUrls()],
+    plugins: [urls.plugin()],
   };
-  const libDir = join(dist, 'lib');
-  const workerScripts = existsSync(libDir)
-    ? readdirSync(libDir).filter((f) => f.endsWith('-worker.js')).map((f) => join(libDir, f)) : [];
-  workerScripts.push(...lazyModules(dist));
-  if (workerScripts.length) {
-    const built = await esbuild.build({ ...options, splitting: false, entryPoints: workerScripts });
-    for (const [out, meta] of Object.entries(built.metafile.outputs)) {
-      if (meta.entryPoint) workers.set(resolve(meta.entryPoint), resolve(out));
-    }
+}
+
+/** Each worker script and each module loaded on demand, bundled alone (one file each); kept in urls.workers. */
+async function buildWorkers(site, urls) {
+  const scripts = [...workersOf(site.dist), ...lazyModules(site.dist)];
+  if (!scripts.length) return;
+  const built = await esbuild.build({ ...buildOptions(site, urls), splitting: false, entryPoints: scripts });
+  for (const [out, meta] of Object.entries(built.metafile.outputs)) {
+    if (meta.entryPoint) urls.workers.set(resolve(meta.entryPoint), resolve(out));
   }
+}
+
+/** The pages' entries: one file each for pages showing their widgets (sheets joined), split chunks for the others. */
+async function buildEntries(site, urls, entries, oneFile) {
   const builds = [
-    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)), plugins: [assetUrls({ joinSheets: true })] },
+    {
+      splitting: false,
+      entryPoints: [...entries].filter((e) => oneFile.has(e)),
+      plugins: [urls.plugin({ joinSheets: true })],
+    },
     { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
   ].filter((b) => b.entryPoints.length);
   const outputs = {};
-  for (const b of builds) Object.assign(outputs, (await esbuild.build({ ...options, ...b })).metafile.outputs);
+  for (const b of builds)
+    Object.assign(outputs, (await esbuild.build({ ...buildOptions(site, urls), ...b })).metafile.outputs);
+  return outputs;
+}
 
-  // The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),
-  // imports: chunks it imports statically, lazy: chunks it import()s, assets: hashed files its code loads }.
+/**
+ * The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),
+ * imports: chunks it imports statically, lazy: chunks it import()s, assets: hashed files its code loads }.
+ */
+function chunkGraph(outputs, assetsOf) {
   const chunks = new Map();
   for (const [out, meta] of Object.entries(outputs)) {
     if (!out.endsWith('.js')) continue;
@@ -179,107 +240,166 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
       for (const a of assetsOf.get(resolve(input)) ?? []) if (text.includes(basename(a))) assets.add(a);
     }
     const of = (kind) => meta.imports.filter((i) => i.kind === kind && !i.external).map((i) => resolve(i.path));
-    chunks.set(resolve(out), { source: meta.entryPoint && resolve(meta.entryPoint), imports: of('import-statement'),
-      lazy: of('dynamic-import'), assets });
+    chunks.set(resolve(out), {
+      source: meta.entryPoint && resolve(meta.entryPoint),
+      imports: of('import-statement'),
+      lazy: of('dynamic-import'),
+      assets,
+    });
   }
-  /** `out` and every chunk it imports statically, at any depth, in the order the browser meets them. */
-  const closure = (out, into = new Set()) => {
-    if (!into.has(out)) {
-      into.add(out);
-      for (const dep of chunks.get(out)?.imports ?? []) closure(dep, into);
-    }
-    return into;
-  };
-  const bySource = new Map([...chunks].filter(([, c]) => c.source).map(([out, c]) => [c.source, out]));
+  return chunks;
+}
 
-  // entry (absolute) -> { bundle (absolute), assets: hashed files its chunks load, lazy: the import() chunks it can reach }
+/** `out` and every chunk it imports statically, at any depth, in the order the browser meets them. */
+function closure(chunks, out, into = new Set()) {
+  if (!into.has(out)) {
+    into.add(out);
+    for (const dep of chunks.get(out)?.imports ?? []) closure(chunks, dep, into);
+  }
+  return into;
+}
+
+/** entry (absolute) -> { bundle (absolute), assets: hashed files its chunks load, lazy: the import() chunks it can reach }. */
+function entryBundles(entries, chunks) {
+  const bySource = new Map([...chunks].filter(([, c]) => c.source).map(([out, c]) => [c.source, out]));
   const bundles = new Map();
   for (const entry of entries) {
-    const out = bySource.get(entry);
     const lazy = new Set();
     const assets = new Set();
     const reach = (chunk) => {
-      for (const c of closure(chunk)) {
+      for (const c of closure(chunks, chunk)) {
         for (const a of chunks.get(c).assets) assets.add(a);
-        for (const l of chunks.get(c).lazy) if (!lazy.has(l)) { lazy.add(l); reach(l); }
+        for (const l of chunks.get(c).lazy)
+          if (!lazy.has(l)) {
+            lazy.add(l);
+            reach(l);
+          }
       }
     };
+    const out = bySource.get(entry);
     reach(out);
     bundles.set(entry, { bundle: out, assets, lazy });
   }
+  return bundles;
+}
 
-  // Pages: module scripts -> their bundles, other local links -> hashed copies, plus the preloads.
-  for (const page of pages) {
-    const file = join(dist, page);
-    const scripts = [];
-    let html = readFileSync(file, 'utf8').replace(moduleScript, (tag, src) => {
-      const built = isLocal(src) && bundles.get(resolve(dist, src));
-      if (!built) return tag;
-      scripts.push(built);
-      return tag.replace(`src="${src}"`, `src="${toUrlPath(relative(dist, built.bundle))}"`);
-    });
-    html = html.replace(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g, (tag, href) => {
-      const target = resolve(dist, href);
-      if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/)) return tag;
-      return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(dist, hashedCopy(target)))}"`);
-    });
-    // The chunks this page runs at once: its scripts' static imports, the engine's glue, and the chunks every widget
-    // its scripts can load needs (the page picks one at run time).
-    const lazy = new Set(scripts.flatMap((s) => [...s.lazy]));
-    const widgets = [...lazy].filter((out) => chunks.get(out).source?.startsWith(join(dist, 'widgets') + sep));
-    const start = new Set(scripts.flatMap((s) => [...closure(s.bundle)]));
-    const figures = new Set(widgets.length
-      ? widgets.map((out) => closure(out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x)))) : []);
-    const assets = new Set([...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)));
-    for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g)) assets.delete(resolve(dist, linked[1]));
-    // A page that runs its widget's own engine (<html data-engine="widget">: embed.html, whose script picks the widget
-    // and starts that engine's download at once, lib/widget-engines.js) gets no engine preloaded, nor the figures' one.
-    if (/<html\b[^>]*\bdata-engine="widget"/.test(html)) for (const a of assets) if (a.endsWith('.wasm')) assets.delete(a);
-    for (const out of lazy) { // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
-      const glue = chunks.get(out).source;
-      const wasm = glue?.endsWith('.mjs') && hashed.get(`${glue.slice(0, -4)}.wasm`);
-      if (wasm && assets.has(wasm)) closure(out, start);
-    }
-    const needed = new Set([...start, ...figures]);
-    for (const s of scripts) needed.delete(s.bundle); // its <script> tag loads it
-    const links = [
-      ...[...assets].map((a) => a.endsWith('.css')
-        ? `<link rel="preload" href="${toUrlPath(relative(dist, a))}" as="style">`
-        : `<link rel="preload" href="${toUrlPath(relative(dist, a))}" as="fetch" type="application/wasm" crossorigin>`),
-      ...[...needed].map((out) => `<link rel="modulepreload" href="${toUrlPath(relative(dist, out))}">`),
-    ];
-    if (links.length) {
-      html = html.replace(/(\n\s*)(<script\b[^>]*\btype="module")/, (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`);
-    }
-    writeFileSync(file, html);
+/** A page: module scripts -> their bundles, other local links -> hashed copies, plus the preloads. */
+function rewritePage(site, page, bundles, chunks) {
+  const file = join(site.dist, page);
+  const scripts = [];
+  let html = readFileSync(file, 'utf8').replace(MODULE_SCRIPT, (tag, src) => {
+    const built = isLocal(src) && bundles.get(resolve(site.dist, src));
+    if (!built) return tag;
+    scripts.push(built);
+    return tag.replace(`src="${src}"`, `src="${toUrlPath(relative(site.dist, built.bundle))}"`);
+  });
+  html = html.replace(/<link\b[^>]*\bhref="([^"]+)"[^>]*>/g, (tag, href) => {
+    const target = resolve(site.dist, href);
+    if (!isLocal(href) || href.endsWith('.html') || !existsSync(target) || !tag.match(/\brel="(stylesheet|icon)"/))
+      return tag;
+    return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(site.dist, hashedCopy(site, target)))}"`);
+  });
+  const links = preloads(site, html, scripts, chunks);
+  if (links.length) {
+    html = html.replace(
+      /(\n\s*)(<script\b[^>]*\btype="module")/,
+      (m, indent, tag) => `${indent}${links.join(indent)}${indent}${tag}`,
+    );
   }
+  writeFileSync(file, html);
+}
 
-  // Each entry's own path now re-exports its bundle: one stable name for pages that cannot know the hash.
+/**
+ * The preload links of a page whose module scripts are `scripts` (their bundles): the chunks it runs at once (its
+ * scripts' static imports, the engine's glue, and the chunks every widget its scripts can load needs: the page picks
+ * one at run time), and the wasm and stylesheets those load that the page does not link itself.
+ */
+function preloads(site, html, scripts, chunks) {
+  const lazy = new Set(scripts.flatMap((s) => [...s.lazy]));
+  const widgets = [...lazy].filter((out) => chunks.get(out).source?.startsWith(join(site.dist, 'widgets') + sep));
+  const start = new Set(scripts.flatMap((s) => [...closure(chunks, s.bundle)]));
+  const figures = new Set(
+    widgets.length
+      ? widgets.map((out) => closure(chunks, out)).reduce((a, b) => new Set([...a].filter((x) => b.has(x))))
+      : [],
+  );
+  const assets = new Set(
+    [...start, ...figures].flatMap((out) => [...chunks.get(out).assets]).filter((a) => /\.(wasm|css)$/.test(a)),
+  );
+  for (const linked of html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"/g))
+    assets.delete(resolve(site.dist, linked[1]));
+  // A page that runs its widget's own engine (<html data-engine="widget">: embed.html, whose script picks the widget
+  // and starts that engine's download at once, lib/widget-engines.js) gets no engine preloaded, nor the figures' one.
+  if (/<html\b[^>]*\bdata-engine="widget"/.test(html))
+    for (const a of assets) if (a.endsWith('.wasm')) assets.delete(a);
+  for (const out of lazy) {
+    // an engine's glue goes with its wasm: wasm/<name>.mjs with wasm/<name>.wasm
+    const glue = chunks.get(out).source;
+    const wasm = glue?.endsWith('.mjs') && site.hashed.get(`${glue.slice(0, -4)}.wasm`);
+    if (wasm && assets.has(wasm)) closure(chunks, out, start);
+  }
+  const needed = new Set([...start, ...figures]);
+  for (const s of scripts) needed.delete(s.bundle); // its <script> tag loads it
+  const path = (a) => toUrlPath(relative(site.dist, a));
+  return [
+    ...[...assets].map((a) =>
+      a.endsWith('.css')
+        ? `<link rel="preload" href="${path(a)}" as="style">`
+        : `<link rel="preload" href="${path(a)}" as="fetch" type="application/wasm" crossorigin>`,
+    ),
+    ...[...needed].map((out) => `<link rel="modulepreload" href="${path(out)}">`),
+  ];
+}
+
+/** Each entry's own path now re-exports its bundle: one stable name for pages that cannot know the hash. */
+function writeStableNames(bundles) {
   for (const [entry, { bundle: built }] of bundles) {
     let rel = toUrlPath(relative(dirname(entry), built));
     if (!rel.startsWith('.')) rel = `./${rel}`;
-    writeFileSync(entry, `// A stable name for ${basename(built)} (the production bundle); pages load the bundle itself.\nexport * from '${rel}';\n`);
+    writeFileSync(
+      entry,
+      `// A stable name for ${basename(built)} (the production bundle); pages load the bundle itself.\nexport * from '${rel}';\n`,
+    );
   }
-  return { pages, bundles };
 }
 
 /** The modules the sources in lib/ and widgets/ load by `import(new URL('…', import.meta.url).href)` (absolute paths). */
 function lazyModules(dist) {
   const found = new Set();
-  for (const dir of ['lib', 'widgets'].map((d) => join(dist, d)).filter((d) => existsSync(d))) {
-    for (const f of readdirSync(dir, { recursive: true }).filter((n) => /\.m?js$/.test(n))) {
-      const text = readFileSync(join(dir, f), 'utf8');
-      for (const m of text.matchAll(/import\(\s*new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g)) {
-        const target = resolve(dirname(join(dir, f)), m[2]);
-        if (isLocal(m[2]) && existsSync(target)) found.add(target);
-      }
+  for (const file of sourcesIn(dist)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/import\(\s*new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g)) {
+      const target = resolve(dirname(file), m[2]);
+      if (isLocal(m[2]) && existsSync(target)) found.add(target);
     }
   }
   return [...found];
 }
 
-/** The widgets' stylesheets in css/: widget.css (shared) and widget-<name>.css (one widget's own), not hashed copies. */
-const WIDGET_SHEET = /^widget(-[a-z]+)?\.css$/;
+/** Each figure's own stylesheet (absolute), from the figures' list in dist/widgets/index.js. */
+async function figureSheets(dist) {
+  const index = join(dist, 'widgets', 'index.js');
+  if (!existsSync(index)) return [];
+  const { FIGURES, filesOf } = await import(pathToFileURL(index).href);
+  return FIGURES.map((f) => resolve(dirname(index), filesOf(f).stylesheet));
+}
+
+/** The Web Workers' scripts in lib/ and widgets/ (absolute): files named worker.js or *-worker.js. */
+function workersOf(dist) {
+  return sourcesIn(dist).filter((f) => /(^|[/-])worker\.js$/.test(basename(f)));
+}
+
+/** Every .js/.mjs source under dist's lib/ and widgets/ (absolute). */
+function sourcesIn(dist) {
+  return ['lib', 'widgets']
+    .map((d) => join(dist, d))
+    .filter((d) => existsSync(d))
+    .flatMap((dir) =>
+      readdirSync(dir, { recursive: true })
+        .filter((n) => /\.m?js$/.test(n))
+        .map((n) => join(dir, n)),
+    );
+}
 
 /** A widget's tag in a page's HTML. */
 const WIDGET_TAG = /<parascope-[a-z]/;
@@ -298,5 +418,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = process.argv[2] ?? fileURLToPath(new URL('../dist/', import.meta.url));
   const { pages, bundles } = await bundle(dist);
   const names = readdirSync(join(dist, 'js')).filter((f) => f.endsWith('.js'));
-  console.log(`bundle: ${pages.length} page(s), ${bundles.size} entries: ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}; ${names.length} files in js/`);
+  console.log(
+    `bundle: ${pages.length} page(s), ${bundles.size} entries: ${[...bundles.values()].map((b) => basename(b.bundle)).join(', ')}; ${names.length} files in js/`,
+  );
 }

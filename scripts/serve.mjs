@@ -43,7 +43,10 @@ export const CONTENT_SECURITY_POLICY = [
  * iframe): any origin may frame it. It shows one figure and takes no input beyond its own controls, so being framed
  * exposes nothing; every other page stays frameable by the site itself only.
  */
-export const EMBED_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'self'", 'frame-ancestors *');
+export const EMBED_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+  "frame-ancestors 'self'",
+  'frame-ancestors *',
+);
 const FRAMEABLE = new Set(['embed.html']);
 
 const BASE_HEADERS = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff' };
@@ -117,7 +120,8 @@ function requestedFile(req, roots) {
 /** The real path of `file`, refused (as a miss) when a symlink leads outside `root`. */
 async function realInside(file, root) {
   const real = await realpath(file);
-  if (real !== root && !real.startsWith(root + sep)) throw Object.assign(new Error('outside the root'), { outsideRoot: true });
+  if (real !== root && !real.startsWith(root + sep))
+    throw Object.assign(new Error('outside the root'), { outsideRoot: true });
   return real;
 }
 
@@ -126,7 +130,8 @@ async function realInside(file, root) {
  * Only GET and HEAD are served, and only regular files (a FIFO or a device is a 404, never opened to block).
  */
 async function answer(req, res, roots) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return plain(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
   const wanted = requestedFile(req, roots);
   if (wanted === null) return plain(res, 400, 'bad request');
   let handle = null;
@@ -143,11 +148,20 @@ async function answer(req, res, roots) {
     const headers = fileHeaders(real, opened.info, roots);
     if (notModified(req.headers['if-none-match'], headers.ETag)) return void res.writeHead(304, headers).end();
     const body = await handle.readFile();
-    res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream', 'Content-Length': body.length });
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': TYPES[extname(real)] ?? 'application/octet-stream',
+      'Content-Length': body.length,
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch (err) {
     const status = fileErrorStatus(err);
-    plain(res, status, status === 404 ? 'not found' : 'the server could not read the file', status === 503 ? { 'Retry-After': '1' } : {});
+    plain(
+      res,
+      status,
+      status === 404 ? 'not found' : 'the server could not read the file',
+      status === 503 ? { 'Retry-After': '1' } : {},
+    );
   } finally {
     await handle?.close().catch(() => {});
   }
@@ -158,7 +172,13 @@ async function answer(req, res, roots) {
  * `testPages`: a folder served at /tests/ in place of dist's (the browser tests pass TEST_PAGES). `limits`:
  * { cap, timeouts } in place of scripts/serve/limits.mjs's (the tests shorten the timeouts).
  */
-export async function serve({ root = fileURLToPath(new URL('../dist/', import.meta.url)), port = 8080, host = '127.0.0.1', testPages = null, limits = {} } = {}) {
+export async function serve({
+  root = fileURLToPath(new URL('../dist/', import.meta.url)),
+  port = 8080,
+  host = '127.0.0.1',
+  testPages = null,
+  limits = {},
+} = {}) {
   const roots = { site: await realpath(root), tests: testPages ? await realpath(testPages) : null };
   const limited = limitsOf(limits);
   const server = createServer(serverOptions(limited), (req, res) => {

@@ -8,10 +8,14 @@ const root = new URL('..', import.meta.url).pathname;
 const cli = `${root}build/native/parascope`;
 const dir = `${root}tests/fixtures/api/`;
 
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()) {
-  const lines = readFileSync(dir + file, 'utf8').split('\n').filter((l) => l.length > 0);
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.txt'))
+  .sort()) {
+  const lines = readFileSync(dir + file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   const out = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (!lines[i].startsWith('# ')) throw new Error(`${file}: expected "# name" at case line ${i + 1}`);
     const name = lines[i];
     const request = lines[i + 1];

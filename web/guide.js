@@ -19,28 +19,38 @@ function snippetOf(live) {
 for (const code of document.querySelectorAll('code[data-snippet]')) {
   const name = code.dataset.snippet;
   if (name === 'embed-size') {
-    fetch('embed-size.js').then((r) => r.text()).then((text) => {
-      code.textContent = `<script>\n${text.trim()}\n</script>`;
-    });
+    fetch('embed-size.js')
+      .then((r) => r.text())
+      .then((text) => {
+        code.textContent = `<script>\n${text.trim()}\n</script>`;
+      });
     continue;
   }
   const live = document.querySelector(`[data-live="${name}"]`);
-  if (live) code.textContent = snippetOf(live).replace(/="\s*"/g, '').replace(/ permalink=""/g, ' permalink');
+  if (live)
+    code.textContent = snippetOf(live)
+      .replace(/="\s*"/g, '')
+      .replace(/ permalink=""/g, ' permalink');
 }
 
 const table = document.querySelector('[data-out="attribute-table"] tbody');
-loadEngine().then((engine) => engine.call({ op: 'presets' })).catch(() => null).then((presets) => {
-  table.replaceChildren(...attributeRows(presets).map((cells) => {
-    const row = document.createElement('tr');
-    cells.forEach((text, i) => {
-      const cell = document.createElement(i < 2 ? 'th' : 'td');
-      if (i < 2) cell.scope = 'row';
-      const code = i < 2 ? document.createElement('code') : null;
-      (code ?? cell).textContent = i === 0 ? `<${text}>` : text;
-      if (code) cell.append(code);
-      row.append(cell);
-    });
-    return row;
-  }));
-  table.closest('table').dataset.rows = String(table.childElementCount);
-});
+loadEngine()
+  .then((engine) => engine.call({ op: 'presets' }))
+  .catch(() => null)
+  .then((presets) => {
+    table.replaceChildren(
+      ...attributeRows(presets).map((cells) => {
+        const row = document.createElement('tr');
+        cells.forEach((text, i) => {
+          const cell = document.createElement(i < 2 ? 'th' : 'td');
+          if (i < 2) cell.scope = 'row';
+          const code = i < 2 ? document.createElement('code') : null;
+          (code ?? cell).textContent = i === 0 ? `<${text}>` : text;
+          if (code) cell.append(code);
+          row.append(cell);
+        });
+        return row;
+      }),
+    );
+    table.closest('table').dataset.rows = String(table.childElementCount);
+  });

@@ -24,9 +24,10 @@
     banner.className = 'parascope-file-note';
     banner.setAttribute('role', 'note');
     var intro = document.createElement('p');
-    intro.textContent = 'This page was opened as a file, and browsers do not run its figures from a file (they refuse '
-      + 'to load JavaScript modules and WebAssembly from file:// addresses). Serve the folder instead: in a terminal, '
-      + 'in the folder that holds this page, run';
+    intro.textContent =
+      'This page was opened as a file, and browsers do not run its figures from a file (they refuse ' +
+      'to load JavaScript modules and WebAssembly from file:// addresses). Serve the folder instead: in a terminal, ' +
+      'in the folder that holds this page, run';
     var command = document.createElement('code');
     command.textContent = SERVE;
     var then = document.createElement('p');
@@ -37,13 +38,18 @@
     banner.appendChild(pre);
     banner.appendChild(then);
     document.body.insertBefore(banner, document.body.firstChild);
-    sayInFigures('This figure runs only when the page is served over http (see the note at the top of the page): '
-      + SERVE + ' in its folder.');
+    sayInFigures(
+      'This figure runs only when the page is served over http (see the note at the top of the page): ' +
+        SERVE +
+        ' in its folder.',
+    );
   }
 
   function late() {
-    sayInFigures('This figure did not start: its script did not load (it may be blocked by the page\'s settings, an '
-      + 'extension, or an old browser).');
+    sayInFigures(
+      "This figure did not start: its script did not load (it may be blocked by the page's settings, an " +
+        'extension, or an old browser).',
+    );
   }
 
   function ready() {

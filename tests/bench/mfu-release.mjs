@@ -10,9 +10,9 @@
 import { readFile } from 'node:fs/promises';
 
 import { engineLoader } from '../../web/lib/engine.js';
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { KEYS, offered, presetSplit, resolve, settle, stepRequest } from '../../web/lib/model/mfu-split.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { KEYS, offered, presetSplit, resolve, settle, stepRequest } from '../../web/widgets/mfu/model/split.js';
 import { offeredByStep, resolveByStep, settleByStep } from '../js/mfu-split-by-step.mjs';
 
 const rounds = Number(process.argv[2] ?? 6);

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { engineLoader } from '../../web/lib/engine.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { offered, presetSplit, resolve as resolveMove } from '../../web/lib/model/mfu-split.js';
-import { PRESETS } from '../../web/lib/mfu-presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { offered, presetSplit, resolve as resolveMove } from '../../web/widgets/mfu/model/split.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 
 const [dirA, dirB, which, roundsText = '6'] = process.argv.slice(2);
 if (!dirA || !dirB || !['axes', 'step'].includes(which)) {
@@ -19,7 +19,7 @@ if (!dirA || !dirB || !['axes', 'step'].includes(which)) {
 const rounds = Number(roundsText);
 const name = `parascope-${which}-engine`;
 
-// The axes' first MoE draw: 2^19 assignments (Mixtral's top-2: 262,144 tokens), as web/lib/model/axes-requests.js asks.
+// The axes' first MoE draw: 2^19 assignments (Mixtral's top-2: 262,144 tokens), as web/widgets/axes/model/requests.js asks.
 const route = (skew) => ({ op: 'moe_route', tokens: 262144, experts: 8, top_k: 2, ep: 8, skew, seed: 1, hidden: 4096,
   hardware: 'h100-sxm', link_kind: 'intra' });
 const axesRun = { model: 'mixtral-8x7b', hardware: 'h100-sxm', cluster: { gpus: 64 }, parallel: { tp: 2, pp: 1, ep: 8, global_batch: 256 } };

@@ -8,8 +8,8 @@ import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 
-const { GANTT_LAYOUT } = await import(new URL('../../dist/lib/gantt.js', import.meta.url));
-const { opsFromAttachment } = await import(new URL('../../dist/lib/op-columns.js', import.meta.url));
+const { GANTT_LAYOUT } = await import(new URL('../../dist/widgets/bubble/gantt.js', import.meta.url));
+const { opsFromAttachment } = await import(new URL('../../dist/widgets/bubble/op-columns.js', import.meta.url));
 
 const site = useSite(before, after);
 const engine = await nodeEngine();

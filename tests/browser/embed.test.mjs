@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 
+import { FIGURES } from '../../web/widgets/index.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { useSite } from './harness.mjs';
 
@@ -117,7 +118,7 @@ test('an embed link that names no widget says how to name one', async () => {
 });
 
 test('an embed downloads its own widget\'s code and no other widget\'s (each widget is its own chunk)', async () => {
-  const ALL = ['axes', 'ring', 'bubble', 'mfu', 'planner'];
+  const ALL = FIGURES.map((f) => f.name);
   for (const widget of ['bubble', 'planner']) {
     const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
     const page = await context.newPage();
@@ -131,7 +132,7 @@ test('an embed downloads its own widget\'s code and no other widget\'s (each wid
     const bodies = await Promise.all(scripts);
     const defining = (name) => bodies.filter((s) => s.body.includes(`customElements.define("parascope-${name}"`)).map((s) => s.url);
     assert.equal(defining(widget).length, 1, `${widget}'s own code came once`);
-    assert.match(defining(widget)[0], new RegExp(`/js/parascope-${widget}-[A-Z2-7]{8}\\.js$`), 'in its own hashed chunk');
+    assert.match(defining(widget)[0], /\/js\/element-[A-Z2-7]{8}\.js$/, 'in its own hashed chunk (widgets/<name>/element.js)');
     for (const other of ALL.filter((w) => w !== widget)) {
       assert.deepEqual(defining(other), [], `the ${widget} embed downloaded no code of parascope-${other}`);
     }
@@ -173,7 +174,10 @@ test('an embedded widget runs its own small engine: it fetches that module\'s wa
 
 test('an embed whose widget\'s chunk fails to load says so in its place', async () => {
   const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
-  await context.route(/\/js\/parascope-ring-[A-Z2-7]{8}\.js$/, (route) => route.abort());
+  await context.route(/\/js\/element-[A-Z2-7]{8}\.js$/, async (route) => {  // the ring's chunk (widgets/ring/element.js)
+    const body = await (await route.fetch()).text();
+    return body.includes('customElements.define("parascope-ring"') ? route.abort() : route.continue();
+  });
   const page = await context.newPage();
   await page.goto(`${site().url}embed.html#widget=ring`);
   const note = page.locator('parascope-ring [data-out="load-failed"]');

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
 import { nodeEngine } from '../js/node-engine.mjs';
+import { drawnIn, exportMismatches, onScreen } from './export-screen.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 
 const site = useSite(before, after);
@@ -58,7 +59,7 @@ const CASES = {
     name: 'parascope-bubble-1f1b-8x32',
     answer: () => engine.call({ op: 'pipeline', schedule: '1f1b', stages: 8, microbatches: 32, include_ops: false }),
     numbers: (r) => [`${(r.efficiency * 100).toFixed(1)} %`],
-    vector: true, // the chart drawn as vectors (lib/gantt-svg.js, loaded with the export code), not the canvas's pixels
+    vector: true, // the chart drawn as vectors (widgets/bubble/gantt-svg.js, loaded with the export code), not the canvas's pixels
   },
   ring: { path: '', name: 'parascope-ring-4gpus-h100-sxm-intra-1gib', numbers: () => ['3.6 ms'] },
   axes: { path: '', name: 'parascope-axes-mixtral-8x7b-64gpus-tp2-pp4-ep8-all', numbers: () => ['Mixtral 8x7B'] },
@@ -180,44 +181,6 @@ for (const [where, path] of [['the article', ''], ['the embed', 'embed.html#widg
   });
 }
 
-/**
- * In the page: what figure `tag` shows as text (each text node's words, screen-reader-only text and the controls an
- * export leaves out excepted) and how many legend swatches CSS draws before a text (::before boxes).
- */
-function onScreen(tag) {
-  const widget = document.querySelector(tag);
-  const root = widget.exportFigure().root;
-  const left = '.controls, .control, .tools, .notes-anchor, .announcer, button:not(td > button), input, select, [hidden], '
-    + '.bubble-marker, .bubble-readout, .sizer, .mfu-presets, [role="tablist"]';
-  const hidden = (el) => {
-    for (let e = el; e && e !== root.parentNode; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      const r = e.getBoundingClientRect();
-      if (e.matches(left) || cs.display === 'none' || Number(cs.opacity) === 0 || cs.visibility !== 'visible') return true;
-      if (/inset\(50%\)/.test(cs.clipPath) || (cs.overflow === 'hidden' && r.width <= 1 && r.height <= 1)) return true;
-    }
-    return false;
-  };
-  const texts = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const t = n.textContent.replace(/\s+/g, ' ').trim();
-    if (!t || n.parentElement.closest('svg, style') || hidden(n.parentElement) || !n.parentElement.getClientRects().length) continue;
-    texts.push(t);
-  }
-  let swatches = 0;
-  for (const el of root.querySelectorAll('*')) {
-    if (hidden(el)) continue;
-    const b = getComputedStyle(el, '::before');
-    const size = (a, c, d) => parseFloat(b[a]) + (b.boxSizing === 'border-box' ? 0 : parseFloat(b[c]) + parseFloat(b[d]));
-    if (b.content !== 'none' && /inline-block|block/.test(b.display)
-      && size('width', 'borderLeftWidth', 'borderRightWidth') > 0 && size('height', 'borderTopWidth', 'borderBottomWidth') > 0) {
-      swatches += 1;
-    }
-  }
-  return { texts, swatches };
-}
-
 const SCREEN_CASES = { axes: '', ring: '#ring.gpus=16&ring.link=intra', bubble: '', mfu: '', planner: '' };
 
 for (const [name, hash] of Object.entries(SCREEN_CASES)) {
@@ -226,22 +189,10 @@ for (const [name, hash] of Object.entries(SCREEN_CASES)) {
     try {
       const widget = await widgetReady(page, `parascope-${name}`);
       if (name === 'planner') await page.waitForFunction((el) => el.shadowRoot.querySelector('tr[data-rank="1"]'), await widget.elementHandle(), { timeout: 120_000 });
-      const screen = await page.evaluate(onScreen, `parascope-${name}`);
+      const screen = await page.evaluate(`(${onScreen})(window, 'parascope-${name}')`);
       const svg = await download(page, widget, 'svg');
-      const drawn = await page.evaluate((t) => {
-        const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
-        // Text of the figure's boxes (an inline <svg> is copied whole, its own text with it).
-        const texts = [...doc.querySelectorAll('svg > g > text')].filter((n) => n.closest('svg') === doc.documentElement)
-          .map((n) => n.textContent);
-        const swatches = [...doc.querySelectorAll('svg > g > rect')].filter((r) => Number(r.getAttribute('width')) <= 16
-          && Number(r.getAttribute('height')) <= 16).length;
-        return { texts, swatches };
-      }, svg.bytes.toString('utf8'));
-      const all = drawn.texts.join(' ').replace(/\s+/g, ' ');
-      const shown = screen.texts.join(' ');
-      for (const t of screen.texts) assert.ok(all.includes(t), `the export says "${t}"`);
-      for (const t of drawn.texts) assert.ok(shown.includes(t.replace(/\s+/g, ' ').trim()), `"${t}" is on screen`);
-      assert.ok(drawn.swatches >= screen.swatches, `${drawn.swatches} swatches drawn of ${screen.swatches} on screen`);
+      const drawn = await page.evaluate(`(${drawnIn})(window, ${JSON.stringify(svg.bytes.toString('utf8'))})`);
+      assert.deepEqual(exportMismatches(screen, drawn), []);
       if (name === 'ring') assert.match(svg.name, /-inter-/, 'named after the link the ring runs on');
       if (name === 'planner') {
         const ranks = await page.evaluate((el) => el.shadowRoot.querySelectorAll('tr[data-rank] .planner-load').length, await widget.elementHandle());

@@ -73,7 +73,7 @@ for (const fault of FAULTS) {
   test(`one widget failing (${fault.widget}: ${fault.what}) leaves the others working and says so in place`, async () => {
     const { page, problems, context } = await openPage(site(), 'about:blank');
     try {
-      await context.route(`**/${fault.module ?? `widgets/${fault.widget}.js`}`, async (route) => {
+      await context.route(`**/${fault.module ?? `widgets/${fault.widget.replace("parascope-", "")}/element.js`}`, async (route) => {
         const response = await route.fetch();
         const js = await response.text();
         const injected = fault.rewrite(js);

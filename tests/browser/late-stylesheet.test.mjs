@@ -11,7 +11,7 @@ const site = useSite(before, after);
 test('the bubble repaints in its palette when widget.css arrives after its first draw', async () => {
   const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: 'light' });
   let delayed = 0;
-  await context.route(/\/css\/widget(-[a-z]+)?(-[A-Z2-7]{8})?\.css$/, async (route) => {
+  await context.route(/\/(css\/widget|widgets\/[a-z]+\/[a-z]+)(-[A-Z2-7]{8})?\.css$/, async (route) => {
     delayed += 1;
     await new Promise((resolve) => { setTimeout(resolve, 1500); });
     await route.continue();
@@ -44,7 +44,7 @@ test('the bubble repaints in its palette when widget.css arrives after its first
 // reports it as a page error; CI saw it on the iframe route).
 test('the bubble does not grow or loop its ResizeObserver while widget.css is late (embed.html)', async () => {
   const context = await site().browser.newContext({ viewport: { width: 1000, height: 900 }, colorScheme: 'light' });
-  await context.route(/\/css\/widget(-[a-z]+)?(-[A-Z2-7]{8})?\.css$/, async (route) => {
+  await context.route(/\/(css\/widget|widgets\/[a-z]+\/[a-z]+)(-[A-Z2-7]{8})?\.css$/, async (route) => {
     await new Promise((resolve) => { setTimeout(resolve, 1200); });
     await route.continue();
   });

@@ -1,14 +1,14 @@
 // <parascope-mfu> in headless Chromium: PaLM's published 46.2 %, the modelled step and its breakdown equal to the
 // engine's answer, a tp change by keyboard that moves the global batch, memory that does not fit, every preset, 360 px,
 // and issue 10's items: no stale or frozen figure, no reachable refusal, devices named by kind, a polite announcement,
-// a steady height, light and dark.
+// a steady height, light and dark; issue 25's notes beside recomputation and under memory.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { presetSplit, stepRequest as splitRequest } from '../../web/lib/model/mfu-split.js';
-import { STEP_SEGMENTS } from '../../web/lib/step-bar.js';
-import { shownSeconds } from '../../web/lib/model/step-share.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { presetSplit, stepRequest as splitRequest } from '../../web/widgets/mfu/model/split.js';
+import { STEP_SEGMENTS } from '../../web/widgets/mfu/step-bar.js';
+import { shownSeconds } from '../../web/widgets/mfu/model/step-share.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
 import { seededRandom } from '../seeded-random.mjs';
@@ -374,6 +374,37 @@ test('the headline is announced politely and the tiles\' name says how many chip
   await context.close();
 });
 
+test('selective recompute under FlashAttention is said to save nothing beside its control; ZeRO-3\'s memory is explained', async () => {
+  const { page, problems, context } = await openPage(site(), '', { width: 1280 });
+  const widget = await widgetReady(page, 'parascope-mfu');
+  const hint = widget.locator('select[name="recompute"] ~ .hint');
+  const note = widget.locator('[data-out="memory-note"]');
+  await widget.locator('input[name="preset"][value="llama3-405b"]').check();
+  assert.ok(await hint.isHidden());
+  await widget.locator('select[name="recompute"]').selectOption('selective');
+  const none = engine.call(stepRequest('llama3-405b'));
+  const selective = engine.call(stepRequest('llama3-405b', { recompute: 'selective' }));
+  assert.equal(selective.hfu, none.hfu, 'the engine: the same HFU as no recomputation');
+  assert.equal(Number(await modelled(widget).getAttribute('data-value')), selective.mfu);
+  assert.ok(await hint.isVisible(), 'the hint is shown beside the control');
+  assert.equal(await hint.textContent(),
+    'Same as none here: FlashAttention keeps no attention scores to recompute.');
+  assert.equal(await note.textContent(), '', 'ZeRO-2: nothing to explain');
+  await widget.locator('select[name="zero"]').selectOption('3');
+  const zero3 = engine.call(stepRequest('llama3-405b', { recompute: 'selective', zero: 3 }));
+  assert.ok(zero3.memory_per_gpu.note, 'the engine notes ZeRO-3 in a pipeline');
+  assert.match(await note.textContent(), /^Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights/);
+  assert.ok(await note.isVisible());
+  assert.equal(await hint.textContent(), await hint.getAttribute('title'), 'the whole hint in its title');
+  // Megatron-LM of 2022 ran without FlashAttention: selective recomputes the attention core there, and nothing is said.
+  await widget.locator('input[name="preset"][value="gpt3-175b"]').check();
+  assert.equal(await widget.locator('select[name="recompute"]').inputValue(), 'selective');
+  assert.ok(await hint.isHidden());
+  assert.equal(await note.textContent(), '');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 for (const width of [1280, 360]) {
   test(`the figure keeps its height through presets, your run, hints and refused input at ${width} px (item 9)`, async () => {
     const { page, problems, context } = await openPage(site(), '', { width, height: 900 });
@@ -394,6 +425,11 @@ for (const width of [1280, 360]) {
     await widget.locator('input[name="preset"][value="gpt3-175b"]').check();
     await widget.locator('select[name="schedule"]').selectOption('dualpipe'); // a hint under vpp, maybe more
     await measure('dualpipe');
+    await widget.locator('input[name="preset"][value="llama3-405b"]').check();
+    await widget.locator('select[name="recompute"]').selectOption('selective'); // "same as none" beside it
+    await widget.locator('select[name="zero"]').selectOption('3'); // why ZeRO-3 holds more, under the memory bar
+    assert.notEqual(await widget.locator('[data-out="memory-note"]').textContent(), '');
+    await measure('zero-3 note');
     await widget.locator('input[name="preset"][value="your-run"]').check();
     await measure('your-run');
     await widget.locator('input[name="tokens-per-second"]').fill('5000000');

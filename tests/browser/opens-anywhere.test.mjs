@@ -62,7 +62,7 @@ test('the iframe route from file:// explains it too, and over http does not down
 /** A page that loads the unbundled modules (as a package user importing dist/widgets/* does). */
 const UNBUNDLED_PAGE = `<!doctype html><meta charset="utf-8"><title>unbundled</title>
 <link rel="stylesheet" href="css/embed.css"><parascope-bubble></parascope-bubble>
-<script type="module" src="widgets/parascope-bubble.js"></script>`;
+<script type="module" src="widgets/bubble/element.js"></script>`;
 
 /**
  * Serves a copy of dist/ with the files matching `missing` (regular expressions over paths under dist/) removed;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { planRequest } from '../../web/lib/model/planner-request.js';
+import { planRequest } from '../../web/widgets/planner/model/request.js';
 import { nodePlannerEngine } from '../js/node-engine.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
@@ -118,7 +118,7 @@ test('a new input cancels the running search; the page keeps painting while the 
 
 test('a worker that cannot start is a note, not a frozen figure; the next input tries again', async () => {
   const context = await site().browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route(/planner-worker/, (route) => route.abort());
+  await context.route(/\/worker(-[A-Z2-7]{8})?\.js$/, (route) => route.abort());
   const page = await context.newPage();
   await page.goto(new URL('tests/planner.html', site().url).href);
   await widgetReady(page, 'parascope-planner');
@@ -127,7 +127,7 @@ test('a worker that cannot start is a note, not a frozen figure; the next input 
   await note.waitFor();
   assert.match(await note.textContent(), /^The search could not finish: the search could not run/);
   assert.match(await out(page, 'progress'), /stopped/);
-  await context.unroute(/planner-worker/);
+  await context.unroute(/\/worker(-[A-Z2-7]{8})?\.js$/);
   await page.locator('parascope-planner select[name="gpus"]').selectOption('8');
   await searched(page);
   await page.waitForFunction(() => !document.querySelector('parascope-planner').shadowRoot.querySelector('[data-note="plan"]'));

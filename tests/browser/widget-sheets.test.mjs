@@ -4,13 +4,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { FIGURES, filesOf } from '../../web/widgets/index.js';
 import { openPage, useSite, widgetReady } from './harness.mjs';
 
 const site = useSite(before, after);
-const NAMES = ['axes', 'ring', 'bubble', 'mfu', 'planner'];
-const WIDGET_SHEET = /\/css\/(widget(?:-[a-z]+)?)(?:-[A-Z2-7]{8})?\.css$/;
+const NAMES = FIGURES.map((f) => f.name);
+/** A figure's own sheet on the site, from the site's root ("widgets/axes/axes.css"). */
+const ownSheet = (name) => `widgets/${filesOf(FIGURES.find((f) => f.name === name)).stylesheet.slice(2)}`;
+const WIDGET_SHEET = /\/(css\/widget|widgets\/[a-z]+\/[a-z]+)(?:-[A-Z2-7]{8})?\.css$/;
 
-/** The widget stylesheets a page requested, by name without hash (widget, widget-axes, …). */
+/** The widget stylesheets a page requested, by path without hash (css/widget, widgets/axes/axes, …). */
 function sheetRequests(page) {
   const seen = [];
   page.on('request', (r) => {
@@ -42,7 +45,7 @@ async function strayRules(page, tag, others) {
     };
     for (const file of others) {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(await (await fetch(new URL(`css/${file}`, location.href))).text());
+      sheet.replaceSync(await (await fetch(new URL(file, location.href))).text());
       walk(sheet.cssRules, file);
     }
     return found;
@@ -52,7 +55,7 @@ async function strayRules(page, tag, others) {
 for (const name of NAMES) {
   test(`embed of ${name}: widget.css and its own sheet only, and no other widget's rule matches it in any state`, async () => {
     const tag = `parascope-${name}`;
-    const others = NAMES.filter((n) => n !== name).map((n) => `widget-${n}.css`);
+    const others = NAMES.filter((n) => n !== name).map(ownSheet);
     for (const width of [360, 1000]) {
       const { page, problems, context } = await openPage(site(), 'favicon.svg', { width });
       const requested = sheetRequests(page);
@@ -62,8 +65,8 @@ for (const name of NAMES) {
         .every((l) => l.sheet), tag);
       const links = await page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('link[rel="stylesheet"]')]
         .map((l) => new URL(l.href).pathname.replace(/-[A-Z2-7]{8}\.css$/, '.css')), tag);
-      assert.deepEqual(links, ['/css/widget.css', `/css/widget-${name}.css`], 'widget.css, then its own');
-      assert.deepEqual([...new Set(requested)].sort(), ['widget', `widget-${name}`]);
+      assert.deepEqual(links, ['/css/widget.css', `/${ownSheet(name)}`], 'widget.css, then its own');
+      assert.deepEqual([...new Set(requested)].sort(), ['css/widget', ownSheet(name).slice(0, -4)]);
       // States: as it starts, then after each tab, radio, checkbox and button of the figure (not the tools row).
       assert.deepEqual(await strayRules(page, tag, others), [], `${width} px, at the start`);
       const count = await page.evaluate((t) => document.querySelector(t).shadowRoot
@@ -96,7 +99,7 @@ test('the article loads one widget sheet, linked once in every widget', async ()
   for (const own of links) assert.deepEqual(own, links[0], 'the same one sheet');
   assert.equal(links[0].length, 1);
   assert.match(links[0][0], /\/css\/widget-[A-Z2-7]{8}\.css$/);
-  assert.deepEqual(requested, ['widget'], 'one request');
+  assert.deepEqual(requested, ['css/widget'], 'one request');
   assert.deepEqual(problems, []);
   await context.close();
 });

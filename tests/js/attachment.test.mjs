@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
-const { opsFromAttachment } = await import(new URL('../../dist/lib/op-columns.js', import.meta.url));
+const { opsFromAttachment } = await import(new URL('../../dist/widgets/bubble/op-columns.js', import.meta.url));
 
 const REQUESTS = [
   { schedule: '1f1b', stages: 4, microbatches: 8 },
@@ -27,16 +27,24 @@ for (const request of REQUESTS) {
     response.ops.per_stage.forEach((n, stage) => {
       for (const last = i + n; i < last; i += 1) {
         const o = objects[i];
-        assert.deepEqual([stage, ops.microbatch[i], ops.kind[i], ops.chunk[i], ops.start[i], ops.end[i]],
-          [o.stage, o.microbatch, o.kind, o.chunk, o.start, o.end], `op ${i}`);
+        assert.deepEqual(
+          [stage, ops.microbatch[i], ops.kind[i], ops.chunk[i], ops.start[i], ops.end[i]],
+          [o.stage, o.microbatch, o.kind, o.chunk, o.start, o.end],
+          `op ${i}`,
+        );
       }
     });
   });
 }
 
 test('the attachment is a copy: a later call does not change it', () => {
-  const { attachment } = engine.callWithAttachment({ op: 'pipeline', schedule: 'gpipe', stages: 2, microbatches: 2,
-    ops_format: 'binary' });
+  const { attachment } = engine.callWithAttachment({
+    op: 'pipeline',
+    schedule: 'gpipe',
+    stages: 2,
+    microbatches: 2,
+    ops_format: 'binary',
+  });
   const before = Array.from(attachment);
   engine.call({ op: 'pipeline', schedule: 'gpipe', stages: 8, microbatches: 64, ops_format: 'binary' });
   assert.deepEqual(Array.from(attachment), before);

@@ -3,20 +3,36 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { shardColour } from '../../web/lib/axes-grid.js';
-import { cellTag, colourKey, gpuReadout, gridName } from '../../web/lib/model/axes-captions.js';
-import { expertPanel } from '../../web/lib/model/axes-expert-facts.js';
-import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/lib/model/axes-layout.js';
-import { quickStartable, routeRequest, routesLater, runRequest, snapSkew, trafficRequest } from '../../web/lib/model/axes-requests.js';
-import { TABS, tabAfterKey } from '../../web/lib/model/axes-tabs.js';
-import { COLUMNS, trafficRows } from '../../web/lib/model/axes-traffic-rows.js';
-import { axesView } from '../../web/lib/model/axes-view.js';
+import { shardColour } from '../../web/widgets/axes/grid.js';
+import { cellTag, colourKey, gpuReadout, gridName } from '../../web/widgets/axes/model/captions.js';
+import { expertPanel } from '../../web/widgets/axes/model/expert-facts.js';
+import { GAP, MIN_CELL, focusLinks, gridLayout } from '../../web/widgets/axes/model/layout.js';
+import {
+  quickStartable,
+  routeRequest,
+  routesLater,
+  runRequest,
+  snapSkew,
+  trafficRequest,
+} from '../../web/widgets/axes/model/requests.js';
+import { TABS, tabAfterKey } from '../../web/widgets/axes/model/tabs.js';
+import { COLUMNS, trafficRows } from '../../web/widgets/axes/model/traffic-rows.js';
+import { axesView } from '../../web/widgets/axes/model/view.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
 const models = Object.fromEntries(engine.call({ op: 'presets' }).models.map((m) => [m.id, m]));
 /** The article page's run. */
-const ARTICLE = { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8, globalBatch: 256, seed: 1 };
+const ARTICLE = {
+  model: 'mixtral-8x7b',
+  hardware: 'h100-sxm',
+  gpus: 64,
+  tp: 2,
+  pp: 4,
+  ep: 8,
+  globalBatch: 256,
+  seed: 1,
+};
 const placement = engine.call({ op: 'placement', ...runRequest(ARTICLE) });
 const traffic = engine.call({ op: 'traffic', ...runRequest(ARTICLE) });
 /** Widths of the grid box on the article page at 360 and 1280 px viewports. */
@@ -63,7 +79,11 @@ test('per-step figures say "per step" and the routed all-to-all says per MoE lay
   const request = routeRequest({ ...ARTICLE, skew: 1 }, models[ARTICLE.model], placement);
   const a2a = expertPanel(engine.call(request), request, placement).facts.find((f) => f.key === 'a2a-time');
   assert.match(a2a.term, /per MoE layer, per microbatch/);
-  assert.match(a2a.text, /^16\.9 ms; with a balanced router 6\.73 ms$/, "step's link efficiency: the table's time per all-to-all");
+  assert.match(
+    a2a.text,
+    /^16\.9 ms; with a balanced router 6\.73 ms$/,
+    "step's link efficiency: the table's time per all-to-all",
+  );
 });
 
 test('the traffic table times each expert all-to-all as the router panel does, at every skew the slider reaches', () => {
@@ -86,9 +106,19 @@ test('the traffic table times each expert all-to-all as the router panel does, a
 });
 
 test('the grid keeps 12 px labels on cells that do not overlap, at 360 and 1280 px, on every tab', () => {
-  const deepseek = engine.call({ op: 'placement', model: 'deepseek-v3', hardware: 'h100-sxm', cluster: { gpus: 128 },
-    parallel: { tp: 1, pp: 2, ep: 64, global_batch: 512 } });
-  for (const [width, p] of [[NARROW, placement], [WIDE, placement], [NARROW, deepseek], [WIDE, deepseek]]) {
+  const deepseek = engine.call({
+    op: 'placement',
+    model: 'deepseek-v3',
+    hardware: 'h100-sxm',
+    cluster: { gpus: 128 },
+    parallel: { tp: 1, pp: 2, ep: 64, global_batch: 512 },
+  });
+  for (const [width, p] of [
+    [NARROW, placement],
+    [WIDE, placement],
+    [NARROW, deepseek],
+    [WIDE, deepseek],
+  ]) {
     const L = gridLayout(p, width);
     assert.ok(L.width <= width, `${width}: grid ${L.width} px wide`);
     assert.ok(L.cell >= MIN_CELL);
@@ -101,7 +131,10 @@ test('the grid keeps 12 px labels on cells that do not overlap, at 360 and 1280 
       for (let j = i + 1; j < L.cells.length; j += 1) {
         const a = L.cells[i];
         const b = L.cells[j];
-        assert.ok(a.x + a.size <= b.x || b.x + b.size <= a.x || a.y + a.size <= b.y || b.y + b.size <= a.y, `${i}, ${j}`);
+        assert.ok(
+          a.x + a.size <= b.x || b.x + b.size <= a.x || a.y + a.size <= b.y || b.y + b.size <= a.y,
+          `${i}, ${j}`,
+        );
       }
     }
   }
@@ -110,14 +143,18 @@ test('the grid keeps 12 px labels on cells that do not overlap, at 360 and 1280 
   assert.equal(gridLayout(placement, NARROW).columns, 2);
 });
 
-test('links are drawn for the focused GPU\'s own groups only: a ring, a chain, and a star for the all-to-all', () => {
+test("links are drawn for the focused GPU's own groups only: a ring, a chain, and a star for the all-to-all", () => {
   for (const focus of [0, 13, 63]) {
     for (const axis of ['data', 'tensor', 'pipeline', 'expert']) {
       const group = placement.axes.find((a) => a.axis === axis).groups.find((g) => g.includes(focus));
       const mine = focusLinks(placement, [axis], focus);
       mine.forEach((l) => assert.ok(group.includes(l.from) && group.includes(l.to)));
-      const want = { data: group.length, tensor: group.length === 2 ? 1 : group.length, pipeline: group.length - 1,
-        expert: group.length - 1 }[axis];
+      const want = {
+        data: group.length,
+        tensor: group.length === 2 ? 1 : group.length,
+        pipeline: group.length - 1,
+        expert: group.length - 1,
+      }[axis];
       assert.equal(mine.length, want, `${axis} of GPU ${focus}`);
       if (axis === 'expert') assert.ok(mine.every((l) => l.from === focus));
     }
@@ -133,7 +170,10 @@ test('links are drawn for the focused GPU\'s own groups only: a ring, a chain, a
 test('shard fills are mid-tones (they sit under labels with a halo on both palettes)', () => {
   for (const count of [1, 2, 4, 8, 64]) {
     for (let i = 0; i < count; i += 1) {
-      const [, , l] = shardColour(i, count).match(/hsl\((\d+) (\d+)% (\d+)%\)/).slice(1).map(Number);
+      const [, , l] = shardColour(i, count)
+        .match(/hsl\((\d+) (\d+)% (\d+)%\)/)
+        .slice(1)
+        .map(Number);
       assert.ok(l >= 45 && l <= 66, `shard ${i} of ${count}: lightness ${l} %`);
     }
   }
@@ -141,18 +181,36 @@ test('shard fills are mid-tones (they sit under labels with a halo on both palet
 
 test('the colour key and readout name what each GPU holds, from the placement', () => {
   const key = colourKey('pipeline', placement);
-  assert.deepEqual(key.entries.map((e) => `${e.tag} ${e.text}`), ['P0 layers 0–7', 'P1 layers 8–15', 'P2 layers 16–23', 'P3 layers 24–31']);
-  assert.equal(gpuReadout(placement, 13), 'GPU 13, node 1: replica 6 of 8; tensor rank 1 of 2 (heads 16–31); '
-    + 'stage 0 of 4 (layers 0–7); expert rank 6 of 8 (expert 6).');
-  const dense = engine.call({ op: 'placement', model: 'llama3-70b', hardware: 'h100-sxm', cluster: { gpus: 32 },
-    parallel: { tp: 8, pp: 4, global_batch: 32 } });
-  const view = axesView({ state: { axis: 'expert', focus: 0, skew: 1 }, placement: dense, traffic: null, route: null,
-    routeAsked: null, model: models['llama3-70b'], width: WIDE });
+  assert.deepEqual(
+    key.entries.map((e) => `${e.tag} ${e.text}`),
+    ['P0 layers 0–7', 'P1 layers 8–15', 'P2 layers 16–23', 'P3 layers 24–31'],
+  );
+  assert.equal(
+    gpuReadout(placement, 13),
+    'GPU 13, node 1: replica 6 of 8; tensor rank 1 of 2 (heads 16–31); ' +
+      'stage 0 of 4 (layers 0–7); expert rank 6 of 8 (expert 6).',
+  );
+  const dense = engine.call({
+    op: 'placement',
+    model: 'llama3-70b',
+    hardware: 'h100-sxm',
+    cluster: { gpus: 32 },
+    parallel: { tp: 8, pp: 4, global_batch: 32 },
+  });
+  const view = axesView({
+    state: { axis: 'expert', focus: 0, skew: 1 },
+    placement: dense,
+    traffic: null,
+    route: null,
+    routeAsked: null,
+    model: models['llama3-70b'],
+    width: WIDE,
+  });
   assert.equal(view.expert, null);
   assert.match(view.noRouting, /dense: it has no experts/);
 });
 
-test('a skew attribute between the slider\'s steps moves to the nearest step and says so', () => {
+test("a skew attribute between the slider's steps moves to the nearest step and says so", () => {
   assert.deepEqual(snapSkew(1), { value: 1, hint: '' });
   assert.deepEqual(snapSkew(0), { value: 0, hint: '' });
   assert.deepEqual(snapSkew(3), { value: 3, hint: '' });
@@ -165,14 +223,29 @@ test('a first draw without presets waits to route exactly when the engine placed
   const epOne = { ...ARTICLE, ep: 1 };
   const epOnePlacement = engine.call({ op: 'placement', ...runRequest(epOne) });
   // Before the presets entry is read, the placement decides; once it is, routeRequest does: the same answer here.
-  for (const [state, placed] of [[ARTICLE, placement], [dense, densePlacement], [epOne, epOnePlacement]]) {
+  for (const [state, placed] of [
+    [ARTICLE, placement],
+    [dense, densePlacement],
+    [epOne, epOnePlacement],
+  ]) {
     assert.equal(routesLater(state, null, placed), routesLater(state, models[state.model], placed), state.model);
-    assert.equal(routesLater(state, models[state.model], placed), routeRequest(state, models[state.model], placed) !== null);
+    assert.equal(
+      routesLater(state, models[state.model], placed),
+      routeRequest(state, models[state.model], placed) !== null,
+    );
   }
   assert.equal(routesLater(ARTICLE, null, placement), true);
   assert.equal(routesLater(dense, null, densePlacement), false);
   // No view text needs the model before then: the router's words wait for the presets entry.
-  const view = axesView({ state: { ...ARTICLE, axis: 'all', focus: 0 }, placement, traffic, route: null, routeAsked: null, model: null, width: WIDE });
+  const view = axesView({
+    state: { ...ARTICLE, axis: 'all', focus: 0 },
+    placement,
+    traffic,
+    route: null,
+    routeAsked: null,
+    model: null,
+    width: WIDE,
+  });
   assert.equal(view.noRouting, '');
   assert.ok(view.readout.length > 0);
 });

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { routeRequest, runRequest } from '../../web/lib/model/axes-requests.js';
-import { TABS } from '../../web/lib/model/axes-tabs.js';
-import { axesView, staticText } from '../../web/lib/model/axes-view.js';
+import { routeRequest, runRequest } from '../../web/widgets/axes/model/requests.js';
+import { TABS } from '../../web/widgets/axes/model/tabs.js';
+import { axesView, staticText } from '../../web/widgets/axes/model/view.js';
 import { nodeEngine } from './node-engine.mjs';
 import { seededRandom as random } from '../seeded-random.mjs';
 
@@ -14,9 +14,21 @@ const engine = await nodeEngine();
 const models = Object.fromEntries(engine.call({ op: 'presets' }).models.map((m) => [m.id, m]));
 
 const RUNS = [
-  { name: 'the article page', steps: 200, state: { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8, globalBatch: 256 } },
-  { name: 'DeepSeek-V3 on 128 GPUs (64 drawn)', steps: 80, state: { model: 'deepseek-v3', hardware: 'h100-sxm', gpus: 128, tp: 1, pp: 2, ep: 64, globalBatch: 512 } },
-  { name: 'a dense model', steps: 40, state: { model: 'llama3-70b', hardware: 'a100-80gb', gpus: 32, tp: 8, pp: 4, ep: 1, globalBatch: 32 } },
+  {
+    name: 'the article page',
+    steps: 200,
+    state: { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, tp: 2, pp: 4, ep: 8, globalBatch: 256 },
+  },
+  {
+    name: 'DeepSeek-V3 on 128 GPUs (64 drawn)',
+    steps: 80,
+    state: { model: 'deepseek-v3', hardware: 'h100-sxm', gpus: 128, tp: 1, pp: 2, ep: 64, globalBatch: 512 },
+  },
+  {
+    name: 'a dense model',
+    steps: 40,
+    state: { model: 'llama3-70b', hardware: 'a100-80gb', gpus: 32, tp: 8, pp: 4, ep: 1, globalBatch: 32 },
+  },
 ];
 const SKEWS = Array.from({ length: 31 }, (_, k) => Number((k / 10).toFixed(1)));
 const BAD = /NaN|Infinity|undefined|\[object/;
@@ -34,9 +46,15 @@ for (const run of RUNS) {
     const routes = new Map();
     const state = { ...base, axis: 'all', skew: 1, focus: 0 };
     const controls = {
-      tab: () => { state.axis = pick(TABS); },
-      skew: () => { state.skew = pick(SKEWS); },
-      focus: () => { state.focus = Math.floor(next() * placement.drawn); },
+      tab: () => {
+        state.axis = pick(TABS);
+      },
+      skew: () => {
+        state.skew = pick(SKEWS);
+      },
+      focus: () => {
+        state.focus = Math.floor(next() * placement.drawn);
+      },
     };
     const moved = { tab: 0, skew: 0, focus: 0 };
     for (let step = 0; step < run.steps; step += 1) {
@@ -45,7 +63,7 @@ for (const run of RUNS) {
       moved[control] += 1;
       const where = `step ${step} (${control}) ${JSON.stringify({ axis: state.axis, skew: state.skew, focus: state.focus })}`;
       const request = routeRequest(state, model, placement);
-      if (request && !routes.has(state.skew)) routes.set(state.skew, engine.call(request));  // throws on a refusal
+      if (request && !routes.has(state.skew)) routes.set(state.skew, engine.call(request)); // throws on a refusal
       const route = request ? routes.get(state.skew) : null;
       const width = pick([298, 686]);
       const view = axesView({ state, placement, traffic, route, routeAsked: request, model, width });
@@ -79,10 +97,19 @@ for (const run of RUNS) {
       assert.equal(fact.dropped.value, route.dropped, where);
       assert.deepEqual(view.expert.bars.loads, route.expert_load);
       assert.equal(view.expert.bars.hot, route.hot_expert);
-      const holders = placement.ranks.filter((r) => r.experts[0] <= route.hot_expert && route.hot_expert < r.experts[1]);
-      assert.deepEqual(view.hot, holders.map((r) => r.rank), where);
+      const holders = placement.ranks.filter(
+        (r) => r.experts[0] <= route.hot_expert && route.hot_expert < r.experts[1],
+      );
+      assert.deepEqual(
+        view.hot,
+        holders.map((r) => r.rank),
+        where,
+      );
       assert.match(view.expert.title, new RegExp(`skew ${state.skew.toFixed(1)}\\.$`), where);
     }
-    assert.ok(Object.values(moved).every((n) => n > 0), `every control moved: ${JSON.stringify(moved)}`);
+    assert.ok(
+      Object.values(moved).every((n) => n > 0),
+      `every control moved: ${JSON.stringify(moved)}`,
+    );
   });
 }

@@ -5,13 +5,27 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { chartColours, contrast, parseColour, pack, SHADES } = await import(new URL('lib/model/bubble-colours.js', dist));
+const { chartColours, contrast, parseColour, pack, SHADES } = await import(
+  new URL('widgets/bubble/model/colours.js', dist)
+);
 
-const css = await readFile(new URL('css/widget-bubble.css', dist), 'utf8');
+const css = await readFile(new URL('widgets/bubble/bubble.css', dist), 'utf8');
 const variable = (name) => parseColour(new RegExp(`${name}:\\s*([^;]+);`).exec(css)?.[1]);
 const series = { f: variable('--bubble-f'), b: variable('--bubble-b'), w: variable('--bubble-w') };
-const light = { ...series, idle: [0xd9, 0x82, 0x2b], bg: [0xf7, 0xf8, 0xfb], fg: [0x1d, 0x23, 0x30], muted: [0x6b, 0x73, 0x85] };
-const dark = { ...series, idle: [0xe5, 0x9a, 0x4a], bg: [0x16, 0x1a, 0x21], fg: [0xe4, 0xe7, 0xee], muted: [0x9a, 0xa3, 0xb5] };
+const light = {
+  ...series,
+  idle: [0xd9, 0x82, 0x2b],
+  bg: [0xf7, 0xf8, 0xfb],
+  fg: [0x1d, 0x23, 0x30],
+  muted: [0x6b, 0x73, 0x85],
+};
+const dark = {
+  ...series,
+  idle: [0xe5, 0x9a, 0x4a],
+  bg: [0x16, 0x1a, 0x21],
+  fg: [0xe4, 0xe7, 0xee],
+  muted: [0x9a, 0xa3, 0xb5],
+};
 
 test('colours parse from the forms a page hands over', () => {
   assert.deepEqual(parseColour('#4f7fd6'), [0x4f, 0x7f, 0xd6]);
@@ -25,7 +39,10 @@ test('the widget stylesheet defines the three series colours the legend and the 
   for (const [kind, colour] of Object.entries(series)) assert.ok(colour, `--bubble-${kind}`);
 });
 
-for (const [name, palette] of [['light', light], ['dark', dark]]) {
+for (const [name, palette] of [
+  ['light', light],
+  ['dark', dark],
+]) {
   test(`${name}: an op is coloured by its kind, its microbatch only shades it; the legend colour is microbatch 0’s`, () => {
     const c = chartColours(palette);
     for (const kind of ['F', 'B', 'W']) {

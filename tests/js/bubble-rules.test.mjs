@@ -6,19 +6,24 @@ import { test } from 'node:test';
 import { nodeEngine } from './node-engine.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { engineCheck, hintOf, ruleOf, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
-const { LIMITS, SCHEDULES } = await import(new URL('lib/model/bubble-state.js', dist));
-const { pipelineRequest } = await import(new URL('lib/model/bubble-request.js', dist));
+const { engineCheck, hintOf, ruleOf, settle } = await import(new URL('widgets/bubble/model/rules.js', dist));
+const { LIMITS } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { scheduleChoices } = await import(new URL('lib/model/engine-lists.js', dist));
+const { pipelineRequest } = await import(new URL('widgets/bubble/model/request.js', dist));
 
 const engine = await nodeEngine();
 const check = engineCheck(engine);
 const start = { schedule: 'gpipe', stages: 4, microbatches: 8, chunks: 2, forwardOnly: true };
 
 test('the engine states its rules first: the hint reads like a sentence about the control', () => {
-  assert.equal(ruleOf('dualpipe needs an even number of stages: it pairs rank r with rank p−1−r; got 5'),
-    'DualPipe needs an even number of stages');
-  assert.equal(ruleOf('chunks apply to the interleaved schedule only: a chunk is…'),
-    'Chunks apply to the interleaved schedule only');
+  assert.equal(
+    ruleOf('dualpipe needs an even number of stages: it pairs rank r with rank p−1−r; got 5'),
+    'DualPipe needs an even number of stages',
+  );
+  assert.equal(
+    ruleOf('chunks apply to the interleaved schedule only: a chunk is…'),
+    'Chunks apply to the interleaved schedule only',
+  );
 });
 
 test('zero-bubble and DualPipe are shown with their backward passes: the forward-half box is disabled, with why', () => {
@@ -38,17 +43,24 @@ test('zero-bubble and DualPipe are shown with their backward passes: the forward
 });
 
 test('DualPipe never runs on an odd number of stages, 1 included: the stages move, with the rule beside them', () => {
-  const one = settle({ ...start, forwardOnly: false, stages: 1, schedule: 'dualpipe' }, check,
-    { moved: 'schedule', from: 'gpipe' });
+  const one = settle({ ...start, forwardOnly: false, stages: 1, schedule: 'dualpipe' }, check, {
+    moved: 'schedule',
+    from: 'gpipe',
+  });
   assert.equal(one.state.stages, 2);
   assert.equal(one.hints.stages, 'DualPipe needs an even number of stages: 1 → 2');
   // Dragging the stages slider up from 4 on DualPipe passes over 5 to 6 (a keyboard step must not bounce back).
-  const up = settle({ ...start, schedule: 'dualpipe', stages: 5, microbatches: 16 }, check, { moved: 'stages', from: 4 });
+  const up = settle({ ...start, schedule: 'dualpipe', stages: 5, microbatches: 16 }, check, {
+    moved: 'stages',
+    from: 4,
+  });
   assert.equal(up.state.stages, 6);
   assert.equal(up.hints.stages, 'DualPipe needs an even number of stages: 5 → 6');
   assert.equal(up.state.microbatches, 16);
-  const down = settle({ ...start, schedule: 'dualpipe', stages: 5, microbatches: 16 }, check,
-    { moved: 'stages', from: 6 });
+  const down = settle({ ...start, schedule: 'dualpipe', stages: 5, microbatches: 16 }, check, {
+    moved: 'stages',
+    from: 6,
+  });
   assert.equal(down.state.stages, 4);
 });
 
@@ -57,8 +69,10 @@ test('interleaving moves the microbatches to a multiple of the stages, and says 
   assert.equal(s.state.microbatches, 9, 'one chunk is 1F1B: any count');
   const two = settle({ ...s.state, chunks: 2 }, check, { moved: 'chunks', from: 1 });
   assert.equal(two.state.microbatches, 8);
-  assert.equal(two.hints.microbatches,
-    'Interleaved 1F1B needs microbatches in a multiple of stages (4) or fewer: 9 → 8');
+  assert.equal(
+    two.hints.microbatches,
+    'Interleaved 1F1B needs microbatches in a multiple of stages (4) or fewer: 9 → 8',
+  );
   const up = settle({ ...two.state, microbatches: 9 }, check, { moved: 'microbatches', from: 8 });
   assert.equal(up.state.microbatches, 12, 'a step up from 8 goes on to the next accepted count');
 });
@@ -90,7 +104,7 @@ test('no dead position: every refused combination of the number controls settles
   // end of the slider); the forward half is a separate switch, checked below.
   const ask = cached(check);
   const refusedRaw = {};
-  for (const [schedule] of SCHEDULES) {
+  for (const [schedule] of scheduleChoices()) {
     refusedRaw[schedule] = 0;
     const chunkValues = schedule === 'interleaved' ? [1, 2, 3, 8] : [1];
     for (let stages = LIMITS.stages[0]; stages <= LIMITS.stages[1]; stages += 1) {
@@ -108,16 +122,29 @@ test('no dead position: every refused combination of the number controls settles
     }
   }
   // Where the refusals were (the rules the controls could reach before): interleaved with chunks and DualPipe only.
-  assert.deepEqual(Object.keys(refusedRaw).filter((k) => refusedRaw[k] > 0), ['interleaved', 'dualpipe']);
+  assert.deepEqual(
+    Object.keys(refusedRaw).filter((k) => refusedRaw[k] > 0),
+    ['interleaved', 'dualpipe'],
+  );
   assert.ok(refusedRaw.interleaved > 5000 && refusedRaw.dualpipe > 3000, JSON.stringify(refusedRaw));
 });
 
 test('no dead position: the forward half, ticked on any schedule at any size, settles on a drawable state', () => {
-  for (const [schedule] of SCHEDULES) {
-    for (const [stages, microbatches] of [[1, 1], [1, 128], [5, 9], [8, 32], [32, 1], [32, 128], [31, 127]]) {
+  for (const [schedule] of scheduleChoices()) {
+    for (const [stages, microbatches] of [
+      [1, 1],
+      [1, 128],
+      [5, 9],
+      [8, 32],
+      [32, 1],
+      [32, 128],
+      [31, 127],
+    ]) {
       for (const chunks of [1, 2, 8]) {
-        const s = settle({ schedule, stages, microbatches, chunks, forwardOnly: true }, check,
-          { moved: 'forwardOnly', from: false });
+        const s = settle({ schedule, stages, microbatches, chunks, forwardOnly: true }, check, {
+          moved: 'forwardOnly',
+          from: false,
+        });
         assert.equal(check(s.request), null);
         assert.equal(s.shown.forwardOnly, schedule === 'gpipe' || schedule === 'interleaved', schedule);
       }
@@ -127,7 +154,12 @@ test('no dead position: the forward half, ticked on any schedule at any size, se
 
 test('engineCheck asks the engine once per distinct request, and gives the same verdicts as asking every time', () => {
   let calls = 0;
-  const counting = { call: (request) => { calls += 1; return engine.call(request); } };
+  const counting = {
+    call: (request) => {
+      calls += 1;
+      return engine.call(request);
+    },
+  };
   const remembered = engineCheck(counting, 3);
   const ok = { op: 'pipeline', schedule: '1f1b', stages: 4, microbatches: 8 };
   const bad = { op: 'pipeline', schedule: 'dualpipe', stages: 3, microbatches: 8 };
@@ -137,7 +169,7 @@ test('engineCheck asks the engine once per distinct request, and gives the same 
   assert.deepEqual(remembered({ ...bad }), refusal);
   assert.equal(remembered({ ...ok }), null);
   assert.equal(calls, 2);
-  for (let m = 1; m <= 4; m += 1) remembered({ ...ok, microbatches: m });  // past the bound: forgets, stays right
+  for (let m = 1; m <= 4; m += 1) remembered({ ...ok, microbatches: m }); // past the bound: forgets, stays right
   assert.deepEqual(remembered(bad), check(bad));
   assert.equal(remembered(ok), null);
 });
@@ -151,11 +183,17 @@ test('the figure draws binary ops, so the sliders are capped by the binary limit
 });
 
 test('a refusal for too many ops reads as a sentence about the figure, not the API, and moves the microbatches', () => {
-  const tooLarge = { code: 'too_large', field: 'ops_format', message: 'this schedule has 65536 ops; an answer lists at most 50000 as objects (ops_format …)' };
+  const tooLarge = {
+    code: 'too_large',
+    field: 'ops_format',
+    message: 'this schedule has 65536 ops; an answer lists at most 50000 as objects (ops_format …)',
+  };
   assert.equal(hintOf(tooLarge), 'More ops than the figure can draw');
   const capped = (request) => (request.microbatches > 100 ? tooLarge : check(request));
-  const s = settle({ schedule: '1f1b', stages: 4, microbatches: 120, chunks: 1, forwardOnly: false }, capped,
-    { moved: 'microbatches', from: 119 });
+  const s = settle({ schedule: '1f1b', stages: 4, microbatches: 120, chunks: 1, forwardOnly: false }, capped, {
+    moved: 'microbatches',
+    from: 119,
+  });
   assert.equal(s.state.microbatches, 100);
   assert.equal(s.hints.microbatches, 'More ops than the figure can draw: 120 → 100');
   assert.doesNotMatch(s.hints.microbatches, /ops_format|objects/);

@@ -8,9 +8,10 @@ import { nodeEngine } from './node-engine.mjs';
 import { seededRandom as random } from '../seeded-random.mjs';
 
 const dist = new URL('../../dist/', import.meta.url);
-const { engineCheck, settle } = await import(new URL('lib/model/bubble-rules.js', dist));
-const { LIMITS, SCHEDULES } = await import(new URL('lib/model/bubble-state.js', dist));
-const { bubbleTexts } = await import(new URL('lib/model/bubble-text.js', dist));
+const { engineCheck, settle } = await import(new URL('widgets/bubble/model/rules.js', dist));
+const { LIMITS } = await import(new URL('widgets/bubble/model/state.js', dist));
+const { scheduleChoices } = await import(new URL('lib/model/engine-lists.js', dist));
+const { bubbleTexts } = await import(new URL('widgets/bubble/model/text.js', dist));
 
 const engine = await nodeEngine();
 const check = engineCheck(engine);
@@ -18,10 +19,11 @@ const check = engineCheck(engine);
 /** A move a reader can make: a control that is enabled, to a value it offers (a jump anywhere or a keyboard step). */
 function randomMove(rand, settled) {
   const pick = (list) => list[Math.floor(rand() * list.length)];
-  const controls = ['schedule', 'stages', 'microbatches', 'forwardOnly', 'chunks']
-    .filter((c) => (c === 'chunks' ? settled.applies.chunks : c === 'forwardOnly' ? settled.applies.forwardOnly : true));
+  const controls = ['schedule', 'stages', 'microbatches', 'forwardOnly', 'chunks'].filter((c) =>
+    c === 'chunks' ? settled.applies.chunks : c === 'forwardOnly' ? settled.applies.forwardOnly : true,
+  );
   const key = pick(controls);
-  if (key === 'schedule') return [key, pick(SCHEDULES)[0]];
+  if (key === 'schedule') return [key, pick(scheduleChoices())[0]];
   if (key === 'forwardOnly') return [key, !settled.shown.forwardOnly];
   const [lo, hi] = LIMITS[key];
   const now = settled.shown[key];
@@ -65,7 +67,10 @@ for (const seed of [1, 2, 3]) {
       if (cf.value === null) {
         assert.match(texts.closedForm, /which holds when/, where);
       } else {
-        assert.ok(Math.abs(cf.value - r[cf.measure]) < 1e-9, `known form ${cf.value} vs simulated ${r[cf.measure]}; ${where}`);
+        assert.ok(
+          Math.abs(cf.value - r[cf.measure]) < 1e-9,
+          `known form ${cf.value} vs simulated ${r[cf.measure]}; ${where}`,
+        );
       }
       for (const hint of Object.values(hints)) assert.doesNotMatch(hint, /NaN|undefined/, where);
       seen.add(`${key}:${shown.schedule}`);

@@ -12,7 +12,8 @@ import { HASHED_NAME, bundle } from '../../scripts/bundle.mjs';
 import { cacheControl } from '../../scripts/serve.mjs';
 
 let site;
-const page = (script) => `<!doctype html>\n<head>\n  <link rel="stylesheet" href="css/page.css">\n  <script type="module" src="${script}"></script>\n</head>\n<body><a href="guide.html">guide</a></body>\n`;
+const page = (script) =>
+  `<!doctype html>\n<head>\n  <link rel="stylesheet" href="css/page.css">\n  <script type="module" src="${script}"></script>\n</head>\n<body><a href="guide.html">guide</a></body>\n`;
 
 before(async () => {
   site = await mkdtemp(join(tmpdir(), 'parascope-bundle-'));
@@ -24,29 +25,64 @@ before(async () => {
   await writeFile(join(site, 'wasm', 'engine.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
   await mkdir(join(site, 'widgets'));
   await writeFile(join(site, 'css', 'a.css'), '.a{color:blue}');
-  // Each widget's own rules (css/widget-<name>.css), linked after widget.css (lib/widget.js).
+  // Each widget's own rules, linked after widget.css (lib/widget.js): the figures' list (widgets/index.js) names them.
   await writeFile(join(site, 'css', 'widget-a.css'), '.wa { color: green; }\n');
   await writeFile(join(site, 'css', 'widget-b.css'), '.wb { color: olive; }\n');
+  await writeFile(
+    join(site, 'widgets', 'index.js'),
+    "export const FIGURES = [{ name: 'a' }, { name: 'b' }];\n" +
+      'export const filesOf = ({ name }) => ({ stylesheet: `../css/widget-${name}.css` });\n',
+  );
   await writeFile(join(site, 'wasm', 'engine.mjs'), "export default 'the engine glue';\n");
-  await writeFile(join(site, 'lib', 'sheet.js'), "export const sheet = new URL('../css/widget.css', import.meta.url).href;\n");
-  await writeFile(join(site, 'lib', 'engine.js'), "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n"
-    + "export const glue = () => import('../wasm/engine.mjs');\n");
-  await writeFile(join(site, 'lib', 'widgets.js'), "export const WIDGETS = { 'parascope-a': () => import('../widgets/parascope-a.js'),\n"
-    + "  'parascope-b': () => import('../widgets/parascope-b.js') };\n");
-  await writeFile(join(site, 'widgets', 'parascope-a.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm, glue } from '../lib/engine.js';\n"
-    + "export const a = [sheet, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href,\n"
-    + "  new URL('../css/widget-a.css', import.meta.url).href,\n"
-    + "  () => import(new URL('../lib/on-demand.js', import.meta.url).href)];\n");
+  await writeFile(
+    join(site, 'lib', 'sheet.js'),
+    "export const sheet = new URL('../css/widget.css', import.meta.url).href;\n",
+  );
+  await writeFile(
+    join(site, 'lib', 'engine.js'),
+    "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n" +
+      "export const glue = () => import('../wasm/engine.mjs');\n",
+  );
+  await writeFile(
+    join(site, 'lib', 'widgets.js'),
+    "export const WIDGETS = { 'parascope-a': () => import('../widgets/parascope-a.js'),\n" +
+      "  'parascope-b': () => import('../widgets/parascope-b.js') };\n",
+  );
+  await writeFile(
+    join(site, 'widgets', 'parascope-a.js'),
+    "import { sheet } from '../lib/sheet.js';\nimport { wasm, glue } from '../lib/engine.js';\n" +
+      "export const a = [sheet, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href,\n" +
+      "  new URL('../css/widget-a.css', import.meta.url).href,\n" +
+      "  () => import(new URL('../lib/on-demand.js', import.meta.url).href)];\n",
+  );
   // A module loaded only when asked (like the export code), with a module of its own.
-  await writeFile(join(site, 'lib', 'on-demand.js'), "import { part } from './on-demand-part.js';\nexport const later = ['on-demand-code', part];\n");
+  await writeFile(
+    join(site, 'lib', 'on-demand.js'),
+    "import { part } from './on-demand-part.js';\nexport const later = ['on-demand-code', part];\n",
+  );
   await writeFile(join(site, 'lib', 'on-demand-part.js'), "export const part = 'on-demand-part-code';\n");
-  await writeFile(join(site, 'widgets', 'parascope-b.js'), "import { sheet } from '../lib/sheet.js';\nimport { wasm } from '../lib/engine.js';\n"
-    + "export const b = [sheet, wasm, 'b-only-code', new URL('../css/widget-b.css', import.meta.url).href];\n");
-  await writeFile(join(site, 'main.js'), "import { sheet } from './lib/sheet.js';\nimport { wasm } from './lib/engine.js';\n"
-    + "import { WIDGETS } from './lib/widgets.js';\nglobalThis.loaded = [sheet, wasm, WIDGETS];\n");
-  await writeFile(join(site, 'embed.js'), "import { sheet } from './lib/sheet.js';\nimport { WIDGETS } from './lib/widgets.js';\n"
-    + "globalThis.embedded = [sheet, WIDGETS];\n");
-  await writeFile(join(site, 'index.html'), page('main.js').replace('<body>', '<body><parascope-a></parascope-a><pre><code><parascope-b></parascope-b></code></pre>'));
+  await writeFile(
+    join(site, 'widgets', 'parascope-b.js'),
+    "import { sheet } from '../lib/sheet.js';\nimport { wasm } from '../lib/engine.js';\n" +
+      "export const b = [sheet, wasm, 'b-only-code', new URL('../css/widget-b.css', import.meta.url).href];\n",
+  );
+  await writeFile(
+    join(site, 'main.js'),
+    "import { sheet } from './lib/sheet.js';\nimport { wasm } from './lib/engine.js';\n" +
+      "import { WIDGETS } from './lib/widgets.js';\nglobalThis.loaded = [sheet, wasm, WIDGETS];\n",
+  );
+  await writeFile(
+    join(site, 'embed.js'),
+    "import { sheet } from './lib/sheet.js';\nimport { WIDGETS } from './lib/widgets.js';\n" +
+      'globalThis.embedded = [sheet, WIDGETS];\n',
+  );
+  await writeFile(
+    join(site, 'index.html'),
+    page('main.js').replace(
+      '<body>',
+      '<body><parascope-a></parascope-a><pre><code><parascope-b></parascope-b></code></pre>',
+    ),
+  );
   await writeFile(join(site, 'embed.html'), page('embed.js')); // a page added later: found with no edit
   await writeFile(join(site, 'guide.html'), '<!doctype html>\n<p>no script</p>\n');
   // Like the embed, but running its widget's own engine (embed.html: lib/widget-engines.js picks and starts it).
@@ -76,7 +112,11 @@ test('a page showing its widgets loads one bundle; the embed a chunk per widget,
   const mainText = await text(main);
   assert.match(mainText, /a-only-code/);
   assert.match(mainText, /b-only-code/);
-  assert.doesNotMatch(mainText.replace(/import\(new URL\(/g, ''), /import\s*[{"'(]|from\s*"/, 'one module: nothing left to import');
+  assert.doesNotMatch(
+    mainText.replace(/import\(new URL\(/g, ''),
+    /import\s*[{"'(]|from\s*"/,
+    'one module: nothing left to import',
+  );
   assert.match(mainText, /"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/);
   assert.match(mainText, /"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/);
   // The embed: a chunk per widget; another widget's code is in no other chunk it may load.
@@ -84,14 +124,20 @@ test('a page showing its widgets loads one bundle; the embed a chunk per widget,
   const b = await chunkOf('parascope-b');
   assert.ok(a && b, `a chunk per widget: ${files.join(', ')}`);
   const split = files.filter((n) => n !== main);
-  for (const name of split.filter((n) => n !== a)) assert.doesNotMatch(await text(name), /a-only-code/, `${name} holds no code of a`);
-  for (const name of split.filter((n) => n !== b)) assert.doesNotMatch(await text(name), /b-only-code/, `${name} holds no code of b`);
+  for (const name of split.filter((n) => n !== a))
+    assert.doesNotMatch(await text(name), /a-only-code/, `${name} holds no code of a`);
+  for (const name of split.filter((n) => n !== b))
+    assert.doesNotMatch(await text(name), /b-only-code/, `${name} holds no code of b`);
   assert.match(await text(a), /a-only-code/);
   assert.match(await text(b), /b-only-code/);
   // new URL(…, import.meta.url) points at the hashed copies, relative to js/, whichever chunk the code landed in.
   assert.match(await text(a), /"\.\.\/css\/a-[A-Z2-7]{8}\.css"/);
   const all = (await Promise.all(split.map(text))).join('\n');
-  assert.equal((all.match(/"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/g) ?? []).length, 1, 'the shared code is in one chunk, not copied');
+  assert.equal(
+    (all.match(/"\.\.\/css\/widget-[A-Z2-7]{8}\.css"/g) ?? []).length,
+    1,
+    'the shared code is in one chunk, not copied',
+  );
   assert.equal((all.match(/"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/g) ?? []).length, 1);
   assert.match(await text(entry), /from\s*"\.\/chunk-[A-Z2-7]{8}\.js"/);
 });
@@ -112,13 +158,16 @@ test('a module loaded by import(new URL(…)) is one file of its own, fetched on
     assert.doesNotMatch(await text(name), /on-demand-(part-)?code/, `${name} holds none of it`);
   }
   assert.ok((await text(main)).includes(`import(new URL("./${lazy[0]}",import.meta.url)`), 'the article points at it');
-  assert.ok((await text(await chunkOf('parascope-a'))).includes(`"./${lazy[0]}"`), 'the embed\'s chunk too');
+  assert.ok((await text(await chunkOf('parascope-a'))).includes(`"./${lazy[0]}"`), "the embed's chunk too");
   for (const html of [index, embed]) assert.doesNotMatch(html, /on-demand/, 'not preloaded');
 });
 
-test('a page preloads the wasm, stylesheets and chunks it runs at once; the embed none of its widgets\' own', async () => {
+test("a page preloads the wasm, stylesheets and chunks it runs at once; the embed none of its widgets' own", async () => {
   const index = await readFile(join(site, 'index.html'), 'utf8');
-  assert.match(index, /<link rel="preload" href="wasm\/engine-[A-Z2-7]{8}\.wasm" as="fetch" type="application\/wasm" crossorigin>/);
+  assert.match(
+    index,
+    /<link rel="preload" href="wasm\/engine-[A-Z2-7]{8}\.wasm" as="fetch" type="application\/wasm" crossorigin>/,
+  );
   assert.match(index, /<link rel="preload" href="css\/widget-[A-Z2-7]{8}\.css" as="style">/);
   assert.match(index, /<link rel="preload" href="css\/a-[A-Z2-7]{8}\.css" as="style">/);
   assert.ok(index.indexOf('rel="preload"') < index.indexOf('<script'), 'before the script');
@@ -127,7 +176,7 @@ test('a page preloads the wasm, stylesheets and chunks it runs at once; the embe
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
   assert.ok(preloaded(embed).length > 0);
   for (const name of preloaded(embed)) assert.match(name, HASHED_NAME);
-  assert.ok(!preloaded(embed).includes(await chunkOf('parascope-a')), 'no widget\'s own chunk: the hash picks one');
+  assert.ok(!preloaded(embed).includes(await chunkOf('parascope-a')), "no widget's own chunk: the hash picks one");
   assert.ok(!preloaded(embed).includes(await chunkOf('parascope-b')));
   assert.ok(preloaded(embed).includes(await chunkOf('engine')), 'the engine glue, with its wasm');
   assert.match(embed, /<link rel="preload" href="wasm\/engine-[A-Z2-7]{8}\.wasm"/, 'every widget loads the engine');
@@ -141,13 +190,19 @@ test('a page running its widget\'s own engine (<html data-engine="widget">) prel
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
   assert.doesNotMatch(alone, /\.wasm/);
   const links = (html) => [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map((m) => m[1]);
-  assert.deepEqual(links(alone), links(embed).filter((href) => !/^wasm\/|^js\/engine-/.test(href)));
+  assert.deepEqual(
+    links(alone),
+    links(embed).filter((href) => !/^wasm\/|^js\/engine-/.test(href)),
+  );
   assert.ok(links(alone).length > 0);
 });
 
 test('a hashed name changes with the content and the original names stay for what cannot know the hash', async () => {
   const css = (await readdir(join(site, 'css'))).sort();
-  assert.deepEqual(css.filter((n) => !HASHED_NAME.test(n)), ['a.css', 'page.css', 'widget-a.css', 'widget-b.css', 'widget.css']);
+  assert.deepEqual(
+    css.filter((n) => !HASHED_NAME.test(n)),
+    ['a.css', 'page.css', 'widget-a.css', 'widget-b.css', 'widget.css'],
+  );
   const main = await readFile(join(site, 'main.js'), 'utf8');
   assert.match(main, /^\/\/ .*\nexport \* from '\.\/js\/main-[A-Z2-7]{8}\.js';\n$/);
 });
@@ -163,19 +218,25 @@ test('stylesheets ship minified under their hashed names; the original names kee
 const sheetsIn = (code) => [...new Set([...code.matchAll(/"\.\.\/css\/([^"]+\.css)"/g)].map((m) => m[1]))];
 const sheet = (name) => readFile(join(site, 'css', name), 'utf8');
 
-test('the page with every widget links one widget sheet: widget.css and each widget\'s own joined, in that order', async () => {
+test("the page with every widget links one widget sheet: widget.css and each widget's own joined, in that order", async () => {
   const index = await readFile(join(site, 'index.html'), 'utf8');
   const main = await text(index.match(/src="js\/(main-[A-Z2-7]{8}\.js)"/)[1]);
   const widgetSheets = sheetsIn(main).filter((n) => n.startsWith('widget-'));
   assert.equal(widgetSheets.length, 1, `one sheet for widget.css, widget-a.css and widget-b.css: ${sheetsIn(main)}`);
   assert.match(widgetSheets[0], /^widget-[A-Z2-7]{8}\.css$/);
   assert.equal(await sheet(widgetSheets[0]), '.w{color:red}.wa{color:green}.wb{color:olive}\n');
-  assert.deepEqual([...index.matchAll(/href="css\/(widget-[^"]+)" as="style"/g)].map((m) => m[1]), widgetSheets, 'that one preloaded');
-  assert.ok(sheetsIn(main).includes(sheetsIn(await text(await chunkOf('parascope-a'))).find((n) => n.startsWith('a-'))),
-    'a sheet that is no widget sheet stays its own');
+  assert.deepEqual(
+    [...index.matchAll(/href="css\/(widget-[^"]+)" as="style"/g)].map((m) => m[1]),
+    widgetSheets,
+    'that one preloaded',
+  );
+  assert.ok(
+    sheetsIn(main).includes(sheetsIn(await text(await chunkOf('parascope-a'))).find((n) => n.startsWith('a-'))),
+    'a sheet that is no widget sheet stays its own',
+  );
 });
 
-test('the embed: the shared chunk links widget.css alone, each widget\'s chunk its own sheet, preloaded never', async () => {
+test("the embed: the shared chunk links widget.css alone, each widget's chunk its own sheet, preloaded never", async () => {
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
   const files = await js();
   const a = await chunkOf('parascope-a');
@@ -188,6 +249,10 @@ test('the embed: the shared chunk links widget.css alone, each widget\'s chunk i
   assert.match((await own(a))[0], /^widget-a-[A-Z2-7]{8}\.css$/);
   assert.equal(await sheet((await own(a))[0]), '.wa{color:green}\n');
   assert.equal(await sheet((await own(b))[0]), '.wb{color:olive}\n');
-  assert.match(embed, new RegExp(`<link rel="preload" href="css/${common}" as="style">`), 'every widget links widget.css');
-  assert.doesNotMatch(embed, /css\/widget-[ab]-/, 'the hash picks the widget: no widget\'s own sheet preloaded');
+  assert.match(
+    embed,
+    new RegExp(`<link rel="preload" href="css/${common}" as="style">`),
+    'every widget links widget.css',
+  );
+  assert.doesNotMatch(embed, /css\/widget-[ab]-/, "the hash picks the widget: no widget's own sheet preloaded");
 });

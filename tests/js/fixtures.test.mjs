@@ -22,12 +22,13 @@ test('there are plan fixtures, and every other case is not one', () => {
 
 for (const c of cases) {
   test(`${c.file}: ${c.name}`, () => {
-    assert.equal(planner.callText(c.request), c.response, 'the planner\'s module');
+    assert.equal(planner.callText(c.request), c.response, "the planner's module");
     const only = plannerOnlyOp(c.request);
-    if (!only) assert.equal(engine.callText(c.request), c.response, 'the figures\' module');
+    if (!only) assert.equal(engine.callText(c.request), c.response, "the figures' module");
     else {
-      const refusal = '{"error":{"code":"unknown_op","field":"op","message":'
-        + `"the ${only} op is answered by the parascope-planner engine`;
+      const refusal =
+        '{"error":{"code":"unknown_op","field":"op","message":' +
+        `"the ${only} op is answered by the parascope-planner engine`;
       assert.ok(engine.callText(c.request).startsWith(refusal), `the figures' module refuses ${only} by name`);
     }
   });

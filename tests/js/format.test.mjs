@@ -7,8 +7,31 @@ import { seededRandom } from '../seeded-random.mjs';
 
 test('grouped writes every kind of number as toLocaleString("en-US") does', () => {
   const random = seededRandom(12);
-  const values = [0, -0, 1, -1, 999, 1000, -1000, 12345, 999999, 1000000, 16384, 262144, Number.MAX_SAFE_INTEGER,
-    -Number.MAX_SAFE_INTEGER, 2 ** 60, 1e21, 1.5, 1234.5678, 0.1234, -0.5, NaN, Infinity, -Infinity];
+  const values = [
+    0,
+    -0,
+    1,
+    -1,
+    999,
+    1000,
+    -1000,
+    12345,
+    999999,
+    1000000,
+    16384,
+    262144,
+    Number.MAX_SAFE_INTEGER,
+    -Number.MAX_SAFE_INTEGER,
+    2 ** 60,
+    1e21,
+    1.5,
+    1234.5678,
+    0.1234,
+    -0.5,
+    NaN,
+    Infinity,
+    -Infinity,
+  ];
   for (let i = 0; i < 2000; i += 1) {
     const digits = Math.floor(random() * 16);
     values.push(Math.floor(random() * 10 ** digits) * (random() < 0.2 ? -1 : 1));

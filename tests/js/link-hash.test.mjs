@@ -4,14 +4,26 @@ import { test } from 'node:test';
 
 import { MAX_HASH, firstKey, hashNames, readHash, writeHash } from '../../web/lib/model/link-hash.js';
 
-test('readHash returns the raw values under a widget\'s key, first one winning', () => {
+test("readHash returns the raw values under a widget's key, first one winning", () => {
   const got = readHash('#bubble.stages=8&ring.gpus=4&bubble.stages=9&bubble.schedule=1f1b', 'bubble');
-  assert.deepEqual([...got], [['stages', '8'], ['schedule', '1f1b']]);
+  assert.deepEqual(
+    [...got],
+    [
+      ['stages', '8'],
+      ['schedule', '1f1b'],
+    ],
+  );
   assert.deepEqual([...readHash('#bubble.stages=8', 'bubble-2')], []);
 });
 
 test('an empty key reads the bare names of an embed and none of the dotted ones', () => {
-  assert.deepEqual([...readHash('#widget=bubble&stages=8&ring.gpus=4', '')], [['widget', 'bubble'], ['stages', '8']]);
+  assert.deepEqual(
+    [...readHash('#widget=bubble&stages=8&ring.gpus=4', '')],
+    [
+      ['widget', 'bubble'],
+      ['stages', '8'],
+    ],
+  );
 });
 
 test('a heading anchor, empty names and undecodable text are not values', () => {
@@ -24,9 +36,14 @@ test('a hash longer than MAX_HASH is read only up to it', () => {
   assert.equal(hashNames(hash, 'bubble'), false);
 });
 
-test('writeHash puts the widget\'s values first, keeps the other widgets\' and drops empty ones', () => {
-  const hash = writeHash('#ring.gpus=4&bubble.stages=2', 'bubble',
-    { schedule: 'zb-h1', stages: 8, chunks: null, 'forward-only': false, flag: true });
+test("writeHash puts the widget's values first, keeps the other widgets' and drops empty ones", () => {
+  const hash = writeHash('#ring.gpus=4&bubble.stages=2', 'bubble', {
+    schedule: 'zb-h1',
+    stages: 8,
+    chunks: null,
+    'forward-only': false,
+    flag: true,
+  });
   assert.equal(hash, '#bubble.schedule=zb-h1&bubble.stages=8&bubble.flag=true&ring.gpus=4');
 });
 
@@ -35,7 +52,7 @@ test('writeHash encodes what it writes, so reading it back gives the same text',
   assert.equal(readHash(hash, 'mfu').get('model'), 'a&b=c #d');
 });
 
-test('writeHash with an empty key keeps the embed\'s widget name in front', () => {
+test("writeHash with an empty key keeps the embed's widget name in front", () => {
   assert.equal(writeHash('#widget=ring&gpus=4', '', { gpus: 8 }, { keep: ['widget'] }), '#widget=ring&gpus=8');
 });
 
@@ -55,10 +72,16 @@ test('a seeded walk of writes by several widgets: each reads back exactly its ow
     hash = writeHash(hash, key, state, { keep: key === '' ? ['widget'] : [] });
     last.set(key, state);
     for (const [k, wanted] of last) {
-      assert.deepEqual(Object.fromEntries(readHash(hash, k)), wanted, `step ${step}: widget "${k}" after "${key}" wrote`);
+      assert.deepEqual(
+        Object.fromEntries(readHash(hash, k)),
+        wanted,
+        `step ${step}: widget "${k}" after "${key}" wrote`,
+      );
     }
-    assert.ok(hash === '' || hash.startsWith(`#${key ? `${key}.` : ''}`) || Object.keys(state).length === 0,
-      `step ${step}: the writer's values come first`);
+    assert.ok(
+      hash === '' || hash.startsWith(`#${key ? `${key}.` : ''}`) || Object.keys(state).length === 0,
+      `step ${step}: the writer's values come first`,
+    );
   }
 });
 

@@ -5,10 +5,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { MFU_CUSTOM } from '../../web/lib/model/mfu-custom.js';
-import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/lib/model/mfu-split.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { MFU_CUSTOM } from '../../web/widgets/mfu/model/custom.js';
+import {
+  KEYS,
+  offered,
+  presetSplit,
+  resolve,
+  settle,
+  stepRequest,
+  valuesOf,
+} from '../../web/widgets/mfu/model/split.js';
 import { seededRandom } from '../seeded-random.mjs';
 import { offeredByStep, resolveByStep, settleByStep } from './mfu-split-by-step.mjs';
 import { nodeEngine } from './node-engine.mjs';
@@ -17,8 +25,15 @@ const engine = await nodeEngine();
 const { models } = engine.call({ op: 'presets' });
 
 /** A planned run as <parascope-mfu preset="custom"> builds it (customRun): tp = pp = 1, global batch 256. */
-const custom = (model, hardware, gpus, ep = 1) => ({ id: `${MFU_CUSTOM} ${model} ${gpus}×${hardware}`,
-  run: { model, hardware, cluster: { gpus }, parallel: { tp: 1, pp: 1, global_batch: 256, cp: 1, ep, sequence_parallel: false } } });
+const custom = (model, hardware, gpus, ep = 1) => ({
+  id: `${MFU_CUSTOM} ${model} ${gpus}×${hardware}`,
+  run: {
+    model,
+    hardware,
+    cluster: { gpus },
+    parallel: { tp: 1, pp: 1, global_batch: 256, cp: 1, ep, sequence_parallel: false },
+  },
+});
 
 /** What a move shows: the split and each moved control with its hint (resolve's answer without the engine's numbers). */
 const shown = (r) => r && { split: r.split, moved: r.moved };
@@ -54,7 +69,7 @@ function walk(p, seed, steps) {
   return moves;
 }
 
-test('every preset: the same start, offers and moves as asking each split\'s whole step', () => {
+test("every preset: the same start, offers and moves as asking each split's whole step", () => {
   let moved = 0;
   for (const p of PRESETS) moved += walk(p, 1, 6);
   assert.ok(moved > 0, 'the walks moved no dependent control: no hint was compared');
@@ -63,13 +78,23 @@ test('every preset: the same start, offers and moves as asking each split\'s who
 test('every preset started from attributes the engine refuses: settled alike', () => {
   for (const p of PRESETS) {
     const base = presetSplit(p);
-    for (const change of [{ schedule: '1f1b' }, { tp: 3 }, { tp: 1 }, { pp: 128 }, { vpp: 8, schedule: 'interleaved' },
-      { global_batch: 16, microbatch_size: 16 }, { schedule: 'dualpipe' }]) {
+    for (const change of [
+      { schedule: '1f1b' },
+      { tp: 3 },
+      { tp: 1 },
+      { pp: 128 },
+      { vpp: 8, schedule: 'interleaved' },
+      { global_batch: 16, microbatch_size: 16 },
+      { schedule: 'dualpipe' },
+    ]) {
       const split = { ...base, ...change };
       const old = settleByStep(makeAsker(engine), p, split);
       const now = settle(makeAsker(engine), p, split);
-      assert.deepEqual([now.split, now.moved, now.fellBack], [old.split, old.moved, old.fellBack],
-        `${p.id} ${JSON.stringify(change)}`);
+      assert.deepEqual(
+        [now.split, now.moved, now.fellBack],
+        [old.split, old.moved, old.fellBack],
+        `${p.id} ${JSON.stringify(change)}`,
+      );
     }
   }
 });

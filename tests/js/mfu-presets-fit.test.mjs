@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
@@ -11,7 +11,10 @@ const GiB = 2 ** 30;
 test('every MFU preset fits in memory, as the published run did', () => {
   for (const p of PRESETS) {
     const r = engine.call({ op: 'step', ...p.run });
-    assert.ok(r.fits, `${p.id}: ${(r.memory_per_gpu.total / GiB).toFixed(1)} GiB per GPU of `
-      + `${(r.memory_capacity / GiB).toFixed(1)}`);
+    assert.ok(
+      r.fits,
+      `${p.id}: ${(r.memory_per_gpu.total / GiB).toFixed(1)} GiB per GPU of ` +
+        `${(r.memory_capacity / GiB).toFixed(1)}`,
+    );
   }
 });

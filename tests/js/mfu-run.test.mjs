@@ -3,16 +3,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { deviceWords } from '../../web/lib/model/mfu-devices.js';
-import { RUN_DEFAULTS, runView } from '../../web/lib/model/mfu-run.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
+import { RUN_DEFAULTS, runView } from '../../web/widgets/mfu/model/run.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
 const words = deviceWords(presets, 'tpu-v4');
 
-test('PaLM\'s own numbers read 46.2 %, with no hint', () => {
+test("PaLM's own numbers read 46.2 %, with no hint", () => {
   const v = runView(makeAsker(engine), { ...RUN_DEFAULTS }, words);
   assert.equal(v.texts.mfu, '46.2 %');
   assert.deepEqual(v.hints, { gpus: '', tokensPerSecond: '' });
@@ -30,8 +30,10 @@ test('5,000,000 tokens/s reads 970.0 %, called impossible beside the throughput;
   assert.equal(zero.response, null);
   assert.equal(zero.texts.mfu, '—', 'no stale 970 %');
   assert.equal(zero.fill, 0);
-  assert.equal(zero.hints.tokensPerSecond,
-    'Not accepted: type the measured throughput in tokens per second, above 0 and within what a cluster can reach.');
+  assert.equal(
+    zero.hints.tokensPerSecond,
+    'Not accepted: type the measured throughput in tokens per second, above 0 and within what a cluster can reach.',
+  );
   assert.doesNotMatch(zero.hints.tokensPerSecond, /tokens_per_second|1e\+18/, 'no engine wording (issue 25, item 11)');
   assert.equal(zero.hints.gpus, '');
 });
@@ -48,7 +50,7 @@ test('a GPU count of 0, 1.5 or nothing blanks the figure with a hint beside the 
   }
 });
 
-test('the device is named from the engine\'s hardware kind: TPU chips for TPUs, GPUs otherwise (item 5)', () => {
+test("the device is named from the engine's hardware kind: TPU chips for TPUs, GPUs otherwise (item 5)", () => {
   assert.deepEqual(deviceWords(presets, 'tpu-v4'), { one: 'TPU chip', many: 'TPU chips' });
   assert.deepEqual(deviceWords(presets, 'h100-sxm'), { one: 'GPU', many: 'GPUs' });
   for (const hw of presets.hardware) assert.ok(['gpu', 'tpu'].includes(hw.kind), hw.id);

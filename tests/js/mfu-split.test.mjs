@@ -3,9 +3,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { KEYS, offered, presetSplit, resolve, settle, shortReason, stepRequest } from '../../web/lib/model/mfu-split.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import {
+  KEYS,
+  offered,
+  presetSplit,
+  resolve,
+  settle,
+  shortReason,
+  stepRequest,
+} from '../../web/widgets/mfu/model/split.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
@@ -21,7 +29,7 @@ test('every preset starts on a split the engine answers, with the schedule it ra
   }
 });
 
-test('GPT-3 and Llama 3: a schedule other than interleaved moves vpp to 1 with the engine\'s reason (item 6)', () => {
+test("GPT-3 and Llama 3: a schedule other than interleaved moves vpp to 1 with the engine's reason (item 6)", () => {
   for (const id of ['gpt3-175b', 'llama3-405b']) {
     const ask = makeAsker(engine);
     const s = start(ask, id);
@@ -30,10 +38,17 @@ test('GPT-3 and Llama 3: a schedule other than interleaved moves vpp to 1 with t
       const r = resolve(ask, preset(id), s, 'schedule', schedule);
       assert.ok(r, `${id} ${schedule} has a valid figure`);
       assert.equal(r.split.vpp, 1);
-      assert.deepEqual(r.moved.map((m) => [m.key, m.from, m.to]), [['vpp', s.vpp, 1]]);
+      assert.deepEqual(
+        r.moved.map((m) => [m.key, m.from, m.to]),
+        [['vpp', s.vpp, 1]],
+      );
       assert.match(r.moved[0].reason, /vpp > 1 needs schedule "interleaved"/);
       // And from there, recomputation and ZeRO changes are answered (the figure used to freeze here).
-      for (const [key, value] of [['recompute', 'full'], ['zero', 1], ['zero', 3]]) {
+      for (const [key, value] of [
+        ['recompute', 'full'],
+        ['zero', 1],
+        ['zero', 3],
+      ]) {
         const next = resolve(ask, preset(id), r.split, key, value);
         assert.ok(next, `${id} ${schedule} then ${key} = ${value}`);
         assert.ok(engine.call(stepRequest(preset(id), next.split)).mfu > 0, `${id} ${schedule} then ${key} = ${value}`);
@@ -47,7 +62,10 @@ test('a vpp above 1 on a non-interleaved schedule moves the schedule to interlea
   const s = resolve(ask, preset('gpt3-175b'), start(ask, 'gpt3-175b'), 'schedule', '1f1b').split;
   const r = resolve(ask, preset('gpt3-175b'), s, 'vpp', 2);
   assert.equal(r.split.schedule, 'interleaved');
-  assert.deepEqual(r.moved.map((m) => m.key), ['schedule']);
+  assert.deepEqual(
+    r.moved.map((m) => m.key),
+    ['schedule'],
+  );
 });
 
 test('PaLM: pp = 128 and a global batch of 16 are not offered; tp = 16 moves the global batch (item 7)', () => {
@@ -58,7 +76,10 @@ test('PaLM: pp = 128 and a global batch of 16 are not offered; tp = 16 moves the
   assert.ok(!o.global_batch.includes(16));
   assert.ok(o.tp.includes(16) && !o.tp.includes(32));
   const r = resolve(ask, preset('palm-540b'), s, 'tp', 16);
-  assert.deepEqual(r.moved.map((m) => [m.key, m.from, m.to]), [['global_batch', 2048, 1536]]);
+  assert.deepEqual(
+    r.moved.map((m) => [m.key, m.from, m.to]),
+    [['global_batch', 2048, 1536]],
+  );
   assert.match(r.moved[0].reason, /multiple of dp·microbatch_size = 384·4 = 1536$/);
 });
 
@@ -93,8 +114,13 @@ test('attributes the engine refuses together are settled by moving dependents, o
 test('the interleaving rule keeps its "or fewer": 12 microbatches on 16 stages is what the rule allows (item 9 of issue 25)', () => {
   const refusal = (() => {
     try {
-      engine.call({ op: 'step_check', model: 'gpt3-175b', hardware: 'a100-80gb', cluster: { gpus: 1024 },
-        parallel: { tp: 8, pp: 16, vpp: 2, global_batch: 1640, schedule: 'interleaved' } });
+      engine.call({
+        op: 'step_check',
+        model: 'gpt3-175b',
+        hardware: 'a100-80gb',
+        cluster: { gpus: 1024 },
+        parallel: { tp: 8, pp: 16, vpp: 2, global_batch: 1640, schedule: 'interleaved' },
+      });
     } catch (err) {
       return err;
     }

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { PRESETS } from '../../web/lib/mfu-presets.js';
-import { deviceWords } from '../../web/lib/model/mfu-devices.js';
-import { presetSplit, stepRequest } from '../../web/lib/model/mfu-split.js';
-import { stepView } from '../../web/lib/model/mfu-step-view.js';
+import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
+import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
+import { presetSplit, stepRequest } from '../../web/widgets/mfu/model/split.js';
+import { memoryNote, recomputeHint, stepView } from '../../web/widgets/mfu/model/step-view.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
@@ -17,13 +17,13 @@ const view = (id, patch = {}) => {
   return { r, v: stepView(r, { gpus: p.run.cluster.gpus, words: deviceWords(presets, p.run.hardware) }) };
 };
 
-test('PaLM\'s chips are TPU chips, GPT-3\'s are GPUs', () => {
+test("PaLM's chips are TPU chips, GPT-3's are GPUs", () => {
   assert.match(view('palm-540b').v.gridLabel, /^6,144 TPU chips: the gauge reads 100 % on each$/);
   assert.match(view('gpt3-175b').v.gridLabel, /^64 GPUs: /);
   assert.doesNotMatch(view('palm-540b').v.dashboardNote, /GPU/);
 });
 
-test('the dashboard\'s 100 % is stated with its condition: waits count only inside a posted receive', () => {
+test("the dashboard's 100 % is stated with its condition: waits count only inside a posted receive", () => {
   const { r, v } = view('megatron-1t');
   assert.ok(r.breakdown.bubble > 0);
   assert.match(v.dashboardNote, /resident 100 % of the step/);
@@ -36,10 +36,13 @@ test('the dashboard\'s 100 % is stated with its condition: waits count only insi
 test('the headline is announced with its value, and memory that does not fit is said', () => {
   const { r, v } = view('palm-540b', { recompute: 'selective' });
   assert.equal(r.fits, false);
-  assert.equal(v.announce, `Modelled MFU ${v.modelled}; step ${v.stepTime}; a dashboard reads 100 %; does not fit in memory.`);
+  assert.equal(
+    v.announce,
+    `Modelled MFU ${v.modelled}; step ${v.stepTime}; a dashboard reads 100 %; does not fit in memory.`,
+  );
 });
 
-test('one pipeline stage: the engine\'s float-noise bubble is not called waiting', () => {
+test("one pipeline stage: the engine's float-noise bubble is not called waiting", () => {
   // GPT-3 at tp 16, pp 1 (the preset's interleaved schedule, vpp 3: what the pp slider's Home key reaches): the
   // engine's bubble was 2.8e-14 s (now exactly 0: Step.OneStageHasExactlyNoBubbleAndNoSends); the note said
   // "waiting (0 %: pipeline bubble …)". step-share.test.mjs covers noise below a nanosecond on the figure's side.
@@ -48,4 +51,36 @@ test('one pipeline stage: the engine\'s float-noise bubble is not called waiting
   assert.ok(waits >= 0 && waits < 1e-9, `waits ${waits} s`);
   assert.match(v.dashboardNote, /nothing waits in this step\.$/);
   assert.doesNotMatch(v.dashboardNote, /\(0 %/);
+});
+
+test('beside recomputation: selective under FlashAttention is said to save nothing, as the engine answers (issue 25 item 4)', () => {
+  const none = view('llama3-405b', { recompute: 'none' }).r;
+  const selective = view('llama3-405b', { recompute: 'selective' }).r;
+  assert.equal(selective.hfu, none.hfu, 'the engine: same HFU as none');
+  assert.equal(selective.memory_per_gpu.total, none.memory_per_gpu.total);
+  assert.equal(
+    recomputeHint('selective', selective),
+    'Same as none here: FlashAttention keeps no attention scores to recompute.',
+  );
+  assert.equal(recomputeHint('none', none), '');
+  // Megatron-LM of 2022 ran without FlashAttention: there selective recomputes the attention core, and nothing is said.
+  const gpt3 = view('gpt3-175b', { recompute: 'selective' }).r;
+  assert.ok(gpt3.compute_split.recompute_at_peak > 0);
+  assert.equal(recomputeHint('selective', gpt3), '');
+  assert.equal(recomputeHint('full', view('llama3-405b', { recompute: 'full' }).r), '');
+});
+
+test("ZeRO-3 in a pipeline: the engine's memory note reaches the reader in a reader's words (issue 25 item 8)", () => {
+  const zero3 = view('llama3-405b', { zero: 3 }).r;
+  const zero2 = view('llama3-405b', { zero: 2 }).r;
+  assert.ok(zero3.memory_per_gpu.total > zero2.memory_per_gpu.total, 'the engine: ZeRO-3 holds more here');
+  assert.match(zero3.memory_per_gpu.note, /reshard_after_forward/, "the engine's own sentence");
+  const text = memoryNote(zero3);
+  assert.match(text, /^Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights and whole gradients /);
+  assert.doesNotMatch(text, /reshard_after_forward|torchtitan|_/, 'no engine field names');
+  assert.equal(memoryNote(zero2), '');
+  assert.equal(memoryNote(view('palm-540b').r), '', 'ZeRO-3 without a pipeline: no note');
+  const resharded = view('llama3-405b', { zero: 3, reshard_after_forward: true }).r; // the engine's other note
+  assert.equal(resharded.parallel.reshard_after_forward, true);
+  assert.match(memoryNote(resharded), /^Why it can be more than ZeRO-2: .*gradients whole until the last/);
 });

@@ -5,12 +5,20 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { percent } from '../../web/lib/format.js';
-import { PRESETS, YOUR_RUN } from '../../web/lib/mfu-presets.js';
-import { makeAsker } from '../../web/lib/model/mfu-asker.js';
-import { deviceWords } from '../../web/lib/model/mfu-devices.js';
-import { RUN_DEFAULTS, runRequest, runView } from '../../web/lib/model/mfu-run.js';
-import { KEYS, offered, presetSplit, resolve, settle, stepRequest, valuesOf } from '../../web/lib/model/mfu-split.js';
-import { stepView } from '../../web/lib/model/mfu-step-view.js';
+import { PRESETS, YOUR_RUN } from '../../web/widgets/mfu/model/presets.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
+import { RUN_DEFAULTS, runRequest, runView } from '../../web/widgets/mfu/model/run.js';
+import {
+  KEYS,
+  offered,
+  presetSplit,
+  resolve,
+  settle,
+  stepRequest,
+  valuesOf,
+} from '../../web/widgets/mfu/model/split.js';
+import { stepView } from '../../web/widgets/mfu/model/step-view.js';
 import { nodeEngine } from './node-engine.mjs';
 import { seededRandom as random } from '../seeded-random.mjs';
 
@@ -18,7 +26,22 @@ const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
 
 const BAD_TEXT = /NaN|Infinity|undefined|null/;
-const TYPED = ['0', '-5', '', '1.5', '1e30', '5000000', '238300', '1', '64', '6144', '10000000', '20000000', 'abc', '3.7e5'];
+const TYPED = [
+  '0',
+  '-5',
+  '',
+  '1.5',
+  '1e30',
+  '5000000',
+  '238300',
+  '1',
+  '64',
+  '6144',
+  '10000000',
+  '20000000',
+  'abc',
+  '3.7e5',
+];
 
 function assertClean(texts, where) {
   for (const [k, t] of Object.entries(texts)) assert.doesNotMatch(String(t), BAD_TEXT, `${where}: ${k} = ${t}`);

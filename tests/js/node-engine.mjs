@@ -7,13 +7,27 @@ const dist = new URL('../../dist/', import.meta.url);
 /** The page's engine ({ call, callText }) running in node: every op but "plan". */
 export async function nodeEngine() {
   const { loadEngine } = await import(new URL('lib/engine.js', dist));
-  return loadEngine({ wasmBinary: await readFile(new URL('wasm/parascope.wasm', dist)) });
+  return handsOverLists(await loadEngine({ wasmBinary: await readFile(new URL('wasm/parascope.wasm', dist)) }));
+}
+
+/**
+ * As a widget's enginePresets() does on a page: the engine's presets lists handed to the pure modules
+ * (lib/model/engine-lists.js), both the sources' (web/) and the built copy's (dist/) that tests import. Returns engine.
+ */
+async function handsOverLists(engine) {
+  const presets = engine.call({ op: 'presets' });
+  for (const base of [dist, new URL('../../web/', import.meta.url)]) {
+    (await import(new URL('lib/model/engine-lists.js', base))).useEngineLists(presets);
+  }
+  return engine;
 }
 
 /** The planner's engine (its own wasm: every op, "plan" and planSearch too) running in node. */
 export async function nodePlannerEngine() {
   const { loadPlannerEngine } = await import(new URL('lib/engine.js', dist));
-  return loadPlannerEngine({ wasmBinary: await readFile(new URL('wasm/parascope-planner.wasm', dist)) });
+  return handsOverLists(
+    await loadPlannerEngine({ wasmBinary: await readFile(new URL('wasm/parascope-planner.wasm', dist)) }),
+  );
 }
 
 /** Whether a request text asks for the plan op (only the planner's engine answers it). */
@@ -39,7 +53,8 @@ export async function fixtureCases() {
 export async function wasmModuleNames() {
   return (await readdir(new URL('wasm/', dist)))
     .filter((f) => f.endsWith('.wasm') && !/-[A-Z2-7]{8}\.wasm$/.test(f)) // not the bundle's hashed copies
-    .map((f) => f.slice(0, -'.wasm'.length)).sort();
+    .map((f) => f.slice(0, -'.wasm'.length))
+    .sort();
 }
 
 /** The wasm module `name` (dist/wasm/<name>.{mjs,wasm}) wrapped like the page's engine, each a fresh instance. */

@@ -6,7 +6,12 @@ import { ensurePageStylesheet } from '../../web/lib/page-stylesheet.js';
 
 /** A document with just enough of the DOM: a head holding links with resolved hrefs. */
 function fakeDocument(hrefs) {
-  const head = { children: [], append(node) { this.children.push(node); } };
+  const head = {
+    children: [],
+    append(node) {
+      this.children.push(node);
+    },
+  };
   for (const href of hrefs) head.append({ rel: 'stylesheet', href });
   return {
     head,

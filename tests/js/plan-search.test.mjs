@@ -13,8 +13,17 @@ const figures = await nodeEngine(); // the page's, which the figures a plan load
 const CLI = new URL('../../build/native/parascope', import.meta.url).pathname;
 
 const small = { op: 'plan', model: 'gpt3-175b', hardware: 'a100-80gb', cluster: { gpus: 64 }, global_batch: 64 };
-const moe = { op: 'plan', model: 'mixtral-8x7b', hardware: 'h100-sxm', cluster: { gpus: 32 }, global_batch: 64,
-  zero: [1], precision: ['bf16', 'fp8'], objective: 'step_time', top_k: 5 };
+const moe = {
+  op: 'plan',
+  model: 'mixtral-8x7b',
+  hardware: 'h100-sxm',
+  cluster: { gpus: 32 },
+  global_batch: 64,
+  zero: [1],
+  precision: ['bf16', 'fp8'],
+  objective: 'step_time',
+  top_k: 5,
+};
 
 const withoutElapsed = ({ elapsed, ...rest }) => {
   assert.equal(typeof elapsed, 'number');
@@ -63,8 +72,14 @@ test('every planned configuration fed to step gives the same numbers in wasm', (
   for (const request of [small, moe]) {
     const answer = engine.call(request);
     for (const c of [...answer.results, ...answer.pareto, ...answer.scatter.filter((_, i) => i % 25 === 0)]) {
-      const step = figures.call({ op: 'step', model: request.model, hardware: request.hardware, cluster: request.cluster,
-        parallel: c.parallel, precision: c.precision });
+      const step = figures.call({
+        op: 'step',
+        model: request.model,
+        hardware: request.hardware,
+        cluster: request.cluster,
+        parallel: c.parallel,
+        precision: c.precision,
+      });
       assert.equal(step.mfu, c.mfu);
       assert.equal(step.step_time, c.step_time);
       assert.equal(step.memory_per_gpu.total, c.memory_per_gpu);
@@ -75,8 +90,14 @@ test('every planned configuration fed to step gives the same numbers in wasm', (
 
 test('a refused request throws EngineError from advance and result, and dispose may be called twice', () => {
   const search = engine.planSearch({ ...small, zero: [7] });
-  assert.throws(() => search.advance(10), (err) => err instanceof EngineError && err.field === 'zero[0]');
-  assert.throws(() => search.result(), (err) => err instanceof EngineError && err.code === 'out_of_range');
+  assert.throws(
+    () => search.advance(10),
+    (err) => err instanceof EngineError && err.field === 'zero[0]',
+  );
+  assert.throws(
+    () => search.result(),
+    (err) => err instanceof EngineError && err.code === 'out_of_range',
+  );
   search.dispose();
   search.dispose();
   assert.throws(() => search.advance(1), /disposed/);
@@ -85,19 +106,31 @@ test('a refused request throws EngineError from advance and result, and dispose 
 test('a request that cannot be written as JSON throws EngineError at once', () => {
   const cyclic = { ...small };
   cyclic.self = cyclic;
-  assert.throws(() => engine.planSearch(cyclic), (err) => err instanceof EngineError && err.code === 'invalid_request');
+  assert.throws(
+    () => engine.planSearch(cyclic),
+    (err) => err instanceof EngineError && err.code === 'invalid_request',
+  );
 });
 
 test('nothing fitting is an answer with the closest miss, not an error', () => {
-  const r = engine.call({ op: 'plan', model: 'gpt3-175b', hardware: 'a100-40gb', cluster: { gpus: 8 }, global_batch: 8 });
+  const r = engine.call({
+    op: 'plan',
+    model: 'gpt3-175b',
+    hardware: 'a100-40gb',
+    cluster: { gpus: 8 },
+    global_batch: 8,
+  });
   assert.deepEqual(r.results, []);
   assert.match(r.why_empty, /^nothing fits in memory/);
   assert.equal(r.closest_miss.fits, false);
 });
 
-test('the figures\' engine has no planner: plan and planSearch are refused by name, every other op answers', () => {
-  const isRefusal = (err) => err instanceof EngineError && err.code === 'unknown_op' && err.field === 'op'
-    && /the plan op is answered by the parascope-planner engine/.test(err.message);
+test("the figures' engine has no planner: plan and planSearch are refused by name, every other op answers", () => {
+  const isRefusal = (err) =>
+    err instanceof EngineError &&
+    err.code === 'unknown_op' &&
+    err.field === 'op' &&
+    /the plan op is answered by the parascope-planner engine/.test(err.message);
   assert.throws(() => figures.call(small), isRefusal);
   assert.throws(() => figures.planSearch(small), isRefusal);
   assert.equal(typeof figures.planSearch, 'function'); // the API is the same; only the answer differs

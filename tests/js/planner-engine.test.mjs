@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ATTRIBUTES } from '../../web/lib/model/attributes.js';
-import { loadValues, stepRequestOf } from '../../web/lib/model/planner-load.js';
-import { DEFAULTS, controlOptions, planRequest } from '../../web/lib/model/planner-request.js';
-import { bestText, emptyText, scatterLayout, summaryText, tableRows } from '../../web/lib/model/planner-view.js';
+import { loadValues, stepRequestOf } from '../../web/widgets/planner/model/load.js';
+import { DEFAULTS, controlOptions, planRequest } from '../../web/widgets/planner/model/request.js';
+import { bestText, emptyText, scatterLayout, summaryText, tableRows } from '../../web/widgets/planner/model/view.js';
 import { seededRandom } from '../seeded-random.mjs';
 import { nodeEngine, nodePlannerEngine } from './node-engine.mjs';
 
@@ -24,58 +24,83 @@ const hasPlan = (() => {
 const BAD_TEXT = /NaN|Infinity|undefined|null|\[object/;
 const capacityOf = (hardware) => presets.hardware.find((x) => x.id === hardware).memory_bytes;
 
-test('seeded walk: 30 random inputs, each a plan the engine answers and the figure draws clean', { skip: !hasPlan && 'no plan op in this engine' }, () => {
-  const rnd = seededRandom(1414);
-  const pick = (list) => list[Math.floor(rnd() * list.length)];
-  let inputs = { ...DEFAULTS, gpus: 64, globalBatch: 256 };
-  for (let step = 0; step < 30; step += 1) {
-    const options = controlOptions(presets, inputs);
-    const key = pick(['model', 'hardware', 'gpus', 'globalBatch', 'objective']);
-    // Large clusters are a few of the steps: a walk of only 4,096-GPU searches would take minutes under node.
-    const values = key === 'gpus' ? options.gpus.filter(([v]) => Number(v) <= (rnd() < 0.1 ? 2048 : 256)) : options[key];
-    const [value] = pick(values);
-    inputs = { ...inputs, [key]: key === 'gpus' || key === 'globalBatch' ? Number(value) : value };
-    let answer;
-    assert.doesNotThrow(() => { answer = engine.call(planRequest(inputs)); }, `step ${step}: ${JSON.stringify(inputs)}`);
-    const capacity = capacityOf(inputs.hardware);
-    const texts = [summaryText(answer), bestText(answer, capacity), emptyText(answer, capacity) ?? '',
-      ...tableRows(answer, capacity).map((r) => r.label)];
-    for (const t of texts) assert.doesNotMatch(t, BAD_TEXT, `step ${step}: ${t}`);
-    assert.ok(answer.results.length > 0 || emptyText(answer, capacity), `step ${step}: an empty answer says why`);
-    const layout = scatterLayout(answer, { width: 700, height: 300, capacity });
-    for (const p of layout.points) assert.ok(p.x >= 0 && p.x <= 700 && p.y >= 0 && p.y <= 300, `step ${step}`);
-  }
-});
+test(
+  'seeded walk: 30 random inputs, each a plan the engine answers and the figure draws clean',
+  { skip: !hasPlan && 'no plan op in this engine' },
+  () => {
+    const rnd = seededRandom(1414);
+    const pick = (list) => list[Math.floor(rnd() * list.length)];
+    let inputs = { ...DEFAULTS, gpus: 64, globalBatch: 256 };
+    for (let step = 0; step < 30; step += 1) {
+      const options = controlOptions(presets, inputs);
+      const key = pick(['model', 'hardware', 'gpus', 'globalBatch', 'objective']);
+      // Large clusters are a few of the steps: a walk of only 4,096-GPU searches would take minutes under node.
+      const values =
+        key === 'gpus' ? options.gpus.filter(([v]) => Number(v) <= (rnd() < 0.1 ? 2048 : 256)) : options[key];
+      const [value] = pick(values);
+      inputs = { ...inputs, [key]: key === 'gpus' || key === 'globalBatch' ? Number(value) : value };
+      let answer;
+      assert.doesNotThrow(
+        () => {
+          answer = engine.call(planRequest(inputs));
+        },
+        `step ${step}: ${JSON.stringify(inputs)}`,
+      );
+      const capacity = capacityOf(inputs.hardware);
+      const texts = [
+        summaryText(answer),
+        bestText(answer, capacity),
+        emptyText(answer, capacity) ?? '',
+        ...tableRows(answer, capacity).map((r) => r.label),
+      ];
+      for (const t of texts) assert.doesNotMatch(t, BAD_TEXT, `step ${step}: ${t}`);
+      assert.ok(answer.results.length > 0 || emptyText(answer, capacity), `step ${step}: an empty answer says why`);
+      const layout = scatterLayout(answer, { width: 700, height: 300, capacity });
+      for (const p of layout.points) assert.ok(p.x >= 0 && p.x <= 700 && p.y >= 0 && p.y <= 300, `step ${step}`);
+    }
+  },
+);
 
-test('every ranked row is reproduced by the step op it loads, and loads into values the figures accept', { skip: !hasPlan && 'no plan op in this engine' }, () => {
-  const cases = [
-    { model: 'llama3-8b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64, objective: 'mfu' },
-    { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 64, globalBatch: 64, objective: 'mfu' },
-    { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, globalBatch: 256, objective: 'step_time' },
-    { model: 'llama3-70b', hardware: 'b200', gpus: 128, globalBatch: 512, objective: 'memory' },
-  ];
-  for (const inputs of cases) {
-    const answer = engine.call(planRequest(inputs));
-    assert.ok(answer.results.length > 0, JSON.stringify(inputs));
-    for (const r of answer.results) {
-      const step = figures.call(stepRequestOf(inputs, r));
-      assert.equal(step.mfu, r.mfu, `${inputs.model}: ${JSON.stringify(r.parallel)}`);
-      assert.equal(step.step_time, r.step_time);
-      const values = loadValues(inputs, r.parallel, step);
-      for (const [tag, { values: v, note }] of Object.entries(values)) {
-        assert.doesNotMatch(note, BAD_TEXT);
-        for (const [name, value] of Object.entries(v)) {
-          const spec = ATTRIBUTES[tag][name];
-          if (spec.kind === 'int') assert.ok(Number.isInteger(value) && value >= spec.min && value <= spec.max, `${tag} ${name}=${value}`);
-          if (spec.kind === 'choice' && spec.choices) assert.ok(spec.choices.includes(String(value)), `${tag} ${name}=${value}`);
+test(
+  'every ranked row is reproduced by the step op it loads, and loads into values the figures accept',
+  { skip: !hasPlan && 'no plan op in this engine' },
+  () => {
+    const cases = [
+      { model: 'llama3-8b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64, objective: 'mfu' },
+      { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 64, globalBatch: 64, objective: 'mfu' },
+      { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, globalBatch: 256, objective: 'step_time' },
+      { model: 'llama3-70b', hardware: 'b200', gpus: 128, globalBatch: 512, objective: 'memory' },
+    ];
+    for (const inputs of cases) {
+      const answer = engine.call(planRequest(inputs));
+      assert.ok(answer.results.length > 0, JSON.stringify(inputs));
+      for (const r of answer.results) {
+        const step = figures.call(stepRequestOf(inputs, r));
+        assert.equal(step.mfu, r.mfu, `${inputs.model}: ${JSON.stringify(r.parallel)}`);
+        assert.equal(step.step_time, r.step_time);
+        const values = loadValues(inputs, r.parallel, step);
+        for (const [tag, { values: v, note }] of Object.entries(values)) {
+          assert.doesNotMatch(note, BAD_TEXT);
+          for (const [name, value] of Object.entries(v)) {
+            const spec = ATTRIBUTES[tag][name];
+            if (spec.kind === 'int')
+              assert.ok(Number.isInteger(value) && value >= spec.min && value <= spec.max, `${tag} ${name}=${value}`);
+            if (spec.kind === 'choice' && spec.choices)
+              assert.ok(spec.choices.includes(String(value)), `${tag} ${name}=${value}`);
+          }
+        }
+        // The bubble figure draws what it is given: the engine's pipeline op answers it.
+        const b = values['parascope-bubble'].values;
+        if (b.stages > 1) {
+          figures.call({
+            op: 'pipeline',
+            schedule: b.schedule,
+            stages: b.stages,
+            microbatches: b.microbatches,
+            ...(b.schedule === 'interleaved' ? { chunks: b.chunks } : {}),
+          });
         }
       }
-      // The bubble figure draws what it is given: the engine's pipeline op answers it.
-      const b = values['parascope-bubble'].values;
-      if (b.stages > 1) {
-        figures.call({ op: 'pipeline', schedule: b.schedule, stages: b.stages, microbatches: b.microbatches,
-          ...(b.schedule === 'interleaved' ? { chunks: b.chunks } : {}) });
-      }
     }
-  }
-});
+  },
+);

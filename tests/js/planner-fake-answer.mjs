@@ -13,10 +13,19 @@ function entry(rnd, gpus, capacity) {
   const memory = capacity * (0.2 + rnd() * 2.6);
   const mfu = 0.05 + rnd() * 0.5;
   return {
-    parallel: { dp, tp, pp, cp: rnd() < 0.1 ? 2 : 1, ep: 1, vpp, microbatch_size: [1, 2, 4][Math.floor(rnd() * 3)],
+    parallel: {
+      dp,
+      tp,
+      pp,
+      cp: rnd() < 0.1 ? 2 : 1,
+      ep: 1,
+      vpp,
+      microbatch_size: [1, 2, 4][Math.floor(rnd() * 3)],
       schedule: vpp > 1 ? 'interleaved' : SCHEDULES[Math.floor(rnd() * SCHEDULES.length)],
-      recompute: ['none', 'selective', 'full'][Math.floor(rnd() * 3)], sequence_parallel: rnd() < 0.5,
-      zero: Math.floor(rnd() * 4) },
+      recompute: ['none', 'selective', 'full'][Math.floor(rnd() * 3)],
+      sequence_parallel: rnd() < 0.5,
+      zero: Math.floor(rnd() * 4),
+    },
     mfu,
     step_time: 1 / mfu,
     memory_per_gpu: memory,

@@ -5,50 +5,134 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { LIMITS } from '../../web/lib/model/bubble-state.js';
-import { MFU_CUSTOM, TARGETS, loadValues, stepRequestOf } from '../../web/lib/model/planner-load.js';
-import { afterMessage, nextChunk, started } from '../../web/lib/model/planner-protocol.js';
-import { BATCH_STOPS, DEFAULTS, GPU_STOPS, OBJECTIVES, TOP_K, controlOptions, inputsAsAttributes, planRequest,
-  sameInputs, withStops } from '../../web/lib/model/planner-request.js';
-import { MARGIN, bestText, configurationText, emptyText, memoryOf, nearestPoint, pointAfterKey, progressText,
-  scatterLabel, scatterLayout, splitText, summaryText, tableRows, ticks } from '../../web/lib/model/planner-view.js';
+import { LIMITS } from '../../web/widgets/bubble/model/state.js';
+import { MFU_CUSTOM, TARGETS, loadValues, stepRequestOf } from '../../web/widgets/planner/model/load.js';
+import { afterMessage, nextChunk, started } from '../../web/widgets/planner/model/protocol.js';
+import {
+  BATCH_STOPS,
+  DEFAULTS,
+  GPU_STOPS,
+  TOP_K,
+  controlOptions,
+  inputsAsAttributes,
+  planRequest,
+  sameInputs,
+  withStops,
+} from '../../web/widgets/planner/model/request.js';
+import {
+  MARGIN,
+  bestText,
+  configurationText,
+  emptyText,
+  memoryOf,
+  nearestPoint,
+  pointAfterKey,
+  progressText,
+  scatterLabel,
+  scatterLayout,
+  splitText,
+  summaryText,
+  tableRows,
+  ticks,
+} from '../../web/widgets/planner/model/view.js';
 import { ATTRIBUTES } from '../../web/lib/model/attributes.js';
 import { seededRandom } from '../seeded-random.mjs';
+import { nodeEngine } from './node-engine.mjs';
 import { fakeAnswer } from './planner-fake-answer.mjs';
 
 const GiB = 2 ** 30;
 const BAD_TEXT = /NaN|Infinity|undefined|null|\[object/;
+const presets = (await nodeEngine()).call({ op: 'presets' }); // its lists reach the pure modules (engine-lists.js)
 const PRESETS = {
-  models: [{ id: 'gpt3-175b', name: 'GPT-3 175B' }, { id: 'llama3-70b', name: 'Llama 3 70B' }],
-  hardware: [{ id: 'a100-80gb', name: 'A100 80GB', memory_bytes: 80 * GiB }, { id: 'h100-sxm', name: 'H100', memory_bytes: 80 * GiB }],
+  // the engine's lists, a small choice of models and chips
+  ...presets,
+  models: [
+    { id: 'gpt3-175b', name: 'GPT-3 175B' },
+    { id: 'llama3-70b', name: 'Llama 3 70B' },
+  ],
+  hardware: [
+    { id: 'a100-80gb', name: 'A100 80GB', memory_bytes: 80 * GiB },
+    { id: 'h100-sxm', name: 'H100', memory_bytes: 80 * GiB },
+  ],
 };
 
-test('the inputs make the plan op\'s request, with top_k and the objective', () => {
-  assert.deepEqual(planRequest(DEFAULTS), { op: 'plan', model: 'gpt3-175b', hardware: 'a100-80gb',
-    cluster: { gpus: 1024 }, global_batch: 1536, objective: 'mfu', top_k: TOP_K });
-  assert.deepEqual(inputsAsAttributes(DEFAULTS), { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024,
-    'global-batch': 1536, objective: 'mfu' });
+test("the inputs make the plan op's request, with top_k and the objective", () => {
+  assert.deepEqual(planRequest(DEFAULTS), {
+    op: 'plan',
+    model: 'gpt3-175b',
+    hardware: 'a100-80gb',
+    cluster: { gpus: 1024 },
+    global_batch: 1536,
+    objective: 'mfu',
+    top_k: TOP_K,
+  });
+  assert.deepEqual(inputsAsAttributes(DEFAULTS), {
+    model: 'gpt3-175b',
+    hardware: 'a100-80gb',
+    gpus: 1024,
+    'global-batch': 1536,
+    objective: 'mfu',
+  });
   assert.ok(sameInputs(DEFAULTS, { ...DEFAULTS }));
   assert.ok(!sameInputs(DEFAULTS, { ...DEFAULTS, gpus: 512 }));
 });
 
-test('an attribute\'s own GPU count or batch joins the offered values, in order', () => {
+test("an attribute's own GPU count or batch joins the offered values, in order", () => {
   const options = controlOptions(PRESETS, { ...DEFAULTS, gpus: 96, globalBatch: 100 });
-  assert.deepEqual(options.gpus.map(([v]) => Number(v)), withStops(GPU_STOPS, 96));
+  assert.deepEqual(
+    options.gpus.map(([v]) => Number(v)),
+    withStops(GPU_STOPS, 96),
+  );
   assert.ok(options.gpus.some(([v, t]) => v === '96' && t === '96'));
   assert.ok(options.globalBatch.some(([v]) => v === '100'));
-  assert.deepEqual(options.gpus.map(([v]) => Number(v)), [...options.gpus.map(([v]) => Number(v))].sort((a, b) => a - b));
-  assert.deepEqual(options.model, [['gpt3-175b', 'GPT-3 175B'], ['llama3-70b', 'Llama 3 70B']]);
-  assert.deepEqual(options.objective.map(([v]) => v), OBJECTIVES.map(([v]) => v));
-  assert.deepEqual(ATTRIBUTES['parascope-planner'].objective.choices, ['mfu', 'step_time', 'memory']);
+  assert.deepEqual(
+    options.gpus.map(([v]) => Number(v)),
+    [...options.gpus.map(([v]) => Number(v))].sort((a, b) => a - b),
+  );
+  assert.deepEqual(options.model, [
+    ['gpt3-175b', 'GPT-3 175B'],
+    ['llama3-70b', 'Llama 3 70B'],
+  ]);
+  assert.deepEqual(
+    options.objective.map(([v]) => v),
+    presets.plan_objectives,
+    "the engine's objectives, in its order",
+  );
+  assert.equal(
+    ATTRIBUTES['parascope-planner'].objective.engine,
+    'plan_objectives',
+    "the attribute takes the engine's list",
+  );
 });
 
-test('a row says the split, the schedule, the microbatch and the engine\'s numbers with units', () => {
+test("a row says the split, the schedule, the microbatch and the engine's numbers with units", () => {
   const answer = {
-    results: [{ parallel: { dp: 16, tp: 8, pp: 8, cp: 1, ep: 1, vpp: 3, microbatch_size: 1, schedule: 'interleaved',
-      recompute: 'selective', sequence_parallel: true, zero: 1 }, mfu: 0.4567, step_time: 13.75, memory_per_gpu: 61.5 * GiB,
-    fits: true }],
-    evaluated: 123456, rejected: { does_not_divide: 1000, out_of_memory: 20 }, pareto: [], scatter: [], elapsed: 0.25,
+    results: [
+      {
+        parallel: {
+          dp: 16,
+          tp: 8,
+          pp: 8,
+          cp: 1,
+          ep: 1,
+          vpp: 3,
+          microbatch_size: 1,
+          schedule: 'interleaved',
+          recompute: 'selective',
+          sequence_parallel: true,
+          zero: 1,
+        },
+        mfu: 0.4567,
+        step_time: 13.75,
+        memory_per_gpu: 61.5 * GiB,
+        fits: true,
+      },
+    ],
+    evaluated: 123456,
+    rejected: { does_not_divide: 1000, out_of_memory: 20 },
+    pareto: [],
+    scatter: [],
+    elapsed: 0.25,
   };
   const [row] = tableRows(answer, 80 * GiB);
   assert.equal(row.split, 'dp 16 · tp 8 · pp 8 · vpp 3');
@@ -59,31 +143,49 @@ test('a row says the split, the schedule, the microbatch and the engine\'s numbe
   assert.equal(row.stepTime, '13.8 s');
   assert.equal(row.memory, '61.5 GiB');
   assert.equal(row.fits, 'yes');
-  assert.match(row.label.replace(/\u00a0/g, ' '), /^Rank 1: dp 16 · tp 8 · pp 8 · vpp 3 \(selective recompute · ZeRO-1 · sequence parallel\), Interleaved 1F1B, microbatch 1 sequence: MFU 45.7 %, step 13.8 s, 61.5 GiB per GPU, fits in 80 GiB/);
-  assert.equal(summaryText(answer), 'The engine costed 123,456 configurations in 250 ms; set aside before costing: '
-    + '1,000 does not divide, 20 out of memory.');
+  assert.match(
+    row.label.replace(/\u00a0/g, ' '),
+    /^Rank 1: dp 16 · tp 8 · pp 8 · vpp 3 \(selective recompute · ZeRO-1 · sequence parallel\), Interleaved 1F1B, microbatch 1 sequence: MFU 45.7 %, step 13.8 s, 61.5 GiB per GPU, fits in 80 GiB/,
+  );
+  assert.equal(
+    summaryText(answer),
+    'The engine costed 123,456 configurations in 250 ms; set aside before costing: ' +
+      '1,000 does not divide, 20 out of memory.',
+  );
   assert.equal(emptyText(answer), null);
   assert.match(bestText(answer, 80 * GiB), /^Best: dp 16/);
   // The step op's memory object is read too.
   assert.equal(memoryOf({ memory_per_gpu: { total: 5 } }), 5);
 });
 
-test('an empty answer says why in the reader\'s words and this figure\'s units (the engine\'s stay in the JSON)', () => {
+test("an empty answer says why in the reader's words and this figure's units (the engine's stay in the JSON)", () => {
   const answer = fakeAnswer({ empty: true });
   assert.equal(answer.results.length, 0);
-  assert.equal(emptyText(answer), 'No configuration to rank: every one was ruled out before costing (see the counts above).');
+  assert.equal(
+    emptyText(answer),
+    'No configuration to rank: every one was ruled out before costing (see the counts above).',
+  );
   assert.equal(bestText(answer, 80 * GiB), '');
-  const miss = { ...answer, closest_miss: answer.scatter[0],
-    why_empty: 'nothing fits in memory: the closest miss needs 393.6 GB per GPU and the a100-80gb has 85.9 GB' };
+  const miss = {
+    ...answer,
+    closest_miss: answer.scatter[0],
+    why_empty: 'nothing fits in memory: the closest miss needs 393.6 GB per GPU and the a100-80gb has 85.9 GB',
+  };
   const text = emptyText(miss, 80 * GiB);
-  assert.match(text, /^No configuration to rank: none fits in the 80\u00a0GiB of one GPU\. The closest miss: dp \d+ .* does not fit in 80\u00a0GiB\.$/);
+  assert.match(
+    text,
+    /^No configuration to rank: none fits in the 80\u00a0GiB of one GPU\. The closest miss: dp \d+ .* does not fit in 80\u00a0GiB\.$/,
+  );
   assert.doesNotMatch(text, /\bGB\b|a100-80gb/, 'one byte unit family in the figure (issue 25, item 11)');
 });
 
 test('the scatter is named for what it draws: the costed count, and its dots as the best of their neighbours', () => {
   const answer = { ...fakeAnswer({}), evaluated: 1669 };
   const label = scatterLabel(answer, 80 * GiB);
-  assert.match(label, /^Scatter of the 1,669 costed configurations as \d[\d,]* dots, each the best of those nearest it/);
+  assert.match(
+    label,
+    /^Scatter of the 1,669 costed configurations as \d[\d,]* dots, each the best of those nearest it/,
+  );
   assert.doesNotMatch(label, /evaluated configurations/);
   const article = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8').replace(/\s+/g, ' ');
   assert.doesNotMatch(article, /Each dot is one configuration/, 'the article says what a dot is as the label does');
@@ -92,7 +194,10 @@ test('the scatter is named for what it draws: the costed count, and its dots as 
 
 test('progress in words, whole percentages, never above 100', () => {
   assert.equal(progressText({ evaluated: 0, total: 0 }), 'Searching…');
-  assert.equal(progressText({ evaluated: 120000, total: 400000 }), 'Searching… 120,000 of 400,000 configurations (30 %)');
+  assert.equal(
+    progressText({ evaluated: 120000, total: 400000 }),
+    'Searching… 120,000 of 400,000 configurations (30 %)',
+  );
   assert.match(progressText({ evaluated: 5, total: 4 }), /\(100 %\)$/);
 });
 
@@ -124,14 +229,24 @@ test('the scatter places every point inside the plot, fits and misses apart, the
   for (let i = 1; i < layout.pareto.length; i += 1) assert.ok(layout.pareto[i].x >= layout.pareto[i - 1].x);
   assert.equal(layout.best.entry, answer.results[0]);
   assert.equal(layout.limitText, '80 GiB per GPU');
-  assert.match(configurationText(answer.results[0], capacity), /MFU \d+\.\d\u00a0%, step [\d.]+\u00a0m?s, [\d.]+\u00a0GiB per GPU, fits in 80\u00a0GiB$/,
-    'numbers keep their units on their line');
+  assert.match(
+    configurationText(answer.results[0], capacity),
+    /MFU \d+\.\d\u00a0%, step [\d.]+\u00a0m?s, [\d.]+\u00a0GiB per GPU, fits in 80\u00a0GiB$/,
+    'numbers keep their units on their line',
+  );
   assert.ok(layout.xTicks.every((t) => t.at >= plot.x && t.at <= plot.x + plot.width + 1e-9));
-  assert.match(scatterLabel(answer, capacity), /^Scatter of the [\d,]+ costed configurations as 300 dots, each the best of those nearest it in MFU and memory per GPU: \d+ dots fit in 80 GiB, \d+ on the Pareto front/);
+  assert.match(
+    scatterLabel(answer, capacity),
+    /^Scatter of the [\d,]+ costed configurations as 300 dots, each the best of those nearest it in MFU and memory per GPU: \d+ dots fit in 80 GiB, \d+ on the Pareto front/,
+  );
 });
 
 test('pointing and keys pick the nearest point and walk them in memory order', () => {
-  const points = [{ x: 10, y: 10 }, { x: 20, y: 40 }, { x: 30, y: 12 }];
+  const points = [
+    { x: 10, y: 10 },
+    { x: 20, y: 40 },
+    { x: 30, y: 12 },
+  ];
   assert.equal(nearestPoint(points, 21, 38), 1);
   assert.equal(nearestPoint(points, 100, 100), -1);
   assert.equal(pointAfterKey(3, -1, 'ArrowRight'), 0);
@@ -145,11 +260,18 @@ test('pointing and keys pick the nearest point and walk them in memory order', (
   assert.equal(pointAfterKey(0, -1, 'ArrowRight'), undefined);
 });
 
-test('only the newest search\'s messages change the state; chunks aim at a time budget within bounds', () => {
+test("only the newest search's messages change the state; chunks aim at a time budget within bounds", () => {
   const s = started(2, { op: 'plan' });
-  assert.equal(afterMessage(s, { type: 'progress', id: 1, evaluated: 5, total: 10 }), null, 'an older search is ignored');
-  assert.deepEqual(afterMessage(s, { type: 'progress', id: 2, evaluated: 5, total: 10 }),
-    { ...s, evaluated: 5, total: 10 });
+  assert.equal(
+    afterMessage(s, { type: 'progress', id: 1, evaluated: 5, total: 10 }),
+    null,
+    'an older search is ignored',
+  );
+  assert.deepEqual(afterMessage(s, { type: 'progress', id: 2, evaluated: 5, total: 10 }), {
+    ...s,
+    evaluated: 5,
+    total: 10,
+  });
   assert.equal(afterMessage(s, { type: 'done', id: 2, answer: { results: [] } }).phase, 'done');
   assert.equal(afterMessage(s, { type: 'error', id: 2, error: { message: 'x' } }).error.message, 'x');
   assert.equal(afterMessage(s, { type: 'other', id: 2 }), null);
@@ -160,47 +282,116 @@ test('only the newest search\'s messages change the state; chunks aim at a time 
   assert.equal(nextChunk(900_000, 1, 25), 1_000_000);
 });
 
-test('a planned configuration loads into each figure\'s attributes, with what each cannot show', () => {
+test("a planned configuration loads into each figure's attributes, with what each cannot show", () => {
   const inputs = { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024, globalBatch: 1536 };
-  const parallel = { dp: 16, tp: 8, pp: 8, cp: 1, ep: 1, vpp: 3, microbatch_size: 1, schedule: 'interleaved',
-    recompute: 'selective', sequence_parallel: true, zero: 1 };
+  const parallel = {
+    dp: 16,
+    tp: 8,
+    pp: 8,
+    cp: 1,
+    ep: 1,
+    vpp: 3,
+    microbatch_size: 1,
+    schedule: 'interleaved',
+    recompute: 'selective',
+    sequence_parallel: true,
+    zero: 1,
+  };
   const v = loadValues(inputs, parallel, { microbatches: 96 });
   assert.deepEqual(Object.keys(v), TARGETS);
-  assert.deepEqual(v['parascope-axes'].values, { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024, tp: 8, pp: 8,
-    ep: 1, 'global-batch': 1536 });
-  assert.match(v['parascope-axes'].note, /does not draw 3 virtual stages per rank, the Interleaved 1F1B schedule, microbatches of 1, selective recomputation, ZeRO-1, sequence parallelism\.$/);
-  assert.deepEqual(v['parascope-bubble'].values, { stages: 8, microbatches: 96, schedule: 'interleaved', chunks: 3,
-    'forward-only': 'false' });
+  assert.deepEqual(v['parascope-axes'].values, {
+    model: 'gpt3-175b',
+    hardware: 'a100-80gb',
+    gpus: 1024,
+    tp: 8,
+    pp: 8,
+    ep: 1,
+    'global-batch': 1536,
+  });
+  assert.match(
+    v['parascope-axes'].note,
+    /does not draw 3 virtual stages per rank, the Interleaved 1F1B schedule, microbatches of 1, selective recomputation, ZeRO-1, sequence parallelism\.$/,
+  );
+  assert.deepEqual(v['parascope-bubble'].values, {
+    stages: 8,
+    microbatches: 96,
+    schedule: 'interleaved',
+    chunks: 3,
+    'forward-only': 'false',
+  });
   assert.doesNotMatch(v['parascope-bubble'].note, /too large/);
-  assert.deepEqual(v['parascope-mfu'].values, { preset: MFU_CUSTOM, model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024,
-    tp: 8, pp: 8, vpp: 3, 'microbatch-size': 1, 'global-batch': 1536, recompute: 'selective', schedule: 'interleaved',
-    zero: 1, cp: 1, ep: 1, 'sequence-parallel': 'true' });
+  assert.deepEqual(v['parascope-mfu'].values, {
+    preset: MFU_CUSTOM,
+    model: 'gpt3-175b',
+    hardware: 'a100-80gb',
+    gpus: 1024,
+    tp: 8,
+    pp: 8,
+    vpp: 3,
+    'microbatch-size': 1,
+    'global-batch': 1536,
+    recompute: 'selective',
+    schedule: 'interleaved',
+    zero: 1,
+    cp: 1,
+    ep: 1,
+    'sequence-parallel': 'true',
+  });
   // Every value is one the figure's attribute list accepts.
   for (const [tag, { values }] of Object.entries(v)) {
     for (const [name, value] of Object.entries(values)) {
       const spec = ATTRIBUTES[tag][name];
       assert.ok(spec, `${tag} has attribute ${name}`);
       if (spec.kind === 'int') assert.ok(value >= spec.min && value <= spec.max, `${tag} ${name}=${value}`);
-      if (spec.kind === 'choice' && spec.choices) assert.ok(spec.choices.includes(String(value)), `${tag} ${name}=${value}`);
+      if (spec.kind === 'choice' && spec.choices)
+        assert.ok(spec.choices.includes(String(value)), `${tag} ${name}=${value}`);
     }
   }
   // Too large for the bubble: drawn at its limits, and said so.
   const big = loadValues(inputs, { ...parallel, pp: 64, vpp: 12 }, { microbatches: 512 });
-  assert.deepEqual(big['parascope-bubble'].values, { stages: LIMITS.stages[1], microbatches: LIMITS.microbatches[1],
-    schedule: 'interleaved', chunks: LIMITS.chunks[1], 'forward-only': 'false' });
-  assert.match(big['parascope-bubble'].note, /too large to draw: 64 stages \(draws 32\), 512 microbatches \(draws 128\), 12 chunks \(draws 8\)\.$/);
-  assert.deepEqual(stepRequestOf(inputs, { parallel, precision: 'bf16' }), { op: 'step', model: 'gpt3-175b',
-    hardware: 'a100-80gb', cluster: { gpus: 1024 }, parallel: { ...parallel, global_batch: 1536 }, precision: 'bf16' });
+  assert.deepEqual(big['parascope-bubble'].values, {
+    stages: LIMITS.stages[1],
+    microbatches: LIMITS.microbatches[1],
+    schedule: 'interleaved',
+    chunks: LIMITS.chunks[1],
+    'forward-only': 'false',
+  });
+  assert.match(
+    big['parascope-bubble'].note,
+    /too large to draw: 64 stages \(draws 32\), 512 microbatches \(draws 128\), 12 chunks \(draws 8\)\.$/,
+  );
+  assert.deepEqual(stepRequestOf(inputs, { parallel, precision: 'bf16' }), {
+    op: 'step',
+    model: 'gpt3-175b',
+    hardware: 'a100-80gb',
+    cluster: { gpus: 1024 },
+    parallel: { ...parallel, global_batch: 1536 },
+    precision: 'bf16',
+  });
 });
 
 test('a row on one stage says "1 stage" and one microbatch "1 microbatch" (issue 25, item 11)', () => {
   const inputs = { model: 'gpt2-124m', hardware: 'a100-80gb', gpus: 8, globalBatch: 8 };
-  const parallel = { dp: 8, tp: 1, pp: 1, cp: 1, ep: 1, vpp: 1, microbatch_size: 1, global_batch: 8, schedule: '1f1b',
-    recompute: 'none', sequence_parallel: false, zero: 0 };
+  const parallel = {
+    dp: 8,
+    tp: 1,
+    pp: 1,
+    cp: 1,
+    ep: 1,
+    vpp: 1,
+    microbatch_size: 1,
+    global_batch: 8,
+    schedule: '1f1b',
+    recompute: 'none',
+    sequence_parallel: false,
+    zero: 0,
+  };
   const note = loadValues(inputs, parallel, { microbatches: 1 })['parascope-bubble'].note;
   assert.match(note, /pipeline of 1 stage and 1 microbatch with/);
-  assert.match(loadValues(inputs, { ...parallel, pp: 2 }, { microbatches: 4 })['parascope-bubble'].note,
-    /pipeline of 2 stages and 4 microbatches with/);
+  assert.match(
+    loadValues(inputs, { ...parallel, pp: 2 }, { microbatches: 4 })['parascope-bubble'].note,
+    /pipeline of 2 stages and 4 microbatches with/,
+  );
 });
 
 test('seeded walk: 300 random inputs and answers give clean rows, texts and a scatter inside its box', () => {
@@ -216,14 +407,26 @@ test('seeded walk: 300 random inputs and answers give clean rows, texts and a sc
     assert.equal(request.cluster.gpus, inputs.gpus);
     assert.ok(GPU_STOPS.includes(inputs.gpus) && BATCH_STOPS.includes(inputs.globalBatch));
     const capacity = PRESETS.hardware.find((x) => x.id === inputs.hardware).memory_bytes;
-    const answer = fakeAnswer({ seed: step + 1, gpus: inputs.gpus, capacity, n: 1 + Math.floor(rnd() * 400),
-      empty: rnd() < 0.1 });
+    const answer = fakeAnswer({
+      seed: step + 1,
+      gpus: inputs.gpus,
+      capacity,
+      n: 1 + Math.floor(rnd() * 400),
+      empty: rnd() < 0.1,
+    });
     const rows = tableRows(answer, capacity);
     assert.equal(rows.length, answer.results.length);
-    const texts = [summaryText(answer), bestText(answer, capacity), emptyText(answer, capacity) ?? '', scatterLabel(answer, capacity),
-      ...rows.flatMap((r) => Object.values(r).filter((x) => typeof x === 'string'))];
+    const texts = [
+      summaryText(answer),
+      bestText(answer, capacity),
+      emptyText(answer, capacity) ?? '',
+      scatterLabel(answer, capacity),
+      ...rows.flatMap((r) => Object.values(r).filter((x) => typeof x === 'string')),
+    ];
     for (const t of texts) assert.doesNotMatch(t, BAD_TEXT, `step ${step}: ${t}`);
-    assert.ok(answer.results.length > 0 ? emptyText(answer, capacity) === null : emptyText(answer, capacity).length > 0);
+    assert.ok(
+      answer.results.length > 0 ? emptyText(answer, capacity) === null : emptyText(answer, capacity).length > 0,
+    );
     const width = 300 + Math.floor(rnd() * 500);
     const layout = scatterLayout(answer, { width, height: 240, capacity });
     for (const p of [...layout.points, ...layout.pareto]) {

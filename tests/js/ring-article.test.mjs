@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
 const html = await readFile(new URL('../../web/index.html', import.meta.url), 'utf8');
-const section = html.slice(html.indexOf('<h2 id="ring"'), html.indexOf('<h2 id="bubble"'));  // the section, not its line in the contents
+const section = html.slice(html.indexOf('<h2 id="ring"'), html.indexOf('<h2 id="bubble"')); // the section, not its line in the contents
 
-test('the ring section does not call the ring NCCL\'s default; it says NCCL picks per call', () => {
+test("the ring section does not call the ring NCCL's default; it says NCCL picks per call", () => {
   assert.doesNotMatch(section, /default for large arrays is a ring/);
   assert.match(section, /picks one for each call/);
 });

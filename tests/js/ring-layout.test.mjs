@@ -3,12 +3,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { FONT, MIN_WIDTH_PX, VIEW, labelWidth, ringLayout, textWidth } from '../../web/lib/model/ring-layout.js';
+import { FONT, MIN_WIDTH_PX, VIEW, labelWidth, ringLayout, textWidth } from '../../web/widgets/ring/model/layout.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
 const maxValue = (n) => {
-  const t = engine.call({ op: 'allreduce', algorithm: 'ring', gpus: n, bytes: 1e6, bandwidth: 1e9, latency: 0, trace: true });
+  const t = engine.call({
+    op: 'allreduce',
+    algorithm: 'ring',
+    gpus: n,
+    bytes: 1e6,
+    bandwidth: 1e9,
+    latency: 0,
+    trace: true,
+  });
   return Math.max(...t.rounds.at(-1).buffers.flat());
 };
 
@@ -33,13 +41,21 @@ for (let n = 2; n <= 16; n += 1) {
     assert.equal(layout.kind, n <= 8 ? 'circle' : 'grid');
     for (const b of layout.boxes) assert.ok(inside(b), `box ${b.g} outside`);
     if (layout.kind === 'circle') {
-      layout.boxes.forEach((a, i) => layout.boxes.forEach((b, j) => { if (j > i) assert.ok(!overlap(a, b), `boxes ${i} ${j}`); }));
+      layout.boxes.forEach((a, i) =>
+        layout.boxes.forEach((b, j) => {
+          if (j > i) assert.ok(!overlap(a, b), `boxes ${i} ${j}`);
+        }),
+      );
     }
     const labels = layout.labels.map(labelBox);
     labels.forEach((a, i) => {
       assert.ok(inside(a), `label ${layout.labels[i].text} outside`);
-      labels.forEach((b, j) => { if (j > i) assert.ok(!overlap(a, b), `labels ${layout.labels[i].text} / ${layout.labels[j].text}`); });
-      for (const row of layout.cells) for (const c of row) assert.ok(!overlap(a, { x: c.x, y: c.y, w: c.s, h: c.s }), `label ${layout.labels[i].text} on a cell`);
+      labels.forEach((b, j) => {
+        if (j > i) assert.ok(!overlap(a, b), `labels ${layout.labels[i].text} / ${layout.labels[j].text}`);
+      });
+      for (const row of layout.cells)
+        for (const c of row)
+          assert.ok(!overlap(a, { x: c.x, y: c.y, w: c.s, h: c.s }), `label ${layout.labels[i].text} on a cell`);
     });
     const s = layout.cells[0][0].s;
     if (layout.showValues) assert.ok(s - 2 >= textWidth(String(m).length), `${m} does not fit a ${s} cell`);

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { seconds } from '../../web/lib/format.js';
-import { ringLink } from '../../web/lib/model/ring-link.js';
-import { ringChartText, ringReadout } from '../../web/lib/model/ring-readout.js';
-import { chartRequests, readoutRequest } from '../../web/lib/model/ring-requests.js';
+import { ringLink } from '../../web/widgets/ring/model/link.js';
+import { ringChartText, ringReadout } from '../../web/widgets/ring/model/readout.js';
+import { chartRequests, readoutRequest } from '../../web/widgets/ring/model/requests.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
@@ -18,7 +18,14 @@ test('16 GPUs asked "inside a node" on H100 (8 per node) run on the network in t
   const s = state({ gpus: 16 });
   const r = engine.call(readoutRequest(h100, s));
   assert.equal(r.link.name, 'InfiniBand NDR 400 Gb/s');
-  const inter = engine.call({ op: 'allreduce', algorithm: 'ring', gpus: 16, bytes: 2 ** 30, link: 'h100-sxm', link_kind: 'inter' });
+  const inter = engine.call({
+    op: 'allreduce',
+    algorithm: 'ring',
+    gpus: 16,
+    bytes: 2 ** 30,
+    link: 'h100-sxm',
+    link_kind: 'inter',
+  });
   assert.equal(r.time, inter.time);
   assert.notEqual(seconds(r.time), '4.58 ms'); // the impossible NVLink-only ring of 16 that the widget used to show
   const point = chartRequests(h100, s).find((p) => p.algorithm === 'ring' && p.gpus === 16);
@@ -37,13 +44,17 @@ test('"inside one node" is offered up to the node size only, with a hint beside 
       assert.equal(l.options.find((o) => o.value === 'intra').disabled, !fits, `${hw.id} ${gpus}`);
       assert.equal(l.link, fits ? 'intra' : 'inter');
       assert.equal(l.hint === '', fits);
-      if (!fits) assert.equal(l.hint, `A node holds ${hw.gpus_per_node} of these, so a ring of ${gpus} spans nodes and crosses the network.`);
+      if (!fits)
+        assert.equal(
+          l.hint,
+          `A node holds ${hw.gpus_per_node} of these, so a ring of ${gpus} spans nodes and crosses the network.`,
+        );
       assert.equal(ringLink(hw, gpus, 'inter').link, 'inter');
     }
   }
 });
 
-test('the chart\'s ring curve passes through the readout at every N the slider reaches: the same question', () => {
+test("the chart's ring curve passes through the readout at every N the slider reaches: the same question", () => {
   for (const hw of hardware) {
     for (const link of ['intra', 'inter']) {
       for (let gpus = 2; gpus <= 16; gpus += 1) {
@@ -56,6 +67,16 @@ test('the chart\'s ring curve passes through the readout at every N the slider r
 });
 
 test('the engine itself refuses an intra-node link for more GPUs than a node holds', () => {
-  assert.throws(() => engine.call({ op: 'allreduce', algorithm: 'ring', gpus: 16, bytes: 2 ** 30, link: 'h100-sxm',
-    link_kind: 'intra' }), (e) => e.code === 'inconsistent' && e.field === 'link_kind');
+  assert.throws(
+    () =>
+      engine.call({
+        op: 'allreduce',
+        algorithm: 'ring',
+        gpus: 16,
+        bytes: 2 ** 30,
+        link: 'h100-sxm',
+        link_kind: 'intra',
+      }),
+    (e) => e.code === 'inconsistent' && e.field === 'link_kind',
+  );
 });

@@ -3,18 +3,32 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { ringRound } from '../../web/lib/model/ring-round.js';
+import { ringRound } from '../../web/widgets/ring/model/round.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
-const trace = (n) => engine.call({ op: 'allreduce', algorithm: 'ring', gpus: n, bytes: 2 ** 30, link: 'h100-sxm',
-  link_kind: 'inter', trace: true });
+const trace = (n) =>
+  engine.call({
+    op: 'allreduce',
+    algorithm: 'ring',
+    gpus: n,
+    bytes: 2 ** 30,
+    link: 'h100-sxm',
+    link_kind: 'inter',
+    trace: true,
+  });
 
-test('each round of 4 GPUs is described by its phase and number, and shows that round\'s buffers', () => {
+test("each round of 4 GPUs is described by its phase and number, and shows that round's buffers", () => {
   const t = trace(4);
-  const expected = ['Start: each GPU holds its own array, cut into 4 chunks. 6 rounds to go.',
-    'Scatter-reduce, round 1 of 3', 'Scatter-reduce, round 2 of 3', 'Scatter-reduce, round 3 of 3: every GPU now',
-    'All-gather, round 1 of 3', 'All-gather, round 2 of 3', 'All-gather, round 3 of 3: done'];
+  const expected = [
+    'Start: each GPU holds its own array, cut into 4 chunks. 6 rounds to go.',
+    'Scatter-reduce, round 1 of 3',
+    'Scatter-reduce, round 2 of 3',
+    'Scatter-reduce, round 3 of 3: every GPU now',
+    'All-gather, round 1 of 3',
+    'All-gather, round 2 of 3',
+    'All-gather, round 3 of 3: done',
+  ];
   for (let k = 0; k <= 6; k += 1) {
     const v = ringRound(t, k);
     assert.ok(v.status.startsWith(expected[k]), v.status);

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { seconds } from '../../web/lib/format.js';
-import { ringLayout } from '../../web/lib/model/ring-layout.js';
-import { ringLink } from '../../web/lib/model/ring-link.js';
-import { ringChartText, ringReadout } from '../../web/lib/model/ring-readout.js';
-import { chartRequests, readoutRequest } from '../../web/lib/model/ring-requests.js';
-import { ringRound } from '../../web/lib/model/ring-round.js';
+import { ringLayout } from '../../web/widgets/ring/model/layout.js';
+import { ringLink } from '../../web/widgets/ring/model/link.js';
+import { ringChartText, ringReadout } from '../../web/widgets/ring/model/readout.js';
+import { chartRequests, readoutRequest } from '../../web/widgets/ring/model/requests.js';
+import { ringRound } from '../../web/widgets/ring/model/round.js';
 import { nodeEngine } from './node-engine.mjs';
 import { seededRandom } from '../seeded-random.mjs';
 
@@ -22,13 +22,20 @@ function walk(seed, steps) {
   const random = seededRandom(seed);
   const pick = (xs) => xs[Math.floor(random() * xs.length)];
   const state = { gpus: 4, hardware: 'h100-sxm', link: 'intra', bytes: 2 ** 30, round: 0 };
-  let trace = engine.call(readoutRequest(hardware.find((x) => x.id === 'h100-sxm'), state, true));
+  let trace = engine.call(
+    readoutRequest(
+      hardware.find((x) => x.id === 'h100-sxm'),
+      state,
+      true,
+    ),
+  );
   for (let step = 0; step < steps; step += 1) {
     let hw = hardware.find((x) => x.id === state.hardware);
     const what = pick(['gpus', 'hardware', 'link', 'bytes', 'forward', 'back', 'home', 'end']);
     if (what === 'gpus') state.gpus = 2 + Math.floor(random() * 15);
     if (what === 'hardware') state.hardware = pick(hardware).id;
-    if (what === 'link') state.link = pick(ringLink(hw, state.gpus, state.link).options.filter((o) => !o.disabled)).value;
+    if (what === 'link')
+      state.link = pick(ringLink(hw, state.gpus, state.link).options.filter((o) => !o.disabled)).value;
     if (what === 'bytes') state.bytes = pick(SIZES);
     hw = hardware.find((x) => x.id === state.hardware);
     if (what === 'gpus') state.round = 0;

@@ -13,7 +13,9 @@ export function serveLimited({ root, files, limits = {} }) {
   const script = `import { serve } from ${JSON.stringify(SERVE)};
     const { url } = await serve({ root: ${JSON.stringify(root)}, port: 0, limits: ${JSON.stringify(limits)} });
     console.log(url);`;
-  const child = spawn('bash', ['-c', `ulimit -n ${files} && exec node --input-type=module -e "$0"`, script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('bash', ['-c', `ulimit -n ${files} && exec node --input-type=module -e "$0"`, script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the server exited (${code})`)));

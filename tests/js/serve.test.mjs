@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { CONTENT_SECURITY_POLICY, EMBED_CONTENT_SECURITY_POLICY, cacheControl, pathSegments, serve } from '../../scripts/serve.mjs';
+import {
+  CONTENT_SECURITY_POLICY,
+  EMBED_CONTENT_SECURITY_POLICY,
+  cacheControl,
+  pathSegments,
+  serve,
+} from '../../scripts/serve.mjs';
 import { connectionCap, openFileLimit } from '../../scripts/serve/limits.mjs';
 import { fileErrorStatus } from '../../scripts/serve/open-file.mjs';
 import { eventually, openSilent, serveLimited } from './serve-child.mjs';
@@ -47,13 +53,17 @@ function raw(request) {
     const socket = connect(port, '127.0.0.1');
     let data = '';
     socket.setEncoding('latin1');
-    socket.setTimeout(5000, () => socket.destroy());  // a server that died or hangs answers status 0
-    socket.on('data', (chunk) => { data += chunk; });
+    socket.setTimeout(5000, () => socket.destroy()); // a server that died or hangs answers status 0
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       const [head = '', ...rest] = data.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(request);
@@ -96,7 +106,8 @@ test('an unparsable request is answered with the status that names its fault, th
 });
 
 /** The connections the test server holds now. */
-const held = () => new Promise((resolve, reject) => site.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+const held = () =>
+  new Promise((resolve, reject) => site.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 
 test('the socket is destroyed after an error answer, even when the client never reads nor closes it', async () => {
   const sockets = await openSilent(site.server.address().port, 50, 'GET / HTTP/1.1\r\nBad Header Line\r\n\r\n');
@@ -108,7 +119,11 @@ test('the socket is destroyed after an error answer, even when the client never 
 });
 
 test('clients that send their headers too slowly, or nothing at all, are dropped', async () => {
-  const quick = await serve({ root, port: 0, limits: { timeouts: { headers: 300, request: 600, idle: 600, check: 100 } } });
+  const quick = await serve({
+    root,
+    port: 0,
+    limits: { timeouts: { headers: 300, request: 600, idle: 600, check: 100 } },
+  });
   const count = () => new Promise((resolve) => quick.server.getConnections((_e, n) => resolve(n)));
   const port = quick.server.address().port;
   const sockets = [...(await openSilent(port, 20)), ...(await openSilent(port, 5, ''))];
@@ -122,9 +137,13 @@ test('clients that send their headers too slowly, or nothing at all, are dropped
 });
 
 /** GET `path` through `agent` (keep-alive, one socket): resolves to the status. */
-const viaAgent = (url, path, agent) => new Promise((resolve, reject) => {
-  httpGet(new URL(path, url), { agent }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject);
-});
+const viaAgent = (url, path, agent) =>
+  new Promise((resolve, reject) => {
+    httpGet(new URL(path, url), { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    }).on('error', reject);
+  });
 
 /**
  * The server in a child limited to 100 descriptors (`limits` its cap): a keep-alive connection gets /index.html, 150
@@ -225,15 +244,20 @@ test('content-hashed files may be kept for a year; pages and other names are rev
 test('a revalidation of an unchanged file is answered 304 with no body', async () => {
   const first = await get('/index.html');
   assert.ok(first.headers.etag);
-  const again = await raw(`GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`);
+  const again = await raw(
+    `GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`,
+  );
   assert.equal(again.status, 304);
   assert.equal(again.body, '');
   assert.equal(again.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
-  const stale = await raw('GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/"nope"\r\nConnection: close\r\n\r\n');
+  const stale = await raw(
+    'GET /index.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: W/"nope"\r\nConnection: close\r\n\r\n',
+  );
   assert.equal(stale.status, 200);
 });
 
-const ifNoneMatch = (target, value) => raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${value}\r\nConnection: close\r\n\r\n`);
+const ifNoneMatch = (target, value) =>
+  raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${value}\r\nConnection: close\r\n\r\n`);
 
 test('If-None-Match is read as RFC 9110 says: "*", a list, and weak comparison', async () => {
   const { etag } = (await get('/index.html')).headers;
@@ -248,7 +272,10 @@ test('If-None-Match is read as RFC 9110 says: "*", a list, and weak comparison',
 });
 
 test('a 304 carries the same security and caching headers as the 200 it stands for', async () => {
-  for (const [target, policy] of [['/embed.html', EMBED_CONTENT_SECURITY_POLICY], ['/index.html', CONTENT_SECURITY_POLICY]]) {
+  for (const [target, policy] of [
+    ['/embed.html', EMBED_CONTENT_SECURITY_POLICY],
+    ['/index.html', CONTENT_SECURITY_POLICY],
+  ]) {
     const full = await get(target);
     const again = await ifNoneMatch(target, full.headers.etag);
     assert.equal(again.status, 304, target);
@@ -260,12 +287,24 @@ test('a 304 carries the same security and caching headers as the 200 it stands f
 });
 
 test('the connection cap leaves descriptors for files under any ulimit, and file faults are told from misses', () => {
-  assert.equal(openFileLimit('Limit  Soft Limit  Hard Limit  Units\nMax open files            256                  4096                 files\n'), 256);
+  assert.equal(
+    openFileLimit(
+      'Limit  Soft Limit  Hard Limit  Units\nMax open files            256                  4096                 files\n',
+    ),
+    256,
+  );
   assert.equal(openFileLimit('Max open files  unlimited  unlimited  files\n'), null);
   assert.equal(connectionCap(256), 192);
   assert.equal(connectionCap(1_048_576), 1024);
   assert.equal(connectionCap(null), 1024);
-  for (const [code, status] of [['ENOENT', 404], ['ENOTDIR', 404], ['EACCES', 403], ['EMFILE', 503], ['ENFILE', 503], ['EIO', 500]]) {
+  for (const [code, status] of [
+    ['ENOENT', 404],
+    ['ENOTDIR', 404],
+    ['EACCES', 403],
+    ['EMFILE', 503],
+    ['ENFILE', 503],
+    ['EIO', 500],
+  ]) {
     assert.equal(fileErrorStatus(Object.assign(new Error(code), { code })), status, code);
   }
 });
@@ -273,7 +312,9 @@ test('the connection cap leaves descriptors for files under any ulimit, and file
 test('the iframe route keeps its frame-ancestors policy on a 304, so a reload still frames it', async () => {
   const first = await get('/embed.html');
   assert.equal(first.headers['content-security-policy'], EMBED_CONTENT_SECURITY_POLICY);
-  const again = await raw(`GET /embed.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`);
+  const again = await raw(
+    `GET /embed.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${first.headers.etag}\r\nConnection: close\r\n\r\n`,
+  );
   assert.equal(again.status, 304);
   assert.equal(again.headers['content-security-policy'], EMBED_CONTENT_SECURITY_POLICY);
   assert.match(again.headers['content-security-policy'], /frame-ancestors \*/);

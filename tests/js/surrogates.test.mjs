@@ -11,9 +11,14 @@ const native = (bytes) => spawnSync(cli, { input: bytes }).stdout.toString('utf8
 /** Independent oracle: UTF-8, with a lone surrogate as its own 3 bytes. */
 function wtf8(text) {
   const out = [];
-  for (const ch of text) out.push(...Buffer.from(ch.length === 1 && /[\uD800-\uDFFF]/.test(ch)
-    ? [0xe0 | (ch.charCodeAt(0) >> 12), 0x80 | ((ch.charCodeAt(0) >> 6) & 63), 0x80 | (ch.charCodeAt(0) & 63)]
-    : Buffer.from(ch, 'utf8')));
+  for (const ch of text)
+    out.push(
+      ...Buffer.from(
+        ch.length === 1 && /[\uD800-\uDFFF]/.test(ch)
+          ? [0xe0 | (ch.charCodeAt(0) >> 12), 0x80 | ((ch.charCodeAt(0) >> 6) & 63), 0x80 | (ch.charCodeAt(0) & 63)]
+          : Buffer.from(ch, 'utf8'),
+      ),
+    );
   return Buffer.from(out);
 }
 
@@ -33,7 +38,7 @@ function variants(text) {
 
 test('callText answers text with lone surrogates exactly as the native CLI answers its WTF-8 bytes', async () => {
   const engine = await nodeEngine();
-  const cases = (await fixtureCases()).filter((_, i) => i % 4 === 0);  // a spread over every file and op
+  const cases = (await fixtureCases()).filter((_, i) => i % 4 === 0); // a spread over every file and op
   let compared = 0;
   for (const c of cases) {
     // A variant whose replace found nothing (a request without "op") has no surrogate: not this test's case.
@@ -57,7 +62,10 @@ test('the invalid_json answer says why in plain words', async () => {
 test('call() with a lone surrogate in a value is refused as invalid_json (JSON.stringify escapes it), as natively', async () => {
   const engine = await nodeEngine();
   const request = { op: 'mfu', model: 'gpt2-124m\uD800', hardware: 'a100-40gb', gpus: 1, tokens_per_second: 1 };
-  assert.throws(() => engine.call(request), (err) => err.name === 'EngineError' && err.code === 'invalid_json');
+  assert.throws(
+    () => engine.call(request),
+    (err) => err.name === 'EngineError' && err.code === 'invalid_json',
+  );
   assert.equal(engine.callText(JSON.stringify(request)), native(Buffer.from(JSON.stringify(request))));
 });
 

@@ -14,13 +14,20 @@ import { fixtureCases, nodeModuleEngine, wasmModuleNames } from './node-engine.m
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const { WIDGET_ENGINES } = await import('../../web/lib/widget-engines.js');
+const { figureOf, filesOf } = await import('../../web/widgets/index.js');
 const cases = await fixtureCases();
 const names = await wasmModuleNames();
 const engines = new Map(await Promise.all(names.map(async (name) => [name, await nodeModuleEngine(name)])));
 
 /** The exact refusal of an op that engine `name` leaves to engine `elsewhere`. */
-const refusal = (op, elsewhere, name) => JSON.stringify({ error: { code: 'unknown_op', field: 'op',
-  message: `the ${op} op is answered by the ${elsewhere} engine (wasm/${elsewhere}.wasm), not by this one (${name})` } });
+const refusal = (op, elsewhere, name) =>
+  JSON.stringify({
+    error: {
+      code: 'unknown_op',
+      field: 'op',
+      message: `the ${op} op is answered by the ${elsewhere} engine (wasm/${elsewhere}.wasm), not by this one (${name})`,
+    },
+  });
 const ELSEWHERE = /"message":"the ([a-z_]+) op is answered by the ([a-z-]+) engine/;
 
 // Every op of the API, as the figures' engine lists it when asked for one it does not know.
@@ -28,10 +35,13 @@ const unknown = JSON.parse(engines.get('parascope').callText('{"op":"no_such_op"
 const OPS = unknown.slice(unknown.indexOf('ops: ') + 5).split(', ');
 
 /** op -> the engine it is left to, for each op engine `name` does not carry. */
-const leftOut = (name) => new Map(OPS.flatMap((op) => {
-  const m = engines.get(name).callText(JSON.stringify({ op })).match(ELSEWHERE);
-  return m ? [[op, m[2]]] : [];
-}));
+const leftOut = (name) =>
+  new Map(
+    OPS.flatMap((op) => {
+      const m = engines.get(name).callText(JSON.stringify({ op })).match(ELSEWHERE);
+      return m ? [[op, m[2]]] : [];
+    }),
+  );
 const carried = (name) => OPS.filter((op) => !leftOut(name).has(op));
 
 /** Whether module `name` is a widget's own (it compiles in the presets without their citations). */
@@ -45,15 +55,21 @@ function withoutCitations(answer) {
   return copy;
 }
 
-test('the modules: the figures\', the planner\'s, and each widget\'s own, none unused', () => {
+test("the modules: the figures', the planner's, and each widget's own, none unused", () => {
   assert.ok(OPS.length >= 12, unknown);
   const own = new Set(Object.values(WIDGET_ENGINES).map(([name]) => name));
   for (const name of own) assert.ok(names.includes(name), `dist/wasm has no ${name}.wasm`);
-  assert.deepEqual(names.filter((n) => !own.has(n)), ['parascope', 'parascope-planner']);
+  assert.deepEqual(
+    names.filter((n) => !own.has(n)),
+    ['parascope', 'parascope-planner'],
+  );
   assert.deepEqual(carried('parascope-planner'), OPS);
   // The planner's own ops (CMakeLists.txt leaves them out of the figures' module for its bytes).
   const plannerOnly = new Set(['plan', 'config_import', 'config_export']);
-  assert.deepEqual(carried('parascope'), OPS.filter((op) => !plannerOnly.has(op)));
+  assert.deepEqual(
+    carried('parascope'),
+    OPS.filter((op) => !plannerOnly.has(op)),
+  );
 });
 
 for (const name of names) {
@@ -63,7 +79,10 @@ for (const name of names) {
     for (const [op, elsewhere] of leftOut(name)) {
       assert.equal(engines.get(name).callText(JSON.stringify({ op })), refusal(op, elsewhere, name));
       assert.ok(engines.has(elsewhere) && carried(elsewhere).includes(op), `${elsewhere} does not answer ${op}`);
-      assert.throws(() => engines.get(name).call({ op }), (err) => err.code === 'unknown_op' && err.field === 'op');
+      assert.throws(
+        () => engines.get(name).call({ op }),
+        (err) => err.code === 'unknown_op' && err.field === 'op',
+      );
     }
   });
 
@@ -79,16 +98,23 @@ for (const name of names) {
       }
       if (op === 'presets' && widgetModule(name) && !JSON.parse(got).error) {
         const native = JSON.parse(c.response);
-        assert.ok(native.hardware.some((h) => h.sources) && native.models.some((m) => m.source), `${c.file}: ${c.name}`);
+        assert.ok(
+          native.hardware.some((h) => h.sources) && native.models.some((m) => m.source),
+          `${c.file}: ${c.name}`,
+        );
         assert.deepEqual(JSON.parse(got), withoutCitations(native), `${c.file}: ${c.name}`);
         continue;
       }
       // Only a request for an op it leaves out may be answered otherwise: with that op's refusal.
       const m = got.match(ELSEWHERE);
-      assert.ok(m && !ops.has(m[1]), `${c.file}: ${c.name}: ${got.slice(0, 200)} (expected ${c.response.slice(0, 200)})`);
+      assert.ok(
+        m && !ops.has(m[1]),
+        `${c.file}: ${c.name}: ${got.slice(0, 200)} (expected ${c.response.slice(0, 200)})`,
+      );
       assert.equal(got, refusal(m[1], leftOut(name).get(m[1]), name), `${c.file}: ${c.name}`);
     }
-    if (name !== 'parascope-planner') assert.ok(answered >= 3, `${name} answered only ${answered} fixtures of its own ops`);
+    if (name !== 'parascope-planner')
+      assert.ok(answered >= 3, `${name} answered only ${answered} fixtures of its own ops`);
   });
 }
 
@@ -97,36 +123,50 @@ async function codeOf(file, seen = new Map()) {
   if (seen.has(file)) return seen;
   const text = await readFile(file, 'utf8');
   seen.set(file, text);
-  for (const [, rel] of text.matchAll(/(?:from|import\()\s*'(\.[^']+\.js)'/g)) await codeOf(resolve(dirname(file), rel), seen);
+  for (const [, rel] of text.matchAll(/(?:from|import\()\s*'(\.[^']+\.js)'/g))
+    await codeOf(resolve(dirname(file), rel), seen);
   return seen;
 }
 
+/** A figure's element module, by its tag (widgets/index.js). */
+const elementOf = (tag) => join(root, 'web/widgets', filesOf(figureOf(tag)).module);
+
 /** The ops a widget's code asks (`op: 'x'` or `"op":"x"`). */
-const opsAsked = (code) => new Set([...code.values()].flatMap((text) =>
-  [...text.matchAll(/\bop: ?'([a-z_]+)'|"op":"([a-z_]+)"/g)].map((m) => m[1] ?? m[2])));
+const opsAsked = (code) =>
+  new Set(
+    [...code.values()].flatMap((text) =>
+      [...text.matchAll(/\bop: ?'([a-z_]+)'|"op":"([a-z_]+)"/g)].map((m) => m[1] ?? m[2]),
+    ),
+  );
 
 // What the widgets' code reads named `source`: none is a preset's citation (their modules compile none in).
 const NOT_CITATIONS = new Set([
-  'pub.source',  // <parascope-mfu>: a published run's reference, from lib/mfu-presets.js
-  'cf.source',   // <parascope-bubble>: the pipeline op's closed form (its paper)
+  'pub.source', // <parascope-mfu>: a published run's reference, from widgets/mfu/model/presets.js
+  'cf.source', // <parascope-bubble>: the pipeline op's closed form (its paper)
 ]);
 
 for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {
   test(`<${tag}> embedded alone runs ${name}, which answers every op its code asks`, async () => {
-    const asked = opsAsked(await codeOf(join(root, 'web/widgets', `${tag}.js`)));
+    const asked = opsAsked(await codeOf(elementOf(tag)));
     // plan is asked only by planSearch (lib/engine.js), which runs in the planner's worker on the planner's engine.
     asked.delete('plan');
     assert.ok(asked.has('presets') && asked.size >= 2, [...asked].join());
     const ops = carried(name);
-    for (const op of asked) assert.ok(ops.includes(op), `<${tag}> asks ${op}, which ${name} leaves to ${leftOut(name).get(op)}`);
+    for (const op of asked)
+      assert.ok(ops.includes(op), `<${tag}> asks ${op}, which ${name} leaves to ${leftOut(name).get(op)}`);
   });
 
   test(`<${tag}>'s code reads no preset citation, which ${name} leaves out`, async () => {
-    for (const [file, text] of await codeOf(join(root, 'web/widgets', `${tag}.js`))) {
+    for (const [file, text] of await codeOf(elementOf(tag))) {
       for (const m of text.matchAll(/[\w$.\]\[]*\bsources?\b/g)) {
         // A key written (`source: 'x'`) or a word in a comment or a string is no read; a property read must be listed.
-        const read = /\.sources?$|\[['"]sources?['"]\]$/.test(m[0]) || /^\s*[,}=]/.test(text.slice(m.index + m[0].length));
-        if (read) assert.ok(NOT_CITATIONS.has(m[0]), `${file}: reads ${m[0]}, which ${name} does not have (engine/embed_data.cmake)`);
+        const read =
+          /\.sources?$|\[['"]sources?['"]\]$/.test(m[0]) || /^\s*[,}=]/.test(text.slice(m.index + m[0].length));
+        if (read)
+          assert.ok(
+            NOT_CITATIONS.has(m[0]),
+            `${file}: reads ${m[0]}, which ${name} does not have (engine/embed_data.cmake)`,
+          );
       }
     }
   });

@@ -29,14 +29,18 @@ function nativeWithin256MB(text) {
 
 test('the largest request of every op fits: native in 256 MB, wasm heap under 64 MiB, same answer', async () => {
   for (const { name, request, module: moduleName } of worstCases()) {
-    const module = await wasmModule(moduleName);  // one per request: the heap after it is that request's peak
+    const module = await wasmModule(moduleName); // one per request: the heap after it is that request's peak
     const text = JSON.stringify(request);
     const wasm = module.call(text);
     assert.ok(!wasm.startsWith('{"error"'), `${name}: refused: ${wasm.slice(0, 300)}`);
     const heap = module.HEAP8.buffer.byteLength / MiB;
     assert.ok(heap < 64, `${name}: wasm heap ${heap} MiB`);
     const native = nativeWithin256MB(text);
-    assert.equal(native.status, 0, `${name}: native exit ${native.status}: ${native.stderr}${native.stdout.slice(0, 300)}`);
+    assert.equal(
+      native.status,
+      0,
+      `${name}: native exit ${native.status}: ${native.stderr}${native.stdout.slice(0, 300)}`,
+    );
     assert.ok(comparable(native.stdout) === comparable(wasm), `${name}: native and wasm answers differ`);
   }
 });

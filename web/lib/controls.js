@@ -27,7 +27,11 @@ export function selectControl({ label, options, value, onChange, name }) {
   select.addEventListener('change', () => onChange(select.value));
   const { line, hint } = hintLine(id);
   select.setAttribute('aria-describedby', line.id);
-  return { element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), select, line), input: select, hint };
+  return {
+    element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), select, line),
+    input: select,
+    hint,
+  };
 }
 
 /** A labelled numeric field; onChange(number) fires for valid numbers only, invalid text is marked aria-invalid. */
@@ -36,15 +40,25 @@ export function numberControl({ label, value, min, max, step = 'any', onChange, 
   const input = h('input', { id, name: name ?? id, type: 'number', inputmode: 'decimal', value, min, max, step });
   input.addEventListener('input', () => {
     const v = Number(input.value);
-    const ok = input.value.trim() !== '' && Number.isFinite(v) && (min === undefined || v >= min) && (max === undefined || v <= max);
+    const ok =
+      input.value.trim() !== '' &&
+      Number.isFinite(v) &&
+      (min === undefined || v >= min) &&
+      (max === undefined || v <= max);
     input.setAttribute('aria-invalid', ok ? 'false' : 'true');
     if (ok) onChange(v);
   });
   const { line, hint } = hintLine(id);
   input.setAttribute('aria-describedby', line.id);
   return {
-    element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), input,
-      unit ? h('span', { class: 'unit' }, unit) : null, line),
+    element: h(
+      'label',
+      { class: 'control', for: id },
+      h('span', { class: 'label' }, label),
+      input,
+      unit ? h('span', { class: 'unit' }, unit) : null,
+      line,
+    ),
     input,
     hint,
   };
@@ -53,7 +67,16 @@ export function numberControl({ label, value, min, max, step = 'any', onChange, 
 /** A labelled range slider showing its value; onInput(value) while dragging, onChange(value) on release. */
 export function sliderControl({ label, value, min, max, step = 1, onInput, onChange, name, format = String }) {
   const id = uid('rng');
-  const input = h('input', { id, name: name ?? id, type: 'range', value, min, max, step, 'aria-valuetext': format(value) });
+  const input = h('input', {
+    id,
+    name: name ?? id,
+    type: 'range',
+    value,
+    min,
+    max,
+    step,
+    'aria-valuetext': format(value),
+  });
   const output = h('output', { for: id }, format(value));
   const read = () => {
     const v = Number(input.value);
@@ -71,7 +94,14 @@ export function sliderControl({ label, value, min, max, step = 1, onInput, onCha
     read();
   };
   return {
-    element: h('label', { class: 'control slider', for: id }, h('span', { class: 'label' }, label), input, output, line),
+    element: h(
+      'label',
+      { class: 'control slider', for: id },
+      h('span', { class: 'label' }, label),
+      input,
+      output,
+      line,
+    ),
     input,
     hint,
     set,

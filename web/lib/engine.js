@@ -16,17 +16,21 @@ const startCompiling = (url) =>
     : null;
 // A page that shows one widget alone (embed.html: <html data-engine="widget">) starts that widget's own engine instead
 // (lib/widget-engines.js).
-const early = typeof window !== 'undefined' && document.documentElement.dataset.engine !== 'widget'
-  ? startCompiling(WASM_URL) : null;
+const early =
+  typeof window !== 'undefined' && document.documentElement.dataset.engine !== 'widget'
+    ? startCompiling(WASM_URL)
+    : null;
 early?.catch(() => {}); // a failure is reported by loadEngine, which tries again
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const isWellFormed = (text) => (typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text));
+const isWellFormed = (text) =>
+  typeof text.isWellFormed === 'function' ? text.isWellFormed() : !LONE_SURROGATE.test(text);
 
 /** The bytes of `text` in UTF-8, with each lone surrogate written as its own 3 bytes (WTF-8: not valid UTF-8). */
 function wtf8(text) {
   const bytes = [];
-  for (const ch of text) {  // iterates code points; a lone surrogate comes alone
+  for (const ch of text) {
+    // iterates code points; a lone surrogate comes alone
     const c = ch.codePointAt(0);
     if (c < 0x80) bytes.push(c);
     else if (c < 0x800) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 63));
@@ -41,7 +45,8 @@ function nonFiniteField(value, path = '', seen = new Set()) {
   if (typeof value === 'number') return Number.isFinite(value) ? null : path;
   if (value === null || typeof value !== 'object' || seen.has(value)) return null;
   seen.add(value);
-  const entries = Array.isArray(value) ? value.map((v, i) => [`${path}[${i}]`, v])
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [`${path}[${i}]`, v])
     : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
   for (const [at, v] of entries) {
     const found = nonFiniteField(typeof v?.toJSON === 'function' ? v.toJSON() : v, at, seen);
@@ -68,13 +73,24 @@ function wrap(module) {
     let text;
     try {
       text = JSON.stringify(request);
-    } catch (err) {  // nested too deeply for the JS stack, a cycle, a BigInt: the request cannot even be written
-      throw new EngineError({ code: 'invalid_request', message: `the request cannot be written as JSON (${err.message})`, field: null });
+    } catch (err) {
+      // nested too deeply for the JS stack, a cycle, a BigInt: the request cannot even be written
+      throw new EngineError({
+        code: 'invalid_request',
+        message: `the request cannot be written as JSON (${err.message})`,
+        field: null,
+      });
     }
-    if (typeof text !== 'string') {  // undefined, a function, a symbol: JSON has no text for it
-      throw new EngineError({ code: 'invalid_request', message: 'the request must be a JSON object with an "op" field', field: null });
+    if (typeof text !== 'string') {
+      // undefined, a function, a symbol: JSON has no text for it
+      throw new EngineError({
+        code: 'invalid_request',
+        message: 'the request must be a JSON object with an "op" field',
+        field: null,
+      });
     }
-    if (text.includes('null')) {  // JSON writes NaN and ±Infinity as null: name the field the caller sent them in
+    if (text.includes('null')) {
+      // JSON writes NaN and ±Infinity as null: name the field the caller sent them in
       const field = nonFiniteField(request);
       if (field) throw new EngineError({ code: 'not_finite', message: `${field} must be finite`, field });
     }
@@ -99,9 +115,10 @@ function wrap(module) {
       const response = answer(request);
       const numbers = module.attachment();
       const n = numbers.length;
-      const store = reuse?.buffer.byteLength >= n * 8 && reuse.BYTES_PER_ELEMENT === 8
-        ? new Float64Array(reuse.buffer, 0, n)
-        : new Float64Array(Math.ceil(n * 1.25)).subarray(0, n); // room to grow a little without a new buffer
+      const store =
+        reuse?.buffer.byteLength >= n * 8 && reuse.BYTES_PER_ELEMENT === 8
+          ? new Float64Array(reuse.buffer, 0, n)
+          : new Float64Array(Math.ceil(n * 1.25)).subarray(0, n); // room to grow a little without a new buffer
       store.set(numbers);
       return { response, attachment: store };
     },
@@ -155,7 +172,9 @@ export function engineLoader(wasmUrl, importGlue, compiling = null) {
         // Instantiate the module compiled above (Emscripten's hook); a failed download or compile rejects the load.
         failed = new Promise((_, reject) => {
           options.instantiateWasm = (imports, receive) => {
-            compiled.then((module) => WebAssembly.instantiate(module, imports)).then((instance) => receive(instance), reject);
+            compiled
+              .then((module) => WebAssembly.instantiate(module, imports))
+              .then((instance) => receive(instance), reject);
             return {};
           };
         });
@@ -194,11 +213,15 @@ export function useEngine(wasmUrl, importGlue) {
   let glue = importGlue();
   const compiling = startCompiling(wasmUrl);
   for (const started of [glue, compiling]) started?.catch(() => {}); // a failure is reported by loadEngine
-  figures = engineLoader(wasmUrl, () => {
-    const started = glue ?? importGlue();
-    glue = null;
-    return started;
-  }, compiling);
+  figures = engineLoader(
+    wasmUrl,
+    () => {
+      const started = glue ?? importGlue();
+      glue = null;
+      return started;
+    },
+    compiling,
+  );
 }
 
 /**
@@ -206,7 +229,10 @@ export function useEngine(wasmUrl, importGlue) {
  * first use: <parascope-planner>'s worker loads it, so pages and widgets without a planner never download its code.
  */
 export function loadPlannerEngine(moduleOptions = {}) {
-  planner ??= engineLoader(new URL('../wasm/parascope-planner.wasm', import.meta.url), () => import('../wasm/parascope-planner.mjs'));
+  planner ??= engineLoader(
+    new URL('../wasm/parascope-planner.wasm', import.meta.url),
+    () => import('../wasm/parascope-planner.mjs'),
+  );
   return planner(moduleOptions);
 }
 

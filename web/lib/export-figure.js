@@ -1,12 +1,9 @@
 // Downloads a widget's figure (SVG with fonts and colours inlined; PNG at 2×) and its numbers (CSV, JSON), each named
 // after the widget and its state. The widget's exportFigure() says what to capture and which numbers it shows.
-// Loaded only when a download is asked (lib/widget-tools.js), with the vector drawers a widget's `vector` may use.
+// Loaded only when a download is asked (lib/widget-tools.js); a widget that draws a canvas loads its own vector
+// drawers (exportFigure().drawers) at the same moment.
 import { figureSvg, pngBlob, svgText } from './figure-svg.js';
-import { ganttSvg } from './gantt-svg.js';
 import { answerRows, csvText, fileName, jsonText } from './model/export-data.js';
-
-/** The vector drawings a widget's exportFigure().vector(canvas, box, drawers) can return (they load with this module). */
-const drawers = { ganttSvg };
 
 /** Makes the file and starts its download; resolves to the file's name. */
 export async function downloadFigure(widget, format) {
@@ -15,15 +12,25 @@ export async function downloadFigure(widget, format) {
   const name = fileName(widget.localName.replace(/^parascope-/, ''), figure.words, format);
   let blob;
   if (format === 'svg' || format === 'png') {
-    const drawing = figureSvg(figure.root, { title: figure.title, vector: figure.vector && ((canvas, box) => figure.vector(canvas, box, drawers)),
-      background: getComputedStyle(widget.body).backgroundColor });
+    const drawers = figure.drawers ? await figure.drawers() : {}; // what the widget's vector(canvas, box, drawers) uses
+    const drawing = figureSvg(figure.root, {
+      title: figure.title,
+      vector: figure.vector && ((canvas, box) => figure.vector(canvas, box, drawers)),
+      background: getComputedStyle(widget.body).backgroundColor,
+    });
     const text = svgText(drawing);
-    blob = format === 'svg' ? new Blob([text], { type: 'image/svg+xml' })
-      : await pngBlob(text, Number(drawing.getAttribute('width')), Number(drawing.getAttribute('height')), 2);
+    blob =
+      format === 'svg'
+        ? new Blob([text], { type: 'image/svg+xml' })
+        : await pngBlob(text, Number(drawing.getAttribute('width')), Number(drawing.getAttribute('height')), 2);
   } else if (format === 'csv') {
-    blob = new Blob([csvText(figure.table ?? [['field', 'value'], ...answerRows(figure.data.response)])], { type: 'text/csv' });
+    blob = new Blob([csvText(figure.table ?? [['field', 'value'], ...answerRows(figure.data.response)])], {
+      type: 'text/csv',
+    });
   } else {
-    blob = new Blob([jsonText({ source: 'parascope', title: figure.title, ...figure.data })], { type: 'application/json' });
+    blob = new Blob([jsonText({ source: 'parascope', title: figure.title, ...figure.data })], {
+      type: 'application/json',
+    });
   }
   save(blob, name);
   return name;

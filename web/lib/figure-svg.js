@@ -3,15 +3,33 @@
 // (browsers, Inkscape) without the page's CSS. A canvas is replaced by the vector drawing its widget supplies.
 const NS = 'http://www.w3.org/2000/svg';
 // Controls are left out; a button inside a table cell (the planner's rank) is the figure's text and stays.
-const SKIP = '.controls, .control, .tools, .notes-anchor, .announcer, .bubble-sr, button:not(td > button), input, select, '
-  + '[hidden], .bubble-marker, .bubble-readout, .sizer, .mfu-presets, [role="tablist"]';
-const PAD = 16;         // margin around the figure, px
-const GAP_KEPT = 12;    // an empty band taller than GAP_MIN (where the controls were) shrinks to this, px
+const SKIP =
+  '.controls, .control, .tools, .notes-anchor, .announcer, .bubble-sr, button:not(td > button), input, select, ' +
+  '[hidden], .bubble-marker, .bubble-readout, .sizer, .mfu-presets, [role="tablist"]';
+const PAD = 16; // margin around the figure, px
+const GAP_KEPT = 12; // an empty band taller than GAP_MIN (where the controls were) shrinks to this, px
 const GAP_MIN = 28;
 /** SVG properties copied from the computed style onto each cloned element. */
-const SVG_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'opacity',
-  'font-family', 'font-size', 'font-weight', 'font-style', 'text-anchor', 'dominant-baseline', 'paint-order', 'stroke-linejoin',
-  'stroke-linecap', 'visibility', 'display'];
+const SVG_PROPS = [
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-dasharray',
+  'opacity',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'font-style',
+  'text-anchor',
+  'dominant-baseline',
+  'paint-order',
+  'stroke-linejoin',
+  'stroke-linecap',
+  'visibility',
+  'display',
+];
 
 /** A computed colour in the rgb()/rgba() syntax every SVG reader takes (color(srgb …) from color-mix converted). */
 export function plainColour(c) {
@@ -22,7 +40,8 @@ export function plainColour(c) {
 }
 
 /** Text for screen readers only: clipped to nothing, or a box of at most 1 px (the visually-hidden pattern). */
-const screenReaderOnly = (cs, r) => /inset\(50%\)/.test(cs.clipPath) || (cs.overflow === 'hidden' && r.width <= 1 && r.height <= 1);
+const screenReaderOnly = (cs, r) =>
+  /inset\(50%\)/.test(cs.clipPath) || (cs.overflow === 'hidden' && r.width <= 1 && r.height <= 1);
 
 const transparent = (c) => !c || c === 'transparent' || /rgba\(.*,\s*0\)$/.test(c) || / \/ 0\)$/.test(c);
 const round = (v) => Math.round(v * 100) / 100;
@@ -30,7 +49,8 @@ const round = (v) => Math.round(v * 100) / 100;
 function el(name, attributes) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attributes)) {
-    if (v !== null && v !== undefined && v !== '') node.setAttribute(k, k === 'fill' || k === 'stroke' ? plainColour(String(v)) : String(v));
+    if (v !== null && v !== undefined && v !== '')
+      node.setAttribute(k, k === 'fill' || k === 'stroke' ? plainColour(String(v)) : String(v));
   }
   return node;
 }
@@ -44,7 +64,8 @@ function inlineSvg(source, box) {
     const cs = getComputedStyle(node);
     for (const p of SVG_PROPS) {
       const v = cs.getPropertyValue(p);
-      if (v && !(p === 'display' && v !== 'none') && !(p === 'visibility' && v === 'visible')) to[i].setAttribute(p, plainColour(v));
+      if (v && !(p === 'display' && v !== 'none') && !(p === 'visibility' && v === 'visible'))
+        to[i].setAttribute(p, plainColour(v));
     }
     to[i].removeAttribute('class');
     to[i].removeAttribute('style');
@@ -68,12 +89,23 @@ function textRuns(node, origin, out) {
   let line = null;
   const flush = () => {
     if (!line || !line.text.trim()) return;
-    out.append(Object.assign(el('text', {
-      x: round(line.x - origin.left), y: round(line.top - origin.top + (line.height + size * 0.7) / 2),
-      'font-family': cs.fontFamily, 'font-size': cs.fontSize, 'font-weight': cs.fontWeight, fill: cs.color,
-      'font-style': cs.fontStyle === 'normal' ? null : cs.fontStyle, 'xml:space': 'preserve',
-      'data-top': round(line.top - origin.top), 'data-bottom': round(line.top - origin.top + line.height),
-    }), { textContent: line.text }));
+    out.append(
+      Object.assign(
+        el('text', {
+          x: round(line.x - origin.left),
+          y: round(line.top - origin.top + (line.height + size * 0.7) / 2),
+          'font-family': cs.fontFamily,
+          'font-size': cs.fontSize,
+          'font-weight': cs.fontWeight,
+          fill: cs.color,
+          'font-style': cs.fontStyle === 'normal' ? null : cs.fontStyle,
+          'xml:space': 'preserve',
+          'data-top': round(line.top - origin.top),
+          'data-bottom': round(line.top - origin.top + line.height),
+        }),
+        { textContent: line.text },
+      ),
+    );
   };
   for (const word of words) {
     const start = offset;
@@ -106,14 +138,30 @@ function boxRect(node, cs, origin) {
   const leftOnly = !stroke && parseFloat(cs.borderLeftWidth) > 0 && !transparent(cs.borderLeftColor);
   const shapes = [];
   if (fill !== 'none' || stroke) {
-    shapes.push(el('rect', { x: round(r.left - origin.left + bw / 2), y: round(r.top - origin.top + bw / 2),
-      width: round(Math.max(0, r.width - bw)), height: round(Math.max(0, r.height - bw)),
-      rx: parseFloat(cs.borderTopLeftRadius) || null, fill, stroke, 'stroke-width': stroke ? bw : null }));
+    shapes.push(
+      el('rect', {
+        x: round(r.left - origin.left + bw / 2),
+        y: round(r.top - origin.top + bw / 2),
+        width: round(Math.max(0, r.width - bw)),
+        height: round(Math.max(0, r.height - bw)),
+        rx: parseFloat(cs.borderTopLeftRadius) || null,
+        fill,
+        stroke,
+        'stroke-width': stroke ? bw : null,
+      }),
+    );
   }
   if (leftOnly) {
     const w = parseFloat(cs.borderLeftWidth);
-    shapes.push(el('rect', { x: round(r.left - origin.left), y: round(r.top - origin.top), width: w,
-      height: round(r.height), fill: cs.borderLeftColor }));
+    shapes.push(
+      el('rect', {
+        x: round(r.left - origin.left),
+        y: round(r.top - origin.top),
+        width: w,
+        height: round(r.height),
+        fill: cs.borderLeftColor,
+      }),
+    );
   }
   return shapes;
 }
@@ -125,25 +173,34 @@ function boxRect(node, cs, origin) {
 function markerRect(node, origin) {
   const before = getComputedStyle(node, '::before');
   if (!before.content || before.content === 'none' || !/inline-block|block/.test(before.display)) return null;
-  const border = (side) => (before[`border${side}Style`] !== 'none' && !transparent(before[`border${side}Color`])
-    ? parseFloat(before[`border${side}Width`]) || 0 : 0);
-  const content = before.boxSizing === 'border-box' ? 0 : 1;  // width and height exclude the borders
+  const border = (side) =>
+    before[`border${side}Style`] !== 'none' && !transparent(before[`border${side}Color`])
+      ? parseFloat(before[`border${side}Width`]) || 0
+      : 0;
+  const content = before.boxSizing === 'border-box' ? 0 : 1; // width and height exclude the borders
   const w = parseFloat(before.width) + content * (border('Left') + border('Right'));
   const hgt = parseFloat(before.height) + content * (border('Top') + border('Bottom'));
   if (!(w > 0 && hgt > 0)) return null;
   let fill = transparent(before.backgroundColor) ? null : before.backgroundColor;
-  if (!fill && before.backgroundImage !== 'none') fill = (before.backgroundImage.match(/(?:rgba?|color)\([^)]*\)/) ?? [null])[0];
-  const ring = border('Top') > 0 && border('Left') > 0;  // a framed swatch (the planner's "best", the ring's keys)
-  const bar = !fill && !ring && border('Left') > 0;      // a rule drawn by a left border (the planner's limit)
+  if (!fill && before.backgroundImage !== 'none')
+    fill = (before.backgroundImage.match(/(?:rgba?|color)\([^)]*\)/) ?? [null])[0];
+  const ring = border('Top') > 0 && border('Left') > 0; // a framed swatch (the planner's "best", the ring's keys)
+  const bar = !fill && !ring && border('Left') > 0; // a rule drawn by a left border (the planner's limit)
   if (!fill && !ring && !bar) return null;
   const r = node.getBoundingClientRect();
   const line = parseFloat(getComputedStyle(node).lineHeight) || r.height;
   const bw = ring ? border('Top') : 0;
-  return el('rect', { x: round(r.left - origin.left + (parseFloat(before.marginLeft) || 0) + bw / 2),
-    y: round(r.top - origin.top + (Math.min(line, r.height) - hgt) / 2 + bw / 2), width: w - bw, height: hgt - bw,
-    rx: parseFloat(before.borderTopLeftRadius) || null, fill: fill ?? (bar ? before.borderLeftColor : 'none'),
-    stroke: ring ? before.borderTopColor : null, 'stroke-width': ring ? bw : null,
-    'fill-opacity': Number(before.opacity) < 1 ? before.opacity : null });
+  return el('rect', {
+    x: round(r.left - origin.left + (parseFloat(before.marginLeft) || 0) + bw / 2),
+    y: round(r.top - origin.top + (Math.min(line, r.height) - hgt) / 2 + bw / 2),
+    width: w - bw,
+    height: hgt - bw,
+    rx: parseFloat(before.borderTopLeftRadius) || null,
+    fill: fill ?? (bar ? before.borderLeftColor : 'none'),
+    stroke: ring ? before.borderTopColor : null,
+    'stroke-width': ring ? bw : null,
+    'fill-opacity': Number(before.opacity) < 1 ? before.opacity : null,
+  });
 }
 
 /**
@@ -154,7 +211,7 @@ export function figureSvg(root, { title, vector = () => null, background }) {
   const origin = root.getBoundingClientRect();
   const rootStyle = getComputedStyle(root);
   const body = el('g', {});
-  const items = [];  // every drawn node with its vertical extent, to close the bands left by the controls
+  const items = []; // every drawn node with its vertical extent, to close the bands left by the controls
   const add = (node, top, bottom) => {
     body.append(node);
     items.push({ node, top, bottom });
@@ -179,15 +236,21 @@ export function figureSvg(root, { title, vector = () => null, background }) {
         continue;
       }
       if (child instanceof HTMLCanvasElement) {
-        const drawn = vector(child, box) ?? el('image', { x: box.x, y: box.y, width: box.width, height: box.height,
-          href: child.toDataURL('image/png') });
+        const drawn =
+          vector(child, box) ??
+          el('image', { x: box.x, y: box.y, width: box.width, height: box.height, href: child.toDataURL('image/png') });
         add(drawn, box.y, box.y + box.height);
         continue;
       }
       if (cs.visibility === 'visible') {
         for (const shape of boxRect(child, cs, origin) ?? []) add(shape, box.y, box.y + box.height);
         const mark = markerRect(child, origin);
-        if (mark) add(mark, Number(mark.getAttribute('y')), Number(mark.getAttribute('y')) + Number(mark.getAttribute('height')));
+        if (mark)
+          add(
+            mark,
+            Number(mark.getAttribute('y')),
+            Number(mark.getAttribute('y')) + Number(mark.getAttribute('height')),
+          );
       }
       walk(child);
     }
@@ -202,12 +265,31 @@ export function figureSvg(root, { title, vector = () => null, background }) {
   const lines = wrap(title, Math.max(20, Math.floor((width - 2 * PAD) / 9.2)));
   const head = PAD + lines.length * 20 + 8;
   const height = Math.ceil(Math.max(0, ...items.map((i) => i.bottom)) - shift) + head + PAD;
-  const out = el('svg', { xmlns: NS, width, height, viewBox: `0 0 ${width} ${height}`, 'font-family': rootStyle.fontFamily });
+  const out = el('svg', {
+    xmlns: NS,
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    'font-family': rootStyle.fontFamily,
+  });
   out.append(Object.assign(el('title', {}), { textContent: title }));
   out.append(el('rect', { width, height, fill: background ?? rootStyle.backgroundColor }));
-  lines.forEach((line, i) => out.append(Object.assign(el('text', { x: PAD, y: PAD + 15 + i * 20,
-    'font-family': rootStyle.fontFamily, 'font-size': '15px', 'font-weight': '600', fill: rootStyle.color,
-    'xml:space': 'preserve' }), { textContent: line })));
+  lines.forEach((line, i) =>
+    out.append(
+      Object.assign(
+        el('text', {
+          x: PAD,
+          y: PAD + 15 + i * 20,
+          'font-family': rootStyle.fontFamily,
+          'font-size': '15px',
+          'font-weight': '600',
+          fill: rootStyle.color,
+          'xml:space': 'preserve',
+        }),
+        { textContent: line },
+      ),
+    ),
+  );
   body.setAttribute('transform', `translate(${PAD} ${head})`);
   out.append(body);
   return out;
@@ -230,7 +312,7 @@ function wrap(text, chars) {
  */
 function closeGaps(items) {
   const spans = items.map((i) => [i.top, i.bottom]).sort((a, b) => a[0] - b[0]);
-  const cuts = [];  // [y, removed]: everything below y moves up by removed
+  const cuts = []; // [y, removed]: everything below y moves up by removed
   let reach = spans.length ? spans[0][0] : 0;
   const lead = Math.max(0, reach);
   if (lead > 0) cuts.push([0, lead]);
@@ -244,7 +326,8 @@ function closeGaps(items) {
     const shorter = moved(item.bottom - 0.01) - up;
     const { node } = item;
     node.setAttribute('y', round(Number(node.getAttribute('y')) - up));
-    if (shorter > 0 && node.localName === 'rect') node.setAttribute('height', round(Number(node.getAttribute('height')) - shorter));
+    if (shorter > 0 && node.localName === 'rect')
+      node.setAttribute('height', round(Number(node.getAttribute('height')) - shorter));
     item.bottom -= up + shorter;
     item.top -= up;
   }
@@ -271,5 +354,7 @@ export async function pngBlob(text, width, height, scale = 2) {
   const ctx = canvas.getContext('2d');
   ctx.scale(scale, scale);
   ctx.drawImage(image, 0, 0, width, height);
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be made'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the PNG could not be made'))), 'image/png'),
+  );
 }

@@ -8,8 +8,9 @@ import { addressHasHash, nearWindow, showFailure } from './widget.js';
 const LATER_MAX_MS = 3000;
 
 /** The note a reader sees in place of a figure that could not start. */
-const failedText = (why) => `This figure could not start: its script failed (${why}). The other figures on this page `
-  + 'are not affected; reloading the page may help.';
+const failedText = (why) =>
+  `This figure could not start: its script failed (${why}). The other figures on this page ` +
+  'are not affected; reloading the page may help.';
 
 /** Every element with this tag that is not :defined (never upgraded, or its upgrade threw) gets the note. */
 function markFailed(tag, why) {
@@ -36,7 +37,7 @@ async function register(tag, load) {
   if ([...document.querySelectorAll(tag)].every((el) => el.matches(':defined'))) return [tag, true];
   let why = 'its constructor failed';
   try {
-    new Class();  // the browser reported the upgrade's error, not us: constructing one again shows it
+    new Class(); // the browser reported the upgrade's error, not us: constructing one again shows it
   } catch (err) {
     why = err?.message ?? String(err);
   }
@@ -77,7 +78,9 @@ function firstDrawn(tags) {
     const drawn = (e) => {
       if (!tags.includes(e.target.localName)) return;
       document.removeEventListener('parascope-ready', drawn, true);
-      requestAnimationFrame(() => { setTimeout(done); });  // after the frame that paints it
+      requestAnimationFrame(() => {
+        setTimeout(done);
+      }); // after the frame that paints it
     };
     for (const type of triggers) window.addEventListener(type, done, { capture: true, passive: true });
     document.addEventListener('parascope-ready', drawn, true);

@@ -2,17 +2,31 @@
 // that widget asks, linked by CMakeLists.txt (PARASCOPE_WASM_MODULES, PARASCOPE_WASM_OPS_<module>). The article and
 // the guide run every widget and keep the figures' engine (wasm/parascope.wasm); tests/js/widget-engines.test.mjs
 // checks that each module here answers every op its widget's code asks.
+import { FIGURES } from '../widgets/index.js';
 import { useEngine } from './engine.js';
 
-/** tag -> [its module's name, its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
-export const WIDGET_ENGINES = {
-  'parascope-ring': ['parascope-ring-engine', () => new URL('../wasm/parascope-ring-engine.wasm', import.meta.url), () => import('../wasm/parascope-ring-engine.mjs')],
-  'parascope-bubble': ['parascope-bubble-engine', () => new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url), () => import('../wasm/parascope-bubble-engine.mjs')],
-  'parascope-axes': ['parascope-axes-engine', () => new URL('../wasm/parascope-axes-engine.wasm', import.meta.url), () => import('../wasm/parascope-axes-engine.mjs')],
-  'parascope-mfu': ['parascope-step-engine', () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url), () => import('../wasm/parascope-step-engine.mjs')],
-  // The planner's page thread asks only step (its search runs in a worker on the planner's engine).
-  'parascope-planner': ['parascope-step-engine', () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url), () => import('../wasm/parascope-step-engine.mjs')],
+/** module name -> [its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
+const MODULES = {
+  'parascope-ring-engine': [
+    () => new URL('../wasm/parascope-ring-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-ring-engine.mjs'),
+  ],
+  'parascope-bubble-engine': [
+    () => new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-bubble-engine.mjs'),
+  ],
+  'parascope-axes-engine': [
+    () => new URL('../wasm/parascope-axes-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-axes-engine.mjs'),
+  ],
+  'parascope-step-engine': [
+    () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url),
+    () => import('../wasm/parascope-step-engine.mjs'),
+  ],
 };
+
+/** tag -> [its module's name, its wasm's URL, its glue's import()], for each figure of widgets/index.js. */
+export const WIDGET_ENGINES = Object.fromEntries(FIGURES.map(({ tag, engine }) => [tag, [engine, ...MODULES[engine]]]));
 
 /** Makes the page's engine (loadEngine) the one of widget `tag` and starts downloading it; false for an unknown tag. */
 export function useWidgetEngine(tag) {

@@ -1,8 +1,8 @@
-// Every parascope widget: its tag and how to load its module (main.js registers them through lib/register-widgets.js).
-export const WIDGET_MODULES = {
-  'parascope-mfu': () => import('../widgets/parascope-mfu.js'),
-  'parascope-axes': () => import('../widgets/parascope-axes.js'),
-  'parascope-ring': () => import('../widgets/parascope-ring.js'),
-  'parascope-bubble': () => import('../widgets/parascope-bubble.js'),
-  'parascope-planner': () => import('../widgets/parascope-planner.js'),
-};
+// Every parascope widget: its tag and how to load its module (main.js registers them through lib/register-widgets.js),
+// one per figure of widgets/index.js. The import names its file by a pattern a bundler can read
+// (widgets/<name>/element.js: esbuild makes each its own chunk in a split build), not by a computed URL.
+import { FIGURES } from '../widgets/index.js';
+
+export const WIDGET_MODULES = Object.fromEntries(
+  FIGURES.map(({ tag, name }) => [tag, () => import(`../widgets/${name}/element.js`)]),
+);

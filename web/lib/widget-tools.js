@@ -13,34 +13,73 @@ const exportCode = () => import(new URL('./export-figure.js', import.meta.url).h
 
 /** Builds the tools row for `widget` (a ParascopeWidget that has run setup); returns { element }. */
 export function widgetTools(widget) {
-  const status = h('span', { class: 'tools-status', role: 'status', 'aria-live': 'polite', 'data-out': 'tools-status' });
+  const status = h('span', {
+    class: 'tools-status',
+    role: 'status',
+    'aria-live': 'polite',
+    'data-out': 'tools-status',
+  });
   let timer = 0;
   const say = (text) => {
     status.textContent = text;
     clearTimeout(timer);
-    timer = setTimeout(() => { status.textContent = ''; }, SAID_MS);
+    timer = setTimeout(() => {
+      status.textContent = '';
+    }, SAID_MS);
   };
-  const linkField = h('input', { class: 'tools-link', type: 'text', readonly: true, hidden: true,
-    'aria-label': 'Link to this figure as it stands', 'data-out': 'copied-link' });
-  const copy = widget.hasAttribute('permalink') && widget.linkState()
-    ? h('button', { type: 'button', name: 'copy-link', class: 'tool', onclick: () => copyLink(widget, linkField, say) },
-      'Copy link')
-    : null;
+  const linkField = h('input', {
+    class: 'tools-link',
+    type: 'text',
+    readonly: true,
+    hidden: true,
+    'aria-label': 'Link to this figure as it stands',
+    'data-out': 'copied-link',
+  });
+  const copy =
+    widget.hasAttribute('permalink') && widget.linkState()
+      ? h(
+          'button',
+          { type: 'button', name: 'copy-link', class: 'tool', onclick: () => copyLink(widget, linkField, say) },
+          'Copy link',
+        )
+      : null;
   const downloads = widget.exportFigure()
-    ? ['svg', 'png', 'csv', 'json'].map((format) => h('button', { type: 'button', name: `download-${format}`, class: 'tool',
-      'aria-label': `Download the ${format === 'svg' || format === 'png' ? 'figure' : 'numbers'} as ${format.toUpperCase()}`,
-      onclick: () => exportCode().then((code) => code.downloadFigure(widget, format)).then((name) => say(`Saved ${name}`),
-        (err) => say(`Could not make the file: ${err.message}`)) }, format.toUpperCase()))
+    ? ['svg', 'png', 'csv', 'json'].map((format) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            name: `download-${format}`,
+            class: 'tool',
+            'aria-label': `Download the ${format === 'svg' || format === 'png' ? 'figure' : 'numbers'} as ${format.toUpperCase()}`,
+            onclick: () =>
+              exportCode()
+                .then((code) => code.downloadFigure(widget, format))
+                .then(
+                  (name) => say(`Saved ${name}`),
+                  (err) => say(`Could not make the file: ${err.message}`),
+                ),
+          },
+          format.toUpperCase(),
+        ),
+      )
     : [];
-  const element = h('div', { class: 'tools screen-only', hidden: !copy && downloads.length === 0 },
-    copy, downloads.length ? h('span', { class: 'tools-downloads' }, h('span', { class: 'tools-label' }, 'Download'),
-      ...downloads) : null, status, linkField);
+  const element = h(
+    'div',
+    { class: 'tools screen-only', hidden: !copy && downloads.length === 0 },
+    copy,
+    downloads.length
+      ? h('span', { class: 'tools-downloads' }, h('span', { class: 'tools-label' }, 'Download'), ...downloads)
+      : null,
+    status,
+    linkField,
+  );
   return { element };
 }
 
 /** Copies the widget's link; where the clipboard is not allowed, shows the link selected so the reader can copy it. */
 async function copyLink(widget, field, say) {
-  widget.writeLinkNow();  // the address bar shows the same link at once
+  widget.writeLinkNow(); // the address bar shows the same link at once
   const href = widget.linkHref();
   field.value = href;
   widget.dataset.link = href;

@@ -12,7 +12,7 @@ for (const method of ['call', 'callText', 'callWithAttachment']) {
     return answer(request, ...rest);
   };
 }
-await import('../widgets/parascope-axes.js');
+await import('../widgets/axes/element.js');
 const axes = document.createElement('parascope-axes');
 for (const [name, value] of new URLSearchParams(location.search)) axes.setAttribute(name, value);
 document.getElementById('figure').append(axes);

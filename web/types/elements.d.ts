@@ -1,14 +1,14 @@
 // Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs
 // checks it; UPDATE=1 rewrites it). The attributes of each parascope element, for editors and JSX.
-import type { HardwareId, ModelId } from './engine.js';
+import type { Attention, HardwareId, ModelId, PlanObjective, Recompute, ScheduleId, ZeroStage } from './engine.js';
 
 /** <parascope-axes>: One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends. */
 export interface ParascopeAxesAttributes {
   /** the tab shown first. data, tensor, pipeline, expert, all; default all. */
   'axis'?: 'data' | 'tensor' | 'pipeline' | 'expert' | 'all';
-  /** model preset. a model preset id; default mixtral-8x7b. */
+  /** model preset. one of the engine's model presets; default mixtral-8x7b. */
   'model'?: ModelId;
-  /** accelerator preset. a hardware preset id; default h100-sxm. */
+  /** accelerator preset. one of the engine's hardware presets; default h100-sxm. */
   'hardware'?: HardwareId;
   /** GPUs in the run. 1 to 1,000,000, whole; default 64. */
   'gpus'?: number | `${number}`;
@@ -34,7 +34,7 @@ export interface ParascopeAxesAttributes {
 export interface ParascopeRingAttributes {
   /** GPUs on the ring. 2 to 16, whole; default 4. */
   'gpus'?: number | `${number}`;
-  /** accelerator preset. a hardware preset id; default h100-sxm. */
+  /** accelerator preset. one of the engine's hardware presets; default h100-sxm. */
   'hardware'?: HardwareId;
   /** inside a node or across nodes (a ring larger than a node runs on inter). intra, inter; default intra. */
   'link'?: 'intra' | 'inter';
@@ -52,8 +52,8 @@ export interface ParascopeBubbleAttributes {
   'stages'?: number | `${number}`;
   /** microbatches per step. 1 to 128, whole; default 8. */
   'microbatches'?: number | `${number}`;
-  /** pipeline schedule. gpipe, 1f1b, interleaved, zb-h1, zb-h2, dualpipe; default 1f1b. */
-  'schedule'?: 'gpipe' | '1f1b' | 'interleaved' | 'zb-h1' | 'zb-h2' | 'dualpipe';
+  /** pipeline schedule. one of the engine's pipeline schedules; default 1f1b. */
+  'schedule'?: ScheduleId;
   /** virtual chunks per GPU (interleaved). 1 to 8, whole; default 2. */
   'chunks'?: number | `${number}`;
   /** draw the forward half only (gpipe, interleaved). present or absent; default absent. */
@@ -78,28 +78,28 @@ export interface ParascopeMfuAttributes {
   'microbatch-size'?: number | `${number}`;
   /** sequences per step. 1 to 1,000,000, whole; default the preset's. */
   'global-batch'?: number | `${number}`;
-  /** activation recomputation. none, selective, full; default the preset's. */
-  'recompute'?: 'none' | 'selective' | 'full';
-  /** pipeline schedule. 1f1b, interleaved, gpipe, zb-h1, zb-h2, dualpipe; default the preset's. */
-  'schedule'?: '1f1b' | 'interleaved' | 'gpipe' | 'zb-h1' | 'zb-h2' | 'dualpipe';
-  /** ZeRO stage. 0, 1, 2, 3; default the preset's. */
-  'zero'?: '0' | '1' | '2' | '3';
+  /** activation recomputation. one of the engine's recomputation modes; default the preset's. */
+  'recompute'?: Recompute;
+  /** pipeline schedule. one of the engine's pipeline schedules; default the preset's. */
+  'schedule'?: ScheduleId;
+  /** ZeRO stage. one of the engine's ZeRO stages; default the preset's. */
+  'zero'?: `${ZeroStage}`;
   /** custom: context-parallel size. 1 to 1,000,000, whole; default 1. */
   'cp'?: number | `${number}`;
   /** custom: expert-parallel size (MoE models). 1 to 1,000,000, whole; default 1. */
   'ep'?: number | `${number}`;
   /** custom: sequence parallelism on. present or absent; default absent. */
   'sequence-parallel'?: boolean | '' | 'true' | 'false';
-  /** your-run and custom: model preset. a model preset id; default palm-540b. */
+  /** your-run and custom: model preset. one of the engine's model presets; default palm-540b. */
   'model'?: ModelId;
-  /** your-run and custom: accelerator preset. a hardware preset id; default tpu-v4. */
+  /** your-run and custom: accelerator preset. one of the engine's hardware presets; default tpu-v4. */
   'hardware'?: HardwareId;
   /** your-run and custom: GPUs (or TPU chips). 1 to 10,000,000, whole; default 6,144. */
   'gpus'?: number | `${number}`;
   /** your-run: measured throughput of the whole cluster, tokens/s. above 0; default 238,300. */
   'tokens-per-second'?: number | `${number}`;
-  /** your-run: attention FLOP convention. full, causal; default full. */
-  'attention'?: 'full' | 'causal';
+  /** your-run: attention FLOP convention. one of the engine's attention FLOP conventions; default full. */
+  'attention'?: Attention;
   /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
   'theme'?: 'light' | 'dark';
   /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
@@ -108,16 +108,16 @@ export interface ParascopeMfuAttributes {
 
 /** <parascope-planner>: undefined */
 export interface ParascopePlannerAttributes {
-  /** model preset to plan for. a model preset id; default gpt3-175b. */
+  /** model preset to plan for. one of the engine's model presets; default gpt3-175b. */
   'model'?: ModelId;
-  /** accelerator preset. a hardware preset id; default a100-80gb. */
+  /** accelerator preset. one of the engine's hardware presets; default a100-80gb. */
   'hardware'?: HardwareId;
   /** GPUs in the cluster. 1 to 65,536, whole; default 1,024. */
   'gpus'?: number | `${number}`;
   /** sequences per step. 1 to 1,000,000, whole; default 1,536. */
   'global-batch'?: number | `${number}`;
-  /** what the table ranks by. mfu, step_time, memory; default mfu. */
-  'objective'?: 'mfu' | 'step_time' | 'memory';
+  /** what the table ranks by. one of the engine's plan objectives; default mfu. */
+  'objective'?: PlanObjective;
   /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
   'theme'?: 'light' | 'dark';
   /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */

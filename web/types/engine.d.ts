@@ -14,12 +14,12 @@ export class EngineError extends Error {
   readonly field: string | null;
 }
 
-export type HardwareId = 'a100-40gb' | 'a100-80gb' | 'h100-sxm' | 'h200' | 'b200' | 'tpu-v4' | 'tpu-v5p' | 'mi300x';
-export type ModelId = 'gpt2-124m' | 'gpt3-175b' | 'megatron-1t' | 'palm-540b' | 'llama3-8b' | 'llama3-70b'
-  | 'llama3-405b' | 'mixtral-8x7b' | 'deepseek-v3';
-export type ScheduleId = 'gpipe' | '1f1b' | 'interleaved' | 'zb-h1' | 'zb-h2' | 'dualpipe';
-export type Recompute = 'none' | 'selective' | 'full' | 'op';
-export type Attention = 'full' | 'causal';
+// The engine's lists (hardware and model ids, schedules, modes, stages, objectives) as unions: generated when the
+// site is built from the engine's own presets answer (scripts/presets-types.mjs), never written here by hand.
+import type { Attention, Fp8Recipe, HardwareId, ModelId, PlanObjective, Precision, Recompute, ScheduleId, Software,
+  ZeroStage } from './presets.js';
+export type { Attention, Fp8Recipe, HardwareId, ModelId, PlanObjective, Precision, Recompute, ScheduleId, Software,
+  ZeroStage } from './presets.js';
 export type LinkKind = 'intra' | 'inter';
 
 /** A transformer's shape (engine/API.md, "Model shape object"). */
@@ -52,8 +52,8 @@ export interface PresetsResponse {
   models: Array<ModelShape & { id: ModelId; name: string; derived: { params_total: number; params_active: number; params_flops: number } }>;
   /** the schedule registry, in the order readers are shown them */
   schedules: Array<{ id: ScheduleId; label: string; splits_backward: boolean; interleaves: boolean; forward_only: boolean; source: string }>;
-  recompute: Recompute[]; zero: Array<0 | 1 | 2 | 3>; precisions: Array<'bf16' | 'fp8'>; attention: Attention[];
-  software: Array<Software>; plan_objectives: Array<'mfu' | 'step_time' | 'memory'>;
+  recompute: Recompute[]; zero: ZeroStage[]; precisions: Precision[]; fp8_recipes: Fp8Recipe[]; attention: Attention[];
+  software: Software[]; plan_objectives: PlanObjective[];
 }
 
 export interface MfuRequest {
@@ -113,7 +113,7 @@ export interface Cluster {
 }
 export interface Parallel {
   tp?: number; pp?: number; cp?: number; ep?: number; dp?: number; vpp?: number; microbatch_size?: number;
-  global_batch: number; schedule?: ScheduleId; recompute?: Recompute; sequence_parallel?: boolean; zero?: 0 | 1 | 2 | 3;
+  global_batch: number; schedule?: ScheduleId; recompute?: Recompute; sequence_parallel?: boolean; zero?: ZeroStage;
   /** the embedding / the loss counted as one pipeline layer (Megatron-Core's account-for options; pp ≥ 2) */
   account_for_embedding?: boolean; account_for_loss?: boolean;
 }
@@ -172,25 +172,23 @@ export interface MoeRouteResponse {
   intra_link?: LinkUsed; ranks_per_node?: number;
 }
 
-export type Precision = 'bf16' | 'fp8';
-export type Software = 'megatron-core' | 'megatron-2021' | 'deepspeed' | 'pytorch' | 'pytorch-compile' | 'xla';
 
 export interface PlanRequest {
   op: 'plan'; model: ModelId | ModelShape; hardware: HardwareId | Hardware; cluster: Cluster;
   /** sequences per optimizer step */
   global_batch: number;
   /** allowed values of each knob (default: every schedule, every recompute mode, ZeRO 0-3, bf16 only) */
-  schedules?: ScheduleId[]; recompute?: Recompute[]; zero?: Array<0 | 1 | 2 | 3>; precision?: Precision[];
+  schedules?: ScheduleId[]; recompute?: Recompute[]; zero?: ZeroStage[]; precision?: Precision[];
   /** largest tensor-parallel size (default: cluster.gpus_per_node, tp within a node) */
   max_tp?: number;
   /** results kept, 1-100 (default 10) */
   top_k?: number;
-  objective?: 'mfu' | 'step_time' | 'memory'; software?: Software;
+  objective?: PlanObjective; software?: Software;
 }
 /** One planned configuration: `parallel` (with `precision` beside it) fed to `step` gives these numbers exactly. */
 export interface PlanCandidate {
   parallel: { dp: number; tp: number; pp: number; cp: number; ep: number; vpp: number; microbatch_size: number;
-    global_batch: number; schedule: ScheduleId; recompute: Recompute; sequence_parallel: boolean; zero: 0 | 1 | 2 | 3 };
+    global_batch: number; schedule: ScheduleId; recompute: Recompute; sequence_parallel: boolean; zero: ZeroStage };
   precision: Precision;
   /** fraction 0-1, seconds per step, bytes per GPU (the most loaded stage), whether that fits the GPU's memory */
   mfu: number; step_time: number; memory_per_gpu: number; fits: boolean;

@@ -1,4 +1,4 @@
-// Types of the parascope package: importing it ("parascope") registers the four custom elements; "parascope/engine"
+// Types of the parascope package: importing it ("parascope") registers every custom element; "parascope/engine"
 // is the engine on its own. Element attributes are in elements.d.ts (generated from lib/model/attributes.js).
 export * from './engine.js';
 export * from './elements.js';
@@ -9,7 +9,7 @@ import type { ParascopeElementAttributes } from './elements.js';
  * others working (it shows a note in its place and maps to false). Wait for it before calling an element's methods
  * right after importing the package.
  */
-export declare const registered: Promise<Record<'parascope-axes' | 'parascope-ring' | 'parascope-bubble' | 'parascope-mfu', boolean>>;
+export declare const registered: Promise<Record<keyof ParascopeElementAttributes, boolean>>;
 
 /** What every parascope element adds to HTMLElement. */
 export interface ParascopeElement extends HTMLElement {

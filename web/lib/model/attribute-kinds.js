@@ -6,10 +6,23 @@
  * or "true" means yes). `fallback` is the default; `defaultText` says it in words when it depends on something else.
  */
 export const int = (min, max, fallback, about, extra = {}) => ({ kind: 'int', min, max, fallback, about, ...extra });
-export const choice = (choices, fallback, about, extra = {}) => ({ kind: 'choice', choices, fallback, about, ...extra });
+export const choice = (choices, fallback, about, extra = {}) => ({
+  kind: 'choice',
+  choices,
+  fallback,
+  about,
+  ...extra,
+});
 
-export const THEME = choice(['light', 'dark'], null, 'force a colour scheme (otherwise the reader\'s)',
-  { defaultText: 'the reader\'s setting', css: true });
-export const PERMALINK = { kind: 'key', fallback: null, about: 'mirror the state in the URL hash under this key (empty: the '
-  + 'tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link"',
-defaultText: 'off' };
+export const THEME = choice(['light', 'dark'], null, "force a colour scheme (otherwise the reader's)", {
+  defaultText: "the reader's setting",
+  css: true,
+});
+export const PERMALINK = {
+  kind: 'key',
+  fallback: null,
+  about:
+    'mirror the state in the URL hash under this key (empty: the ' +
+    'tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link"',
+  defaultText: 'off',
+};

@@ -1,31 +1,42 @@
 // Every attribute of every parascope element, in one place: kind, range, default and what it does. The widgets read
-// their attributes (and permalink values) with these specs (each from its own file, attributes-<name>.js, so a widget
+// their attributes (and permalink values) with these specs (each from its own file, widgets/<name>/attributes.js, so a widget
 // embedded alone loads no other widget's), the iframe route takes only these names, and the embed guide's table and
 // the editor hints (types/, html-custom-data.json) are checked against this list.
-import { AXES_ATTRIBUTES } from './attributes-axes.js';
-import { BUBBLE_ATTRIBUTES } from './attributes-bubble.js';
-import { MFU_ATTRIBUTES } from './attributes-mfu.js';
-import { PLANNER_ATTRIBUTES } from './attributes-planner.js';
-import { RING_ATTRIBUTES } from './attributes-ring.js';
+import { FIGURES } from '../../widgets/index.js';
 
-export const ATTRIBUTES = {
-  'parascope-axes': AXES_ATTRIBUTES,
-  'parascope-ring': RING_ATTRIBUTES,
-  'parascope-bubble': BUBBLE_ATTRIBUTES,
-  'parascope-mfu': MFU_ATTRIBUTES,
-  'parascope-planner': PLANNER_ATTRIBUTES,
-};
+/** tag -> its attribute specs: each figure's widgets/<name>/attributes.js (widgets/index.js), read once at load. */
+export const ATTRIBUTES = Object.fromEntries(
+  await Promise.all(
+    FIGURES.map(async ({ tag, name }) => [tag, (await import(`../../widgets/${name}/attributes.js`)).ATTRIBUTES]),
+  ),
+);
 
 /** The element names, in the article's order. */
 export const ELEMENTS = Object.keys(ATTRIBUTES);
+
+/** The values of the engine's presets list `list` as attribute text: ids of objects (models, hardware, schedules), else the values. */
+export function presetValues(presets, list) {
+  return presets[list].map((x) => (typeof x === 'object' ? x.id : String(x)));
+}
 
 /** The spec of `element`'s attribute `name` with `choices` filled from the engine's presets answer where they come from it. */
 export function attributeSpec(element, name, presets = null) {
   const spec = ATTRIBUTES[element]?.[name];
   if (!spec) return null;
-  if (spec.engine && presets) return { ...spec, choices: presets[spec.engine].map((x) => x.id) };
+  if (spec.engine && presets) return { ...spec, choices: presetValues(presets, spec.engine) };
   return spec;
 }
+
+/** What each presets list the attributes take values from holds, in words. */
+const ENGINE_LIST_WORDS = {
+  models: 'model presets',
+  hardware: 'hardware presets',
+  schedules: 'pipeline schedules',
+  recompute: 'recomputation modes',
+  zero: 'ZeRO stages',
+  attention: 'attention FLOP conventions',
+  plan_objectives: 'plan objectives',
+};
 
 /** The range or values of a spec in words ("1 to 32", "gpipe, 1f1b, …", "any hardware preset"). */
 export function rangeText(spec) {
@@ -35,7 +46,7 @@ export function rangeText(spec) {
   if (spec.kind === 'flag') return 'present or absent';
   if (spec.kind === 'key') return 'a short name (letters, digits, - and _)';
   if (spec.choices) return spec.choices.join(', ');
-  return `a ${spec.engine === 'models' ? 'model' : 'hardware'} preset id`;
+  return `one of the engine's ${ENGINE_LIST_WORDS[spec.engine]}`;
 }
 
 /** The default of a spec in words. */

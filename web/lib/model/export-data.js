@@ -3,7 +3,8 @@
 
 /** One CSV field: quoted when it holds a comma, quote or line break; numbers written as JS writes them (full precision). */
 function field(value) {
-  const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -20,7 +21,9 @@ export function answerRows(answer, prefix = '') {
     if (value && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value)) {
       rows.push(...answerRows(value, path));
     } else if (Array.isArray(value) && value.some((v) => v && typeof v === 'object')) {
-      value.forEach((v, i) => rows.push(...(v && typeof v === 'object' ? answerRows(v, `${path}.${i}`) : [[`${path}.${i}`, v]])));
+      value.forEach((v, i) =>
+        rows.push(...(v && typeof v === 'object' ? answerRows(v, `${path}.${i}`) : [[`${path}.${i}`, v]])),
+      );
     } else {
       rows.push([path, ArrayBuffer.isView(value) ? Array.from(value) : value]);
     }
@@ -35,7 +38,14 @@ export function jsonText(data) {
 
 /** A file name from the widget's short name and its state's words: lower case, [a-z0-9.-] only. */
 export function fileName(widget, words, extension) {
-  const slug = [widget, ...words].map((w) => String(w).toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, ''))
-    .filter(Boolean).join('-');
+  const slug = [widget, ...words]
+    .map((w) =>
+      String(w)
+        .toLowerCase()
+        .replace(/[^a-z0-9.]+/g, '-')
+        .replace(/^-+|-+$/g, ''),
+    )
+    .filter(Boolean)
+    .join('-');
   return `parascope-${slug}.${extension}`;
 }

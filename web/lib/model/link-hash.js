@@ -6,7 +6,9 @@ export const MAX_HASH = 4096;
 
 /** The params of a hash ("#a=1&b=2" or "a=1&b=2"), in order; parts without "=" (a heading's anchor) are dropped. */
 function params(hash) {
-  const text = String(hash ?? '').slice(0, MAX_HASH).replace(/^#/, '');
+  const text = String(hash ?? '')
+    .slice(0, MAX_HASH)
+    .replace(/^#/, '');
   const out = [];
   for (const part of text.split('&')) {
     if (!part.includes('=')) continue;

@@ -1,0 +1,88 @@
+// The words and numbers <parascope-mfu> shows for one `step` answer of the engine: headline, dashboard side, facts,
+// accessible names and the polite announcement. Pure: engine answer in, strings out (formatting only, no engine maths).
+import { percent, seconds, si } from '../../../lib/format.js';
+import { deviceCount } from './devices.js';
+import { shareText, shownSeconds } from './step-share.js';
+
+/**
+ * The engine's error band in a reader's words: the 10th to 90th percentile of where published runs of this stack,
+ * which the model was not fitted to, landed against its prediction (engine/API.md "Error bands").
+ */
+export function bandText(band) {
+  if (!band) return '';
+  const [low, high] = band.mfu;
+  const basis = band.basis === 'all stacks' ? 'all stacks' : band.basis;
+  return (
+    `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs ` +
+    `(${basis})`
+  );
+}
+
+/**
+ * The line beside the recomputation control: with selective chosen and the engine's answer recomputing nothing
+ * (`compute_split.recompute_at_peak` 0: under FlashAttention the engine treats selective as none), say so.
+ */
+export function recomputeHint(recompute, r) {
+  if (recompute !== 'selective' || r.compute_split.recompute_at_peak !== 0) return '';
+  return 'Same as none here: FlashAttention keeps no attention scores to recompute.';
+}
+
+/**
+ * Why ZeRO-3 holds more than ZeRO-2 in this run, in a reader's words, when the engine's answer carries its
+ * `memory_per_gpu.note` (ZeRO-3 in a pipeline); the engine's own sentence stays in the exported JSON.
+ */
+export function memoryNote(r) {
+  if (!r.memory_per_gpu.note) return '';
+  return r.parallel.reshard_after_forward
+    ? "Why it can be more than ZeRO-2: in a pipeline, ZeRO-3 keeps each microbatch's gradients whole until the last " +
+        "microbatch's backward pass."
+    : 'Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights and whole gradients from the first ' +
+        'microbatch to the last, rather than gathering them again for each one.';
+}
+
+/** Share of the step, "12 %", from two engine seconds (display only). */
+const share = (part, r) => shareText(part, r.step_time, 0);
+
+/**
+ * r: the engine's step answer; gpus: the cluster's device count; words: { one, many } from deviceWords; kind: 'gpu'
+ * or 'tpu'. Returns every text of the modelled side.
+ */
+export function stepView(r, { gpus, words }) {
+  const b = r.breakdown;
+  const comm = shownSeconds(b.tp_comm + b.cp_comm + b.pp_comm + b.dp_comm + b.ep_comm);
+  const resident = percent(r.dashboard_utilization, 0);
+  const devices = deviceCount(gpus, words);
+  const waits = shownSeconds(b.bubble + b.other);
+  const dashboard =
+    `A utilization gauge shows the share of time some kernel is resident on each ${words.one}, not how ` +
+    `much of its arithmetic is used. Here a kernel is resident ${resident} of the step: math kernels, communication ` +
+    `(${share(comm, r)} of the step)` +
+    (waits > 0
+      ? ` and waiting (${share(waits, r)}: pipeline bubble and the wait for the slowest stage). Waiting reads as busy ` +
+        'only because the model assumes a waiting stage sits in a posted receive kernel; a stage that waited with no ' +
+        'kernel resident would read idle.'
+      : '; nothing waits in this step.');
+  const skipped = -r.compute_split.kernel_inefficiency;
+  return {
+    modelled: percent(r.mfu),
+    band: bandText(r.error_band),
+    gridLabel: `${devices}: the gauge reads ${resident} on each`,
+    gridAria: `${devices}, each reading ${resident} utilization on a dashboard`,
+    dashboardNote: dashboard,
+    stepTime: seconds(r.step_time),
+    tokens: `${si(r.tokens_per_second).trim()} tokens/s`,
+    hfu: percent(r.hfu),
+    dp: String(r.parallel.dp),
+    microbatches: `${r.microbatches}, of ${r.parallel.microbatch_size} sequence${r.parallel.microbatch_size === 1 ? '' : 's'} each`,
+    kernelNote:
+      skipped > 0
+        ? `"Kernels below peak" is drawn as 0: the kernels finish ${seconds(skipped)} per step sooner than the counted ` +
+          'FLOPs would take at peak, because causal FlashAttention skips the masked half of the attention scores that ' +
+          'the PaLM convention counts.'
+        : '',
+    formula: `FLOPs per token: ${si(r.flops_per_token, 'FLOP')}, ${r.formula}.`,
+    announce:
+      `Modelled MFU ${percent(r.mfu)}; step ${seconds(r.step_time)}; a dashboard reads ${resident}` +
+      `${r.fits ? '' : '; does not fit in memory'}.`,
+  };
+}

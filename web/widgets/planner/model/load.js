@@ -1,0 +1,104 @@
+// A planned configuration as the values the other figures read through their permalink path (attribute name -> text),
+// and what each figure cannot show of it, in words. Pure: `step` is the engine's answer for the configuration.
+import { LIMITS } from '../../bubble/model/state.js';
+import { scheduleLabel } from '../../../lib/model/engine-lists.js';
+import { splitText } from './view.js';
+import { MFU_CUSTOM } from '../../mfu/model/custom.js';
+
+/** The figures a row loads into, by tag. */
+export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu'];
+
+/** The <parascope-mfu> mode that runs a model, accelerator and GPU count given by attributes (a planned run). */
+export { MFU_CUSTOM };
+
+const list = (parts) => parts.filter(Boolean).join(', ');
+
+/** The parts of a configuration a figure that draws only the listed axes leaves out. */
+function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = false, memory = false } = {}) {
+  return [
+    !cp && p.cp > 1 ? `context parallel ${p.cp}` : '',
+    !vpp && p.vpp > 1 ? `${p.vpp} virtual stages per rank` : '',
+    !schedule ? `the ${scheduleLabel(p.schedule)} schedule` : '',
+    !microbatch ? `microbatches of ${p.microbatch_size}` : '',
+    !memory && p.recompute && p.recompute !== 'none' ? `${p.recompute} recomputation` : '',
+    !memory && p.zero ? `ZeRO-${p.zero}` : '',
+    !memory && p.sequence_parallel ? 'sequence parallelism' : '',
+  ];
+}
+
+/**
+ * For each target tag: { values (attribute -> text, read as a permalink's), note (what was loaded and what the
+ * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch }; parallel: the result's block;
+ * step: the engine's `step` answer for it (its `microbatches` per pipeline).
+ */
+export function loadValues(inputs, parallel, step) {
+  const p = parallel;
+  const head = `From the planner: ${splitText(p)}.`;
+  const out = {};
+
+  const axesOut = list(leftOut(p));
+  out['parascope-axes'] = {
+    values: {
+      model: inputs.model,
+      hardware: inputs.hardware,
+      gpus: inputs.gpus,
+      tp: p.tp,
+      pp: p.pp,
+      ep: p.ep,
+      'global-batch': inputs.globalBatch,
+    },
+    note: `${head} This figure places dp, tp, pp and ep${axesOut ? `; it does not draw ${axesOut}` : ''}.`,
+  };
+
+  const m = step.microbatches;
+  const stages = Math.min(LIMITS.stages[1], p.pp);
+  const microbatches = Math.min(LIMITS.microbatches[1], m);
+  const chunks = Math.min(LIMITS.chunks[1], p.vpp);
+  const cut = list([
+    stages < p.pp ? `${p.pp} stages (draws ${stages})` : '',
+    microbatches < m ? `${m} microbatches (draws ${microbatches})` : '',
+    chunks < p.vpp ? `${p.vpp} chunks (draws ${chunks})` : '',
+  ]);
+  out['parascope-bubble'] = {
+    values: { stages, microbatches, schedule: p.schedule, chunks, 'forward-only': 'false' },
+    note:
+      `${head} This figure draws the ${scheduleLabel(p.schedule)} pipeline of ${p.pp} ${p.pp === 1 ? 'stage' : 'stages'} and ${m} ${m === 1 ? 'microbatch' : 'microbatches'} ` +
+      `with unit op times, not this model's; dp, tp, cp and ep are not drawn${cut ? `; too large to draw: ${cut}` : ''}.`,
+  };
+
+  out['parascope-mfu'] = {
+    values: {
+      preset: MFU_CUSTOM,
+      model: inputs.model,
+      hardware: inputs.hardware,
+      gpus: inputs.gpus,
+      tp: p.tp,
+      pp: p.pp,
+      vpp: p.vpp,
+      'microbatch-size': p.microbatch_size,
+      'global-batch': inputs.globalBatch,
+      recompute: p.recompute,
+      schedule: p.schedule,
+      zero: p.zero,
+      cp: p.cp,
+      ep: p.ep,
+      'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+    },
+    note:
+      `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
+      `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
+  };
+  return out;
+}
+
+/** The engine's step request that reproduces a planned configuration (its `parallel` block and `precision`). */
+export function stepRequestOf(inputs, result) {
+  return {
+    op: 'step',
+    model: inputs.model,
+    hardware: inputs.hardware,
+    cluster: { gpus: inputs.gpus },
+    parallel: { ...result.parallel, global_batch: inputs.globalBatch },
+    ...(result.precision ? { precision: result.precision } : {}),
+  };
+}

@@ -1,0 +1,68 @@
+// <parascope-planner>'s inputs as pure state: the values each control offers, the engine's `plan` request they make,
+// and the reading of attribute values. The search space and every rule about it are the engine's.
+
+/** GPU counts the control offers (a UI list; an attribute's own count joins it). */
+export const GPU_STOPS = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
+
+/** Global batches (sequences per step) the control offers; an attribute's own value joins it. */
+export const BATCH_STOPS = [8, 16, 32, 64, 128, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
+
+/** What the table is ranked by, in a reader's words, per engine objective (the objectives: the presets' list). */
+const OBJECTIVE_WORDS = { mfu: 'highest MFU', step_time: 'shortest step', memory: 'least memory per GPU' };
+
+/** [engine objective, what the table is ranked by], in the engine's order (presets `plan_objectives`). */
+export function objectives(presets) {
+  return presets.plan_objectives.map((o) => [o, OBJECTIVE_WORDS[o] ?? o]);
+}
+
+/** Rows in the ranked table. */
+export const TOP_K = 10;
+
+/** The starting inputs (GPT-3 175B as Megatron-LM trained it on a thousand A100s). */
+export const DEFAULTS = { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024, globalBatch: 1536, objective: 'mfu' };
+
+/** The sorted union of a list of stops and extra values. */
+export function withStops(stops, ...extra) {
+  return [...new Set([...stops, ...extra.filter((v) => Number.isInteger(v) && v > 0)])].sort((a, b) => a - b);
+}
+
+/** The options of every control: [value, label] pairs. presets: the engine's `presets` answer. */
+export function controlOptions(presets, inputs) {
+  const grouped = (n) => n.toLocaleString('en-US');
+  return {
+    model: presets.models.map((m) => [m.id, m.name ?? m.id]),
+    hardware: presets.hardware.map((x) => [x.id, x.name ?? x.id]),
+    gpus: withStops(GPU_STOPS, inputs.gpus).map((n) => [String(n), grouped(n)]),
+    globalBatch: withStops(BATCH_STOPS, inputs.globalBatch).map((n) => [String(n), grouped(n)]),
+    objective: objectives(presets),
+  };
+}
+
+/** The engine's plan request for the inputs. */
+export function planRequest(inputs) {
+  return {
+    op: 'plan',
+    model: inputs.model,
+    hardware: inputs.hardware,
+    cluster: { gpus: inputs.gpus },
+    global_batch: inputs.globalBatch,
+    objective: inputs.objective,
+    top_k: TOP_K,
+  };
+}
+
+/** The inputs as attribute values (permalinks, file names). */
+export function inputsAsAttributes(inputs) {
+  return {
+    model: inputs.model,
+    hardware: inputs.hardware,
+    gpus: inputs.gpus,
+    'global-batch': inputs.globalBatch,
+    objective: inputs.objective,
+  };
+}
+
+/** Whether two inputs ask the same search. */
+export function sameInputs(a, b) {
+  return Boolean(a && b) && ['model', 'hardware', 'gpus', 'globalBatch', 'objective'].every((k) => a[k] === b[k]);
+}
