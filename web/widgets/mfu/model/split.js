@@ -26,7 +26,7 @@ export const SLIDERS = [
 
 /** What a reader is told of a recomputation mode or a ZeRO stage (words only: the values are the engine's lists). */
 const WORDS = {
-  recompute: { selective: 'selective (attention)', full: 'full (every layer)' },
+  recompute: { selective: 'selective (attention)', full: 'full (every layer)', op: 'per op (torchtitan)' },
   zero: { 0: 'off', 1: '1: optimizer states', 2: '2: + gradients', 3: '3: + weights' },
 };
 
