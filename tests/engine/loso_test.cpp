@@ -255,16 +255,21 @@ json memory_band(const std::vector<HeldOut>& held) {
   return band(all);
 }
 
-/// The memory model's verdict against what happened: every published run that ran (it has a measurement) should be
-/// called a fit, every one reported out of memory not. `fits` does not depend on the GEMM share.
+/// Whether a published run ran: not reported out of memory, and measured or reported as having run.
+bool ran_run(const PublishedRun& run) {
+  const bool measured = run.tokens_per_second > 0 || run.step_time > 0 || run.peak_memory > 0;
+  return run.oom != 1 && (measured || run.oom == 0);
+}
+
+/// The memory model's verdict against what happened: every published run that ran should be called a fit, every one
+/// reported out of memory not. `fits` does not depend on the GEMM share.
 json fits_record(const std::vector<Row>& rows) {
   int ran = 0, ran_fits = 0, oom = 0, oom_refused = 0;
   for (const Row& r : rows) {
-    const bool measured = r.run->tokens_per_second > 0 || r.run->step_time > 0 || r.run->peak_memory > 0;
     if (r.run->oom == 1) {
       ++oom;
       oom_refused += r.at.front().fits ? 0 : 1;
-    } else if (measured || r.run->oom == 0) {
+    } else if (ran_run(*r.run)) {
       ++ran;
       ran_fits += r.at.front().fits ? 1 : 0;
     }
@@ -317,9 +322,7 @@ void print_held_out(const std::vector<HeldOut>& held) {
 TEST(LeaveOneSourceOut, RunsThatRanAreCalledFitsAndRunsThatRanOutOfMemoryAreNot) {
   const std::vector<Row>& rows = predictions();
   for (const Row& r : rows) {
-    const bool measured = r.run->tokens_per_second > 0 || r.run->step_time > 0 || r.run->peak_memory > 0;
-    const bool ran = r.run->oom != 1 && measured;
-    if (ran && !r.at.front().fits) std::printf("  ran, called no fit: %s\n", r.run->label.c_str());
+    if (ran_run(*r.run) && !r.at.front().fits) std::printf("  ran, called no fit: %s\n", r.run->label.c_str());
     if (r.run->oom == 1 && r.at.front().fits) std::printf("  out of memory, called a fit: %s\n", r.run->label.c_str());
   }
   const json f = fits_record(rows);
