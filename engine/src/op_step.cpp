@@ -1,6 +1,7 @@
 // The "step" operation: a 4-D training configuration -> step time, breakdown, MFU/HFU, memory per GPU.
 #include "error_band.hpp"
 #include "json_out.hpp"
+#include "network_what_if.hpp"
 #include "ops.hpp"
 #include "step_json.hpp"
 
@@ -33,7 +34,9 @@ json op_step(RequestReader& request) {
   const StepResult r = evaluate(s);
   json out = step_to_json(r);
   if (r.hfu > 1) put(out, "hfu_note", above_peak_note(s.efficiency));
-  put(out, "error_band", error_band_json(error_bands(s.software), r));
+  json band = error_band_json(error_bands(s.software), r);
+  if (network_unseen(s)) put(band, "network", network_what_if_json(s));
+  put(out, "error_band", std::move(band));
   if (!s.run.cluster.measured.empty()) {
     // The cluster's nccl-tests rows as fitted (network_fit.hpp): what the groups that cross nodes rode.
     json& fit = put_array(out, "network_fit");

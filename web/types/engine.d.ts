@@ -139,10 +139,15 @@ export interface StepResponse {
     peak_moment: 'loss' | 'layer backward'; note?: string };
   memory_capacity: number; fits: boolean; microbatches: number; pipeline_makespan: number;
   /** the 10th–90th percentile of measured / predicted over held-out published runs, applied to this answer */
-  error_band: { basis: Software | 'all stacks'; held_out_sources: number; held_out_runs: number;
-    tokens_per_second: [number, number]; mfu: [number, number]; step_time: [number, number];
+  error_band: { basis: Software | 'all stacks' | `all stacks and ${Software}`; held_out_sources: number;
+    held_out_runs: number; tokens_per_second: [number, number]; mfu: [number, number]; step_time: [number, number];
     median_measured_over_predicted: number;
-    memory_total: { range: [number, number]; held_out_runs: number; median_measured_over_predicted: number } };
+    memory_total: { range: [number, number]; held_out_runs: number; median_measured_over_predicted: number;
+      /** how often `fits` matched what happened on the published runs */
+      fits_record: { ran: number; ran_called_fits: number; out_of_memory: number; out_of_memory_called_no_fit: number } };
+    /** only when the cluster spans nodes without cluster.nccl_tests: the same step on a network at half its rate */
+    network?: { inter_bandwidth_fraction: number; tokens_per_second: number; mfu: number; step_time: number;
+      why: string } };
   /** only with cluster.nccl_tests: the fit the groups crossing nodes rode (bytes/s, seconds per ring step) */
   network_fit?: Array<{ gpus: number; bandwidth: number; latency: number }>;
   parallel: Required<Omit<Parallel, 'recompute'>> & { recompute?: Recompute };
