@@ -62,7 +62,8 @@ TEST(NetworkWhatIf, NeverFasterThanTheLabelRate) {
   // nodes in turn.
   for (const json& parallel :
        {json{{"tp", 16}, {"global_batch", 8}}, json{{"pp", 4}, {"tp", 4}, {"global_batch", 32}},
-        json{{"dp", 32}, {"zero", 3}, {"global_batch", 32}}, json{{"cp", 2}, {"tp", 8}, {"dp", 2}, {"global_batch", 8}}}) {
+        json{{"dp", 32}, {"zero", 3}, {"global_batch", 32}},
+        json{{"cp", 2}, {"tp", 8}, {"dp", 2}, {"global_batch", 8}}}) {
     const json r = step({{"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 32}}},
                          {"parallel", parallel}});
     ASSERT_FALSE(r.contains("error")) << parallel.dump() << r.dump();
