@@ -137,10 +137,14 @@ std::size_t fit(const std::vector<Row>& rows, const std::set<std::string>& sourc
   return best;
 }
 
+struct Row;
+
 struct HeldOut {
   std::string family, source;
   double share = 0;
   std::vector<double> ratios, points;  ///< measured / predicted, and predicted − measured MFU in points
+  std::size_t grid_index = 0;          ///< the share's place in grid() (speed)
+  std::vector<const Row*> rows;        ///< the rows behind ratios, in order
 };
 
 /// Every published run at every grid share, computed once for the tests of this file.
@@ -178,9 +182,10 @@ std::vector<HeldOut> leave_one_source_out(const std::vector<Row>& rows) {
         }
       }
       const std::size_t g = fit(rows, rest);
-      HeldOut h{family, held, grid()[g], {}, {}};
+      HeldOut h{family, held, grid()[g], {}, {}, g, {}};
       for (const Row& r : rows) {
         if (r.run->source != held || r.at[g].ratio <= 0) continue;
+        h.rows.push_back(&r);
         h.ratios.push_back(r.at[g].ratio);
         h.points.push_back(100 * r.at[g].mfu * (1 - r.at[g].ratio));
       }
@@ -240,9 +245,9 @@ std::vector<HeldOut> memory_held_out(const std::vector<Row>& rows) {
     std::set<std::string> rest = sources;
     rest.erase(held);
     const double f = fit_reserve(rows, rest);
-    HeldOut h{"memory", held, f, {}, {}};
+    HeldOut h{"memory", held, f, {}, {}, 0, {}};
     for (const Row& r : rows) {
-      if (r.run->peak_memory > 0 && r.run->source == held) h.ratios.push_back(memory_ratio(r, f));
+      if (r.run->peak_memory > 0 && r.run->source == held) h.ratios.push_back(memory_ratio(r, f)), h.rows.push_back(&r);
     }
     out.push_back(std::move(h));
   }
@@ -306,6 +311,63 @@ json bands(const std::vector<Row>& rows, const std::vector<HeldOut>& held) {
           {"fits", fits_record(rows)}};
 }
 
+/// A number to four significant digits: the track record is read by eye and drawn, not recomputed.
+double sig4(double v) {
+  if (v == 0 || !std::isfinite(v)) return v;
+  const double scale = std::pow(10.0, 3 - std::floor(std::log10(std::fabs(v))));
+  return std::round(v * scale) / scale;
+}
+
+std::string hardware_name(const json& request) {
+  const json& hw = request["hardware"];
+  return hw.is_string() ? hw.get<std::string>() : hw.value("name", std::string("custom"));
+}
+
+/// Every published run as the track-record figure draws it (web/data/track-record.json): what was measured, what the
+/// engine predicted with its constants fitted without the run's publication (speed: the GEMM share; memory: the
+/// allocator reserve), what its shipped constants predict, and the memory verdict against what happened.
+json track_record(const std::vector<Row>& rows, const std::vector<HeldOut>& speed, const std::vector<HeldOut>& memory) {
+  std::map<const Row*, json> runs;
+  json sources = json::object();
+  for (const Row& r : rows) {
+    json j = {{"source", r.run->source}, {"table", r.run->table}, {"family", r.run->family},
+              {"software", r.run->software}, {"hardware", hardware_name(r.run->request)},
+              {"gpus", r.run->request["cluster"]["gpus"]}, {"run", r.run->label}, {"called_fits", r.at.front().fits}};
+    if (r.run->oom == 1 || ran_run(*r.run)) j["outcome"] = r.run->oom == 1 ? "out of memory" : "ran";
+    runs[&r] = std::move(j);
+    sources[r.run->table] = r.run->citation;
+  }
+  for (const HeldOut& h : speed) {
+    for (std::size_t i = 0; i < h.rows.size(); ++i) {
+      const Prediction& held = h.rows[i]->at[h.grid_index];
+      const Prediction shipped = predict(*h.rows[i]->run, -1);
+      runs[h.rows[i]]["speed"] = {{"measured_over_predicted", sig4(held.ratio)},
+                                  {"predicted_mfu", sig4(held.mfu)},
+                                  {"measured_mfu", sig4(held.mfu * held.ratio)},
+                                  {"shipped_measured_over_predicted", sig4(shipped.ratio)}};
+    }
+  }
+  for (const HeldOut& h : memory) {
+    for (std::size_t i = 0; i < h.rows.size(); ++i) {
+      const double measured = h.rows[i]->run->peak_memory;
+      runs[h.rows[i]]["memory"] = {{"measured_gib", sig4(measured / 1073741824.0)},
+                                   {"predicted_gib", sig4(measured / h.ratios[i] / 1073741824.0)},
+                                   {"kind", h.rows[i]->run->memory_kind}};
+    }
+  }
+  json list = json::array();
+  for (const Row& r : rows) list.push_back(std::move(runs[&r]));
+  return {{"units",
+           "Written by scripts/calibrate (tests/engine/loso_test.cpp). Per published run: speed.measured_over_predicted "
+           "is measured / predicted throughput with the GEMM share fitted without the run's publication (the held-out "
+           "error), shipped_* with the engine's own constants; mfu in the engine's FLOP convention (PaLM App. B), "
+           "measured_mfu = predicted_mfu x measured_over_predicted; memory in GiB per GPU, predicted with the allocator "
+           "reserve fitted without the publication; called_fits: the engine's memory verdict, outcome: what the "
+           "source reports. Do not edit by hand."},
+          {"sources", std::move(sources)},
+          {"runs", std::move(list)}};
+}
+
 void print_held_out(const std::vector<HeldOut>& held) {
   std::printf("  %-15s %-26s %6s %5s %9s %9s %9s\n", "family", "held-out source", "fitted", "rows", "med meas/pred",
               "med|pts|", "max|pts|");
@@ -366,6 +428,8 @@ TEST(LeaveOneSourceOut, HeldOutErrorsPerSourceAndTheBandsTheEngineShips) {
   }
   EXPECT_NEAR(shipped, reserve, 1e-12) << "kAllocatorReserve (engine/src/kernel_model.cpp) is not the all-source fit";
   const json computed = bands(rows, held);
+  const json record = track_record(rows, held, memory_held_out(rows));
+  const std::string record_path = std::string(PARASCOPE_SOURCE_DIR) + "/web/data/track-record.json";
   const std::string path = std::string(PARASCOPE_SOURCE_DIR) + "/engine/data/error_bands.json";
   if (const char* out = std::getenv("PARASCOPE_WRITE_BANDS")) {
     // "units" first (engine/embed_data.cmake leaves each file's leading note out of the engine).
@@ -375,7 +439,8 @@ TEST(LeaveOneSourceOut, HeldOutErrorsPerSourceAndTheBandsTheEngineShips) {
     file["memory"] = computed["memory"];
     file["fits"] = computed["fits"];
     std::ofstream(out) << file.dump(2) << "\n";
-    std::printf("  wrote %s\n", out);
+    std::ofstream(record_path) << record.dump() << "\n";
+    std::printf("  wrote %s and %s\n", out, record_path.c_str());
   }
   std::ifstream in(path);
   ASSERT_TRUE(in) << path;
@@ -386,6 +451,9 @@ TEST(LeaveOneSourceOut, HeldOutErrorsPerSourceAndTheBandsTheEngineShips) {
       << "engine/data/error_bands.json is stale: run scripts/calibrate";
   EXPECT_EQ(committed["fits"].dump(), computed["fits"].dump())
       << "engine/data/error_bands.json is stale: run scripts/calibrate";
+  std::ifstream record_in(record_path);
+  ASSERT_TRUE(record_in) << record_path;
+  EXPECT_EQ(json::parse(record_in).dump(), record.dump()) << "web/data/track-record.json is stale: run scripts/calibrate";
 }
 
 }  // namespace

@@ -53,6 +53,7 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
                                                                                                : "nemo-24.07";
       run.software = row["software"];
       run.label = row["run"];
+      run.citation = row["source"];
       run.request = row["request"];
       run.request["op"] = "step";
       run.tokens_per_second = row["measured_tokens_per_s_per_gpu"];
@@ -60,6 +61,7 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
       run.table = row.contains("pct_peak") ? "narayanan-2021-t1" : "narayanan-2021-t2";
       run.software = "megatron-2021";
       run.label = row["model"].get<std::string>() + ", " + std::to_string(row["gpus"].get<int>()) + " GPUs";
+      run.citation = row.value("source", std::string("Narayanan et al. 2021, arXiv 2104.04473, Tables 1 and 2"));
       run.request = megatron_2021_request(row, "full", false);
       run.tokens_per_second = double(row["gbs_seqs"]) * double(row["seq"]) / narayanan_step_time(row) /
                               double(row["gpus"]);
@@ -69,6 +71,7 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
         k.source = k.table = "korthikanti-2022";
         k.software = k.family = "megatron-2021";
         k.label = row["model"].get<std::string>() + (selective ? ", selective + SP" : ", full recompute");
+        k.citation = row.value("source", std::string("Korthikanti et al. 2022, arXiv 2205.05198, Table 5"));
         k.request = megatron_2021_request(row, selective ? "selective" : "full", selective);
         const double seconds = row[selective ? "iter_s_seqpar_selective" : "iter_s_full_recompute"];
         k.tokens_per_second = double(row["gbs_seqs"]) * double(row["seq"]) / seconds / double(row["gpus"]);
@@ -93,6 +96,7 @@ void add_published_rows(std::vector<PublishedRun>& out) {
     run.software = row["software"];
     run.family = family_of(run.software);
     run.label = row["run"];
+    run.citation = row["source"];
     run.request = row["request"];
     run.request["op"] = "step";
     const json& m = row["measured"];

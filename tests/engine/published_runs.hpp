@@ -15,6 +15,7 @@ struct PublishedRun {
   std::string software;  ///< the request's software stack
   std::string family;    ///< the stack family its constants and error band belong to (pytorch-compile is pytorch)
   std::string label;
+  std::string citation;  ///< where the row's numbers are printed (the fixture's "source", or the paper's table)
   nlohmann::json request;             ///< a step request (op included)
   double tokens_per_second = 0;       ///< measured, per GPU (0: none)
   double step_time = 0;               ///< measured seconds per step, where the source gives that instead (0: none)
