@@ -4,8 +4,9 @@
 namespace parascope::detail {
 
 bool network_unseen(const StepRequest& request) {
+  // GPUs between nodes ride NICs and switches the preset cannot see; a TPU slice's ICI is the chips' own links.
   const Cluster& c = request.run.cluster;
-  return c.measured.empty() && c.gpus > c.gpus_per_node;
+  return request.run.hardware.kind == "gpu" && c.measured.empty() && c.gpus > c.gpus_per_node;
 }
 
 json network_what_if_json(const StepRequest& request) {

@@ -10,7 +10,7 @@ namespace parascope::detail {
 /// "The network the engine cannot see").
 inline constexpr double kNetworkWhatIfFraction = 0.5;
 
-/// True when the answer leans on a network the engine cannot see: the cluster spans nodes and gave no nccl-tests rows.
+/// True when the answer leans on a network the engine cannot see: GPUs on more than one node, no nccl-tests rows.
 bool network_unseen(const StepRequest& request);
 
 /// `error_band.network`: the request re-costed with the inter-node bandwidth × kNetworkWhatIfFraction (tokens/s, MFU,

@@ -48,6 +48,13 @@ TEST(NetworkWhatIf, HalfTheNetworkAddsOneMoreBandwidthTermToAnExposedAllReduce) 
               r["tokens_per_second"].get<double>() * r["step_time"].get<double>(), 1e-6);
 }
 
+TEST(NetworkWhatIf, ATpuSliceRidesItsOwnInterconnectAndSaysNothing) {
+  const json r = step({{"model", "palm-540b"}, {"hardware", "tpu-v4"}, {"cluster", {{"gpus", 6144}}},
+                       {"parallel", {{"tp", 12}, {"global_batch", 2048}}}, {"software", "xla"}});
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  EXPECT_FALSE(r["error_band"].contains("network"));
+}
+
 TEST(NetworkWhatIf, AMeasuredNetworkIsCostedAsMeasuredWithNoWhatIf) {
   json request = plain_dp(16);
   request["cluster"]["nccl_tests"] = json::array({{{"gpus", 16}, {"bytes", 1 << 30}, {"busbw", 100e9}},
