@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
 import { presetSplit, stepRequest } from '../../web/widgets/mfu/model/split.js';
-import { memoryNote, recomputeHint, stepView } from '../../web/widgets/mfu/model/step-view.js';
+import { bandText, memoryNote, recomputeHint, stepView } from '../../web/widgets/mfu/model/step-view.js';
 import { nodeEngine } from './node-engine.mjs';
 
 const engine = await nodeEngine();
@@ -83,4 +83,14 @@ test("ZeRO-3 in a pipeline: the engine's memory note reaches the reader in a rea
   const resharded = view('llama3-405b', { zero: 3, reshard_after_forward: true }).r; // the engine's other note
   assert.equal(resharded.parallel.reshard_after_forward, true);
   assert.match(memoryNote(resharded), /^Why it can be more than ZeRO-2: .*gradients whole until the last/);
+});
+
+test("a GPU cluster's band says what a network at half its rate would give; a TPU slice's does not", () => {
+  const gpu = view('llama3-405b');
+  assert.ok(gpu.r.error_band.network, 'the engine gives the what-if for GPUs on many nodes');
+  const shown = Math.round(gpu.r.error_band.network.mfu * 100);
+  assert.match(gpu.v.band, new RegExp(`; ${shown} % if the network between nodes ran at half its rate$`));
+  assert.equal(view('palm-540b').r.error_band.network, undefined);
+  assert.doesNotMatch(view('palm-540b').v.band, /network/);
+  assert.equal(bandText(undefined), '');
 });

@@ -12,9 +12,13 @@ export function bandText(band) {
   if (!band) return '';
   const [low, high] = band.mfu;
   const basis = band.basis === 'all stacks' ? 'all stacks' : band.basis;
+  // The engine's what-if for a GPU cluster it cannot see the network of (error_band.network).
+  const network = band.network
+    ? `; ${(band.network.mfu * 100).toFixed(0)} % if the network between nodes ran at half its rate`
+    : '';
   return (
     `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs ` +
-    `(${basis})`
+    `(${basis})${network}`
   );
 }
 
