@@ -66,6 +66,8 @@ export async function checkFigures(browser, url) {
         })
         .catch(() => {});
     }
+    // The planner draws its numbers once its search (in the worker) has answered.
+    await page.waitForFunction(planned, null, { timeout: 60_000 }).catch(() => {});
     const figures = await page.evaluate(shown, TAGS);
     for (const f of figures) {
       assert.ok(f.ready, `${f.tag} drew (${problems.join('; ') || 'no error seen'})`);
