@@ -16,23 +16,26 @@
 //     module loaded by a dynamic `import()` (a widget's element from lib/widget-modules.js, the engine's glue) becomes its own
 //     chunk js/<name>-<hash>.js holding that module and what only it uses; code used by several of those sits in
 //     shared chunks js/chunk-<hash>.js, imported by the chunks that need it.
-// - Every `new URL('…', import.meta.url)` in the bundled sources (the widget stylesheets, the wasm) is pointed at the
-//   hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it lands).
+// - Every `new URL('…', import.meta.url)` in the bundled sources (the wasm, the worker, code loaded on demand) is pointed
+//   at the hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it
+//   lands); the dist path written after it (`asset(new URL(…), 'wasm/x.wasm')`, lib/assets.js: what setAssetBase
+//   resolves) is pointed at that copy's place in dist/.
 // - Stylesheets (css/*.css, minified), the engine (wasm/*.wasm) and whatever else a page links get a hashed copy
 //   (<name>-<hash>.<ext>); the page is rewritten to load the hashed names.
-// - The widgets' stylesheets: each widget's shadow root links css/widget.css (shared rules) and its own
-//   widgets/<name>/<name>.css (lib/widget.js; the figures are widgets/index.js's). In the bundle of a page that shows its widgets, every one of those URLs
-//   points at one sheet, widget.css followed by each widget's own in name order: one request for the page, as before
-//   the split. The embed's chunks keep them apart, so it loads only its widget's rules.
+// - The widgets' stylesheets (css/widget.css, css/embed.css, each widgets/<name>/<name>.css) are written into the code
+//   as text, minified: `sheet(new URL('x.css', import.meta.url))` becomes `sheet("<its rules>")` (lib/sheets.js adopts
+//   it as a constructable sheet), so no bundler's CSS rule, no request and no style-src exception stands between a
+//   figure and its rules. The embed's chunks each hold only their widget's own sheet.
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
 //   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
 //   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
-// - A Web Worker's script (worker.js or *-worker.js in lib/ or widgets/: the planner's) is bundled as an entry of its
-//   own (one file), and the `new URL('…worker.js', import.meta.url)` that starts it is pointed at that bundle. So is a module loaded on demand
-//   by `import(new URL('…', import.meta.url).href)` in lib/ or widgets/ (the export code, lib/widget-tools.js): one file
-//   fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module itself.
+// - Every script a source in lib/ or widgets/ names by `new URL('….js', import.meta.url)` (a Web Worker's: the
+//   planner's; a module loaded on demand by import(): the export code, lib/widget-tools.js) is bundled as an entry of
+//   its own, one self-contained file (a bundler that copies it as it is loses nothing), and the URL is pointed at that
+//   bundle: fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module.
+// - An import() of a computed URL is marked for bundlers to leave (LEAVE_IMPORT), as its source is.
 // - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages and the npm package), and lib/, widgets/, wasm/parascope.mjs remain for node tests that
@@ -40,7 +43,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 import * as esbuild from 'esbuild';
 
@@ -70,16 +73,32 @@ const toUrlPath = (path) => path.split(sep).join('/');
 /** Builds the hashed site in `dist` (a folder already holding the copied web/ tree and wasm/). */
 export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY } = {}) {
   const site = { dist: resolve(dist), minify, outdir: join(resolve(dist), 'js'), hashed: new Map() };
-  const sheets = await widgetSheets(site);
   const { pages, entries, oneFile } = pageEntries(site.dist);
-  const urls = assetUrls(site, sheets);
+  const urls = assetUrls(site);
   await buildWorkers(site, urls);
   const outputs = await buildEntries(site, urls, entries, oneFile);
   const chunks = chunkGraph(outputs, urls.assetsOf);
   const bundles = entryBundles(entries, chunks);
   for (const page of pages) rewritePage(site, page, bundles, chunks);
   writeStableNames(bundles);
+  markComputedImports(site.outdir);
   return { pages, bundles };
+}
+
+/** What tells Vite and webpack to leave an import() of a computed URL as it is (esbuild drops the sources' comments). */
+export const LEAVE_IMPORT = '/* webpackIgnore: true */ /* @vite-ignore */ ';
+
+/**
+ * Marks every import() whose argument is computed (the export code's and the chart drawers' URLs, lib/assets.js) in
+ * the outputs, as the sources mark it: a bundler that bundles these files then neither warns nor rewrites it.
+ */
+function markComputedImports(outdir) {
+  for (const name of readdirSync(outdir).filter((n) => n.endsWith('.js'))) {
+    const file = join(outdir, name);
+    const text = readFileSync(file, 'utf8');
+    const marked = text.replace(/(?<![.\w$])import\((?=[A-Za-z_$])/g, `import(${LEAVE_IMPORT}`);
+    if (marked !== text) writeFileSync(file, marked);
+  }
 }
 
 /** Writes `bytes` (a stylesheet minified by esbuild) as <dir>/<name>-<hash><ext>; returns that path. */
@@ -101,31 +120,6 @@ function hashedCopy(site, file) {
     );
   }
   return site.hashed.get(file);
-}
-
-/**
- * The widgets' stylesheets: css/widget.css (what every widget shares) and each figure's own (widgets/<name>/<name>.css,
- * linked after it: lib/widget-shell.js; the figures are widgets/index.js's). A page bundled in one file runs every
- * widget: there all of them point at one sheet, css/widget.css followed by every figure's own in name order, so the
- * page loads one stylesheet, not six. Returns { isWidgetSheet(file), joined() }.
- */
-async function widgetSheets(site) {
-  const shared = join(site.dist, 'css', 'widget.css');
-  const own = (await figureSheets(site.dist)).sort((a, b) => basename(a).localeCompare(basename(b)));
-  let joined = null;
-  return {
-    isWidgetSheet: (file) => file === shared || own.includes(file),
-    joined: () => {
-      joined ??= writeHashed(
-        site,
-        dirname(shared),
-        'widget',
-        '.css',
-        Buffer.concat([shared, ...own].map((f) => readFileSync(f))),
-      );
-      return joined;
-    },
-  };
 }
 
 const MODULE_SCRIPT = /<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
@@ -150,31 +144,44 @@ function pageEntries(dist) {
 
 /**
  * Every `new URL('relative', import.meta.url)` in a bundled source names a file beside that source: the plugin points
- * it at the file's hashed copy (or a worker's bundle), written relative to the bundle's folder (js/). Returns
- * { plugin({ joinSheets }), assetsOf: source -> hashed assets it refers to, workers: worker script -> its bundle }.
+ * it at the file's hashed copy (or a script's own bundle), written relative to the bundle's folder (js/), and a dist
+ * path string right after it at the copy's place in dist/; `sheet(new URL('x.css', …))` becomes the sheet's text.
+ * Returns { plugin(), assetsOf: source -> hashed assets it refers to, workers: script -> its bundle }.
  */
-function assetUrls(site, sheets) {
+function assetUrls(site) {
   const assetsOf = new Map();
   const workers = new Map();
-  const plugin = ({ joinSheets = false } = {}) => ({
+  const sheetText = (file) => {
+    const css = readFileSync(file, 'utf8');
+    return site.minify ? esbuild.transformSync(css, { loader: 'css', minify: true }).code.trim() : css;
+  };
+  const plugin = () => ({
     name: 'hashed-asset-urls',
     setup(build) {
       build.onLoad({ filter: /\.m?js$/ }, (args) => {
         const found = [];
-        const contents = readFileSync(args.path, 'utf8').replace(
-          /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g,
-          (whole, quote, rel) => {
-            const target = resolve(dirname(args.path), rel);
-            if (!isLocal(rel) || !existsSync(target)) return whole;
-            const copy =
-              workers.get(target) ??
-              (joinSheets && sheets.isWidgetSheet(target) ? sheets.joined() : hashedCopy(site, target));
-            found.push(copy);
-            let fromBundle = toUrlPath(relative(site.outdir, copy));
-            if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
-            return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)`;
-          },
-        );
+        const local = (rel) => {
+          const target = resolve(dirname(args.path), rel);
+          return isLocal(rel) && existsSync(target) ? target : null;
+        };
+        const contents = readFileSync(args.path, 'utf8')
+          .replace(/\bsheet\(new URL\((['"])([^'"]+\.css)\1,\s*import\.meta\.url\)\)/g, (whole, quote, rel) => {
+            const target = local(rel);
+            return target ? `sheet(${JSON.stringify(sheetText(target))})` : whole;
+          })
+          .replace(
+            /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)(,\s*(['"])[^'"]+\4)?/g,
+            (whole, quote, rel, path) => {
+              const target = local(rel);
+              if (!target) return whole;
+              const copy = workers.get(target) ?? hashedCopy(site, target);
+              found.push(copy);
+              let fromBundle = toUrlPath(relative(site.outdir, copy));
+              if (!fromBundle.startsWith('.')) fromBundle = `./${fromBundle}`;
+              const inDist = path ? `, ${JSON.stringify(toUrlPath(relative(site.dist, copy)))}` : '';
+              return `new URL(${JSON.stringify(fromBundle)}, import.meta.url)${inDist}`;
+            },
+          );
         assetsOf.set(args.path, [...(assetsOf.get(args.path) ?? []), ...found]);
         return { contents, loader: 'js' };
       });
@@ -200,9 +207,9 @@ function buildOptions(site, urls) {
   };
 }
 
-/** Each worker script and each module loaded on demand, bundled alone (one file each); kept in urls.workers. */
+/** Each script named by a URL (workers, modules loaded on demand), bundled alone (one file each); in urls.workers. */
 async function buildWorkers(site, urls) {
-  const scripts = [...workersOf(site.dist), ...lazyModules(site.dist)];
+  const scripts = scriptsByUrl(site.dist);
   if (!scripts.length) return;
   const built = await esbuild.build({ ...buildOptions(site, urls), splitting: false, entryPoints: scripts });
   for (const [out, meta] of Object.entries(built.metafile.outputs)) {
@@ -213,11 +220,7 @@ async function buildWorkers(site, urls) {
 /** The pages' entries: one file each for pages showing their widgets (sheets joined), split chunks for the others. */
 async function buildEntries(site, urls, entries, oneFile) {
   const builds = [
-    {
-      splitting: false,
-      entryPoints: [...entries].filter((e) => oneFile.has(e)),
-      plugins: [urls.plugin({ joinSheets: true })],
-    },
+    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)) },
     { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
   ].filter((b) => b.entryPoints.length);
   const outputs = {};
@@ -363,30 +366,20 @@ function writeStableNames(bundles) {
   }
 }
 
-/** The modules the sources in lib/ and widgets/ load by `import(new URL('…', import.meta.url).href)` (absolute paths). */
-function lazyModules(dist) {
+/**
+ * The scripts the sources in lib/ and widgets/ name by `new URL('….js', import.meta.url)` (absolute paths): the Web
+ * Workers' and the modules loaded on demand.
+ */
+function scriptsByUrl(dist) {
   const found = new Set();
   for (const file of sourcesIn(dist)) {
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/import\(\s*new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g)) {
+    for (const m of text.matchAll(/new URL\((['"])([^'"]+\.m?js)\1,\s*import\.meta\.url\)/g)) {
       const target = resolve(dirname(file), m[2]);
       if (isLocal(m[2]) && existsSync(target)) found.add(target);
     }
   }
-  return [...found];
-}
-
-/** Each figure's own stylesheet (absolute), from the figures' list in dist/widgets/index.js. */
-async function figureSheets(dist) {
-  const index = join(dist, 'widgets', 'index.js');
-  if (!existsSync(index)) return [];
-  const { FIGURES, filesOf } = await import(pathToFileURL(index).href);
-  return FIGURES.map((f) => resolve(dirname(index), filesOf(f).stylesheet));
-}
-
-/** The Web Workers' scripts in lib/ and widgets/ (absolute): files named worker.js or *-worker.js. */
-function workersOf(dist) {
-  return sourcesIn(dist).filter((f) => /(^|[/-])worker\.js$/.test(basename(f)));
+  return [...found].sort();
 }
 
 /** Every .js/.mjs source under dist's lib/ and widgets/ (absolute). */

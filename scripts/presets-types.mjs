@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Writes dist/types/presets.d.ts: the TypeScript unions of the engine's lists (hardware and model ids, schedules,
-// recomputation modes, ZeRO stages, precisions, FP8 recipes, attention conventions, software stacks, plan objectives)
-// from the `presets` answer of the built engine itself, so no union is written by hand (types/engine.d.ts imports
-// them). Run by scripts/build after the bundle; tests/js/presets-types.test.mjs checks the file and that no hand copy
-// of a list stands in web/.
+// Writes the package's generated types into dist/types at build time, so no list is written by hand nor shipped stale:
+// presets.d.ts, the TypeScript unions of the engine's lists (hardware and model ids, schedules, recomputation modes,
+// ZeRO stages, precisions, FP8 recipes, attention conventions, software stacks, plan objectives) from the `presets`
+// answer of the built engine itself (types/engine.d.ts imports them); elements.d.ts (attributes, tag maps, JSX) and
+// html-custom-data.json (VS Code) from the attribute list (lib/model/attribute-docs.js) and that answer. Run by
+// scripts/build after the bundle; tests/js/presets-types.test.mjs checks presets.d.ts and that no hand copy of a list
+// stands in web/ (tests/js/attribute-docs.test.mjs keeps web/types' copies of the other two current).
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,5 +48,12 @@ export async function distPresets(dist) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = resolve(process.argv[2] ?? fileURLToPath(new URL('../dist/', import.meta.url)));
-  await writeFile(join(dist, 'types', 'presets.d.ts'), presetsTypes(await distPresets(dist)));
+  const presets = await distPresets(dist);
+  await writeFile(join(dist, 'types', 'presets.d.ts'), presetsTypes(presets));
+  const docs = await import(pathToFileURL(join(dist, 'lib', 'model', 'attribute-docs.js')).href);
+  await writeFile(join(dist, 'types', 'elements.d.ts'), docs.elementTypes());
+  await writeFile(
+    join(dist, 'types', 'html-custom-data.json'),
+    `${JSON.stringify(docs.customData(presets), null, 2)}\n`,
+  );
 }

@@ -48,8 +48,9 @@ test('the installed package resolves its exports and its version is the engine\'
   const resolved = JSON.parse(execFileSync('node', ['--input-type=module', '-e', `console.log(JSON.stringify([
     import.meta.resolve('parascope'), import.meta.resolve('parascope/engine'), import.meta.resolve('parascope/embed.css')]))`],
   { cwd: work, encoding: 'utf8' }));
-  assert.ok(resolved[0].endsWith('/node_modules/parascope/dist/main.js'), resolved[0]);
-  assert.ok(resolved[1].endsWith('/node_modules/parascope/dist/lib/engine.js'));
+  // node resolves the `node` condition (no DOM: the wasm read from disk); browsers and bundlers the default entries.
+  assert.ok(resolved[0].endsWith('/node_modules/parascope/dist/node.js'), resolved[0]);
+  assert.ok(resolved[1].endsWith('/node_modules/parascope/dist/node.js'));
   assert.ok(resolved[2].endsWith('/node_modules/parascope/dist/css/embed.css'));
   const installed = JSON.parse(await readFile(join(work, 'node_modules/parascope/package.json'), 'utf8'));
   assert.equal(installed.types, './dist/types/index.d.ts');

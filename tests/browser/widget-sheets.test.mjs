@@ -1,6 +1,7 @@
-// Each widget's stylesheets: an embed loads widget.css and that widget's own sheet, no other's; the article loads one
-// sheet for all its widgets (scripts/bundle.mjs joins them); and no widget's rules reach another widget's elements, so
-// a widget looks the same alone (its own sheet) as on the article (every widget's rules in one sheet).
+// Each widget's stylesheets: text inside the code (scripts/bundle.mjs), adopted as constructable sheets and fetched by
+// no request (no bundler's CSS rule nor style-src in their way): an embed's widget has widget.css and its own sheet,
+// no other's; on the article every widget shares the one widget.css sheet object; and no widget's rules reach another
+// widget's elements, so a widget looks the same alone as on the article.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -61,12 +62,12 @@ for (const name of NAMES) {
       const requested = sheetRequests(page);
       await page.goto(new URL(`embed.html#widget=${name}`, site().url).href);
       await widgetReady(page, tag);
-      await page.waitForFunction((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('link[rel="stylesheet"]')]
-        .every((l) => l.sheet), tag);
-      const links = await page.evaluate((t) => [...document.querySelector(t).shadowRoot.querySelectorAll('link[rel="stylesheet"]')]
-        .map((l) => new URL(l.href).pathname.replace(/-[A-Z2-7]{8}\.css$/, '.css')), tag);
-      assert.deepEqual(links, ['/css/widget.css', `/${ownSheet(name)}`], 'widget.css, then its own');
-      assert.deepEqual([...new Set(requested)].sort(), ['css/widget', ownSheet(name).slice(0, -4)]);
+      const sheets = await page.evaluate((t) => {
+        const root = document.querySelector(t).shadowRoot;
+        return { links: root.querySelectorAll('link[rel="stylesheet"]').length, adopted: root.adoptedStyleSheets.length };
+      }, tag);
+      assert.deepEqual(sheets, { links: 0, adopted: 3 }, 'widget.css, its own, the structure: adopted, none linked');
+      assert.deepEqual(requested, [], 'no widget sheet fetched');
       // States: as it starts, then after each tab, radio, checkbox and button of the figure (not the tools row).
       assert.deepEqual(await strayRules(page, tag, others), [], `${width} px, at the start`);
       const count = await page.evaluate((t) => document.querySelector(t).shadowRoot
@@ -89,17 +90,18 @@ for (const name of NAMES) {
   });
 }
 
-test('the article loads one widget sheet, linked once in every widget', async () => {
+test('the article fetches no widget sheet; every widget adopts the one widget.css sheet and its own', async () => {
   const { page, problems, context } = await openPage(site(), 'favicon.svg');
   const requested = sheetRequests(page);
   await page.goto(site().url);
   for (const name of NAMES) await widgetReady(page, `parascope-${name}`);
-  const links = await page.evaluate((names) => names.map((n) => [...document.querySelector(`parascope-${n}`).shadowRoot
-    .querySelectorAll('link[rel="stylesheet"]')].map((l) => l.href)), NAMES);
-  for (const own of links) assert.deepEqual(own, links[0], 'the same one sheet');
-  assert.equal(links[0].length, 1);
-  assert.match(links[0][0], /\/css\/widget-[A-Z2-7]{8}\.css$/);
-  assert.deepEqual(requested, ['css/widget'], 'one request');
+  const shared = await page.evaluate((names) => {
+    const roots = names.map((n) => document.querySelector(`parascope-${n}`).shadowRoot);
+    return { same: roots.every((r) => r.adoptedStyleSheets[0] === roots[0].adoptedStyleSheets[0]),
+      own: new Set(roots.map((r) => r.adoptedStyleSheets[1])).size, links: roots.map((r) => r.querySelectorAll('link').length) };
+  }, NAMES);
+  assert.deepEqual(shared, { same: true, own: NAMES.length, links: NAMES.map(() => 0) });
+  assert.deepEqual(requested, [], 'no request');
   assert.deepEqual(problems, []);
   await context.close();
 });

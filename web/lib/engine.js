@@ -1,13 +1,22 @@
 // Loads the engine (WebAssembly) once per page; every widget shares it. call(request) -> response, or throws EngineError.
+// Once per page however the package is imported: "parascope" (its bundle) and "parascope/engine" (this file) are two
+// copies of this module, and their state is one object on globalThis.
+import { asset } from './assets.js';
 import { EngineError } from './engine-error.js';
 
-// The wasm beside the glue (the production build points this at its content-hashed copy).
-const WASM_URL = new URL('../wasm/parascope.wasm', import.meta.url);
+/** The figures' wasm, beside the glue (the production build points this at its content-hashed copy). */
+const wasmUrl = () => asset(new URL('../wasm/parascope.wasm', import.meta.url), 'wasm/parascope.wasm');
+/** The planner's wasm: resolved here, on the page, and posted to its worker (widgets/planner/client.js). */
+export const plannerWasmUrl = () =>
+  asset(new URL('../wasm/parascope-planner.wasm', import.meta.url), 'wasm/parascope-planner.wasm');
+
+/** The page's engines and the early download, shared by every copy of this module on the page. */
+const shared = (globalThis[Symbol.for('parascope.engines')] ??= { figures: null, planner: null, early: null });
 
 /**
  * A module's download and compilation, streamed (null outside a browser, e.g. node). On a page the figures' engine
- * starts as soon as this module runs, not when the first widget scrolls in (the page's <link rel="preload"> may have
- * started the download even earlier); in a worker (the planner's) nothing starts until its engine is asked for.
+ * starts as soon as this module runs (after the page's own code in the same task, which may call setAssetBase), not
+ * when the first widget scrolls in; in a worker (the planner's) nothing starts until its engine is asked for.
  */
 const inBrowser = typeof window !== 'undefined' || typeof WorkerGlobalScope !== 'undefined';
 const startCompiling = (url) =>
@@ -16,11 +25,17 @@ const startCompiling = (url) =>
     : null;
 // A page that shows one widget alone (embed.html: <html data-engine="widget">) starts that widget's own engine instead
 // (lib/widget-engines.js).
-const early =
-  typeof window !== 'undefined' && document.documentElement.dataset.engine !== 'widget'
-    ? startCompiling(WASM_URL)
-    : null;
-early?.catch(() => {}); // a failure is reported by loadEngine, which tries again
+if (
+  typeof window !== 'undefined' &&
+  typeof WebAssembly?.compileStreaming === 'function' &&
+  document.documentElement.dataset.engine !== 'widget' &&
+  !shared.early
+) {
+  shared.early = new Promise((resolve) => {
+    queueMicrotask(resolve);
+  }).then(() => startCompiling(wasmUrl()));
+  shared.early.catch(() => {}); // a failure is reported by loadEngine, which tries again
+}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isWellFormed = (text) =>
@@ -192,29 +207,27 @@ export function engineLoader(wasmUrl, importGlue, compiling = null) {
   };
 }
 
-let figures = null;
-let planner = null;
-
 /**
  * Resolves to the page's engine (wasm/parascope.wasm: every op but "plan"), loading it on first use; every widget
- * shares it. `moduleOptions` as for Emscripten's factory, on the first call only (node tests pass { wasmBinary }).
+ * shares it. `moduleOptions` as for Emscripten's factory, on the first call only (node passes { wasmBinary }: the
+ * package's node entry does it for you).
  */
 export function loadEngine(moduleOptions = {}) {
-  figures ??= engineLoader(WASM_URL, () => import('../wasm/parascope.mjs'), early);
-  return figures(moduleOptions);
+  shared.figures ??= engineLoader(wasmUrl(), () => import('../wasm/parascope.mjs'), shared.early);
+  return shared.figures(moduleOptions);
 }
 
 /**
  * Makes loadEngine load another module (a widget's own: lib/widget-engines.js) and starts its download and its glue's
  * import at once. Only before the page's first loadEngine (later, the page keeps the engine it has).
  */
-export function useEngine(wasmUrl, importGlue) {
-  if (figures) return;
+export function useEngine(wasm, importGlue) {
+  if (shared.figures) return;
   let glue = importGlue();
-  const compiling = startCompiling(wasmUrl);
+  const compiling = startCompiling(wasm);
   for (const started of [glue, compiling]) started?.catch(() => {}); // a failure is reported by loadEngine
-  figures = engineLoader(
-    wasmUrl,
+  shared.figures = engineLoader(
+    wasm,
     () => {
       const started = glue ?? importGlue();
       glue = null;
@@ -227,13 +240,11 @@ export function useEngine(wasmUrl, importGlue) {
 /**
  * Resolves to the planner's engine (wasm/parascope-planner.wasm: every op, "plan" too, and planSearch), loading it on
  * first use: <parascope-planner>'s worker loads it, so pages and widgets without a planner never download its code.
+ * `wasm`: the URL to fetch it from (the worker is posted the one the page resolved: bundlers copy the worker as it is).
  */
-export function loadPlannerEngine(moduleOptions = {}) {
-  planner ??= engineLoader(
-    new URL('../wasm/parascope-planner.wasm', import.meta.url),
-    () => import('../wasm/parascope-planner.mjs'),
-  );
-  return planner(moduleOptions);
+export function loadPlannerEngine(moduleOptions = {}, wasm = null) {
+  shared.planner ??= engineLoader(wasm ?? plannerWasmUrl(), () => import('../wasm/parascope-planner.mjs'));
+  return shared.planner(moduleOptions);
 }
 
 export { EngineError };

@@ -3,24 +3,25 @@
 // the guide run every widget and keep the figures' engine (wasm/parascope.wasm); tests/js/widget-engines.test.mjs
 // checks that each module here answers every op its widget's code asks.
 import { FIGURES } from '../widgets/index.js';
+import { asset } from './assets.js';
 import { useEngine } from './engine.js';
 
 /** module name -> [its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
 const MODULES = {
   'parascope-ring-engine': [
-    () => new URL('../wasm/parascope-ring-engine.wasm', import.meta.url),
+    () => asset(new URL('../wasm/parascope-ring-engine.wasm', import.meta.url), 'wasm/parascope-ring-engine.wasm'),
     () => import('../wasm/parascope-ring-engine.mjs'),
   ],
   'parascope-bubble-engine': [
-    () => new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url),
+    () => asset(new URL('../wasm/parascope-bubble-engine.wasm', import.meta.url), 'wasm/parascope-bubble-engine.wasm'),
     () => import('../wasm/parascope-bubble-engine.mjs'),
   ],
   'parascope-axes-engine': [
-    () => new URL('../wasm/parascope-axes-engine.wasm', import.meta.url),
+    () => asset(new URL('../wasm/parascope-axes-engine.wasm', import.meta.url), 'wasm/parascope-axes-engine.wasm'),
     () => import('../wasm/parascope-axes-engine.mjs'),
   ],
   'parascope-step-engine': [
-    () => new URL('../wasm/parascope-step-engine.wasm', import.meta.url),
+    () => asset(new URL('../wasm/parascope-step-engine.wasm', import.meta.url), 'wasm/parascope-step-engine.wasm'),
     () => import('../wasm/parascope-step-engine.mjs'),
   ],
 };

@@ -2,8 +2,10 @@
 // the structure that makes the frame fill the size css/embed.css reserves, whether a widget is near the window yet,
 // and the failure text shown in its place when it cannot run.
 import { h } from './dom.js';
+import { applySheets, sheet } from './sheets.js';
 
-const STYLESHEET = new URL('../css/widget.css', import.meta.url).href;
+/** The rules every widget shares (its text inside the bundle: scripts/bundle.mjs; lib/sheets.js). */
+const STYLESHEET = sheet(new URL('../css/widget.css', import.meta.url));
 /** A widget starts when it comes this close to the window (lib/register-widgets.js registers those first). */
 export const START_MARGIN_PX = 200;
 
@@ -51,19 +53,20 @@ export function nearWindow(element) {
 }
 
 /**
- * The sheets a widget's shadow root links: css/widget.css (the rules every widget shares), then its class's own
- * (`stylesheet`, its widgets/<name>/<name>.css) unless both are one file (a bundle with every widget: scripts/bundle.mjs).
+ * The sheets a widget's shadow root has: css/widget.css (the rules every widget shares), then its class's own
+ * (`stylesheet`: sheet() of its widgets/<name>/<name>.css).
  */
 function stylesheetsOf(host) {
   const own = host.constructor.stylesheet;
-  return own && own !== STYLESHEET ? [STYLESHEET, own] : [STYLESHEET];
+  return own ? [STYLESHEET, own] : [STYLESHEET];
 }
 
 /** The widget's shadow root: stylesheets, frame, body (showing "Loading"), notes, announcer; kept on `host`. */
 export function buildShell(host) {
   const root = host.attachShadow({ mode: 'open' });
-  const sheet = structureSheet();
-  if (sheet) root.adoptedStyleSheets = [sheet];
+  applySheets(root, stylesheetsOf(host), root);
+  const structure = structureSheet(); // last, as it always came after the widget's sheets
+  if (structure) root.adoptedStyleSheets = [...root.adoptedStyleSheets, structure];
   host.notesBox = h('div', { class: 'notes', role: 'status', 'aria-live': 'polite' });
   host.announcer = h('div', {
     class: 'announcer',
@@ -74,7 +77,6 @@ export function buildShell(host) {
   });
   host.body = h('div', { class: 'body' }, h('p', { class: 'loading' }, 'Loading the engine…'));
   root.append(
-    ...stylesheetsOf(host).map((href) => h('link', { rel: 'stylesheet', href })),
     h('div', { class: 'frame' }, host.body, h('div', { class: 'notes-anchor' }, host.notesBox), host.announcer),
   );
 }

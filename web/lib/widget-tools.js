@@ -1,15 +1,18 @@
 // The row of tools under every widget: "Copy link" (with the permalink attribute) and downloads of the figure (SVG,
 // PNG) and of its numbers (CSV, JSON), for widgets that can export. The files are made by lib/export-figure.js.
+import { asset } from './assets.js';
 import { h } from './dom.js';
 
 const SAID_MS = 2500;
 
 /**
  * The export code (lib/export-figure.js and what it draws with), loaded on the first download asked: a reader who
- * never clicks one never fetches it. The URL form (not a bare import()) makes scripts/bundle.mjs point it at a one-file
- * bundle of that module, also on the article, which is bundled without splitting (issue 12).
+ * never clicks one never fetches it. Its URL is written where bundlers copy the file (scripts/bundle.mjs points it at
+ * a one-file bundle of that module, also on the article, which is bundled without splitting: issue 12), and the
+ * import() is marked for them to leave as it is (webpack would otherwise warn of an expression it cannot follow).
  */
-const exportCode = () => import(new URL('./export-figure.js', import.meta.url).href);
+const exportUrl = () => asset(new URL('./export-figure.js', import.meta.url), 'lib/export-figure.js');
+const exportCode = () => import(/* webpackIgnore: true */ /* @vite-ignore */ exportUrl().href);
 
 /** Builds the tools row for `widget` (a ParascopeWidget that has run setup); returns { element }. */
 export function widgetTools(widget) {

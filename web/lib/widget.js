@@ -2,8 +2,9 @@
 // from loaded values, clean up when removed) and the hooks a figure implements. Each other concern reads alone:
 // widget-shell.js (the shadow root and its reserved size), widget-attributes.js (attributes, notes, announcements),
 // widget-engine.js (asking the engine), widget-links.js (permalinks), widget-tools.js (the tools row and export).
-import { ensurePageStylesheet } from './page-stylesheet.js';
+import { ensurePageSheet } from './page-stylesheet.js';
 import { readHash } from './model/link-hash.js';
+import { sheet } from './sheets.js';
 import { WithAttributes } from './widget-attributes.js';
 import { WithEngine } from './widget-engine.js';
 import { WithLinks } from './widget-links.js';
@@ -12,7 +13,8 @@ import { widgetTools } from './widget-tools.js';
 
 export { START_MARGIN_PX, addressHasHash, nearWindow, showFailure };
 
-const EMBED_STYLESHEET = new URL('../css/embed.css', import.meta.url).href;
+/** css/embed.css, for a page that did not link it (its text in the bundle: lib/sheets.js). */
+const EMBED_STYLESHEET = sheet(new URL('../css/embed.css', import.meta.url));
 
 /** Widgets that are on the page but not started yet: printing starts them all. */
 const waiting = new Set();
@@ -22,7 +24,7 @@ function startAllWaiting() {
 if (typeof window !== 'undefined') {
   window.addEventListener('beforeprint', startAllWaiting);
   window.matchMedia?.('print').addEventListener?.('change', (e) => e.matches && startAllWaiting());
-  ensurePageStylesheet(document, EMBED_STYLESHEET);
+  ensurePageSheet(document, EMBED_STYLESHEET);
 }
 
 /**

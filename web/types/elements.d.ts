@@ -106,7 +106,7 @@ export interface ParascopeMfuAttributes {
   'permalink'?: string;
 }
 
-/** <parascope-planner>: undefined */
+/** <parascope-planner>: The configurations of a model on a cluster that fit in memory, ranked by predicted MFU, searched in a worker. */
 export interface ParascopePlannerAttributes {
   /** model preset to plan for. one of the engine's model presets; default gpt3-175b. */
   'model'?: ModelId;
@@ -131,4 +131,47 @@ export interface ParascopeElementAttributes {
   'parascope-bubble': ParascopeBubbleAttributes;
   'parascope-mfu': ParascopeMfuAttributes;
   'parascope-planner': ParascopePlannerAttributes;
+}
+
+/** The attributes any HTML element takes, as a page or JSX writes them on a parascope element. */
+export interface ParascopeCommonAttributes {
+  id?: string; class?: string; className?: string; style?: string | { [property: string]: string | number };
+  slot?: string; hidden?: boolean; title?: string; lang?: string; dir?: 'ltr' | 'rtl' | 'auto';
+  tabIndex?: number; tabindex?: number | `${number}`; role?: string;
+  key?: string | number | bigint | null; ref?: unknown; children?: unknown;
+  [data: `data-${string}`]: string | number | boolean | undefined;
+  [aria: `aria-${string}`]: string | number | boolean | undefined;
+}
+
+/** What every parascope element adds to HTMLElement. */
+export interface ParascopeElement extends HTMLElement {
+  /** Starts the figure now (it normally starts when scrolled near). */
+  startNow(): void;
+  /** The current state as attribute values (what a permalink holds), or null before it has started. */
+  linkState(): Record<string, string | number | boolean | null> | null;
+  /** A link to this page with this figure's state in the hash (permalink attribute). */
+  linkHref(): string;
+}
+
+/** JSX's intrinsic elements for the parascope tags: each element's own attributes and the common ones, no other. */
+export type ParascopeIntrinsicElements = {
+  [Tag in keyof ParascopeElementAttributes]: ParascopeElementAttributes[Tag] & ParascopeCommonAttributes;
+};
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'parascope-axes': ParascopeElement;
+    'parascope-ring': ParascopeElement;
+    'parascope-bubble': ParascopeElement;
+    'parascope-mfu': ParascopeElement;
+    'parascope-planner': ParascopeElement;
+  }
+  interface HTMLElementEventMap {
+    /** Fired (bubbling) when a figure has started and drawn its first state. */
+    'parascope-ready': CustomEvent<void>;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements extends ParascopeIntrinsicElements {}
+  }
 }

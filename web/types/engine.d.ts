@@ -282,13 +282,21 @@ export interface Engine {
 }
 
 /**
- * Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget). It answers every op
+ * Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget, and by every copy of
+ * the package on the page: "parascope" and "parascope/engine" give the same one; in node the wasm is read from disk,
+ * the package's `node` export). It answers every op
  * but "plan" and "config_import" (refused with unknown_op; planSearch throws that refusal): the planner has its own
  * engine.
  */
 export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
-/** Resolves to the planner's engine (its own WebAssembly, loaded on first use): every op, "plan" and planSearch too. */
-export function loadPlannerEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
+/**
+ * Resolves to the planner's engine (its own WebAssembly, loaded on first use): every op, "plan" and planSearch too.
+ * `wasm`: where to fetch its wasm from (default: plannerWasmUrl()). In node the wasm is read from disk.
+ */
+export function loadPlannerEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown },
+  wasm?: URL | string | null): Promise<Engine>;
+/** The planner's wasm URL as this page resolves it (what the planner's worker is posted). */
+export function plannerWasmUrl(): URL;
 
 /** An Emscripten module's glue, as `import('…/wasm/<module>.mjs')` resolves to it. */
 type EngineGlue = Promise<{ default: (options: object) => Promise<unknown> }>;

@@ -1,44 +1,22 @@
-// Types of the parascope package: importing it ("parascope") registers every custom element; "parascope/engine"
-// is the engine on its own. Element attributes are in elements.d.ts (generated from lib/model/attributes.js).
-export * from './engine.js';
+// Types of the parascope package: importing it ("parascope") registers every custom element and hands out the page's
+// one engine; "parascope/engine" is the engine on its own (the same engine on a page that imports both). Element
+// attributes, the tag maps and JSX are in elements.d.ts (generated from lib/model/attributes.js); React 19's JSX in
+// react.d.ts ("parascope/react").
+export type * from './engine.js';
+export { EngineError, loadEngine } from './engine.js';
 export * from './elements.js';
 import type { ParascopeElementAttributes } from './elements.js';
 
 /**
  * Resolves once every element is registered: each loads from its own module, so one whose script fails leaves the
  * others working (it shows a note in its place and maps to false). Wait for it before calling an element's methods
- * right after importing the package.
+ * right after importing the package. In node (no DOM) nothing registers and it resolves to {}.
  */
-export declare const registered: Promise<Record<keyof ParascopeElementAttributes, boolean>>;
+export declare const registered: Promise<Partial<Record<keyof ParascopeElementAttributes, boolean>>>;
 
-/** What every parascope element adds to HTMLElement. */
-export interface ParascopeElement extends HTMLElement {
-  /** Starts the figure now (it normally starts when scrolled near). */
-  startNow(): void;
-  /** The current state as attribute values (what a permalink holds), or null before it has started. */
-  linkState(): Record<string, string | number | boolean | null> | null;
-  /** A link to this page with this figure's state in the hash (permalink attribute). */
-  linkHref(): string;
-}
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'parascope-axes': ParascopeElement;
-    'parascope-ring': ParascopeElement;
-    'parascope-bubble': ParascopeElement;
-    'parascope-mfu': ParascopeElement;
-  }
-  interface HTMLElementEventMap {
-    /** Fired (bubbling) when a figure has started and drawn its first state. */
-    'parascope-ready': CustomEvent<void>;
-  }
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace JSX {
-    interface IntrinsicElements {
-      'parascope-axes': ParascopeElementAttributes['parascope-axes'] & Record<string, unknown>;
-      'parascope-ring': ParascopeElementAttributes['parascope-ring'] & Record<string, unknown>;
-      'parascope-bubble': ParascopeElementAttributes['parascope-bubble'] & Record<string, unknown>;
-      'parascope-mfu': ParascopeElementAttributes['parascope-mfu'] & Record<string, unknown>;
-    }
-  }
-}
+/**
+ * Makes the engine's wasm, the planner's worker and the code loaded on demand load from `base` (the folder holding the
+ * package's dist/ files, e.g. "/parascope/"), for a host that moved them or a bundler that copies none (esbuild).
+ * Call it before the first figure starts; null goes back to each file's own place.
+ */
+export declare function setAssetBase(base: string | URL | null): void;

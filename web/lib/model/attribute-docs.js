@@ -9,6 +9,8 @@ const ABOUT = {
   'parascope-bubble':
     "A pipeline schedule's timeline, the bubble hatched, honest efficiency beside the dashboard's 100 %.",
   'parascope-mfu': 'What the utilization dashboard shows against MFU, for published runs or your own throughput.',
+  'parascope-planner':
+    'The configurations of a model on a cluster that fit in memory, ranked by predicted MFU, searched in a worker.',
 };
 
 /** The TypeScript type of an attribute's value (as written in HTML: text). */
@@ -51,8 +53,57 @@ export function elementTypes() {
   }
   lines.push("/** Each element's attributes, by tag. */", 'export interface ParascopeElementAttributes {');
   for (const tag of Object.keys(ATTRIBUTES)) lines.push(`  '${tag}': ${pascal(tag)}Attributes;`);
-  lines.push('}', '');
+  lines.push('}', '', ...tagMaps());
   return `${lines.join('\n')}`;
+}
+
+/** What every element takes besides its own attributes, as HTML or JSX writes it: no other name type-checks. */
+const COMMON = `/** The attributes any HTML element takes, as a page or JSX writes them on a parascope element. */
+export interface ParascopeCommonAttributes {
+  id?: string; class?: string; className?: string; style?: string | { [property: string]: string | number };
+  slot?: string; hidden?: boolean; title?: string; lang?: string; dir?: 'ltr' | 'rtl' | 'auto';
+  tabIndex?: number; tabindex?: number | \`\${number}\`; role?: string;
+  key?: string | number | bigint | null; ref?: unknown; children?: unknown;
+  [data: \`data-\${string}\`]: string | number | boolean | undefined;
+  [aria: \`aria-\${string}\`]: string | number | boolean | undefined;
+}`;
+
+/** The element types by tag, for document.querySelector and JSX (a global JSX namespace: Preact, Solid, older React). */
+function tagMaps() {
+  const tags = Object.keys(ATTRIBUTES);
+  return [
+    COMMON,
+    '',
+    '/** What every parascope element adds to HTMLElement. */',
+    'export interface ParascopeElement extends HTMLElement {',
+    '  /** Starts the figure now (it normally starts when scrolled near). */',
+    '  startNow(): void;',
+    '  /** The current state as attribute values (what a permalink holds), or null before it has started. */',
+    '  linkState(): Record<string, string | number | boolean | null> | null;',
+    "  /** A link to this page with this figure's state in the hash (permalink attribute). */",
+    '  linkHref(): string;',
+    '}',
+    '',
+    "/** JSX's intrinsic elements for the parascope tags: each element's own attributes and the common ones, no other. */",
+    'export type ParascopeIntrinsicElements = {',
+    '  [Tag in keyof ParascopeElementAttributes]: ParascopeElementAttributes[Tag] & ParascopeCommonAttributes;',
+    '};',
+    '',
+    'declare global {',
+    '  interface HTMLElementTagNameMap {',
+    ...tags.map((tag) => `    '${tag}': ParascopeElement;`),
+    '  }',
+    '  interface HTMLElementEventMap {',
+    '    /** Fired (bubbling) when a figure has started and drawn its first state. */',
+    "    'parascope-ready': CustomEvent<void>;",
+    '  }',
+    '  // eslint-disable-next-line @typescript-eslint/no-namespace',
+    '  namespace JSX {',
+    '    interface IntrinsicElements extends ParascopeIntrinsicElements {}',
+    '  }',
+    '}',
+    '',
+  ];
 }
 
 /** types/html-custom-data.json (VS Code's "html.customData" format). */

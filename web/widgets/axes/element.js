@@ -21,6 +21,7 @@ import { axesView, staticText } from './model/view.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { EngineError } from '../../lib/engine-error.js';
 import { watchSize } from '../../lib/size-watch.js';
+import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -469,6 +470,6 @@ class ParascopeAxes extends ParascopeWidget {
   }
 }
 
-/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
-ParascopeAxes.stylesheet = new URL('./axes.css', import.meta.url).href;
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeAxes.stylesheet = sheet(new URL('./axes.css', import.meta.url));
 customElements.define('parascope-axes', ParascopeAxes);

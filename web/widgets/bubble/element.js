@@ -14,7 +14,12 @@ import { bubbleTexts, opText } from './model/text.js';
 import { recentAnswers } from './model/recent-answers.js';
 import { opsFromAttachment } from './op-columns.js';
 import { watchSize } from '../../lib/size-watch.js';
+import { asset } from '../../lib/assets.js';
+import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
+
+/** The chart as vectors, loaded with the export code (where bundlers copy it: lib/widget-tools.js says why). */
+const ganttSvgUrl = () => asset(new URL('./gantt-svg.js', import.meta.url), 'widgets/bubble/gantt-svg.js');
 
 /** The palette variables the chart paints with, and what each stands for. */
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -310,7 +315,7 @@ class ParascopeBubble extends ParascopeWidget {
       ],
       root: this.root,
       // The chart as vectors: gantt-svg.js, fetched with the export code only when a figure is downloaded.
-      drawers: () => import(new URL('./gantt-svg.js', import.meta.url).href),
+      drawers: () => import(/* webpackIgnore: true */ /* @vite-ignore */ ganttSvgUrl().href),
       vector: (canvas, box, { ganttSvg }) =>
         canvas === this.canvas ? ganttSvg(r, box, this.colours ?? this.#readColours()) : null,
       data: {
@@ -510,6 +515,6 @@ class ParascopeBubble extends ParascopeWidget {
   }
 }
 
-/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
-ParascopeBubble.stylesheet = new URL('./bubble.css', import.meta.url).href;
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeBubble.stylesheet = sheet(new URL('./bubble.css', import.meta.url));
 customElements.define('parascope-bubble', ParascopeBubble);

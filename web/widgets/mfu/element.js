@@ -16,6 +16,7 @@ import { MFU_CUSTOM } from './model/custom.js';
 import { SELECTS, SLIDERS, choices, offered, presetSplit, resolve, settle, stepRequest } from './model/split.js';
 import { recomputeHint, stepView } from './model/step-view.js';
 import { stepBar } from './step-bar.js';
+import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -483,6 +484,6 @@ class ParascopeMfu extends ParascopeWidget {
   }
 }
 
-/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
-ParascopeMfu.stylesheet = new URL('./mfu.css', import.meta.url).href;
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeMfu.stylesheet = sheet(new URL('./mfu.css', import.meta.url));
 customElements.define('parascope-mfu', ParascopeMfu);

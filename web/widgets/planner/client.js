@@ -1,8 +1,14 @@
 // The page's side of the planner worker (widgets/planner/worker.js): start a search, hear its progress and answer, cancel
 // it. A new search cancels the running one; the worker is created on first use and ended by close().
+import { asset } from '../../lib/assets.js';
+import { plannerWasmUrl } from '../../lib/engine.js';
 import { afterMessage, started } from './model/protocol.js';
 
-const WORKER_URL = new URL('./worker.js', import.meta.url);
+/**
+ * The worker's script (scripts/bundle.mjs points it at one self-contained file, which bundlers copy as it is): it is
+ * posted the planner's wasm URL, resolved here where bundlers rewrite it (plannerWasmUrl), not beside the copy.
+ */
+const workerUrl = () => asset(new URL('./worker.js', import.meta.url), 'widgets/planner/worker.js');
 
 /** onUpdate(state) after every message of the newest search (model/protocol.js's state). */
 export function plannerClient(onUpdate) {
@@ -16,7 +22,7 @@ export function plannerClient(onUpdate) {
   };
   const ensure = () => {
     if (worker) return worker;
-    worker = new Worker(WORKER_URL, { type: 'module' });
+    worker = new Worker(workerUrl(), { type: 'module' });
     worker.addEventListener('message', ({ data }) => {
       const next = state && afterMessage(state, data);
       if (!next) return;
@@ -38,7 +44,7 @@ export function plannerClient(onUpdate) {
       state = started(nextId, request);
       nextId += 1;
       try {
-        ensure().postMessage({ type: 'plan', id: state.id, request });
+        ensure().postMessage({ type: 'plan', id: state.id, request, wasm: plannerWasmUrl().href });
       } catch (err) {
         fail(`the search could not start (${err.message})`);
         return;

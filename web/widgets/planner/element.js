@@ -22,6 +22,7 @@ import {
   tableRows,
 } from './model/view.js';
 import { watchSize } from '../../lib/size-watch.js';
+import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -378,6 +379,6 @@ class ParascopePlanner extends ParascopeWidget {
   }
 }
 
-/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
-ParascopePlanner.stylesheet = new URL('./planner.css', import.meta.url).href;
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopePlanner.stylesheet = sheet(new URL('./planner.css', import.meta.url));
 customElements.define('parascope-planner', ParascopePlanner);

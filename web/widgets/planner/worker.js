@@ -1,7 +1,8 @@
 // The planner's search, off the page's thread: a module worker with the planner's engine (loadPlannerEngine: its own
 // wasm, the only one with the plan op). It searches in chunks
 // (engine.planSearch(request).advance(n)) and posts progress between them; a newer "plan" or a "cancel" message stops
-// the running search at the next chunk. Protocol (widgets/planner/model/protocol.js): in { type: "plan", id, request } |
+// the running search at the next chunk. Protocol (widgets/planner/model/protocol.js): in { type: "plan", id, request,
+// wasm: the planner wasm's URL as the page resolved it } |
 // { type: "cancel" }; out { type: "progress", id, evaluated, total } | { type: "done", id, answer } |
 // { type: "error", id, error: { code, message, field } }.
 import { loadPlannerEngine } from '../../lib/engine.js';
@@ -20,11 +21,11 @@ const errorOf = (err) => ({
   field: err.field ?? null,
 });
 
-async function plan(id, request) {
+async function plan(id, request, wasm) {
   running = id;
   let engine;
   try {
-    engine = await loadPlannerEngine();
+    engine = await loadPlannerEngine({}, wasm ?? null);
   } catch (err) {
     post({
       type: 'error',
@@ -71,6 +72,6 @@ async function plan(id, request) {
 }
 
 globalThis.addEventListener('message', ({ data }) => {
-  if (data?.type === 'plan') plan(data.id, data.request);
+  if (data?.type === 'plan') plan(data.id, data.request, data.wasm);
   else if (data?.type === 'cancel') running = 0;
 });

@@ -10,6 +10,7 @@ import { ALGORITHMS, CHART_GPUS, chartRequests, readoutRequest } from './model/r
 import { ringRound } from './model/round.js';
 import { chunkColour, ringFigure } from './figure.js';
 import { ATTRIBUTES as A } from './attributes.js';
+import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
@@ -449,6 +450,6 @@ class ParascopeRing extends ParascopeWidget {
   }
 }
 
-/** Its own rules, linked after css/widget.css in its shadow root (lib/widget.js). */
-ParascopeRing.stylesheet = new URL('./ring.css', import.meta.url).href;
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeRing.stylesheet = sheet(new URL('./ring.css', import.meta.url));
 customElements.define('parascope-ring', ParascopeRing);
