@@ -1,7 +1,7 @@
 // A classic script (it runs where module scripts cannot, e.g. from file://): says in place, in plain words, why the
 // figures are not running and how to fix it, instead of leaving empty boxes.
 (function () {
-  var TAGS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu'];
+  var TAGS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-track'];
   var LATE_MS = 10000;
   var SERVE = 'python3 -m http.server 8000';
 

@@ -96,6 +96,11 @@ function pageWidth(win) {
   return { scrollWidth: win.document.documentElement.scrollWidth, innerWidth: win.innerWidth };
 }
 
+/** The track record's median measured / predicted once its record has loaded, else null. */
+function trackMedian(win, tag) {
+  return win.document.querySelector(tag).shadowRoot.querySelector('[data-out="summary"]')?.dataset.value ?? null;
+}
+
 function ringState(win, tag) {
   const shadow = win.document.querySelector(tag).shadowRoot;
   const round = shadow.querySelector('[data-out="status"]')?.dataset.round;
@@ -142,6 +147,15 @@ const WIDGETS = [
     what: 'another preset changes the modelled MFU',
     read: (page, tag) => page.evaluate(out, tag, 'modelled-mfu'),
     act: (page, tag) => clickOn(page, tag, 'input[name="preset"]:not(:checked):not([value="your-run"])'),
+  },
+  {
+    tag: 'parascope-track',
+    what: 'the memory view replaces the held-out MFU median with the memory one',
+    until: trackMedian,
+    read: (page, tag) => page.evaluate(trackMedian, tag),
+    async act(page, tag) {
+      await page.evaluate(pickOther, tag, 'view');
+    },
   },
   {
     tag: 'parascope-planner',

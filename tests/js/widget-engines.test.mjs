@@ -143,6 +143,8 @@ const opsAsked = (code) =>
 const NOT_CITATIONS = new Set([
   'pub.source', // <parascope-mfu>: a published run's reference, from widgets/mfu/model/presets.js
   'cf.source', // <parascope-bubble>: the pipeline op's closed form (its paper)
+  'run.source', // <parascope-track>: a published run's publication, from web/data/track-record.json
+  'record.sources', // <parascope-track>: the record's citations per table, from the same file
 ]);
 
 for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {

@@ -9,6 +9,8 @@ const ABOUT = {
   'parascope-bubble':
     "A pipeline schedule's timeline, the bubble hatched, honest efficiency beside the dashboard's 100 %.",
   'parascope-mfu': 'What the utilization dashboard shows against MFU, for published runs or your own throughput.',
+  'parascope-track':
+    'Every published run the engine was checked on, predicted against measured, with its error per publication.',
   'parascope-planner':
     'The configurations of a model on a cluster that fit in memory, ranked by predicted MFU, searched in a worker.',
 };
