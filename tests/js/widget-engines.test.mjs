@@ -145,6 +145,7 @@ const NOT_CITATIONS = new Set([
   'cf.source', // <parascope-bubble>: the pipeline op's closed form (its paper)
   'run.source', // <parascope-track>: a published run's publication, from web/data/track-record.json
   'record.sources', // <parascope-track>: the record's citations per table, from the same file
+  'this.record.sources', // <parascope-track>'s element: the same
 ]);
 
 for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {

@@ -48,7 +48,7 @@ class ParascopeTrack extends ParascopeWidget {
         value: this.state.view,
         options: [
           ['speed', 'Speed (MFU)'],
-          ['memory', 'Peak memory per GPU'],
+          ['memory', 'Peak memory'],
         ],
         onChange: (v) => this.change({ view: v }),
       }).element,
@@ -78,6 +78,7 @@ class ParascopeTrack extends ParascopeWidget {
     };
     this.out.plot.addEventListener('keydown', (e) => this.key(e));
     this.out.plot.addEventListener('pointermove', (e) => this.hover(e));
+    this.out.plot.addEventListener('pointerdown', (e) => this.hover(e)); // a tap reads the dot under it
     this.out.plot.addEventListener('focus', () => this.state.at ?? this.read(0));
     this.root = h(
       'div',
@@ -95,11 +96,12 @@ class ParascopeTrack extends ParascopeWidget {
       this.out.missing,
     );
     body.append(this.root);
+    const { root } = this;
     this.out.summary.textContent = 'Loading the track record…';
     this.bands = new Map();
     loadRecord().then(
       (record) => {
-        if (!this.isConnected && !this.root.isConnected) return;
+        if (!root.isConnected) return; // restarted since (loadState): that setup draws
         this.record = record;
         this.render();
       },
@@ -155,7 +157,7 @@ class ParascopeTrack extends ParascopeWidget {
     );
     this.out.band.textContent = band
       ? `The engine's band for ${band.basis}: measured / predicted from ${band.low.toFixed(2)} to ` +
-        `${band.high.toFixed(2)} (10th to 90th percentile of ${band.runs} held-out runs; median ${band.median.toFixed(3)}), ` +
+        `${band.high.toFixed(2)} (10th to 90th percentile of ${band.runs} held-out runs, each publication weighted alike; median ${band.median.toFixed(3)}), ` +
         'the range every answer of the engine now carries.'
       : 'Each stack has its own band: choose one to draw it.';
     this.renderTable(view);
@@ -222,13 +224,7 @@ class ParascopeTrack extends ParascopeWidget {
       h('p', { 'data-out': 'numbers', 'data-value': p.ratio }, t.numbers),
       h('p', {}, t.where),
       h('p', {}, this.state.view === 'memory' ? t.verdict : ''),
-      h(
-        'p',
-        { class: 'track-source' },
-        t.publication,
-        ': ',
-        citationsOf(this.record, this.points, p.publication).join('; '),
-      ),
+      h('p', { class: 'track-source' }, t.publication, ': ', this.record.sources[p.table] ?? p.table),
     );
     this.out.plot.setAttribute('aria-valuenow', String(index));
     this.out.plot.setAttribute('aria-valuetext', t.label);
