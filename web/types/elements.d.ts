@@ -106,6 +106,18 @@ export interface ParascopeMfuAttributes {
   'permalink'?: string;
 }
 
+/** <parascope-track>: Every published run the engine was checked on, predicted against measured, with its error per publication. */
+export interface ParascopeTrackAttributes {
+  /** what is compared: MFU (speed) or peak memory per GPU. speed, memory; default speed. */
+  'view'?: 'speed' | 'memory';
+  /** the software stack family shown (all: every family). all, pytorch, megatron-core, megatron-2021, deepspeed, xla; default all. */
+  'stack'?: 'all' | 'pytorch' | 'megatron-core' | 'megatron-2021' | 'deepspeed' | 'xla';
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
 /** <parascope-planner>: The configurations of a model on a cluster that fit in memory, ranked by predicted MFU, searched in a worker. */
 export interface ParascopePlannerAttributes {
   /** model preset to plan for. one of the engine's model presets; default gpt3-175b. */
@@ -130,6 +142,7 @@ export interface ParascopeElementAttributes {
   'parascope-ring': ParascopeRingAttributes;
   'parascope-bubble': ParascopeBubbleAttributes;
   'parascope-mfu': ParascopeMfuAttributes;
+  'parascope-track': ParascopeTrackAttributes;
   'parascope-planner': ParascopePlannerAttributes;
 }
 
@@ -164,6 +177,7 @@ declare global {
     'parascope-ring': ParascopeElement;
     'parascope-bubble': ParascopeElement;
     'parascope-mfu': ParascopeElement;
+    'parascope-track': ParascopeElement;
     'parascope-planner': ParascopeElement;
   }
   interface HTMLElementEventMap {
