@@ -85,13 +85,16 @@ NcclTableFit fit_nccl_table(const std::vector<NcclRow>& rows, const CollectiveMo
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].bytes > 0 && rows[i].time > 0) order.push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rows[a].bytes < rows[b].bytes; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return rows[a].bytes < rows[b].bytes; });
   NcclTableFit fit;
   fit.model_time.assign(rows.size(), 0.0);
   fit.model_busbw.assign(rows.size(), 0.0);
   if (order.empty()) return fit;
   Sums sums(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) sums.add(k, model.bus_factor * rows[order[k]].bytes, rows[order[k]].time);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    sums.add(k, model.bus_factor * rows[order[k]].bytes, rows[order[k]].time);
+  }
   const std::size_t min_rows = order.size() >= 2 ? 2 : 1;
   const std::size_t most = std::max<std::size_t>(1, std::min<std::size_t>(3, order.size() / min_rows));
   std::size_t start = 0;

@@ -78,8 +78,9 @@ void read_failures(RequestReader& r, RunInputs& in, json& d) {
 }
 
 void read_checkpoint(RequestReader& r, RunInputs& in, json& d) {
-  in.storage_bandwidth = with_default(r, d, "storage_bandwidth", kStorageBandwidth, 1, 1e16,
-                                      "Llama 3's Tectonic file system, 2 TB/s sustained (Dubey et al. 2024, Sec. 3.3.1)");
+  in.storage_bandwidth =
+      with_default(r, d, "storage_bandwidth", kStorageBandwidth, 1, 1e16,
+                   "Llama 3's Tectonic file system, 2 TB/s sustained (Dubey et al. 2024, Sec. 3.3.1)");
   if (!r.has("checkpoint_mode")) put(d, "checkpoint_mode", "synchronous: Megatron-LM's and torchtitan's default");
   in.async_checkpoint = r.choice_or("checkpoint_mode", "sync", {"sync", "async"}) == "async";
   if (r.has("host_copy_bandwidth") && !in.async_checkpoint) {

@@ -98,7 +98,8 @@ TEST(NcclFit, GpusComeFromTheRequestWhenTheHeaderIsMissing) {
 TEST(NcclFit, AMalformedRowIsRefusedNamingItsLine) {
   std::string text = published("h200-2x8-all-reduce.txt");
   const std::string row = "  2147483648     536870912     float     sum      -1   8538.8  251.50  471.56";
-  text.replace(text.find(row), row.size(), "  2147483648     536870912     float     sum      -1   8538.8  oops  471.56");
+  const std::string bad = "  2147483648     536870912     float     sum      -1   8538.8  oops  471.56";
+  text.replace(text.find(row), row.size(), bad);
   const json e = fit(text)["error"];
   EXPECT_EQ(e["field"], "text");
   EXPECT_NE(e["message"].get<std::string>().find("line 26"), std::string::npos) << e.dump();
