@@ -49,6 +49,23 @@ function importCase() {
     request: { op: 'config_import', format: 'huggingface', text: JSON.stringify(config) } };
 }
 
+/**
+ * nccl_fit's largest: a paste filling most of the 1 MiB request limit, 20 all_reduce tables of the 1,024 rows one
+ * table may hold (each fitted over every split into three size ranges: O(rows²)). The planner's module answers it.
+ */
+function ncclCase() {
+  const header = '#  size  count  type  redop  root  time  algbw  busbw  #wrong\n';
+  let table = header;
+  for (let i = 1; i <= 1024; i += 1) {
+    const bytes = i * 1024;
+    const us = 10 + bytes / 1e5;
+    const algbw = bytes / us / 1e3;
+    table += `${bytes} 1 float sum -1 ${us.toFixed(2)} ${algbw.toFixed(2)} ${(algbw * 1.875).toFixed(2)} 0\n`;
+  }
+  return { name: 'nccl_fit, 20 tables of 1,024 rows', module: 'parascope-planner',
+    request: { op: 'nccl_fit', text: table.repeat(20), gpus: 16, gpus_per_node: 8 } };
+}
+
 /** [{ name, request, module? }]: one or more worst cases per op; `module` names the wasm module that answers it. */
 export function worstCases() {
   const L = LIMITS;
@@ -100,6 +117,8 @@ export function worstCases() {
       op: 'moe_route', tokens: L.assignments / topK, experts: L.experts, top_k: topK, skew: 10, ep: L.ep,
       capacity_factor: 1, hidden: 1_000_000, bandwidth: 1, latency: 1 } });
   }
-  cases.push(...planCases(L), importCase());
+  cases.push({ name: 'run, zb-h2 pp 1024 (the step\'s largest)', module: 'parascope-planner',
+    request: { op: 'run', model: thin, hardware: hw, cluster: { gpus: 1024 }, parallel: zbh2 } });
+  cases.push(...planCases(L), importCase(), ncclCase());
   return cases;
 }

@@ -65,7 +65,7 @@ test("the modules: the figures', the planner's, and each widget's own, none unus
   );
   assert.deepEqual(carried('parascope-planner'), OPS);
   // The planner's own ops (CMakeLists.txt leaves them out of the figures' module for its bytes).
-  const plannerOnly = new Set(['plan', 'config_import', 'config_export']);
+  const plannerOnly = new Set(['plan', 'config_import', 'config_export', 'run', 'nccl_fit']);
   assert.deepEqual(
     carried('parascope'),
     OPS.filter((op) => !plannerOnly.has(op)),

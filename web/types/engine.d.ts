@@ -253,12 +253,79 @@ export interface ConfigImportResponse {
   unmapped: ImportNote[]; ignored: ImportNote[]; assumed: Array<{ field: string; why: string }>;
 }
 
+/** The whole run from one step (engine/API.md, run): planner's engine only. Every run field has a default. */
+export interface RunOpRequest extends RunRequest {
+  op: 'run';
+  /** exclusive: optimizer steps, or training tokens (default 20 per active parameter, Chinchilla) */
+  steps?: number; tokens?: number;
+  /** failures per GPU per hour (default Llama 3's 419 in 54 days on 16,384 GPUs) */
+  failure_rate?: number;
+  /** seconds: noticing a failure, and rescheduling / relaunching */
+  detect_time?: number; reschedule_time?: number;
+  /** bytes/s: the file system's aggregate, and (async only) each GPU's device-to-host copy */
+  storage_bandwidth?: number; host_copy_bandwidth?: number;
+  checkpoint_mode?: 'sync' | 'async';
+  /** seconds of training between checkpoints (default Daly's optimum) */
+  checkpoint_interval?: number;
+  price_per_gpu_hour?: number;
+  /** watts per GPU at full load and idle; power usage effectiveness */
+  gpu_power?: number; idle_power?: number; pue?: number;
+}
+export interface RunOpResponse {
+  steps: number; tokens: number; step_time: number; mfu: number; useful_time: number; wall_time: number;
+  wall_clock_days: number; goodput: number; effective_mfu: number; gpu_hours: number;
+  failures: {
+    expected: number; rate_per_gpu_hour: number; mtbf: number;
+    restart_time: { detect: number; reschedule: number; reload: number; total: number };
+    loss_per_failure: number; lost_time: number;
+  };
+  checkpoint: {
+    size: number; size_per_gpu: number; mode: 'sync' | 'async'; write_time: number; blocking_time: number;
+    interval: number; interval_source: 'daly' | 'checkpoint_interval'; interval_note?: string;
+    young_interval: number; daly_interval: number; count: number; time: number;
+  };
+  energy: { mwh: number; gpu_power: number; idle_power: number; utilization: number; average_gpu_power: number; pue: number; model: string };
+  cost: { dollars: number; price_per_gpu_hour: number };
+  /** each run field left to its default, with the default's source */
+  defaults: Record<string, string>;
+}
+
+export type NcclCollective = 'all_reduce' | 'all_gather' | 'reduce_scatter' | 'alltoall';
+/** A pasted nccl-tests output fitted to α and β per link level (engine/API.md, nccl_fit): planner's engine only. */
+export interface NcclFitRequest {
+  op: 'nccl_fit';
+  /** what all_reduce_perf & co. print, or their -J JSON file */
+  text: string;
+  /** used where the output's header does not say */
+  gpus?: number; gpus_per_node?: number; collective?: NcclCollective;
+}
+export interface NcclRegime { from_bytes: number; to_bytes: number; latency: number; bandwidth: number }
+export interface NcclTableFit {
+  collective: NcclCollective; gpus: number; gpus_per_node: number; level: 'intra' | 'inter'; header_line: number;
+  bus_factor: number; busbw_meaning: string; latency: number; bandwidth: number; regimes: NcclRegime[];
+}
+export interface NcclPoint {
+  table: number; line: number; bytes: number; time: number; model_time: number;
+  measured_algbw: number; measured_busbw: number; model_busbw: number;
+}
+export interface NcclLink { bandwidth: number; latency: number; gpus: number }
+export interface NcclFitResponse {
+  tables: NcclTableFit[]; points: NcclPoint[];
+  links: {
+    intra?: NcclLink; inter?: NcclLink & { per_gpu_nic_bandwidth: number };
+    network_fit?: Array<{ gpus: number; bandwidth: number; latency: number }>;
+  };
+  /** the override a step / plan request's cluster takes (add gpus) */
+  cluster: Omit<Cluster, 'gpus'>;
+}
+
 /** Every request, by op. */
 export interface Requests {
   version: VersionRequest; presets: PresetsRequest; mfu: MfuRequest;
   allreduce: CollectiveRequest; allgather: CollectiveRequest; reducescatter: CollectiveRequest; alltoall: CollectiveRequest;
   pipeline: PipelineRequest; step: StepRequest; traffic: TrafficRequest; placement: PlacementRequest;
   moe_route: MoeRouteRequest; plan: PlanRequest; config_import: ConfigImportRequest;
+  run: RunOpRequest; nccl_fit: NcclFitRequest;
 }
 /** Every response, by op. */
 export interface Responses {
@@ -266,6 +333,7 @@ export interface Responses {
   allreduce: CollectiveResponse; allgather: CollectiveResponse; reducescatter: CollectiveResponse; alltoall: CollectiveResponse;
   pipeline: PipelineResponse; step: StepResponse; traffic: TrafficResponse; placement: PlacementResponse;
   moe_route: MoeRouteResponse; plan: PlanResponse; config_import: ConfigImportResponse;
+  run: RunOpResponse; nccl_fit: NcclFitResponse;
 }
 export type Op = keyof Requests;
 
@@ -284,9 +352,8 @@ export interface Engine {
 /**
  * Resolves to the page's engine, loading the WebAssembly on first use (shared by every widget, and by every copy of
  * the package on the page: "parascope" and "parascope/engine" give the same one; in node the wasm is read from disk,
- * the package's `node` export). It answers every op
- * but "plan" and "config_import" (refused with unknown_op; planSearch throws that refusal): the planner has its own
- * engine.
+ * the package's `node` export). It answers every op but "plan", "config_import", "config_export", "run" and
+ * "nccl_fit" (refused with unknown_op; planSearch throws that refusal): the planner has its own engine.
  */
 export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown }): Promise<Engine>;
 /**
