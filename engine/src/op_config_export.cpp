@@ -42,7 +42,7 @@ void model_args(const ModelShape& m, Launch& l) {
   if (!m.is_mla() && m.head_dim * m.heads != m.hidden) l.value("--kv-channels", m.head_dim);
   l.value("--seq-length", m.seq);
   l.value("--max-position-embeddings", m.seq);
-  // Megatron pads the vocabulary to a multiple of 128 × tp by default; 1 keeps the engine's count exact.
+  // Megatron pads the vocabulary to a multiple of 128 × tp by default; 1 keeps it exact where tp divides it.
   l.value("--vocab-size", m.vocab);
   l.value("--make-vocab-size-divisible-by", 1);
   if (m.activation == Activation::swiglu) l.flag("--swiglu");
@@ -58,6 +58,15 @@ void model_args(const ModelShape& m, Launch& l) {
     l.value("--attention-dropout", "0");
     l.value("--hidden-dropout", "0");
   }
+}
+
+
+/// Megatron pads the vocabulary to a multiple of --make-vocab-size-divisible-by × tp (tokenizer.py
+/// _vocab_size_with_padding at core_v0.14.0): exact only when tp divides it.
+void vocab_note(const ModelShape& m, const ParallelConfig& p, Launch& l) {
+  if (m.vocab % p.tp == 0) return;
+  l.note("vocab", std::to_string(m.vocab) + " tokens: Megatron pads them to a multiple of tp = " + std::to_string(p.tp) +
+                      ", " + std::to_string((m.vocab + p.tp - 1) / p.tp * p.tp));
 }
 
 void expert_args(const ModelShape& m, const ParallelConfig& p, Launch& l) {
@@ -150,6 +159,7 @@ json op_config_export(RequestReader& request) {
 
   Launch l;
   model_args(s.run.model, l);
+  vocab_note(s.run.model, s.run.parallel, l);
   expert_args(s.run.model, s.run.parallel, l);
   parallel_args(s.run.parallel, l);
   memory_args(s.run.parallel, l);
