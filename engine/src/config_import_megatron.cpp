@@ -30,7 +30,7 @@ void attention(MegatronFlags& f, long long hidden, long long heads, json& m) {
   m["kv_heads"] = gqa ? groups : heads;
   if (!gqa && f.has("--num-query-groups")) f.ignore("--num-query-groups", "read only with --group-query-attention");
   if (f.has("--kv-channels")) m["head_dim"] = f.integer("--kv-channels", hidden / heads);
-  if (f.on("--add-qkv-bias")) f.unmap("--add-qkv-bias", "biases on the QKV projection only: the engine's bias is all");
+  f.unmap("--add-qkv-bias", "biases on the QKV projection only: the engine's bias is all matrices");
 }
 
 void mla(MegatronFlags& f, json& m, ImportedRequest& out) {
@@ -267,7 +267,7 @@ void recompute(MegatronFlags& f, json& p, ImportedRequest& out) {
   const std::string g = f.text("--recompute-granularity", p.value("recompute", "none"));
   if (g == "selective") {
     p["recompute"] = "selective";
-    if (f.has("--recompute-modules")) f.unmap("--recompute-modules", "modules other than the default core_attn: "
+    f.unmap("--recompute-modules", "modules other than the default core_attn: "
                                                                      "costed as the attention core only");
   } else if (g == "full") {
     p["recompute"] = "full";
@@ -341,7 +341,10 @@ json parallel(MegatronFlags& f, long long layers, long long gpus, ImportedReques
 /// Precision and the overlaps the engine models: the request's top-level and `efficiency` fields.
 void numerics(MegatronFlags& f, const json& p, long long gpus, json& r, ImportedRequest& out) {
   const bool bf16 = f.on("--bf16"), fp16 = f.on("--fp16");
-  if (fp16) f.unmap("--fp16", "fp16 with loss scaling: costed as bf16 (the same tensor-core rate)");
+  if (fp16) {
+    out.unmapped.push_back({{"key", "--fp16"}, {"why", "fp16 with loss scaling: costed as bf16 (the same tensor-core "
+                                                       "rate)"}});
+  }
   if (!bf16 && !fp16) {
     out.unmapped.push_back({{"key", "--bf16"}, {"why", "neither --bf16 nor --fp16: Megatron trains in fp32, costed "
                                                        "as bf16"}});

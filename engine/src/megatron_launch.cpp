@@ -128,7 +128,16 @@ LaunchLine read_launch(const std::string& text) {
       continue;
     }
     launched = launched || any_launch;
-    for (std::size_t i = from; i < s.words.size(); ++i) expand(s.words[i], vars, words);
+    for (std::size_t i = from; i < s.words.size(); ++i) {
+      const ShellWord& w = s.words[i];
+      const std::size_t eq = w.text.rfind("--", 0) == 0 ? w.text.find('=') : std::string::npos;
+      if (eq == std::string::npos) {
+        expand(w, vars, words);
+        continue;
+      }
+      words.push_back({w.text.substr(0, eq), w.line, w.literal});  // --flag=value: the value expands alone
+      expand({w.text.substr(eq + 1), w.line, w.literal}, vars, words);
+    }
   }
   split_args(words, out);
   return out;

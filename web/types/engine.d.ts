@@ -233,11 +233,13 @@ export interface PlanSearch {
 
 /** A configuration file read into a step request (engine/API.md, config_import): planner's engine only. */
 export interface ConfigImportRequest {
-  op: 'config_import'; format: 'huggingface';
+  op: 'config_import'; format: 'huggingface' | 'megatron';
   /** the file's text (a config.json) */
   text: string;
   /** training sequence length in tokens (default: the file's max_position_embeddings, listed in `assumed`) */
   seq?: number;
+  /** megatron only: the vocabulary when the arguments leave it to the tokenizer (no --vocab-size) */
+  vocab?: number;
   /** the step request's other fields (default: 8 H100s, global batch 8) */
   base?: Omit<StepRequest, 'op' | 'model'>;
 }
