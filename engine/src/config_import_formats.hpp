@@ -28,6 +28,12 @@ struct ImportOptions {
 /// megatron/training/arguments.py defines them at core_v0.14.0.
 ImportedRequest import_megatron(const std::string& text, const ImportOptions& options);
 
+/// A torchtitan job config (TOML), keys as torchtitan/config_manager.py defines them at 820504e (pytorch/torchtitan).
+ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& options);
+
+/// The torchtitan llama3 flavor whose shape the engine's preset `id` has ("8B" for llama3-8b), or "".
+std::string torchtitan_flavor(const std::string& preset_id);
+
 /// The flags import_megatron reads or ignores by name (for the test that checks each against arguments.py).
 std::vector<std::string> megatron_known_flags();
 

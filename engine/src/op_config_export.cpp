@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "config_export_formats.hpp"
 #include "json_out.hpp"
 #include "names.hpp"
 #include "ops.hpp"
@@ -150,12 +151,20 @@ std::string joined(const std::vector<std::string>& parts, const char* between) {
 }  // namespace
 
 json op_config_export(RequestReader& request) {
-  const std::string format = request.choice("format", {"megatron"});
+  const std::string format = request.choice("format", {"megatron", "torchtitan"});
   RequestReader step = request.object("request");
   step.accept("op");
   const StepRequest s = read_step_request(step);
   step.finish();
   request.finish();
+  if (format == "torchtitan") {
+    json tt = export_torchtitan(s);
+    json out;
+    put(out, "format", format);
+    put(out, "text", tt["text"].get<std::string>());
+    put(out, "notes", std::move(tt["notes"]));
+    return out;
+  }
 
   Launch l;
   model_args(s.run.model, l);

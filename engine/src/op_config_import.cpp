@@ -48,7 +48,8 @@ void check_model(const json& model) {
 /// A launch configuration's answer: its whole request, and what it could not map.
 json launch_import(const std::string& format, const std::string& text, ImportOptions options) {
   if (!options.given_base) options.base = json::object();
-  ImportedRequest imported = import_megatron(text, options);
+  ImportedRequest imported =
+      format == "megatron" ? import_megatron(text, options) : import_torchtitan(text, options);
   json out;
   put(out, "format", format);
   put(out, "request", std::move(imported.request));
@@ -61,7 +62,7 @@ json launch_import(const std::string& format, const std::string& text, ImportOpt
 }  // namespace
 
 json op_config_import(RequestReader& request) {
-  const std::string format = request.choice("format", {"huggingface", "megatron"});
+  const std::string format = request.choice("format", {"huggingface", "megatron", "torchtitan"});
   const json& text = request.value("text");
   if (!text.is_string()) refuse(code::wrong_type, {"text must be the file's text, a string"}, "text");
   const long long seq = request.integer_or("seq", 0, 1, 100'000'000);
