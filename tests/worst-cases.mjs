@@ -49,6 +49,24 @@ function importCase() {
     request: { op: 'config_import', format: 'huggingface', text: JSON.stringify(config) } };
 }
 
+/**
+ * The Megatron and torchtitan importers' largest: a launch line of 60,000 flags and a TOML of 60,000 keys the importers
+ * do not know (about 1 MB each), each listed back as unmapped.
+ */
+function launchImportCases() {
+  const head = '--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --vocab-size 256 --bf16';
+  let flags = head;
+  for (let i = 0; i < 60_000; i += 1) flags += ` --k${String(i).padStart(5, '0')} 1`;
+  let toml = '[model]\nname = "llama3"\nflavor = "8B"\n[training]\n';
+  for (let i = 0; i < 60_000; i += 1) toml += `k${String(i).padStart(5, '0')} = 1\n`;
+  return [
+    { name: 'config_import megatron, 60,000 unknown flags', module: 'parascope-planner',
+      request: { op: 'config_import', format: 'megatron', text: flags } },
+    { name: 'config_import torchtitan, 60,000 unknown keys', module: 'parascope-planner',
+      request: { op: 'config_import', format: 'torchtitan', text: toml } },
+  ];
+}
+
 /** [{ name, request, module? }]: one or more worst cases per op; `module` names the wasm module that answers it. */
 export function worstCases() {
   const L = LIMITS;
@@ -100,6 +118,6 @@ export function worstCases() {
       op: 'moe_route', tokens: L.assignments / topK, experts: L.experts, top_k: topK, skew: 10, ep: L.ep,
       capacity_factor: 1, hidden: 1_000_000, bandwidth: 1, latency: 1 } });
   }
-  cases.push(...planCases(L), importCase());
+  cases.push(...planCases(L), importCase(), ...launchImportCases());
   return cases;
 }

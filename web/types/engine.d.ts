@@ -231,10 +231,12 @@ export interface PlanSearch {
   dispose(): void;
 }
 
+/** The formats config_import reads. */
+export type ImportFormat = 'huggingface' | 'megatron' | 'torchtitan';
 /** A configuration file read into a step request (engine/API.md, config_import): planner's engine only. */
 export interface ConfigImportRequest {
-  op: 'config_import'; format: 'huggingface' | 'megatron';
-  /** the file's text (a config.json) */
+  op: 'config_import'; format: ImportFormat;
+  /** the file's text (a config.json, a Megatron-LM launch script or command line, a torchtitan job TOML) */
   text: string;
   /** training sequence length in tokens (default: the file's max_position_embeddings, listed in `assumed`) */
   seq?: number;
@@ -246,8 +248,19 @@ export interface ConfigImportRequest {
 /** Each setting named with its reason. */
 export interface ImportNote { key: string; why: string }
 export interface ConfigImportResponse {
-  format: 'huggingface'; request: StepRequest;
+  format: ImportFormat; request: StepRequest;
   unmapped: ImportNote[]; ignored: ImportNote[]; assumed: Array<{ field: string; why: string }>;
+}
+/** A step request as the settings to launch it with (engine/API.md, config_export): planner's engine only. */
+export interface ConfigExportRequest { op: 'config_export'; format: 'megatron' | 'torchtitan'; request: StepRequest }
+export interface ConfigExportResponse {
+  format: 'megatron' | 'torchtitan';
+  /** megatron: the torchrun line with the arguments; torchtitan: the job TOML */
+  text: string;
+  /** megatron only: the arguments one by one ("--num-layers 32") */
+  args?: string[];
+  /** what the target cannot express */
+  notes: Array<{ setting: string; why: string }>;
 }
 
 /** Every request, by op. */
@@ -256,6 +269,7 @@ export interface Requests {
   allreduce: CollectiveRequest; allgather: CollectiveRequest; reducescatter: CollectiveRequest; alltoall: CollectiveRequest;
   pipeline: PipelineRequest; step: StepRequest; traffic: TrafficRequest; placement: PlacementRequest;
   moe_route: MoeRouteRequest; plan: PlanRequest; config_import: ConfigImportRequest;
+  config_export: ConfigExportRequest;
 }
 /** Every response, by op. */
 export interface Responses {
@@ -263,6 +277,7 @@ export interface Responses {
   allreduce: CollectiveResponse; allgather: CollectiveResponse; reducescatter: CollectiveResponse; alltoall: CollectiveResponse;
   pipeline: PipelineResponse; step: StepResponse; traffic: TrafficResponse; placement: PlacementResponse;
   moe_route: MoeRouteResponse; plan: PlanResponse; config_import: ConfigImportResponse;
+  config_export: ConfigExportResponse;
 }
 export type Op = keyof Requests;
 
