@@ -11,4 +11,7 @@ namespace parascope::detail {
 /// {"text": a torchtitan job TOML (keys as torchtitan/config_manager.py defines them at 820504e), "notes"}.
 nlohmann::json export_torchtitan(const StepRequest& s);
 
+/// {"text": a DeepSpeed config JSON (keys as DeepSpeed v0.19.5 defines them), "notes"}.
+nlohmann::json export_deepspeed(const StepRequest& s);
+
 }  // namespace parascope::detail

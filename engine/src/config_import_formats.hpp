@@ -31,6 +31,11 @@ ImportedRequest import_megatron(const std::string& text, const ImportOptions& op
 /// A torchtitan job config (TOML), keys as torchtitan/config_manager.py defines them at 820504e (pytorch/torchtitan).
 ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& options);
 
+/// A DeepSpeed config JSON, keys as deepspeed/runtime/constants.py, zero/config.py and
+/// activation_checkpointing/config.py define them at v0.19.5. The model (and any tp/pp the model's code sets) is not
+/// in a DeepSpeed config: it comes from `base`.
+ImportedRequest import_deepspeed(const std::string& text, const ImportOptions& options);
+
 /// The torchtitan llama3 flavor whose shape the engine's preset `id` has ("8B" for llama3-8b), or "".
 std::string torchtitan_flavor(const std::string& preset_id);
 

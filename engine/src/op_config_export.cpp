@@ -151,14 +151,14 @@ std::string joined(const std::vector<std::string>& parts, const char* between) {
 }  // namespace
 
 json op_config_export(RequestReader& request) {
-  const std::string format = request.choice("format", {"megatron", "torchtitan"});
+  const std::string format = request.choice("format", {"megatron", "torchtitan", "deepspeed"});
   RequestReader step = request.object("request");
   step.accept("op");
   const StepRequest s = read_step_request(step);
   step.finish();
   request.finish();
-  if (format == "torchtitan") {
-    json tt = export_torchtitan(s);
+  if (format != "megatron") {
+    json tt = format == "torchtitan" ? export_torchtitan(s) : export_deepspeed(s);
     json out;
     put(out, "format", format);
     put(out, "text", tt["text"].get<std::string>());

@@ -49,7 +49,9 @@ void check_model(const json& model) {
 json launch_import(const std::string& format, const std::string& text, ImportOptions options) {
   if (!options.given_base) options.base = json::object();
   ImportedRequest imported =
-      format == "megatron" ? import_megatron(text, options) : import_torchtitan(text, options);
+      format == "megatron"     ? import_megatron(text, options)
+      : format == "torchtitan" ? import_torchtitan(text, options)
+                               : import_deepspeed(text, options);
   json out;
   put(out, "format", format);
   put(out, "request", std::move(imported.request));
@@ -62,7 +64,7 @@ json launch_import(const std::string& format, const std::string& text, ImportOpt
 }  // namespace
 
 json op_config_import(RequestReader& request) {
-  const std::string format = request.choice("format", {"huggingface", "megatron", "torchtitan"});
+  const std::string format = request.choice("format", {"huggingface", "megatron", "torchtitan", "deepspeed"});
   const json& text = request.value("text");
   if (!text.is_string()) refuse(code::wrong_type, {"text must be the file's text, a string"}, "text");
   const long long seq = request.integer_or("seq", 0, 1, 100'000'000);
