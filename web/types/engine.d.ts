@@ -232,7 +232,7 @@ export interface PlanSearch {
 }
 
 /** The formats config_import reads. */
-export type ImportFormat = 'huggingface' | 'megatron' | 'torchtitan';
+export type ImportFormat = 'huggingface' | 'megatron' | 'torchtitan' | 'deepspeed';
 /** A configuration file read into a step request (engine/API.md, config_import): planner's engine only. */
 export interface ConfigImportRequest {
   op: 'config_import'; format: ImportFormat;
@@ -252,10 +252,10 @@ export interface ConfigImportResponse {
   unmapped: ImportNote[]; ignored: ImportNote[]; assumed: Array<{ field: string; why: string }>;
 }
 /** A step request as the settings to launch it with (engine/API.md, config_export): planner's engine only. */
-export interface ConfigExportRequest { op: 'config_export'; format: 'megatron' | 'torchtitan'; request: StepRequest }
+export interface ConfigExportRequest { op: 'config_export'; format: 'megatron' | 'torchtitan' | 'deepspeed'; request: StepRequest }
 export interface ConfigExportResponse {
-  format: 'megatron' | 'torchtitan';
-  /** megatron: the torchrun line with the arguments; torchtitan: the job TOML */
+  format: 'megatron' | 'torchtitan' | 'deepspeed';
+  /** megatron: the torchrun line with the arguments; torchtitan: the job TOML; deepspeed: the config JSON */
   text: string;
   /** megatron only: the arguments one by one ("--num-layers 32") */
   args?: string[];
