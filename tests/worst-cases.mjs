@@ -66,6 +66,24 @@ function ncclCase() {
     request: { op: 'nccl_fit', text: table.repeat(20), gpus: 16, gpus_per_node: 8 } };
 }
 
+/**
+ * The Megatron and torchtitan importers' largest: a launch line of 60,000 flags and a TOML of 60,000 keys the importers
+ * do not know (about 1 MB each), each listed back as unmapped.
+ */
+function launchImportCases() {
+  const head = '--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --vocab-size 256 --bf16';
+  let flags = head;
+  for (let i = 0; i < 60_000; i += 1) flags += ` --k${String(i).padStart(5, '0')} 1`;
+  let toml = '[model]\nname = "llama3"\nflavor = "8B"\n[training]\n';
+  for (let i = 0; i < 60_000; i += 1) toml += `k${String(i).padStart(5, '0')} = 1\n`;
+  return [
+    { name: 'config_import megatron, 60,000 unknown flags', module: 'parascope-planner',
+      request: { op: 'config_import', format: 'megatron', text: flags } },
+    { name: 'config_import torchtitan, 60,000 unknown keys', module: 'parascope-planner',
+      request: { op: 'config_import', format: 'torchtitan', text: toml } },
+  ];
+}
+
 /** [{ name, request, module? }]: one or more worst cases per op; `module` names the wasm module that answers it. */
 export function worstCases() {
   const L = LIMITS;
@@ -119,6 +137,6 @@ export function worstCases() {
   }
   cases.push({ name: 'run, zb-h2 pp 1024 (the step\'s largest)', module: 'parascope-planner',
     request: { op: 'run', model: thin, hardware: hw, cluster: { gpus: 1024 }, parallel: zbh2 } });
-  cases.push(...planCases(L), importCase(), ncclCase());
+  cases.push(...planCases(L), importCase(), ...launchImportCases(), ncclCase());
   return cases;
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "config_export_formats.hpp"
 #include "json_out.hpp"
 #include "names.hpp"
 #include "ops.hpp"
@@ -42,7 +43,7 @@ void model_args(const ModelShape& m, Launch& l) {
   if (!m.is_mla() && m.head_dim * m.heads != m.hidden) l.value("--kv-channels", m.head_dim);
   l.value("--seq-length", m.seq);
   l.value("--max-position-embeddings", m.seq);
-  // Megatron pads the vocabulary to a multiple of 128 × tp by default; 1 keeps the engine's count exact.
+  // Megatron pads the vocabulary to a multiple of 128 × tp by default; 1 keeps it exact where tp divides it.
   l.value("--vocab-size", m.vocab);
   l.value("--make-vocab-size-divisible-by", 1);
   if (m.activation == Activation::swiglu) l.flag("--swiglu");
@@ -58,6 +59,15 @@ void model_args(const ModelShape& m, Launch& l) {
     l.value("--attention-dropout", "0");
     l.value("--hidden-dropout", "0");
   }
+}
+
+
+/// Megatron pads the vocabulary to a multiple of --make-vocab-size-divisible-by × tp (tokenizer.py
+/// _vocab_size_with_padding at core_v0.14.0): exact only when tp divides it.
+void vocab_note(const ModelShape& m, const ParallelConfig& p, Launch& l) {
+  if (m.vocab % p.tp == 0) return;
+  l.note("vocab", std::to_string(m.vocab) + " tokens: Megatron pads them to a multiple of tp = " + std::to_string(p.tp) +
+                      ", " + std::to_string((m.vocab + p.tp - 1) / p.tp * p.tp));
 }
 
 void expert_args(const ModelShape& m, const ParallelConfig& p, Launch& l) {
@@ -141,15 +151,24 @@ std::string joined(const std::vector<std::string>& parts, const char* between) {
 }  // namespace
 
 json op_config_export(RequestReader& request) {
-  const std::string format = request.choice("format", {"megatron"});
+  const std::string format = request.choice("format", {"megatron", "torchtitan", "deepspeed"});
   RequestReader step = request.object("request");
   step.accept("op");
   const StepRequest s = read_step_request(step);
   step.finish();
   request.finish();
+  if (format != "megatron") {
+    json tt = format == "torchtitan" ? export_torchtitan(s) : export_deepspeed(s);
+    json out;
+    put(out, "format", format);
+    put(out, "text", tt["text"].get<std::string>());
+    put(out, "notes", std::move(tt["notes"]));
+    return out;
+  }
 
   Launch l;
   model_args(s.run.model, l);
+  vocab_note(s.run.model, s.run.parallel, l);
   expert_args(s.run.model, s.run.parallel, l);
   parallel_args(s.run.parallel, l);
   memory_args(s.run.parallel, l);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config_import.hpp"
+#include "config_import_formats.hpp"
 #include "json_out.hpp"
 #include "ops.hpp"
 #include "parse_json.hpp"
@@ -44,10 +45,26 @@ void check_model(const json& model) {
   }
 }
 
+/// A launch configuration's answer: its whole request, and what it could not map.
+json launch_import(const std::string& format, const std::string& text, ImportOptions options) {
+  if (!options.given_base) options.base = json::object();
+  ImportedRequest imported =
+      format == "megatron"     ? import_megatron(text, options)
+      : format == "torchtitan" ? import_torchtitan(text, options)
+                               : import_deepspeed(text, options);
+  json out;
+  put(out, "format", format);
+  put(out, "request", std::move(imported.request));
+  put(out, "unmapped", std::move(imported.unmapped));
+  put(out, "ignored", std::move(imported.ignored));
+  put(out, "assumed", std::move(imported.assumed));
+  return out;
+}
+
 }  // namespace
 
 json op_config_import(RequestReader& request) {
-  const std::string format = request.choice("format", {"huggingface"});
+  const std::string format = request.choice("format", {"huggingface", "megatron", "torchtitan", "deepspeed"});
   const json& text = request.value("text");
   if (!text.is_string()) refuse(code::wrong_type, {"text must be the file's text, a string"}, "text");
   const long long seq = request.integer_or("seq", 0, 1, 100'000'000);
@@ -59,7 +76,9 @@ json op_config_import(RequestReader& request) {
       refuse(code::wrong_type, {"base must be a step request's object (without the model)"}, "base");
     }
   }
+  const long long vocab = format == "megatron" ? request.integer_or("vocab", 0, 1, 100'000'000) : 0;
   request.finish();
+  if (format != "huggingface") return launch_import(format, text.get<std::string>(), {base, given_base, seq, vocab});
 
   ImportedModel imported = import_huggingface(parse_config(text.get<std::string>()), seq);
   check_model(imported.model);

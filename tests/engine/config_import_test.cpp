@@ -105,7 +105,7 @@ TEST(ConfigImport, BadFilesAreRefusedNamingTheLineOrTheMissingKey) {
   EXPECT_NE(r["error"]["message"].get<std::string>().find("line 3"), std::string::npos) << r.dump();
   r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "{\"hidden_size\": 4096}"}});
   EXPECT_EQ(r["error"]["code"], "missing_field") << r.dump();
-  r = ask({{"op", "config_import"}, {"format", "megatron"}, {"text", "--num-layers 2"}});
+  r = ask({{"op", "config_import"}, {"format", "nemo"}, {"text", "--num-layers 2"}});
   EXPECT_EQ(r["error"]["field"], "format") << r.dump();
   json config = json::parse(fixture("meta-llama-3-8b.json"));
   config["num_key_value_heads"] = 7;  // does not divide 32 heads

@@ -236,21 +236,36 @@ export interface PlanSearch {
   dispose(): void;
 }
 
+/** The formats config_import reads. */
+export type ImportFormat = 'huggingface' | 'megatron' | 'torchtitan' | 'deepspeed';
 /** A configuration file read into a step request (engine/API.md, config_import): planner's engine only. */
 export interface ConfigImportRequest {
-  op: 'config_import'; format: 'huggingface';
-  /** the file's text (a config.json) */
+  op: 'config_import'; format: ImportFormat;
+  /** the file's text (a config.json, a Megatron-LM launch script or command line, a torchtitan job TOML) */
   text: string;
   /** training sequence length in tokens (default: the file's max_position_embeddings, listed in `assumed`) */
   seq?: number;
+  /** megatron only: the vocabulary when the arguments leave it to the tokenizer (no --vocab-size) */
+  vocab?: number;
   /** the step request's other fields (default: 8 H100s, global batch 8) */
   base?: Omit<StepRequest, 'op' | 'model'>;
 }
 /** Each setting named with its reason. */
 export interface ImportNote { key: string; why: string }
 export interface ConfigImportResponse {
-  format: 'huggingface'; request: StepRequest;
+  format: ImportFormat; request: StepRequest;
   unmapped: ImportNote[]; ignored: ImportNote[]; assumed: Array<{ field: string; why: string }>;
+}
+/** A step request as the settings to launch it with (engine/API.md, config_export): planner's engine only. */
+export interface ConfigExportRequest { op: 'config_export'; format: 'megatron' | 'torchtitan' | 'deepspeed'; request: StepRequest }
+export interface ConfigExportResponse {
+  format: 'megatron' | 'torchtitan' | 'deepspeed';
+  /** megatron: the torchrun line with the arguments; torchtitan: the job TOML; deepspeed: the config JSON */
+  text: string;
+  /** megatron only: the arguments one by one ("--num-layers 32") */
+  args?: string[];
+  /** what the target cannot express */
+  notes: Array<{ setting: string; why: string }>;
 }
 
 /** The whole run from one step (engine/API.md, run): planner's engine only. Every run field has a default. */
@@ -326,6 +341,7 @@ export interface Requests {
   pipeline: PipelineRequest; step: StepRequest; traffic: TrafficRequest; placement: PlacementRequest;
   moe_route: MoeRouteRequest; plan: PlanRequest; config_import: ConfigImportRequest;
   run: RunOpRequest; nccl_fit: NcclFitRequest;
+  config_export: ConfigExportRequest;
 }
 /** Every response, by op. */
 export interface Responses {
@@ -334,6 +350,7 @@ export interface Responses {
   pipeline: PipelineResponse; step: StepResponse; traffic: TrafficResponse; placement: PlacementResponse;
   moe_route: MoeRouteResponse; plan: PlanResponse; config_import: ConfigImportResponse;
   run: RunOpResponse; nccl_fit: NcclFitResponse;
+  config_export: ConfigExportResponse;
 }
 export type Op = keyof Requests;
 

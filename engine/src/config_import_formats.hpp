@@ -1,0 +1,45 @@
+/// Launch configurations (Megatron-LM arguments, ...) read into a whole step request: what was mapped, what could
+/// not be and why, what was ignored and what had to be assumed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace parascope::detail {
+
+struct ImportedRequest {
+  nlohmann::json request = nlohmann::json::object();  ///< a step request (op "step")
+  nlohmann::json unmapped = nlohmann::json::array();  ///< {key, why}
+  nlohmann::json ignored = nlohmann::json::array();   ///< {key, why}
+  nlohmann::json assumed = nlohmann::json::array();   ///< {field, why}
+};
+
+/// What the op passes every format: `base` (the request's other fields, {} when not given) and the overrides a file
+/// may leave open (0: not given).
+struct ImportOptions {
+  nlohmann::json base = nlohmann::json::object();
+  bool given_base = false;
+  long long seq = 0, vocab = 0;
+};
+
+/// A Megatron-LM launch (a torchrun ... pretrain_gpt.py command line or shell script), flags as
+/// megatron/training/arguments.py defines them at core_v0.14.0.
+ImportedRequest import_megatron(const std::string& text, const ImportOptions& options);
+
+/// A torchtitan job config (TOML), keys as torchtitan/config_manager.py defines them at 820504e (pytorch/torchtitan).
+ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& options);
+
+/// A DeepSpeed config JSON, keys as deepspeed/runtime/constants.py, zero/config.py and
+/// activation_checkpointing/config.py define them at v0.19.5. The model (and any tp/pp the model's code sets) is not
+/// in a DeepSpeed config: it comes from `base`.
+ImportedRequest import_deepspeed(const std::string& text, const ImportOptions& options);
+
+/// The torchtitan llama3 flavor whose shape the engine's preset `id` has ("8B" for llama3-8b), or "".
+std::string torchtitan_flavor(const std::string& preset_id);
+
+/// The flags import_megatron reads or ignores by name (for the test that checks each against arguments.py).
+std::vector<std::string> megatron_known_flags();
+
+}  // namespace parascope::detail
