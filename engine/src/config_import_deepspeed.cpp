@@ -180,7 +180,7 @@ void memory(Config& c, json& r) {
   }
 }
 
-void numerics(Config& c, json& r) {
+void numerics(Config& c) {
   const bool bf16 = c.on("bf16.enabled") || c.on("bfloat16.enabled"), fp16 = c.on("fp16.enabled");
   if (fp16) c.unmap("fp16.enabled", "fp16 with loss scaling: costed as bf16 (the same tensor-core rate)");
   if (!bf16 && !fp16) c.unmap("bf16.enabled", "neither bf16 nor fp16 enabled: DeepSpeed trains in fp32, costed as bf16");
@@ -221,7 +221,7 @@ ImportedRequest import_deepspeed(const std::string& text, const ImportOptions& o
   if (!r.contains("efficiency")) r["efficiency"] = json::object();
   batch(c, r, out);
   memory(c, r);
-  numerics(c, r);
+  numerics(c);
   if (r["efficiency"].empty()) r.erase("efficiency");
   c.finish();
   check_request(r);

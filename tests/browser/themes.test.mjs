@@ -58,9 +58,10 @@ test('light reader: light widgets and page; theme="dark" is dark; custom propert
   assert.deepEqual(
     [result.branded.colours['--accent'], result.branded.text, result.branded.background, result.branded.colours['--surface'], result.branded.font],
     ['rgb(200, 0, 100)', 'rgb(10, 20, 30)', 'rgb(250, 240, 230)', 'rgb(255, 250, 245)', 'Georgia, serif']);
-  // This page does not link css/embed.css: the widgets added it, once, and it reserves their size.
+  // This page does not link css/embed.css: the widgets added it, once (a link from the sources, an adopted sheet from
+  // the bundle: lib/page-stylesheet.js), and it reserves their size.
   const embed = await page.evaluate(() => ({
-    links: document.querySelectorAll('link[href*="/css/embed"]').length, // embed.css, or its hashed copy in dist/
+    links: document.querySelectorAll('link[href*="/css/embed"]').length + document.adoptedStyleSheets.length,
     reserved: parseFloat(getComputedStyle(document.getElementById('auto'), '::before').paddingTop),
   }));
   assert.equal(embed.links, 1);

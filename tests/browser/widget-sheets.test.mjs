@@ -26,7 +26,7 @@ function sheetRequests(page) {
 
 /**
  * The rules of `others` (source sheets of other widgets) whose selector matches an element of the widget `tag`
- * (its host or anything in its shadow root). Conservative: a :host(…) condition and pseudo-elements are dropped.
+ * (its host or anything in its shadow root). Conservative: a :host(…) condition (parentheses nested up to three deep) and pseudo-elements are dropped.
  */
 async function strayRules(page, tag, others) {
   return page.evaluate(async ({ tag, others }) => {
@@ -38,7 +38,7 @@ async function strayRules(page, tag, others) {
         if (rule.cssRules && !(rule instanceof CSSStyleRule)) { walk(rule.cssRules, file); continue; }
         if (!(rule instanceof CSSStyleRule)) continue;
         for (const one of rule.selectorText.split(/,(?![^(]*\))/)) {
-          const plain = one.replace(/::?(before|after|placeholder|marker)\b/g, '').replace(/:host(\([^)]*\))?/g, '').trim();
+          const plain = one.replace(/::?(before|after|placeholder|marker)\b/g, '').replace(/:host(\((?:[^()]|\([^()]*(?:\([^()]*\))?[^()]*\))*\))?/g, '').trim();
           const hit = plain === '' ? [host] : elements.filter((el) => el.matches(plain));
           if (hit.length) found.push(`${file}: ${one.trim()} (${hit[0].localName}.${hit[0].getAttribute('class') ?? ''})`);
         }

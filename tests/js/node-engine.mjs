@@ -33,7 +33,8 @@ export async function nodePlannerEngine() {
 /** Whether a request text asks for the plan op (only the planner's engine answers it). */
 export const isPlanRequest = (requestText) => /"op"\s*:\s*"plan"/.test(requestText);
 /** The ops only the planner's module answers (CMakeLists.txt: PARASCOPE_WASM_OPS_parascope leaves them out). */
-export const plannerOnlyOp = (requestText) => requestText.match(/"op"\s*:\s*"(plan|config_import|config_export|run|nccl_fit)"/)?.[1];
+export const plannerOnlyOp = (requestText) =>
+  requestText.match(/"op"\s*:\s*"(plan|config_import|config_export|run|nccl_fit)"/)?.[1];
 
 /** Every case of tests/fixtures/api/*.txt: { file, name, request, response } with request/response as raw text. */
 export async function fixtureCases() {

@@ -73,7 +73,13 @@ class ParascopeTrack extends ParascopeWidget {
       band: h('p', { class: 'track-band-text', 'data-out': 'band' }),
       legend: h('p', { class: 'track-legend' }),
       readout: h('div', { class: 'track-readout result', 'aria-live': 'polite', 'data-out': 'readout' }),
-      table: h('div', { class: 'track-table', 'data-out': 'sources' }),
+      table: h('div', {
+        class: 'track-table',
+        'data-out': 'sources',
+        tabindex: '0', // it scrolls sideways on a phone: reachable by keyboard
+        role: 'region',
+        'aria-label': 'Held-out error per publication',
+      }),
       missing: h('p', { class: 'formula', 'data-out': 'unplotted' }),
     };
     this.out.plot.addEventListener('keydown', (e) => this.key(e));
