@@ -190,6 +190,10 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // log-softmax and its backward, keeping the bf16 logits and the per-row log-sum-exp and writing a bf16 gradient
     // (2 + 2 bytes per logit).
     e.loss_bytes_per_logit = software == "pytorch" ? 10.0 : 4.0;
+    // With tp > 1 torchtitan turns on loss_parallel (training.disable_loss_parallel false by default): the eager
+    // loss runs DTensor's decomposed log-softmax, x - max and exp(x - max) alive beside the fp32 copy (+4 bytes per
+    // logit); the compiled loss is one fused kernel again.
+    e.loss_parallel_extra_bytes = software == "pytorch" ? 4.0 : 0.0;
     e.eager_elementwise = software == "pytorch";
   } else if (software == "xla") {
     // JAX/XLA on TPU as PaLM ran it (Chowdhery et al. 2022): fused attention at the chip's value, gradient

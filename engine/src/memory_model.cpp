@@ -238,9 +238,11 @@ MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const in
     mem.activations += rebuilt;
     // The peak's transient: on the last stage the loss's logits for one microbatch (loss_bytes_per_logit: the
     // bf16 logits and the cross-entropy's fp32 copies, vocabulary split over tp; Korthikanti et al. 2022 Sec. 4.3
-    // count the fp32 logits alone), elsewhere, or when larger, one layer's backward workspace.
+    // count the fp32 logits alone; with tp > 1 the vocabulary-parallel loss's own temporaries,
+    // loss_parallel_extra_bytes), elsewhere, or when larger, one layer's backward workspace.
     const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
-    const double loss = s == p.pp - 1 ? eff.loss_bytes_per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
+    const double per_logit = eff.loss_bytes_per_logit + (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
+    const double loss = s == p.pp - 1 ? per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
     mem.peak_at_loss = loss > act.workspace;
     mem.transient = std::max(loss, act.workspace);
     const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;

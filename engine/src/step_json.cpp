@@ -37,6 +37,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
   e.grad_copy_bytes = r.number_or("grad_copy_bytes", e.grad_copy_bytes, 0, 16);
   e.loss_bytes_per_logit = r.number_or("loss_bytes_per_logit", e.loss_bytes_per_logit, 0, 64);
+  e.loss_parallel_extra_bytes = r.number_or("loss_parallel_extra_bytes", e.loss_parallel_extra_bytes, 0, 64);
   e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
   e.fused_rmsnorm = r.boolean_or("fused_rmsnorm", e.fused_rmsnorm);
   e.fp8_saves_gemm_inputs = r.boolean_or("fp8_saves_gemm_inputs", e.fp8_saves_gemm_inputs);

@@ -83,7 +83,8 @@ MemoryPerGpu reference_memory(const TrainingRun& run, const Efficiency& eff, con
     }
     mem.activations += rebuilt;
     const double tokens = double(p.microbatch_size) * double(run.model.seq) / double(p.cp);
-    const double loss = s == p.pp - 1 ? eff.loss_bytes_per_logit * tokens * double(run.model.vocab) / double(p.tp) : 0;
+    const double per_logit = eff.loss_bytes_per_logit + (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
+    const double loss = s == p.pp - 1 ? per_logit * tokens * double(run.model.vocab) / double(p.tp) : 0;
     mem.transient = std::max(loss, whole_layer);
     const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
     // The reserve on the dynamic bytes, at most what the device leaves free.
@@ -158,6 +159,7 @@ TEST(MemoryModel, FastPathEqualsTheStageByStageModelBitForBit) {
     eff.flash_attention = between(rng, 0, 3) != 0;
     eff.grad_copy_bytes = pick(rng, {0.0, 2.0});
     eff.loss_bytes_per_logit = pick(rng, {6.0, 10.0});
+    eff.loss_parallel_extra_bytes = pick(rng, {0.0, 4.0});
     eff.eager_elementwise = between(rng, 0, 1) == 1;
     eff.allocator_reserve = pick(rng, {0.0, 0.13});
     eff.runtime_context_bytes = pick(rng, {0.0, 4e8});

@@ -195,3 +195,25 @@ TEST(Step, OtherBadSplitsAreRefusedWithTheFieldNamed) {
 }
 
 }  // namespace
+
+// PyTorch's loss_parallel (tp > 1) holds the shifted logits and exp's output beside the fp32 copy: 10 + 4 bytes per
+// logit at the loss; with tp = 1 aten's fused log-softmax runs and the extra bytes are not charged.
+TEST(Step, PyTorchsVocabularyParallelLossHoldsFourMoreBytesPerLogitOnlyWithTp) {
+  const auto transient = [](std::int64_t tp, json efficiency) {
+    json r = ask({{"op", "step"},
+                  {"model", "llama3-8b"},
+                  {"hardware", "h100-sxm"},
+                  {"cluster", {{"gpus", 8}}},
+                  {"software", "pytorch"},
+                  {"parallel", {{"tp", tp}, {"dp", 8 / tp}, {"global_batch", 8 / tp}, {"recompute", "full"}}},
+                  {"efficiency", efficiency}});
+    EXPECT_FALSE(r.contains("error")) << r.dump();
+    EXPECT_EQ(r["memory_per_gpu"]["peak_moment"], "loss");
+    return r["memory_per_gpu"]["transient"].get<double>();
+  };
+  const json off = {{"loss_parallel_extra_bytes", 0}};
+  EXPECT_NEAR(transient(2, json::object()) / transient(2, off), 14.0 / 10.0, 1e-12);
+  EXPECT_EQ(transient(1, json::object()), transient(1, off));
+  EXPECT_NEAR(transient(2, {{"loss_bytes_per_logit", 6}}) / transient(2, {{"loss_bytes_per_logit", 6}, {"loss_parallel_extra_bytes", 0}}),
+              10.0 / 6.0, 1e-12);
+}

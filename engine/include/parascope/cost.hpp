@@ -51,6 +51,11 @@ struct Efficiency {
   /// the bf16 logits to fp32 and exponentiates in place (2 + 4 = 6); PyTorch's `cross_entropy(pred.float(), …)` keeps
   /// the bf16 logits, their fp32 copy and the fp32 log-softmax it saves (2 + 4 + 4 = 10).
   double loss_bytes_per_logit = 6;
+  /// Bytes per logit the loss adds at its peak when tp > 1 splits the vocabulary: PyTorch's loss_parallel
+  /// (torch/distributed/tensor/parallel/loss.py, `_log_softmax`) decomposes the log-softmax into element-wise ops
+  /// and holds the fp32 shifted logits and exp's fp32 output beside the fp32 input, where aten's fused kernel writes
+  /// one fp32 output: +4 (pytorch). Megatron's vocab-parallel cross-entropy works in place: 0.
+  double loss_parallel_extra_bytes = 0;
   /// PyTorch eager element-wise kernels: RMSNorm and rotary upcast to fp32 and run op by op (reads, writes and saved
   /// fp32 intermediates), SwiGLU as silu then multiply. False: fused kernels (TransformerEngine, torch.compile).
   bool eager_elementwise = false;
