@@ -1,21 +1,20 @@
 // A classic script (it runs where module scripts cannot, e.g. from file://): says in place, in plain words, why the
 // figures are not running and how to fix it, instead of leaving empty boxes.
 (function () {
-  var TAGS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-track'];
   var LATE_MS = 10000;
   var SERVE = 'python3 -m http.server 8000';
 
   /** Puts `text` inside every parascope element not yet running (an undefined element shows its own children). */
   function sayInFigures(text) {
-    for (var t = 0; t < TAGS.length; t += 1) {
-      var figures = document.querySelectorAll(TAGS[t] + ':not(:defined)');
-      for (var i = 0; i < figures.length; i += 1) {
-        if (figures[i].querySelector('.parascope-stopped')) continue;
-        var p = document.createElement('p');
-        p.className = 'parascope-stopped';
-        p.textContent = text;
-        figures[i].appendChild(p);
-      }
+    var figures = document.querySelectorAll(':not(:defined)'); // every figure's tag starts parascope-
+    for (var i = 0; i < figures.length; i += 1) {
+      if (figures[i].localName.indexOf('parascope-') !== 0) continue;
+      if (figures[i].querySelector('.parascope-stopped')) continue;
+      var p = document.createElement('p');
+      p.className = 'parascope-stopped';
+      p.textContent = text;
+      figures[i].appendChild(p);
+      figures[i].setAttribute('data-failed', ''); // embed.css's own late note stays away
     }
   }
 

@@ -120,12 +120,45 @@ test('a page whose policy forbids WebAssembly gets a note in each figure instead
       await route.fulfill({ response, headers });
     });
     const page = await context.newPage();
+    const warnings = [];
+    page.on('console', (msg) => msg.type() === 'warning' && /^parascope:/.test(msg.text()) && warnings.push(msg.text()));
     await page.goto(site.url);
     const widget = page.locator('parascope-ring');
     await widget.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('parascope-ring')?.hasAttribute('data-failed'), null,
       { timeout: 15000 });
     assert.match(await widget.locator('[data-out="load-failed"]').textContent(), /did not load/);
+    // The console says it once for the page, naming what the policy lacks.
+    await page.locator('parascope-bubble').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('parascope-bubble')?.hasAttribute('data-failed'), null,
+      { timeout: 15000 });
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /'wasm-unsafe-eval'/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a figure whose script never loads says so in its reserved box once the page has waited (embed.css)', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  try {
+    const url = new URL('no-script.html', site.url).href;
+    await context.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>
+      <link rel="stylesheet" href="css/embed.css"><script type="module" src="missing/main.js"></script>
+      <parascope-ring style="--parascope-late: 0.1s"></parascope-ring><parascope-bubble></parascope-bubble>
+      <parascope-mfu data-failed style="--parascope-late: 0.1s"></parascope-mfu>` }));
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForTimeout(400);
+    const after = (tag) => page.evaluate((t) => {
+      const style = getComputedStyle(document.querySelector(t), '::after');
+      return { visibility: style.visibility, content: style.content };
+    }, tag);
+    const ring = await after('parascope-ring');
+    assert.equal(ring.visibility, 'visible');
+    assert.match(ring.content, /This figure did not load: its script/);
+    assert.equal((await after('parascope-bubble')).visibility, 'hidden', 'not before the page has waited 10 s');
+    assert.equal((await after('parascope-mfu')).content, 'none', 'a figure that says why keeps its own words');
   } finally {
     await context.close();
   }

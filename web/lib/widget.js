@@ -16,6 +16,18 @@ export { START_MARGIN_PX, addressHasHash, nearWindow, showFailure };
 /** css/embed.css, for a page that did not link it (its text in the bundle: lib/sheets.js). */
 const EMBED_STYLESHEET = sheet(new URL('../css/embed.css', import.meta.url));
 
+/** Tells the console, once per page, why the engine did not load and what a Content-Security-Policy must allow. */
+function warnOnce(err) {
+  if (globalThis[WARNED]) return;
+  globalThis[WARNED] = true;
+  console.warn(
+    `parascope: the figures' engine (WebAssembly) did not load: ${err?.message ?? err}. ` +
+      "If this page sends a Content-Security-Policy, its script-src must allow 'wasm-unsafe-eval' " +
+      "(README, Content-Security-Policy); otherwise check that the package's wasm/ folder is served beside its script.",
+  );
+}
+const WARNED = Symbol.for('parascope.engineWarned');
+
 /** Widgets that are on the page but not started yet: printing starts them all. */
 const waiting = new Set();
 function startAllWaiting() {
@@ -78,6 +90,7 @@ export class ParascopeWidget extends WithLinks(WithEngine(WithAttributes(HTMLEle
     try {
       await this.connectEngine();
     } catch (err) {
+      warnOnce(err);
       showFailure(
         this,
         `This figure cannot run here: its engine (WebAssembly) did not load (${err.message}). ` +
