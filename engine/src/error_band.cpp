@@ -19,6 +19,8 @@ RatioBand read_band(const json& j) {
   b.p90 = q.at("p90").get<double>();
   b.sources = j.at("held_out_sources").get<int>();
   b.rows = j.at("rows").get<int>();
+  if (j.contains("chips"))  // absent only while scripts/calibrate rewrites a file of an older engine
+    for (const json& chip : j.at("chips")) b.chips.push_back(chip.get<std::string>());
   return b;
 }
 
@@ -52,7 +54,7 @@ json range(double value, const RatioBand& b) {
 
 }  // namespace
 
-ErrorBands error_bands(const std::string& software) {
+ErrorBands error_bands(const std::string& software, const std::string& chip) {
   const BandTable& t = table();
   ErrorBands out;
   const auto own = t.speed.find(software);
@@ -63,10 +65,16 @@ ErrorBands error_bands(const std::string& software) {
   const bool has_own = own != t.speed.end() && own->second.sources >= 2;
   out.basis = has_own ? software : "all stacks";
   out.speed = has_own ? own->second : t.speed.at("all stacks");
-  if (!has_own && own != t.speed.end() && own->second.rows > 0) {
+  // Nor may a stack's band speak for a chip none of its held-out runs ran on (megatron-core: Hopper and Blackwell
+  // only, not A100): its kernels' efficiency there is untried, so the band spans the stack's and every stack's.
+  const std::vector<std::string>& tried = has_own ? own->second.chips : out.speed.chips;
+  if (std::find(tried.begin(), tried.end(), chip) == tried.end()) out.untried_chip = chip.empty() ? "custom" : chip;
+  if ((!has_own || !out.untried_chip.empty()) && own != t.speed.end() && own->second.rows > 0) {
+    const RatioBand mine = own->second;
     out.basis = "all stacks and " + software;
-    out.speed.p10 = std::min(out.speed.p10, own->second.p10);
-    out.speed.p90 = std::max(out.speed.p90, own->second.p90);
+    out.speed = t.speed.at("all stacks");
+    out.speed.p10 = std::min(out.speed.p10, mine.p10);
+    out.speed.p90 = std::max(out.speed.p90, mine.p90);
   }
   out.memory = t.memory;
   out.fits = t.fits;
@@ -78,6 +86,7 @@ json error_band_json(const ErrorBands& b, const StepResult& r) {
   put(out, "basis", b.basis);
   put(out, "held_out_sources", b.speed.sources);
   put(out, "held_out_runs", b.speed.rows);
+  if (!b.untried_chip.empty()) put(out, "untried_chip", b.untried_chip);
   // Throughput and MFU scale with measured / predicted; the step time with its inverse (p90 gives the low end).
   put(out, "tokens_per_second", range(r.tokens_per_second, b.speed));
   put(out, "mfu", range(r.mfu, b.speed));

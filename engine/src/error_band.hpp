@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "json_out.hpp"
 #include "parascope/cost.hpp"
@@ -13,6 +14,7 @@ namespace parascope::detail {
 struct RatioBand {
   double p10 = 1, p50 = 1, p90 = 1;
   int sources = 0, rows = 0;
+  std::vector<std::string> chips;  ///< the hardware presets its held-out runs ran on
 };
 
 /// The throughput band of a software stack (its own held-out runs when at least two of its publications were held out,
@@ -26,10 +28,14 @@ struct FitsRecord {
 struct ErrorBands {
   RatioBand speed;
   std::string basis;  ///< which runs the speed band comes from ("pytorch", or "all stacks")
+  /// The hardware asked about when the stack's held-out runs never ran on it ("" when they did): the band is then
+  /// widened to every stack's, since a stack's error on one chip says little of its kernels on another.
+  std::string untried_chip;
   RatioBand memory;
   FitsRecord fits;
 };
-ErrorBands error_bands(const std::string& software);
+/// `chip`: the request's hardware preset id ("" for a hardware object of the user's own).
+ErrorBands error_bands(const std::string& software, const std::string& chip);
 
 /// The `error_band` object of a step answer: tokens/s, MFU, step time and memory per GPU as ranges (p10–p90 of the
 /// held-out ratios applied to the prediction), with the counts they rest on.

@@ -147,7 +147,7 @@ std::string gigabytes(double bytes) { return format_fixed(bytes / 1e9, 1); }
 /// MFU is within the band's half-width of the best (`tie_with_best`). Configurations that surely fit come first;
 /// within each kind the search's order stays.
 json ranked_with_bands(const std::vector<PlanCandidate>& results, const PlanQuery& q) {
-  const ErrorBands bands = error_bands(q.software);
+  const ErrorBands bands = error_bands(q.software, q.hardware.id);
   const double half_width = (bands.speed.p90 - bands.speed.p10) / (bands.speed.p90 + bands.speed.p10);
   const double best = results.empty() ? 0.0 : results.front().mfu;
   json sure = json::array(), tight = json::array();

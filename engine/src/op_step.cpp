@@ -34,7 +34,7 @@ json op_step(RequestReader& request) {
   const StepResult r = evaluate(s);
   json out = step_to_json(r);
   if (r.hfu > 1) put(out, "hfu_note", above_peak_note(s.efficiency));
-  json band = error_band_json(error_bands(s.software), r);
+  json band = error_band_json(error_bands(s.software, s.run.hardware.id), r);
   if (network_unseen(s)) put(band, "network", network_what_if_json(s));
   put(out, "error_band", std::move(band));
   if (!s.run.cluster.measured.empty()) {

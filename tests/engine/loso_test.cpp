@@ -195,6 +195,15 @@ std::vector<HeldOut> leave_one_source_out(const std::vector<Row>& rows) {
   return out;
 }
 
+/// The hardware presets the held-out runs ran on, sorted: where the band has been tried.
+json chips_of(const std::vector<const HeldOut*>& held) {
+  std::set<std::string> chips;
+  for (const HeldOut* h : held)
+    for (const Row* r : h->rows)
+      if (!r->run->chip.empty()) chips.insert(r->run->chip);
+  return json(std::vector<std::string>(chips.begin(), chips.end()));
+}
+
 json band(const std::vector<const HeldOut*>& held) {
   std::vector<std::pair<double, double>> vw;
   int rows = 0;
@@ -208,7 +217,8 @@ json band(const std::vector<const HeldOut*>& held) {
             {"p50", round3(weighted_quantile(vw, 0.5))},
             {"p90", round3(weighted_quantile(vw, 0.9))}}},
           {"held_out_sources", int(held.size())},
-          {"rows", rows}};
+          {"rows", rows},
+          {"chips", chips_of(held)}};
 }
 
 /// measured / predicted peak memory of a run with the allocator holding `reserve` of its dynamic bytes on top.

@@ -3,6 +3,8 @@
 
 #include <fstream>
 
+#include "parascope/presets.hpp"
+
 namespace parascope::test {
 
 namespace {
@@ -44,6 +46,16 @@ double narayanan_step_time(const json& row) {
   return flops / (double(row["tflops_per_gpu"]) * 1e12 * double(row["gpus"]));
 }
 
+/// The hardware preset a row's GPUs are: the request's preset id, else the preset the fixture maps a hardware object
+/// to ("hw", when it names a preset), else "".
+std::string chip_of(const json& request, const json& row) {
+  if (request.contains("hardware") && request["hardware"].is_string()) return request["hardware"];
+  const std::string hw = row.value("hw", std::string());
+  for (const auto& h : parascope::hardware_presets())
+    if (h.id == hw) return hw;
+  return "";
+}
+
 /// The calibration file's rows: Narayanan Tables 1 and 2, Korthikanti Table 5 (two runs a row), NeMo / Bridge runs.
 void add_calibration_rows(std::vector<PublishedRun>& out) {
   for (const json& row : read_jsonl("calibration-runs.jsonl")) {
@@ -75,6 +87,7 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
         k.request = megatron_2021_request(row, selective ? "selective" : "full", selective);
         const double seconds = row[selective ? "iter_s_seqpar_selective" : "iter_s_full_recompute"];
         k.tokens_per_second = double(row["gbs_seqs"]) * double(row["seq"]) / seconds / double(row["gpus"]);
+        k.chip = chip_of(k.request, row);
         out.push_back(std::move(k));
       }
       continue;
@@ -83,6 +96,7 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
     }
     run.source = publication(run.table);
     run.family = family_of(run.software);
+    run.chip = chip_of(run.request, row);
     out.push_back(std::move(run));
   }
 }
@@ -99,6 +113,7 @@ void add_published_rows(std::vector<PublishedRun>& out) {
     run.citation = row["source"];
     run.request = row["request"];
     run.request["op"] = "step";
+    run.chip = chip_of(run.request, row);
     const json& m = row["measured"];
     if (m.contains("tokens_per_s_per_gpu")) {
       run.tokens_per_second = m["tokens_per_s_per_gpu"];

@@ -17,6 +17,7 @@ struct PublishedRun {
   std::string label;
   std::string citation;  ///< where the row's numbers are printed (the fixture's "source", or the paper's table)
   nlohmann::json request;             ///< a step request (op included)
+  std::string chip;                   ///< the hardware preset the run's GPUs are ("" when none is named)
   double tokens_per_second = 0;       ///< measured, per GPU (0: none)
   double step_time = 0;               ///< measured seconds per step, where the source gives that instead (0: none)
   double peak_memory = 0;             ///< measured bytes (0: none)

@@ -217,3 +217,19 @@ TEST(Step, PyTorchsVocabularyParallelLossHoldsFourMoreBytesPerLogitOnlyWithTp) {
   EXPECT_NEAR(transient(2, {{"loss_bytes_per_logit", 6}}) / transient(2, {{"loss_bytes_per_logit", 6}, {"loss_parallel_extra_bytes", 0}}),
               10.0 / 6.0, 1e-12);
 }
+
+// A stack's band speaks only for chips its held-out runs ran on: megatron-core's are Hopper and Blackwell, so on an
+// A100 the answer says the chip is untried and its band spans every stack's and megatron-core's own.
+TEST(Step, AStacksBandWidensOnAChipNoneOfItsHeldOutRunsRanOn) {
+  const json parallel = {{"tp", 8}, {"pp", 8}, {"global_batch", 64}};
+  const json hopper = step(parallel, "gpt3-175b", "h100-sxm");
+  const json ampere = step(parallel, "gpt3-175b", "a100-80gb");
+  EXPECT_FALSE(hopper["error_band"].contains("untried_chip"));
+  EXPECT_EQ(hopper["error_band"]["basis"], "megatron-core");
+  EXPECT_EQ(ampere["error_band"]["untried_chip"], "a100-80gb");
+  EXPECT_EQ(ampere["error_band"]["basis"], "all stacks and megatron-core");
+  // The MFU band as ratios to each prediction (p10, p90 of measured / predicted): wider on both sides.
+  const auto ratio = [](const json& r, int end) { return r["error_band"]["mfu"][end].get<double>() / r["mfu"].get<double>(); };
+  EXPECT_LT(ratio(ampere, 0), ratio(hopper, 0));
+  EXPECT_GT(ratio(ampere, 1), ratio(hopper, 1));
+}

@@ -94,3 +94,12 @@ test("a GPU cluster's band says what a network at half its rate would give; a TP
   assert.doesNotMatch(view('palm-540b').v.band, /network/);
   assert.equal(bandText(undefined), '');
 });
+
+test("a band on a chip none of the stack's held-out runs ran on says so; one on a tried chip does not", () => {
+  const palm = view('palm-540b'); // xla's held-out runs are MaxText's on TPU v5p; PaLM ran on v4
+  assert.equal(palm.r.error_band.untried_chip, 'tpu-v4');
+  assert.match(palm.v.band, /\(all stacks and xla, none of its own on this chip\)/);
+  const llama = view('llama3-405b'); // pytorch-compile on H100: torchtitan's tables
+  assert.equal(llama.r.error_band.untried_chip, undefined);
+  assert.doesNotMatch(llama.v.band, /this chip/);
+});

@@ -142,6 +142,8 @@ export interface StepResponse {
   error_band: { basis: Software | 'all stacks' | `all stacks and ${Software}`; held_out_sources: number;
     held_out_runs: number; tokens_per_second: [number, number]; mfu: [number, number]; step_time: [number, number];
     median_measured_over_predicted: number;
+    /** only when none of the stack's held-out runs ran on this hardware (its id, or "custom"): the band is widened */
+    untried_chip?: string;
     memory_total: { range: [number, number]; held_out_runs: number; median_measured_over_predicted: number;
       /** how often `fits` matched what happened on the published runs */
       fits_record: { ran: number; ran_called_fits: number; out_of_memory: number; out_of_memory_called_no_fit: number } };

@@ -16,9 +16,11 @@ export function bandText(band) {
   const network = band.network
     ? `; ${(band.network.mfu * 100).toFixed(0)} % if the network between nodes ran at half its rate`
     : '';
+  // The engine widens the band where none of the stack's held-out runs ran on this chip (error_band.untried_chip).
+  const untried = band.untried_chip ? ', none of its own on this chip' : '';
   return (
     `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs ` +
-    `(${basis})${network}`
+    `(${basis}${untried})${network}`
   );
 }
 
