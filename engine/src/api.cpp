@@ -133,8 +133,9 @@ std::string checked(const json& response) {
   if (const std::string where = first_non_finite(response, ""); !where.empty()) {
     attachment().clear();
     return text(error_object(code::out_of_range,
-                             "the answer's " + where + " overflows a double: the request's numbers are too far apart "
-                             "in scale to compute it",
+                             "the answer's " + where +
+                                 " overflows a double: the request's numbers are too far apart "
+                                 "in scale to compute it",
                              ""));
   }
   return text(response);
@@ -152,8 +153,8 @@ std::string out_of_memory() {
 
 std::string internal_error(const char* what) {
   attachment().clear();
-  return text(error_object(code::internal_error, what[0] ? std::string("internal error: ") + what : "internal error",
-                           ""));
+  return text(
+      error_object(code::internal_error, what[0] ? std::string("internal error: ") + what : "internal error", ""));
 }
 
 }  // namespace detail
@@ -173,8 +174,6 @@ std::string call(std::string_view request_text) {
   return response;
 }
 
-bool is_error_response(std::string_view response_text) {
-  return response_text.substr(0, 9) == "{\"error\":";
-}
+bool is_error_response(std::string_view response_text) { return response_text.substr(0, 9) == "{\"error\":"; }
 
 }  // namespace parascope

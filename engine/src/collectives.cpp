@@ -32,7 +32,8 @@ double allreduce_bus_factor(std::int64_t n) { return 2.0 * double(n - 1) / doubl
 double one_pass_bus_factor(std::int64_t n) { return double(n - 1) / double(n); }
 
 /// The (N-1)-step, one-pass pattern shared by ring all-gather, ring reduce-scatter and pairwise all-to-all:
-/// each GPU sends (N-1)/N of S in N-1 steps of S/N bytes (Thakur et al. 2005: ring all-gather, pairwise-exchange reduce-scatter and all-to-all).
+/// each GPU sends (N-1)/N of S in N-1 steps of S/N bytes (Thakur et al. 2005: ring all-gather, pairwise-exchange
+/// reduce-scatter and all-to-all).
 CollectiveCost one_pass(std::int64_t n, double bytes, const Link& link) {
   if (n <= 1) return {};
   CollectiveCost c;
@@ -72,7 +73,8 @@ CollectiveCost hierarchical_allreduce(std::int64_t gpus, std::int64_t gpus_per_n
                                       const Link& inter) {
   if (gpus <= 1) return {};
   // Horovod's hierarchical all-reduce since uber/horovod PR #411 (2018): NCCL ReduceScatter in the node, MPI Allreduce
-  // of one 1/g shard across nodes, NCCL Allgather in the node; the two-level idea of Jia et al. 2018 (arXiv:1807.11205).
+  // of one 1/g shard across nodes, NCCL Allgather in the node; the two-level idea of Jia et al. 2018
+  // (arXiv:1807.11205).
   const std::int64_t g = gpus <= gpus_per_node ? gpus : gpus_per_node;
   const std::int64_t nodes = gpus / g;
   const CollectiveCost scatter = ring_reducescatter(g, bytes, intra);

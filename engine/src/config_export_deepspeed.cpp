@@ -19,13 +19,15 @@ json export_deepspeed(const StepRequest& s) {
   c["zero_optimization"] = {{"stage", p.zero}, {"overlap_comm", s.efficiency.dp_overlap}};
   c["bf16"] = {{"enabled", true}};
   if (p.tp > 1 || p.pp > 1 || p.cp > 1 || p.ep > 1) {
-    note("parallel", "tp, pp, cp and ep are set by the model's code (e.g. Megatron-DeepSpeed's flags), not by the "
-                     "DeepSpeed config: pass them with the model");
+    note("parallel",
+         "tp, pp, cp and ep are set by the model's code (e.g. Megatron-DeepSpeed's flags), not by the "
+         "DeepSpeed config: pass them with the model");
   }
   if (p.recompute != Recompute::none) {
     note("recompute", "the model's code calls deepspeed.checkpointing.checkpoint on the layers it recomputes");
   }
-  if (s.efficiency.precision == Precision::fp8) note("precision", "FP8 comes from TransformerEngine in the model's code");
+  if (s.efficiency.precision == Precision::fp8)
+    note("precision", "FP8 comes from TransformerEngine in the model's code");
   if (s.software != "deepspeed") note("software", "the engine costed \"" + s.software + "\"");
   return {{"text", c.dump(2) + "\n"}, {"notes", notes}};
 }

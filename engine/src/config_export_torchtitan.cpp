@@ -38,7 +38,9 @@ struct Toml {
   void str(const char* key, const std::string& v) { text += std::string(key) + " = \"" + v + "\"\n"; }
   void num(const char* key, long long v) { text += std::string(key) + " = " + std::to_string(v) + "\n"; }
   void flag(const char* key, bool v) { text += std::string(key) + " = " + (v ? "true" : "false") + "\n"; }
-  void note(const std::string& setting, const std::string& why) { notes.push_back({{"setting", setting}, {"why", why}}); }
+  void note(const std::string& setting, const std::string& why) {
+    notes.push_back({{"setting", setting}, {"why", why}});
+  }
 };
 
 void model_table(const StepRequest& s, Toml& t) {
@@ -72,7 +74,8 @@ void parallel_table(const StepRequest& s, Toml& t) {
   t.table("parallelism");
   t.num("data_parallel_replicate_degree", p.zero == 3 ? 1LL : p.dp);
   t.num("data_parallel_shard_degree", p.zero == 3 ? p.dp : 1LL);
-  if (p.zero == 1 || p.zero == 2) t.note("zero", "torchtitan shards with FSDP (ZeRO 3) or replicates: written as replication");
+  if (p.zero == 1 || p.zero == 2)
+    t.note("zero", "torchtitan shards with FSDP (ZeRO 3) or replicates: written as replication");
   if (p.zero == 3 && p.reshard_after_forward != (p.pp == 1)) {
     t.str("fsdp_reshard_after_forward", std::string(p.reshard_after_forward ? "always" : "never"));
   }
@@ -100,8 +103,9 @@ void checkpoint_table(const StepRequest& s, Toml& t) {
   if (r == Recompute::op) t.str("selective_ac_option", std::string("op"));
   if (r == Recompute::selective) {
     t.str("selective_ac_option", std::string("op"));
-    t.note("recompute", "selective (the attention core, Korthikanti et al.): torchtitan's closest is its per-op "
-                        "policy, written as \"op\"");
+    t.note("recompute",
+           "selective (the attention core, Korthikanti et al.): torchtitan's closest is its per-op "
+           "policy, written as \"op\"");
   }
 }
 

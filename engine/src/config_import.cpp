@@ -54,8 +54,8 @@ const char* ignored_reason(const std::string& key) {
        "dropout probabilities: the engine counts dropout with `bias` (GPT-style models train with it)"},
       {{"pretraining_tp"}, "Meta's reference slicing of the matrices for tensor parallelism: the same model"},
       {{"output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "norm_topk_prob",
-        "routed_scaling_factor", "scoring_func", "topk_method", "n_group", "topk_group", "aux_loss_alpha",
-        "seq_aux", "ep_size"},
+        "routed_scaling_factor", "scoring_func", "topk_method", "n_group", "topk_group", "aux_loss_alpha", "seq_aux",
+        "ep_size"},
        "the router's rule and loss: the engine's routing cost does not depend on them"},
       {{"use_qk_norm", "qk_layernorm"}, "per-head norms of queries and keys: a few small kernels, not counted"},
       {{"use_parallel_residual"}, "attention and MLP in parallel (GPT-NeoX): the same matrices and FLOPs"},
@@ -202,8 +202,9 @@ void read_experts(Config& c, json& m) {
     if (width % m["expert_ffn"].get<long long>() == 0) {
       m["shared_experts"] = width / m["expert_ffn"].get<long long>();
     } else {
-      c.unmapped("shared_expert_intermediate_size", "a shared expert whose width is not a multiple of the routed "
-                                                    "experts': the engine's shared experts have the routed width");
+      c.unmapped("shared_expert_intermediate_size",
+                 "a shared expert whose width is not a multiple of the routed "
+                 "experts': the engine's shared experts have the routed width");
     }
   }
   if (const long long dense = c.integer({"first_k_dense_replace"})) m["first_dense_layers"] = dense;
@@ -226,14 +227,15 @@ void read_mla(Config& c, json& m) {
   if (rope > 0) m["rope_head_dim"] = rope;
   if (nope > 0) m["head_dim"] = nope;
   if (v > 0 && v != nope) {
-    c.unmapped("v_head_dim", "values of another width than the keys' no-position part: the engine's MLA has one "
-                             "head_dim for both");
+    c.unmapped("v_head_dim",
+               "values of another width than the keys' no-position part: the engine's MLA has one "
+               "head_dim for both");
   }
 }
 
 void read_unmodelled(Config& c, long long seq) {
-  if (const json* w = c.first({"sliding_window"}); w && w->is_number() && w->get<double>() < double(seq) &&
-                                                     c.flag({"use_sliding_window"}, true)) {
+  if (const json* w = c.first({"sliding_window"});
+      w && w->is_number() && w->get<double>() < double(seq) && c.flag({"use_sliding_window"}, true)) {
     c.unmapped("sliding_window", "sliding-window attention: the engine's attention spans the whole sequence");
   }
   if (c.integer({"num_nextn_predict_layers"}) > 0) {
@@ -259,8 +261,9 @@ ImportedModel import_huggingface(const json& config, long long seq) {
   const long long context = c.integer({"max_position_embeddings", "n_positions", "n_ctx"});
   if (seq <= 0) {
     seq = context;
-    c.assume("seq", "the training sequence length is not in a config.json: max_position_embeddings (the longest "
-                    "context), give `seq` for yours");
+    c.assume("seq",
+             "the training sequence length is not in a config.json: max_position_embeddings (the longest "
+             "context), give `seq` for yours");
   }
   if (seq <= 0) {
     throw RequestError(code::missing_field, "the config gives no max_position_embeddings: give `seq`", "seq");

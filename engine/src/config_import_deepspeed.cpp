@@ -175,7 +175,8 @@ void memory(Config& c, json& r) {
     const json* d = c.get(k);
     if (d && *d != "none") c.unmap(k, d->dump() + " offload: not modelled, costed on the GPU");
   }
-  for (const char* k : {"activation_checkpointing.partition_activations", "activation_checkpointing.cpu_checkpointing"}) {
+  for (const char* k :
+       {"activation_checkpointing.partition_activations", "activation_checkpointing.cpu_checkpointing"}) {
     if (c.on(k)) c.unmap(k, "checkpoints split over TP ranks or kept in CPU memory: not modelled");
   }
 }
@@ -183,7 +184,8 @@ void memory(Config& c, json& r) {
 void numerics(Config& c) {
   const bool bf16 = c.on("bf16.enabled") || c.on("bfloat16.enabled"), fp16 = c.on("fp16.enabled");
   if (fp16) c.unmap("fp16.enabled", "fp16 with loss scaling: costed as bf16 (the same tensor-core rate)");
-  if (!bf16 && !fp16) c.unmap("bf16.enabled", "neither bf16 nor fp16 enabled: DeepSpeed trains in fp32, costed as bf16");
+  if (!bf16 && !fp16)
+    c.unmap("bf16.enabled", "neither bf16 nor fp16 enabled: DeepSpeed trains in fp32, costed as bf16");
 }
 
 void check_request(const json& request) {
@@ -194,9 +196,8 @@ void check_request(const json& request) {
     reader.finish();
     check(s);
   } catch (const RequestError& e) {
-    throw RequestError(e.code, "the config and base map to a request the engine refuses: " + e.message + " (" +
-                                   e.field + ")",
-                       "text");
+    throw RequestError(
+        e.code, "the config and base map to a request the engine refuses: " + e.message + " (" + e.field + ")", "text");
   }
 }
 

@@ -2,10 +2,9 @@
 /// not be and why, what was ignored and what had to be assumed.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace parascope::detail {
 

@@ -103,7 +103,8 @@ class PatternParser {
     skip();
     long long n = 0;
     const std::size_t start = i_;
-    while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_])) && n < 1'000'000) n = n * 10 + (t_[i_++] - '0');
+    while (i_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[i_])) && n < 1'000'000)
+      n = n * 10 + (t_[i_++] - '0');
     if (i_ == start) fail();
     return n;
   }
@@ -116,8 +117,8 @@ class PatternParser {
     while (i_ < t_.size() && t_[i_] == ' ') ++i_;
   }
   [[noreturn]] void fail() {
-    refuse(code::invalid_value, {"--moe-layer-freq \"", t_, "\" is neither a whole number nor a list expression of 0 and 1"},
-           "text");
+    refuse(code::invalid_value,
+           {"--moe-layer-freq \"", t_, "\" is neither a whole number nor a list expression of 0 and 1"}, "text");
   }
   const std::string& t_;
   std::size_t i_ = 0;
@@ -174,15 +175,15 @@ void experts(MegatronFlags& f, long long layers, json& m, ImportedRequest& out) 
     const bool moe = first >= 0 && i >= first && (i - first + 1) % freq == 0;
     if (z == layers || moe != (pattern[i] == 1)) {
       out.unmapped.push_back({{"key", "--moe-layer-freq"},
-                              {"why", "the pattern is not leading dense layers then every k-th layer MoE, the "
-                                      "engine's rule: costed as every layer MoE"}});
+                              {"why",
+                               "the pattern is not leading dense layers then every k-th layer MoE, the "
+                               "engine's rule: costed as every layer MoE"}});
       return;
     }
   }
   if (first > 0) m["first_dense_layers"] = first;
   if (freq > 1) m["moe_layer_freq"] = freq;
 }
-
 
 /// Position embeddings: --position-embedding-type (default learned_absolute) and its older switches.
 std::string position(MegatronFlags& f, ImportedRequest& out) {
@@ -204,11 +205,12 @@ void bias(MegatronFlags& f, json& m, ImportedRequest& out) {
   const double attn = f.number("--attention-dropout", 0.1), hidden = f.number("--hidden-dropout", 0.1);
   const bool dropout = attn > 0 || hidden > 0;
   if (dropout != bias) {
-    out.unmapped.push_back({{"key", "--attention-dropout, --hidden-dropout"},
-                            {"why", std::string(bias ? "biases without dropout" : "dropout without biases (Megatron's "
-                                                                                  "default is 0.1)") +
-                                        ": the engine counts dropout with `bias`, costed as bias " +
-                                        (bias ? "true" : "false")}});
+    out.unmapped.push_back(
+        {{"key", "--attention-dropout, --hidden-dropout"},
+         {"why", std::string(bias ? "biases without dropout"
+                                  : "dropout without biases (Megatron's "
+                                    "default is 0.1)") +
+                     ": the engine counts dropout with `bias`, costed as bias " + (bias ? "true" : "false")}});
   }
 }
 
@@ -261,22 +263,23 @@ json model(MegatronFlags& f, const ImportOptions& o, long long tp, ImportedReque
   return m;
 }
 
-
 void recompute(MegatronFlags& f, json& p, ImportedRequest& out) {
   if (f.on("--recompute-activations")) p["recompute"] = "selective";  // arguments.py: the old name of selective
   const std::string g = f.text("--recompute-granularity", p.value("recompute", "none"));
   if (g == "selective") {
     p["recompute"] = "selective";
-    f.unmap("--recompute-modules", "modules other than the default core_attn: "
-                                                                     "costed as the attention core only");
+    f.unmap("--recompute-modules",
+            "modules other than the default core_attn: "
+            "costed as the attention core only");
   } else if (g == "full") {
     p["recompute"] = "full";
     const std::string method = f.text("--recompute-method", "uniform");
     const long long n = f.integer("--recompute-num-layers", 1);
     if (method != "uniform" || n != 1) {
       out.unmapped.push_back({{"key", "--recompute-method " + method + " --recompute-num-layers " + std::to_string(n)},
-                              {"why", "the engine's full recompute stores each layer's input and recomputes every "
-                                      "layer (uniform, 1): costed so"}});
+                              {"why",
+                               "the engine's full recompute stores each layer's input and recomputes every "
+                               "layer (uniform, 1): costed so"}});
     }
   } else if (g != "none") {
     refuse(code::invalid_value, {"--recompute-granularity is \"", g, "\"; Megatron takes full or selective"}, "text");
@@ -302,8 +305,8 @@ void sharding(MegatronFlags& f, json& p) {
 
 json parallel(MegatronFlags& f, long long layers, long long gpus, ImportedRequest& out) {
   json p = json::object();
-  const long long tp = f.integer("--tensor-model-parallel-size", 1), pp = f.integer("--pipeline-model-parallel-size", 1),
-                  cp = f.integer("--context-parallel-size", 1);
+  const long long tp = f.integer("--tensor-model-parallel-size", 1),
+                  pp = f.integer("--pipeline-model-parallel-size", 1), cp = f.integer("--context-parallel-size", 1);
   for (const auto& [key, v] : {std::pair{"tp", tp}, {"pp", pp}, {"cp", cp}}) {
     if (v > 1) p[key] = v;
   }
@@ -313,8 +316,9 @@ json parallel(MegatronFlags& f, long long layers, long long gpus, ImportedReques
   if (f.has("--num-layers-per-virtual-pipeline-stage")) {
     const long long per = f.integer("--num-layers-per-virtual-pipeline-stage", 1);
     if (layers % (pp * per) != 0) {
-      refuse(code::inconsistent, {"--num-layers-per-virtual-pipeline-stage ", per, " × pp ", pp,
-                                  " does not divide --num-layers ", layers}, "text");
+      refuse(code::inconsistent,
+             {"--num-layers-per-virtual-pipeline-stage ", per, " × pp ", pp, " does not divide --num-layers ", layers},
+             "text");
     }
     vpp = layers / (pp * per);
   }
@@ -342,12 +346,16 @@ json parallel(MegatronFlags& f, long long layers, long long gpus, ImportedReques
 void numerics(MegatronFlags& f, const json& p, long long gpus, json& r, ImportedRequest& out) {
   const bool bf16 = f.on("--bf16"), fp16 = f.on("--fp16");
   if (fp16) {
-    out.unmapped.push_back({{"key", "--fp16"}, {"why", "fp16 with loss scaling: costed as bf16 (the same tensor-core "
-                                                       "rate)"}});
+    out.unmapped.push_back({{"key", "--fp16"},
+                            {"why",
+                             "fp16 with loss scaling: costed as bf16 (the same tensor-core "
+                             "rate)"}});
   }
   if (!bf16 && !fp16) {
-    out.unmapped.push_back({{"key", "--bf16"}, {"why", "neither --bf16 nor --fp16: Megatron trains in fp32, costed "
-                                                       "as bf16"}});
+    out.unmapped.push_back({{"key", "--bf16"},
+                            {"why",
+                             "neither --bf16 nor --fp16: Megatron trains in fp32, costed "
+                             "as bf16"}});
   }
   if (f.has("--fp8-format")) {
     r["precision"] = "fp8";
@@ -383,9 +391,9 @@ json cluster(MegatronFlags& f, const ImportOptions& o, ImportedRequest& out) {
   const long long per_node = f.integer("torchrun --nproc-per-node", 1), nodes = f.integer("torchrun --nnodes", 1);
   c["gpus"] = per_node * nodes;
   if (nodes > 1) c["gpus_per_node"] = per_node;
-  for (const char* k : {"torchrun --master-addr", "torchrun --master-port", "torchrun --node-rank",
-                        "torchrun --rdzv-backend", "torchrun --rdzv-endpoint", "torchrun --rdzv-id",
-                        "torchrun --standalone"}) {
+  for (const char* k :
+       {"torchrun --master-addr", "torchrun --master-port", "torchrun --node-rank", "torchrun --rdzv-backend",
+        "torchrun --rdzv-endpoint", "torchrun --rdzv-id", "torchrun --standalone"}) {
     f.ignore(k, "where the processes meet: not part of the cost");
   }
   return c;
@@ -436,24 +444,69 @@ ImportedRequest import_megatron(const std::string& text, const ImportOptions& o)
 
 std::vector<std::string> megatron_known_flags() {
   std::vector<std::string> out = megatron_ignored_flags();
-  const std::vector<std::string> mapped = {
-      "--num-layers", "--hidden-size", "--num-attention-heads", "--swiglu", "--ffn-hidden-size",
-      "--group-query-attention", "--num-query-groups", "--kv-channels", "--add-qkv-bias", "--multi-latent-attention",
-      "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim", "--qk-pos-emb-head-dim", "--v-head-dim", "--num-experts",
-      "--moe-router-topk", "--moe-ffn-hidden-size", "--moe-shared-expert-intermediate-size", "--moe-layer-freq",
-      "--expert-model-parallel-size", "--expert-tensor-parallel-size", "--position-embedding-type",
-      "--use-rotary-position-embeddings", "--no-position-embedding", "--disable-bias-linear", "--attention-dropout",
-      "--hidden-dropout", "--vocab-size", "--make-vocab-size-divisible-by", "--seq-length", "--normalization",
-      "--max-position-embeddings", "--untie-embeddings-and-output-weights", "--recompute-activations",
-      "--recompute-granularity", "--recompute-modules", "--recompute-method", "--recompute-num-layers",
-      "--distribute-saved-activations", "--use-distributed-optimizer", "--use-megatron-fsdp",
-      "--data-parallel-sharding-strategy", "--use-torch-fsdp2", "--tensor-model-parallel-size",
-      "--pipeline-model-parallel-size", "--context-parallel-size", "--num-virtual-stages-per-pipeline-rank",
-      "--num-layers-per-virtual-pipeline-stage", "--decoder-first-pipeline-num-layers",
-      "--decoder-last-pipeline-num-layers", "--account-for-embedding-in-pipeline-split",
-      "--account-for-loss-in-pipeline-split", "--micro-batch-size", "--global-batch-size", "--rampup-batch-size",
-      "--sequence-parallel", "--bf16", "--fp16", "--fp8-format", "--fp8-recipe", "--overlap-grad-reduce",
-      "--tp-comm-overlap"};
+  const std::vector<std::string> mapped = {"--num-layers",
+                                           "--hidden-size",
+                                           "--num-attention-heads",
+                                           "--swiglu",
+                                           "--ffn-hidden-size",
+                                           "--group-query-attention",
+                                           "--num-query-groups",
+                                           "--kv-channels",
+                                           "--add-qkv-bias",
+                                           "--multi-latent-attention",
+                                           "--kv-lora-rank",
+                                           "--q-lora-rank",
+                                           "--qk-head-dim",
+                                           "--qk-pos-emb-head-dim",
+                                           "--v-head-dim",
+                                           "--num-experts",
+                                           "--moe-router-topk",
+                                           "--moe-ffn-hidden-size",
+                                           "--moe-shared-expert-intermediate-size",
+                                           "--moe-layer-freq",
+                                           "--expert-model-parallel-size",
+                                           "--expert-tensor-parallel-size",
+                                           "--position-embedding-type",
+                                           "--use-rotary-position-embeddings",
+                                           "--no-position-embedding",
+                                           "--disable-bias-linear",
+                                           "--attention-dropout",
+                                           "--hidden-dropout",
+                                           "--vocab-size",
+                                           "--make-vocab-size-divisible-by",
+                                           "--seq-length",
+                                           "--normalization",
+                                           "--max-position-embeddings",
+                                           "--untie-embeddings-and-output-weights",
+                                           "--recompute-activations",
+                                           "--recompute-granularity",
+                                           "--recompute-modules",
+                                           "--recompute-method",
+                                           "--recompute-num-layers",
+                                           "--distribute-saved-activations",
+                                           "--use-distributed-optimizer",
+                                           "--use-megatron-fsdp",
+                                           "--data-parallel-sharding-strategy",
+                                           "--use-torch-fsdp2",
+                                           "--tensor-model-parallel-size",
+                                           "--pipeline-model-parallel-size",
+                                           "--context-parallel-size",
+                                           "--num-virtual-stages-per-pipeline-rank",
+                                           "--num-layers-per-virtual-pipeline-stage",
+                                           "--decoder-first-pipeline-num-layers",
+                                           "--decoder-last-pipeline-num-layers",
+                                           "--account-for-embedding-in-pipeline-split",
+                                           "--account-for-loss-in-pipeline-split",
+                                           "--micro-batch-size",
+                                           "--global-batch-size",
+                                           "--rampup-batch-size",
+                                           "--sequence-parallel",
+                                           "--bf16",
+                                           "--fp16",
+                                           "--fp8-format",
+                                           "--fp8-recipe",
+                                           "--overlap-grad-reduce",
+                                           "--tp-comm-overlap"};
   out.insert(out.end(), mapped.begin(), mapped.end());
   return out;
 }

@@ -70,25 +70,36 @@ class Doc {
 /// Keys read for nothing, by table (all of a table's keys) or by key; each with its reason.
 const char* ignored_reason(const std::string& key) {
   static const std::map<std::string, const char*> tables = {
-      {"job", "where the job writes its outputs"}, {"profiling", "profiling"}, {"metrics", "logging"},
+      {"job", "where the job writes its outputs"},
+      {"profiling", "profiling"},
+      {"metrics", "logging"},
       {"optimizer", "the optimiser's hyperparameters (the engine costs AdamW's states)"},
-      {"lr_scheduler", "the learning-rate schedule"}, {"checkpoint", "checkpointing: not part of a training step"},
-      {"comm", "timeouts and trace buffers"}, {"memory_estimation", "torchtitan's own memory estimator"},
+      {"lr_scheduler", "the learning-rate schedule"},
+      {"checkpoint", "checkpointing: not part of a training step"},
+      {"comm", "timeouts and trace buffers"},
+      {"memory_estimation", "torchtitan's own memory estimator"},
       {"experimental", "custom imports"}};
   static const std::map<std::string, const char*> keys = {
-      {"model.tokenizer_path", "the tokenizer's file"}, {"model.print_after_conversion", "logging"},
-      {"training.dataset", "the data"}, {"training.dataset_path", "the data"},
-      {"training.max_norm", "gradient clipping: a few small kernels"}, {"training.steps", "the engine costs one step"},
-      {"training.gc_freq", "Python garbage collection"}, {"training.gc_debug", "Python garbage collection"},
-      {"training.seed", "the random seed"}, {"training.deterministic", "determinism flags"},
+      {"model.tokenizer_path", "the tokenizer's file"},
+      {"model.print_after_conversion", "logging"},
+      {"training.dataset", "the data"},
+      {"training.dataset_path", "the data"},
+      {"training.max_norm", "gradient clipping: a few small kernels"},
+      {"training.steps", "the engine costs one step"},
+      {"training.gc_freq", "Python garbage collection"},
+      {"training.gc_debug", "Python garbage collection"},
+      {"training.seed", "the random seed"},
+      {"training.deterministic", "determinism flags"},
       {"training.mixed_precision_reduce", "FSDP's gradient reduction type (float32, the only one torchtitan takes)"},
       {"parallelism.disable_loss_parallel", "the loss's layout over TP: the same FLOPs"},
       {"parallelism.enable_compiled_autograd", "a compiler switch"},
       {"parallelism.context_parallel_rotate_method", "how CP exchanges keys and values: the engine's ring"},
       {"float8.enable_fsdp_float8_all_gather", "an FP8 detail"},
       {"float8.precompute_float8_dynamic_scale_for_fsdp", "an FP8 detail"},
-      {"float8.force_recompute_fp8_weight_in_bwd", "an FP8 detail"}, {"float8.filter_fqns", "an FP8 detail"},
-      {"float8.emulate", "an FP8 detail"}, {"mx.filter_fqns", "an MX detail"}};
+      {"float8.force_recompute_fp8_weight_in_bwd", "an FP8 detail"},
+      {"float8.filter_fqns", "an FP8 detail"},
+      {"float8.emulate", "an FP8 detail"},
+      {"mx.filter_fqns", "an MX detail"}};
   const auto k = keys.find(key);
   if (k != keys.end()) return k->second;
   const auto t = tables.find(key.substr(0, key.find('.')));
@@ -134,7 +145,6 @@ json model(Doc& d, const ImportOptions& o) {
   return m;
 }
 
-
 void assume(ImportedRequest& out, const std::string& field, const std::string& why) {
   out.assumed.push_back({{"field", field}, {"why", why}});
 }
@@ -147,8 +157,9 @@ void data_parallel(Doc& d, long long model_parallel, json& cluster, json& p, Imp
   if (shard == -1) {
     if (!cluster.contains("gpus")) {
       cluster["gpus"] = 8;
-      assume(out, "cluster.gpus", "data_parallel_shard_degree -1 takes every GPU of the job, which the TOML does "
-                                  "not say (torchrun does): 8, until you give base.cluster");
+      assume(out, "cluster.gpus",
+             "data_parallel_shard_degree -1 takes every GPU of the job, which the TOML does "
+             "not say (torchrun does): 8, until you give base.cluster");
     }
     const long long gpus = cluster["gpus"].get<long long>();
     shard = gpus % (model_parallel * replicate) == 0 ? gpus / (model_parallel * replicate) : 1;

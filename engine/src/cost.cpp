@@ -13,12 +13,12 @@
 #include "kernel_model.hpp"
 #include "layer_work.hpp"
 #include "memory_model.hpp"
-#include "powers.hpp"
-#include "pipeline_detail.hpp"
 #include "parascope/collectives.hpp"
 #include "parascope/error.hpp"
 #include "parascope/pipeline.hpp"
 #include "parascope/stages.hpp"
+#include "pipeline_detail.hpp"
+#include "powers.hpp"
 #include "step_phases.hpp"
 
 namespace parascope {
@@ -41,14 +41,14 @@ double overlap_slowdown(const Efficiency& eff, double hidden) {
 
 /// Seconds of one microbatch's work for one model chunk on one GPU, by kind.
 struct ChunkTimes {
-  double gemm_fwd = 0, attn_fwd = 0, mem_fwd = 0;   // forward kernels
-  double gemm_bwd = 0, gemm_wgrad = 0;              // backward GEMMs (input + weight gradients) and the weight part
-  double launch_fwd = 0;                            // fixed cost of the forward's kernel launches
-  double recompute = 0;                             // forward work repeated in the backward
-  double recompute_mem = 0;                         // the memory-bound part of that
-  double tp_fwd = 0, tp_bwd = 0;                    // exposed tensor-parallel communication
-  double ep_fwd = 0, ep_bwd = 0;                    // exposed expert all-to-all
-  double cp_fwd = 0, cp_bwd = 0;                    // exposed context-parallel ring traffic
+  double gemm_fwd = 0, attn_fwd = 0, mem_fwd = 0;  // forward kernels
+  double gemm_bwd = 0, gemm_wgrad = 0;             // backward GEMMs (input + weight gradients) and the weight part
+  double launch_fwd = 0;                           // fixed cost of the forward's kernel launches
+  double recompute = 0;                            // forward work repeated in the backward
+  double recompute_mem = 0;                        // the memory-bound part of that
+  double tp_fwd = 0, tp_bwd = 0;                   // exposed tensor-parallel communication
+  double ep_fwd = 0, ep_bwd = 0;                   // exposed expert all-to-all
+  double cp_fwd = 0, cp_bwd = 0;                   // exposed context-parallel ring traffic
   // The backward GEMMs are the input- and weight-gradient GEMMs of every forward GEMM, twice its FLOPs (Narayanan et
   // al. 2021, Sec. 5.1), each timed on its own shape; the attention backward is twice its forward. A backward
   // element-wise kernel reads its saved input and the incoming gradient and writes one gradient: 3 tensor passes
@@ -66,8 +66,8 @@ struct ChunkTimes {
   }
   /// Every field above (scaled and plus go through this list).
   std::array<double*, 14> fields() {
-    return {&gemm_fwd, &attn_fwd, &mem_fwd, &gemm_bwd, &gemm_wgrad, &launch_fwd, &recompute, &recompute_mem, &tp_fwd,
-            &tp_bwd, &ep_fwd, &ep_bwd, &cp_fwd, &cp_bwd};
+    return {&gemm_fwd,      &attn_fwd, &mem_fwd, &gemm_bwd, &gemm_wgrad, &launch_fwd, &recompute,
+            &recompute_mem, &tp_fwd,   &tp_bwd,  &ep_fwd,   &ep_bwd,     &cp_fwd,     &cp_bwd};
   }
   ChunkTimes scaled(double k) const {
     ChunkTimes c = *this;
@@ -195,8 +195,7 @@ ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const Laye
   // TransformerEngine's userbuffer overlap splits each TP GEMM into tp chunks and moves chunk i while computing
   // chunk i+1 (Wang et al. 2023, "Overlap communication with dependent computation", ASPLOS; Megatron-Core
   // --tp-comm-overlap): only the first chunk's transfer, 1/tp of it, stays exposed.
-  const double tp_exposed =
-      std::min(1.0 - eff.tp_overlap, eff.tp_comm_overlap ? 1.0 / double(run.parallel.tp) : 1.0);
+  const double tp_exposed = std::min(1.0 - eff.tp_overlap, eff.tp_comm_overlap ? 1.0 / double(run.parallel.tp) : 1.0);
   t.tp_fwd = c.tp_fwd * tp_exposed;
   t.tp_bwd = c.tp_bwd * tp_exposed;
   t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
@@ -286,9 +285,15 @@ struct PipelineMemo {
   };
   struct Hash {
     std::size_t operator()(const Key& k) const {
-      const std::uint64_t words[] = {std::uint64_t(k.schedule), std::uint64_t(k.stages),
-                                     std::uint64_t(k.microbatches), std::uint64_t(k.chunks),
-                                     std::uint64_t(k.with_sends), k.f, k.b, k.w, k.comm};
+      const std::uint64_t words[] = {std::uint64_t(k.schedule),
+                                     std::uint64_t(k.stages),
+                                     std::uint64_t(k.microbatches),
+                                     std::uint64_t(k.chunks),
+                                     std::uint64_t(k.with_sends),
+                                     k.f,
+                                     k.b,
+                                     k.w,
+                                     k.comm};
       const std::uint64_t h = detail::hash_words(words, sizeof words / sizeof words[0]);
       return std::size_t(h ^ (h >> 32));
     }
@@ -414,8 +419,10 @@ void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, 
     c.scheduled = schedule(spec, with_sends);
   } else {
     const PipelineTimes& t = spec.times;
-    const PipelineMemo::Key key{std::int64_t(p.schedule), p.pp,   p.microbatches(), p.vpp, with_sends ? 1 : 0,
-                                detail::double_bits(t.f), detail::double_bits(t.b), detail::double_bits(t.w),
+    const PipelineMemo::Key key{std::int64_t(p.schedule),   p.pp,
+                                p.microbatches(),           p.vpp,
+                                with_sends ? 1 : 0,         detail::double_bits(t.f),
+                                detail::double_bits(t.b),   detail::double_bits(t.w),
                                 detail::double_bits(t.comm)};
     const auto found = memo->done.find(key);
     if (found != memo->done.end()) {
@@ -500,7 +507,7 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
     dp_bytes += times * c.bytes_sent_per_gpu;
     dp_count += times;
   };
-  const double last_backward = double(p.vpp) * max_b;  // the last microbatch's backward on this GPU
+  const double last_backward = double(p.vpp) * max_b;     // the last microbatch's backward on this GPU
   const double layers_here = std::max(1.0, held.layers);  // layers whose weights it holds (DualPipe: two stages')
   // One layer's compute on this GPU for one microbatch, forward and backward: the window a prefetched collective of
   // the next layer hides behind.
@@ -535,8 +542,8 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
     if (p.zero == 3) {
       // FSDP / ZeRO-3: reshard_after_forward (PyTorch FSDP's FULL_SHARD, its default) frees each layer's gathered
       // weights after its forward, so every microbatch gathers them in the forward and again in the backward
-      // (FSDP docs, ShardingStrategy; Zhao et al. 2023, sharding strategies). Without it the backward reuses the forward's
-      // weights: one gather per microbatch. Gradients are reduce-scattered after every microbatch's backward,
+      // (FSDP docs, ShardingStrategy; Zhao et al. 2023, sharding strategies). Without it the backward reuses the
+      // forward's weights: one gather per microbatch. Gradients are reduce-scattered after every microbatch's backward,
       // except in a pipeline: torch.distributed.pipelining (torchtitan; Llama 3, Dubey et al. 2024 Sec. 3.3.2)
       // turns gradient sync and resharding after the backward off until the last microbatch, so weights gathered
       // without resharding stay for the whole step: one gather and one reduce-scatter per step.
@@ -563,8 +570,8 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
       // reduce-scatters run once, during the last microbatch's backward.
       const double k = layers_here / vpp, ops = mb * vpp;
       const double rs_each = p.pp > 1 ? 0.0 : scatter;
-      dp_exposed = ops * (chain(k, gather, layer_f) + gather + rs_each +
-                          (k - 1.0) * std::max(0.0, gather + rs_each - layer_b));
+      dp_exposed =
+          ops * (chain(k, gather, layer_f) + gather + rs_each + (k - 1.0) * std::max(0.0, gather + rs_each - layer_b));
       if (p.pp > 1) dp_exposed += chain(layers_here, scatter, layer_b);
     } else {
       const double passes = p.pp > 1 ? 1.0 : mb;  // gather once per step (pipeline) or per microbatch
@@ -578,14 +585,13 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
 
   // Adam (Kingma & Ba 2015) on the parameters this GPU updates: read fp32 master, m, v and the fp32 gradient,
   // write master, m, v and the bf16 copy: 30 bytes per parameter, memory-bound.
-  const double updated = (p.zero >= 1) ? held.dense / double(dp_group) + held.expert / double(expert_group)
-                                       : held.dense + held.expert;
+  const double updated =
+      (p.zero >= 1) ? held.dense / double(dp_group) + held.expert / double(expert_group) : held.dense + held.expert;
   r.breakdown.optimizer = updated * 30.0 / hbm;
   // A framework that accumulates gradients outside the GEMM (grad_accumulation_bytes: PyTorch's bf16 .grad added into
   // an fp32 buffer after each microbatch's backward) makes one more pass over every gradient it holds whole, at ZeRO
   // 0-2 (FSDP's reduce-scatter leaves only the shard to accumulate: not charged). Memory-bound, once per microbatch.
-  const double accumulation =
-      p.zero < 3 ? eff.grad_accumulation_bytes * (held.dense + held.expert) * mb / hbm : 0.0;
+  const double accumulation = p.zero < 3 ? eff.grad_accumulation_bytes * (held.dense + held.expert) * mb / hbm : 0.0;
 
   // Breakdown: the average chunk's work per kind; the slowest chunk's excess is "other".
   const double per_gpu = mb * double(p.vpp);
@@ -650,21 +656,21 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
     r.axes.push_back(std::move(t));
   };
   const double layer_mb = double(m.layers) / double(p.pp) * mb;  // layer-microbatches per GPU per step
-  axis(Axis::data, "batch",
-       p.zero == 0   ? "all-reduce of gradients"
-       : p.zero <= 2 ? "reduce-scatter of gradients + all-gather of parameters, layer by layer"
-       : p.reshard_after_forward
-           ? (p.pp > 1 ? "all-gather of parameters, forward and backward, per microbatch + reduce-scatter of "
-                         "gradients, once per step"
-                       : "all-gather of parameters (forward and backward) + reduce-scatter of gradients, per microbatch")
-       : p.pp > 1 ? "all-gather of parameters + reduce-scatter of gradients, once per step (no reshard after forward)"
-                  : "all-gather of parameters + reduce-scatter of gradients, per microbatch (no reshard after forward)",
-       dp_count, dp_bytes, dp_time, r.breakdown.dp_comm);
+  axis(
+      Axis::data, "batch",
+      p.zero == 0   ? "all-reduce of gradients"
+      : p.zero <= 2 ? "reduce-scatter of gradients + all-gather of parameters, layer by layer"
+      : p.reshard_after_forward
+          ? (p.pp > 1 ? "all-gather of parameters, forward and backward, per microbatch + reduce-scatter of "
+                        "gradients, once per step"
+                      : "all-gather of parameters (forward and backward) + reduce-scatter of gradients, per microbatch")
+      : p.pp > 1 ? "all-gather of parameters + reduce-scatter of gradients, once per step (no reshard after forward)"
+                 : "all-gather of parameters + reduce-scatter of gradients, per microbatch (no reshard after forward)",
+      dp_count, dp_bytes, dp_time, r.breakdown.dp_comm);
   axis(Axis::tensor, "weight matrices",
        p.sequence_parallel ? "reduce-scatter + all-gather, 2 each per layer forward and backward"
                            : "all-reduce, 2 per layer forward and 2 backward",
-       comm.tp_count * layer_mb, comm.tp_bytes * layer_mb, (comm.tp_fwd + comm.tp_bwd) * layer_mb,
-       r.breakdown.tp_comm);
+       comm.tp_count * layer_mb, comm.tp_bytes * layer_mb, (comm.tp_fwd + comm.tp_bwd) * layer_mb, r.breakdown.tp_comm);
   axis(Axis::pipeline, "layers", "point-to-point activations and gradients at each stage boundary",
        p.pp > 1 ? 2.0 * mb * double(p.vpp) : 0.0, p.pp > 1 ? 2.0 * mb * double(p.vpp) * p2p_bytes : 0.0,
        p.pp > 1 ? 2.0 * mb * double(p.vpp) * p2p : 0.0, r.breakdown.pp_comm);

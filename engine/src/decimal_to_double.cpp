@@ -124,20 +124,24 @@ std::uint64_t exact(const char* digits, int count, std::int64_t exp10, Format f)
     i += take;
   }
   Big d{1};
-  if (exp10 >= 0) mul_pow10(n, exp10);
-  else mul_pow10(d, -exp10);
+  if (exp10 >= 0)
+    mul_pow10(n, exp10);
+  else
+    mul_pow10(d, -exp10);
   const int p = f.precision;
   const std::uint64_t one = std::uint64_t(1) << (p - 1);  // q's leading bit in a normal number
-  const std::int64_t least = f.min_exponent - (p - 1);     // b of the subnormals
-  const std::int64_t most = f.max_exponent - (p - 1);      // the largest b of a finite number
+  const std::int64_t least = f.min_exponent - (p - 1);    // b of the subnormals
+  const std::int64_t most = f.max_exponent - (p - 1);     // the largest b of a finite number
   const std::uint64_t infinity = std::uint64_t(2 * f.max_exponent + 1) << (p - 1);
   std::int64_t b = bit_length(n) - bit_length(d) - p;  // n / d / 2^b lies in [2^(p-1), 2^(p+1))
   for (;;) {
     if (b < least) b = least;
     Big num = n;
     Big den = d;
-    if (b >= 0) shift_left(den, b);
-    else shift_left(num, -b);
+    if (b >= 0)
+      shift_left(den, b);
+    else
+      shift_left(num, -b);
     std::uint64_t q = divide(num, den);
     if (q >= 2 * one) {
       ++b;

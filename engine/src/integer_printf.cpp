@@ -65,17 +65,28 @@ extern "C" int snprintf(char* out, std::size_t size, const char* format, ...) {
     switch (*f) {
       case 'd': {
         const long long v = va_arg(args, int);
-        put_whole(sink, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, 10, false, digits, width, pad);
+        put_whole(sink, v < 0, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, 10, false, digits, width,
+                  pad);
         break;
       }
-      case 'u': put_whole(sink, false, va_arg(args, unsigned), 10, false, digits, width, pad); break;
-      case 'x': put_whole(sink, false, va_arg(args, unsigned), 16, false, digits, width, pad); break;
-      case 'X': put_whole(sink, false, va_arg(args, unsigned), 16, true, digits, width, pad); break;
-      case 'c': sink.put(char(va_arg(args, int))); break;
+      case 'u':
+        put_whole(sink, false, va_arg(args, unsigned), 10, false, digits, width, pad);
+        break;
+      case 'x':
+        put_whole(sink, false, va_arg(args, unsigned), 16, false, digits, width, pad);
+        break;
+      case 'X':
+        put_whole(sink, false, va_arg(args, unsigned), 16, true, digits, width, pad);
+        break;
+      case 'c':
+        sink.put(char(va_arg(args, int)));
+        break;
       case 's':
         for (const char* s = va_arg(args, const char*); *s != '\0'; ++s) sink.put(*s);
         break;
-      case '%': sink.put('%'); break;
+      case '%':
+        sink.put('%');
+        break;
       default:  // not one of ours: the conversion as written
         for (const char* c = start; c <= f && *c != '\0'; ++c) sink.put(*c);
         if (*f == '\0') --f;

@@ -216,7 +216,8 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   } else {
     throw RequestError(code::invalid_value,
                        "software must be one of \"megatron-core\", \"megatron-2021\", \"deepspeed\", \"pytorch\", "
-                       "\"pytorch-compile\", \"xla\"; got \"" + software + "\"",
+                       "\"pytorch-compile\", \"xla\"; got \"" +
+                           software + "\"",
                        "software");
   }
   return e;
@@ -250,9 +251,15 @@ struct GemmMemo {
 
 double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, double hbm, const GemmShape& s,
                        double bytes_in) {
-  const std::uint64_t key[GemmMemo::kWords] = {
-      std::uint64_t(std::int64_t(eff.compute_units)), double_bits(ceiling), double_bits(peak), double_bits(hbm),
-      double_bits(s.m), double_bits(s.n), double_bits(s.k), double_bits(s.groups), double_bits(bytes_in)};
+  const std::uint64_t key[GemmMemo::kWords] = {std::uint64_t(std::int64_t(eff.compute_units)),
+                                               double_bits(ceiling),
+                                               double_bits(peak),
+                                               double_bits(hbm),
+                                               double_bits(s.m),
+                                               double_bits(s.n),
+                                               double_bits(s.k),
+                                               double_bits(s.groups),
+                                               double_bits(bytes_in)};
   const std::uint64_t h = hash_words(key, GemmMemo::kWords);
   thread_local GemmMemo memo;
   GemmMemo::Slot& slot = memo.slots[std::size_t(h) & (GemmMemo::kSlots - 1)];
@@ -276,7 +283,7 @@ double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, do
 }
 
 double kernels_per_layer_forward(const ModelShape& m) {
-  const double elementwise = 6;  // 2 norms, RoPE, activation, 2 bias-dropout-adds
+  const double elementwise = 6;    // 2 norms, RoPE, activation, 2 bias-dropout-adds
   const double attention = 2 + 1;  // QKV and output projections, the attention kernel
   const double ffn = m.is_moe() ? (2 + 3 + (m.shared_experts > 0 ? 2 : 0)) : 2;  // router + permute/unpermute
   return elementwise + attention + ffn;
@@ -338,7 +345,8 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   // Dense FFN: GELU's two matrices, or SwiGLU's gate and up fused into one GEMM of twice the width and the down GEMM.
   const bool swiglu = m.activation == Activation::swiglu;
   const double f = double(m.ffn);
-  add(w.dense_ffn_flops, {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+  add(w.dense_ffn_flops,
+      {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
 
   if (w.expert_ffn_flops > 0) {
     // Routed experts as grouped GEMMs over the local experts, each on its tokens; shared experts as dense GEMMs.

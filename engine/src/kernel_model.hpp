@@ -38,13 +38,13 @@ double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, do
 
 /// Seconds of one average layer's kernels for one microbatch on one GPU.
 struct KernelTimes {
-  double gemm_fwd = 0;       ///< weight GEMMs, forward (with their FP8 input casts)
-  double gemm_dgrad = 0;     ///< input-gradient GEMMs (backward)
-  double gemm_wgrad = 0;     ///< weight-gradient GEMMs (backward; zero-bubble schedules run them as W)
-  double attn_fwd = 0;       ///< attention core, forward (its backward is twice this)
-  double mem_fwd = 0;        ///< element-wise kernels, forward (the backward moves 1.5× the bytes)
-  double softmax_mem = 0;    ///< the unfused softmax's share of mem_fwd (selective recomputation repeats it)
-  double launch_fwd = 0;     ///< fixed per-kernel cost of the forward's launches (the backward launches twice as many)
+  double gemm_fwd = 0;     ///< weight GEMMs, forward (with their FP8 input casts)
+  double gemm_dgrad = 0;   ///< input-gradient GEMMs (backward)
+  double gemm_wgrad = 0;   ///< weight-gradient GEMMs (backward; zero-bubble schedules run them as W)
+  double attn_fwd = 0;     ///< attention core, forward (its backward is twice this)
+  double mem_fwd = 0;      ///< element-wise kernels, forward (the backward moves 1.5× the bytes)
+  double softmax_mem = 0;  ///< the unfused softmax's share of mem_fwd (selective recomputation repeats it)
+  double launch_fwd = 0;   ///< fixed per-kernel cost of the forward's launches (the backward launches twice as many)
 };
 KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& work);
 

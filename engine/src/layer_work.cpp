@@ -80,8 +80,9 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double replicated = 2.0 * 2.0 * h + 2.0 * 3.0 * h + dropout;
   // Split by tp always: the activation function over the FFN width (GELU reads f, writes f; SwiGLU reads 2f,
   // writes f) and rotary embeddings on Q and K (read + write).
-  const double ffn_active = dense_share * double(m.ffn) +
-                            (m.is_moe() ? w.moe_layer_share * double(m.top_k + m.shared_experts) * double(m.expert_ffn) : 0);
+  const double ffn_active =
+      dense_share * double(m.ffn) +
+      (m.is_moe() ? w.moe_layer_share * double(m.top_k + m.shared_experts) * double(m.expert_ffn) : 0);
   const double act = (m.activation == Activation::swiglu ? 3.0 : 2.0) * ffn_active;
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
@@ -189,8 +190,7 @@ double activation_bytes_per_layer(const ModelShape& m, const ParallelConfig& p, 
     // product (2) against a fused norm's bf16 input (2), +4 per hidden element and norm; the rotary product saves
     // its fp32 complex input, +4 per element of Q and K (eager_extra_bytes lists the ops).
     const double norms = m.norm == Norm::rmsnorm && !eff.fused_rmsnorm ? 2.0 * 4.0 * sb * h : 0.0;
-    const double rope =
-        m.position_embedding == PositionEmbedding::rope ? 4.0 * sb * (attn_width + kv_width) / tp : 0.0;
+    const double rope = m.position_embedding == PositionEmbedding::rope ? 4.0 * sb * (attn_width + kv_width) / tp : 0.0;
     bytes += (p.sequence_parallel ? norms / tp : norms) + rope;
   }
   // The s×s scores, softmax output and dropout mask: 5·a·s²·b (Korthikanti Sec. 4.1); gone with selective

@@ -8,17 +8,18 @@ namespace parascope::detail {
 /// Forward-pass work of one average layer on one GPU for one microbatch (backward ≈ 2× forward, Narayanan et al.
 /// 2021 Sec. 5.1). GEMM FLOPs are split by what sets their shape, so each can get its own efficiency.
 struct LayerWork {
-  double tokens = 0;               ///< tokens of the microbatch on this GPU: microbatch_size · seq / cp
-  double attn_proj_flops = 0;      ///< Q, K, V and output projections
-  double dense_ffn_flops = 0;      ///< dense FFN (averaged over dense and MoE layers)
-  double expert_ffn_flops = 0;     ///< routed + shared experts (averaged over layers; × router imbalance)
-  double tokens_per_expert = 0;    ///< tokens one local expert shard processes per microbatch (grouped-GEMM rows; × router imbalance)
-  double local_experts = 0;        ///< routed experts on this GPU (the grouped GEMM's groups)
-  double attention_core_flops = 0; ///< Q·K^T and A·V as the kernel computes them
-  double elementwise_bytes = 0;    ///< norms, residuals, dropout, activation function, RoPE
-  double softmax_bytes = 0;        ///< the s×s score traffic of unfused attention (0 with FlashAttention)
-  double moe_layer_share = 0;      ///< fraction of layers that are MoE layers
-  double dispatched_tokens = 0;    ///< tokens this GPU sends through the all-to-all per MoE layer (MoE only)
+  double tokens = 0;            ///< tokens of the microbatch on this GPU: microbatch_size · seq / cp
+  double attn_proj_flops = 0;   ///< Q, K, V and output projections
+  double dense_ffn_flops = 0;   ///< dense FFN (averaged over dense and MoE layers)
+  double expert_ffn_flops = 0;  ///< routed + shared experts (averaged over layers; × router imbalance)
+  double tokens_per_expert =
+      0;  ///< tokens one local expert shard processes per microbatch (grouped-GEMM rows; × router imbalance)
+  double local_experts = 0;         ///< routed experts on this GPU (the grouped GEMM's groups)
+  double attention_core_flops = 0;  ///< Q·K^T and A·V as the kernel computes them
+  double elementwise_bytes = 0;     ///< norms, residuals, dropout, activation function, RoPE
+  double softmax_bytes = 0;         ///< the s×s score traffic of unfused attention (0 with FlashAttention)
+  double moe_layer_share = 0;       ///< fraction of layers that are MoE layers
+  double dispatched_tokens = 0;     ///< tokens this GPU sends through the all-to-all per MoE layer (MoE only)
 };
 
 LayerWork layer_work(const TrainingRun& run, const Efficiency& efficiency);

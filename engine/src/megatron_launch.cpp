@@ -92,7 +92,8 @@ void split_args(const std::vector<ShellWord>& words, LaunchLine& out) {
     } else if (launcher) {
       out.ignored.push_back({{"key", w.text}, {"why", "the launcher (line " + std::to_string(w.line) + ")"}});
     } else {
-      out.unmapped.push_back({{"key", w.text}, {"why", "a word before any flag (line " + std::to_string(w.line) + ")"}});
+      out.unmapped.push_back(
+          {{"key", w.text}, {"why", "a word before any flag (line " + std::to_string(w.line) + ")"}});
     }
   }
 }

@@ -2,20 +2,19 @@
 /// the torchrun flags told apart from pretrain_gpt.py's, everything else accounted for.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "shell_words.hpp"
 
 namespace parascope::detail {
 
 struct LaunchArg {
-  std::string flag;                ///< "--num-layers" (a `--flag=value` split at the `=`)
-  std::vector<ShellWord> values;   ///< the words up to the next `--flag`; a `$VAR` the text never sets stays as written
+  std::string flag;               ///< "--num-layers" (a `--flag=value` split at the `=`)
+  std::vector<ShellWord> values;  ///< the words up to the next `--flag`; a `$VAR` the text never sets stays as written
   std::size_t line = 1;
-  bool launcher = false;           ///< before the script (torchrun's), not the script's
+  bool launcher = false;  ///< before the script (torchrun's), not the script's
 };
 
 struct LaunchLine {

@@ -38,8 +38,8 @@ const std::vector<StageLayerCounts>& stage_kinds(const TrainingRun& run) {
   // moe_layers_in reads layers, first_dense_layers, moe_layer_freq and is_moe; stage_chunks pp, vpp, the
   // first/last stage layer counts and whether the embedding and the loss count as pipeline layers.
   const std::int64_t flags = (m.is_moe() ? 1 : 0) | (p.embedding_in_split ? 2 : 0) | (p.loss_in_split ? 4 : 0);
-  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq, flags,
-                p.pp,     p.vpp,                p.first_stage_layers, p.last_stage_layers};
+  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq,   flags, p.pp,
+                p.vpp,    p.first_stage_layers, p.last_stage_layers};
   if (last && key == last_key) return *last;
   auto found = cache.find(key);
   if (found == cache.end()) {
@@ -70,9 +70,9 @@ ParamsOnGpu params_held(const TrainingRun& run, const ParamCounts& c, std::int64
   // DualPipe feeds microbatches from both ends, so every GPU holds its stage and the mirrored one: two copies of the
   // parameters (DeepSeek-V3 report, Sec. 3.2.1, Table 2: "Parameter 2×").
   const double copies = schedule_info(p.schedule).holds_two_stages && p.pp > 1 ? 2.0 : 1.0;
-  out.dense = copies * (layers * (c.attention_per_layer / tp + c.norms_per_layer) +
-                        (layers - moe) * c.dense_ffn_per_layer / tp +
-                        moe * (double(m.shared_experts) * c.expert_ffn / tp + c.router_per_layer));
+  out.dense = copies *
+              (layers * (c.attention_per_layer / tp + c.norms_per_layer) + (layers - moe) * c.dense_ffn_per_layer / tp +
+               moe * (double(m.shared_experts) * c.expert_ffn / tp + c.router_per_layer));
   out.expert = copies * moe * double(m.experts) * c.expert_ffn / (double(p.ep) * double(p.expert_tp()));
   // Embeddings, vocabulary-parallel over tp: with pp = 1 the GPU holds them all; otherwise the first stage holds the
   // input table and the last the output table and the final norm (a tied table is kept on both).
@@ -270,9 +270,8 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
                             const ParamCounts& c) {
   const std::vector<StageLayerCounts>& stages = stage_kinds(run);
   return most_loaded(run, eff, peak, peaks, layer_activations(run, eff), [&](auto&& count) {
-    visit_counted_stages(run.parallel, stages, peak, peaks, [&](std::int64_t s, const StageLayerCounts& n) {
-      count(s, n, params_held(run, c, s, n));
-    });
+    visit_counted_stages(run.parallel, stages, peak, peaks,
+                         [&](std::int64_t s, const StageLayerCounts& n) { count(s, n, params_held(run, c, s, n)); });
   });
 }
 

@@ -1,10 +1,10 @@
 /// Bytes one GPU holds during a step: weights, gradients, optimizer states (per ZeRO stage) and activations in flight.
 #pragma once
 
+#include <vector>
+
 #include "parascope/cost.hpp"
 #include "parascope/pipeline.hpp"
-
-#include <vector>
 
 namespace parascope::detail {
 
@@ -30,8 +30,8 @@ ParamsOnGpu params_on_stage(const TrainingRun& run, std::int64_t stage, const St
 double states_memory_bound(const TrainingRun& run, const Efficiency& efficiency);
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const PipelineMetrics& schedule);
-/// The same with the activation sets in flight per stage given as `peaks` counts at `peak` (the planner's bound passes a
-/// buffer it reuses). Allocates nothing once a run's (pp, vpp) layer split has been seen on this thread.
+/// The same with the activation sets in flight per stage given as `peaks` counts at `peak` (the planner's bound passes
+/// a buffer it reuses). Allocates nothing once a run's (pp, vpp) layer split has been seen on this thread.
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks);
 /// The same with the model's parameter counts given (count_params(run.model): the planner counts them once per search).
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,

@@ -30,9 +30,7 @@ double attention_params(const ModelShape& m) {
   return matrices + biases;
 }
 
-double norm_params(const ModelShape& m) {
-  return double(m.hidden) * (m.norm == Norm::layernorm && m.bias ? 2.0 : 1.0);
-}
+double norm_params(const ModelShape& m) { return double(m.hidden) * (m.norm == Norm::layernorm && m.bias ? 2.0 : 1.0); }
 
 }  // namespace
 
@@ -50,8 +48,8 @@ ParamCounts count_params(const ModelShape& m) {
   double dense_layers = double(m.layers - m.moe_layers());
   double moe_layers = double(m.moe_layers());
   double shared = double(m.shared_experts);
-  double common = double(m.layers) * (p.attention_per_layer + p.norms_per_layer) + dense_layers * p.dense_ffn_per_layer +
-                  moe_layers * p.router_per_layer + p.embedding + p.final_norm;
+  double common = double(m.layers) * (p.attention_per_layer + p.norms_per_layer) +
+                  dense_layers * p.dense_ffn_per_layer + moe_layers * p.router_per_layer + p.embedding + p.final_norm;
   p.total = common + moe_layers * (double(m.experts) + shared) * p.expert_ffn + p.position;
   p.active = common + moe_layers * (double(m.top_k) + shared) * p.expert_ffn + p.position;
   p.flops_params = p.active - p.position;
@@ -74,7 +72,8 @@ FlopsPerToken flops_per_token(const ModelShape& m, AttentionFlops attention, Rec
   const double qk_width = double(m.head_dim + (m.is_mla() ? m.rope_head_dim : 0));
   const double v_width = double(m.head_dim);
   const double causal_factor = attention == AttentionFlops::causal ? 0.5 : 1.0;
-  const double attn_fwd = 2.0 * double(m.layers) * double(m.heads) * double(m.seq) * (qk_width + v_width) * causal_factor;
+  const double attn_fwd =
+      2.0 * double(m.layers) * double(m.heads) * double(m.seq) * (qk_width + v_width) * causal_factor;
 
   FlopsPerToken f;
   f.model = 6.0 * n + 3.0 * attn_fwd;

@@ -109,7 +109,8 @@ Routing route_tokens(const RouteSpec& spec) {
   // Zipf weights by popularity rank, dealt to experts by a seeded Fisher-Yates shuffle.
   std::vector<std::int64_t> expert_of_rank(std::size_t(E), 0);
   for (std::int64_t i = 0; i < E; ++i) expert_of_rank[std::size_t(i)] = i;
-  for (std::int64_t i = E - 1; i > 0; --i) std::swap(expert_of_rank[std::size_t(i)], expert_of_rank[std::size_t(rng.below(i + 1))]);
+  for (std::int64_t i = E - 1; i > 0; --i)
+    std::swap(expert_of_rank[std::size_t(i)], expert_of_rank[std::size_t(rng.below(i + 1))]);
   std::vector<double> weight(std::size_t(E), 0.0);
   for (std::int64_t i = 0; i < E; ++i) {
     const double zipf = spec.skew == 0 ? 1.0 : detail::inverse_power(double(i + 1), spec.skew);
@@ -124,7 +125,7 @@ Routing route_tokens(const RouteSpec& spec) {
   // Switch Transformer Eq. 4 / GShard: expert capacity = capacity_factor · (tokens · top_k) / experts, rounded down.
   out.capacity = spec.capacity_factor > 0
                      ? std::max<std::int64_t>(0, std::int64_t(std::floor(spec.capacity_factor * double(spec.tokens) *
-                                                                          double(spec.top_k) / double(E))))
+                                                                         double(spec.top_k) / double(E))))
                      : 0;
 
   SumTree tree(weight);
@@ -150,9 +151,11 @@ Routing route_tokens(const RouteSpec& spec) {
   }
 
   for (std::int64_t s = 0; s < ep; ++s) {
-    for (std::int64_t d = 0; d < ep; ++d) out.rank_load[std::size_t(d)] += out.send_matrix[std::size_t(s)][std::size_t(d)];
+    for (std::int64_t d = 0; d < ep; ++d)
+      out.rank_load[std::size_t(d)] += out.send_matrix[std::size_t(s)][std::size_t(d)];
   }
-  out.hot_expert = std::int64_t(std::max_element(out.expert_load.begin(), out.expert_load.end()) - out.expert_load.begin());
+  out.hot_expert =
+      std::int64_t(std::max_element(out.expert_load.begin(), out.expert_load.end()) - out.expert_load.begin());
   const double mean = double(spec.tokens) * double(spec.top_k) / double(E);
   out.max_over_mean = double(out.expert_load[std::size_t(out.hot_expert)]) / mean;
 
@@ -228,7 +231,8 @@ double alltoall_imbalance(const CollectiveCost& routed, const CollectiveCost& ba
   if (ep <= 1) return 1;
   const std::int64_t k = std::clamp<std::int64_t>(load.ranks_per_node, 1, ep);
   // The latency term both share: the same all-to-all moving no bytes (the collectives engine's own formula).
-  const double latency = (k > 1 ? alltoall_two_level(ep, k, 0.0, load.intra, load.link) : alltoall(ep, 0.0, load.link)).time;
+  const double latency =
+      (k > 1 ? alltoall_two_level(ep, k, 0.0, load.intra, load.link) : alltoall(ep, 0.0, load.link)).time;
   const double balanced_wire = balanced.time - latency;
   if (!(balanced_wire > 0) || routed.time <= latency) return 1;
   return std::max(1.0, (routed.time - latency) / balanced_wire);

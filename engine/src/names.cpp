@@ -44,10 +44,13 @@ const std::vector<std::string_view>& attention_ids() {
   static const std::vector<std::string_view> ids{"full", "causal"};
   return ids;
 }
-AttentionFlops parse_attention(std::string_view id) { return id == "causal" ? AttentionFlops::causal : AttentionFlops::full; }
+AttentionFlops parse_attention(std::string_view id) {
+  return id == "causal" ? AttentionFlops::causal : AttentionFlops::full;
+}
 
 const std::vector<std::string_view>& software_ids() {
-  static const std::vector<std::string_view> ids{"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"};
+  static const std::vector<std::string_view> ids{"megatron-core", "megatron-2021",   "deepspeed",
+                                                 "pytorch",       "pytorch-compile", "xla"};
   return ids;
 }
 

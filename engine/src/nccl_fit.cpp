@@ -10,9 +10,12 @@ namespace parascope::detail {
 CollectiveModel collective_model(NcclCollective c, std::int64_t gpus) {
   const double n = double(std::max<std::int64_t>(gpus, 1));
   switch (c) {
-    case NcclCollective::all_reduce: return {2.0 * (n - 1.0), 2.0 * (n - 1.0) / n};
-    case NcclCollective::alltoall: return {std::ceil((n - 1.0) / 8.0), (n - 1.0) / n};
-    default: return {n - 1.0, (n - 1.0) / n};
+    case NcclCollective::all_reduce:
+      return {2.0 * (n - 1.0), 2.0 * (n - 1.0) / n};
+    case NcclCollective::alltoall:
+      return {std::ceil((n - 1.0) / 8.0), (n - 1.0) / n};
+    default:
+      return {n - 1.0, (n - 1.0) / n};
   }
 }
 
@@ -100,8 +103,8 @@ NcclTableFit fit_nccl_table(const std::vector<NcclRow>& rows, const CollectiveMo
   std::size_t start = 0;
   for (const std::size_t end : best_split(sums, order.size(), most, min_rows)) {
     const Line l = fit_range(sums, start, end);
-    NcclRegime regime{rows[order[start]].bytes, rows[order[end - 1]].bytes,
-                      model.steps > 0 ? l.a / model.steps : 0.0, l.b > 0 ? 1.0 / l.b : 0.0};
+    NcclRegime regime{rows[order[start]].bytes, rows[order[end - 1]].bytes, model.steps > 0 ? l.a / model.steps : 0.0,
+                      l.b > 0 ? 1.0 / l.b : 0.0};
     fit.regimes.push_back(regime);
     for (std::size_t k = start; k < end; ++k) {
       const NcclRow& r = rows[order[k]];

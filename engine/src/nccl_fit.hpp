@@ -12,7 +12,7 @@ namespace parascope::detail {
 /// A collective's ring model on n GPUs: time = steps·α + bus_factor·S/B (engine/API.md, collectives), and nccl-tests'
 /// busbw = algbw · bus_factor (nccl-tests doc/PERFORMANCE.md).
 struct CollectiveModel {
-  double steps = 0;       ///< α terms: 2(n−1) all-reduce, n−1 all-gather / reduce-scatter, ⌈(n−1)/8⌉ all-to-all
+  double steps = 0;  ///< α terms: 2(n−1) all-reduce, n−1 all-gather / reduce-scatter, ⌈(n−1)/8⌉ all-to-all
   double bus_factor = 0;  ///< 2(n−1)/n all-reduce, (n−1)/n the others
 };
 CollectiveModel collective_model(NcclCollective c, std::int64_t gpus);

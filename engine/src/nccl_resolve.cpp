@@ -32,7 +32,8 @@ NcclCollective infer_collective(const NcclTable& t) {
   const bool reduces = !t.rows.empty() && t.rows.front().redop != "none" && !t.rows.front().redop.empty();
   if (r > 0 && reduces) return NcclCollective::reduce_scatter;
   refuse(code::missing_field,
-         {"line ", t.header_line, ": the text does not name the program (all_reduce_perf, all_gather_perf, "
+         {"line ", t.header_line,
+          ": the text does not name the program (all_reduce_perf, all_gather_perf, "
           "reduce_scatter_perf, alltoall_perf) and its numbers do not tell; give collective"},
          "collective");
 }

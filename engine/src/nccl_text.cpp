@@ -12,11 +12,16 @@ namespace parascope::detail {
 
 const char* nccl_collective_name(NcclCollective c) {
   switch (c) {
-    case NcclCollective::all_reduce: return "all_reduce";
-    case NcclCollective::all_gather: return "all_gather";
-    case NcclCollective::reduce_scatter: return "reduce_scatter";
-    case NcclCollective::alltoall: return "alltoall";
-    default: return "unknown";
+    case NcclCollective::all_reduce:
+      return "all_reduce";
+    case NcclCollective::all_gather:
+      return "all_gather";
+    case NcclCollective::reduce_scatter:
+      return "reduce_scatter";
+    case NcclCollective::alltoall:
+      return "alltoall";
+    default:
+      return "unknown";
   }
 }
 
@@ -55,8 +60,10 @@ bool to_number(const std::string& token, double& out) {
 /// collective the fit has no model for.
 NcclCollective program_in(std::string_view line, std::int64_t number, const std::string& field) {
   static const std::pair<const char*, NcclCollective> known[] = {
-      {"all_reduce_perf", NcclCollective::all_reduce}, {"all_gather_perf", NcclCollective::all_gather},
-      {"reduce_scatter_perf", NcclCollective::reduce_scatter}, {"alltoall_perf", NcclCollective::alltoall}};
+      {"all_reduce_perf", NcclCollective::all_reduce},
+      {"all_gather_perf", NcclCollective::all_gather},
+      {"reduce_scatter_perf", NcclCollective::reduce_scatter},
+      {"alltoall_perf", NcclCollective::alltoall}};
   for (const auto& [name, c] : known) {
     if (line.find(name) != std::string_view::npos) return c;
   }
@@ -65,7 +72,8 @@ NcclCollective program_in(std::string_view line, std::int64_t number, const std:
     const std::size_t at = line.find(other);
     if (at != std::string_view::npos && (at == 0 || line[at - 1] != '_')) {
       refuse(code::invalid_value,
-             {"line ", number, ": ", other, " is not fitted; paste all_reduce_perf, all_gather_perf, "
+             {"line ", number, ": ", other,
+              " is not fitted; paste all_reduce_perf, all_gather_perf, "
               "reduce_scatter_perf or alltoall_perf output"},
              field);
     }
@@ -129,11 +137,12 @@ NcclRow read_row(const std::vector<std::string>& t, const Columns& cols, std::in
   row.line = number;
   double time = 0;
   const bool ok = t.size() > cols.busbw && to_number(t[0], row.bytes) && row.bytes >= 0 &&
-                  to_number(t[cols.time], time) && time >= 0 && to_number(t[cols.algbw], row.algbw) &&
-                  row.algbw >= 0 && to_number(t[cols.busbw], row.busbw) && row.busbw >= 0;
+                  to_number(t[cols.time], time) && time >= 0 && to_number(t[cols.algbw], row.algbw) && row.algbw >= 0 &&
+                  to_number(t[cols.busbw], row.busbw) && row.busbw >= 0;
   if (!ok) {
     refuse(code::invalid_value,
-           {"line ", number, ": not an nccl-tests row (size, count, type, redop, root, then time in µs, algbw and "
+           {"line ", number,
+            ": not an nccl-tests row (size, count, type, redop, root, then time in µs, algbw and "
             "busbw in GB/s, #wrong, for out-of-place and in-place)"},
            field);
   }
@@ -185,7 +194,8 @@ std::vector<NcclTable> read_text(std::string_view text, const std::string& field
     if (!in_table) read_context_line(body, number, context, field);
     if (!in_table && digits && t.size() >= 8 && !cols.found) {
       refuse(code::invalid_value,
-             {"line ", number, ": a table row before nccl-tests' column header (\"#  size  count  type  redop ...\"): "
+             {"line ", number,
+              ": a table row before nccl-tests' column header (\"#  size  count  type  redop ...\"): "
               "paste the header too"},
              field);
     }

@@ -1,13 +1,12 @@
-/// nccl-tests output as printed (the text tables of all_reduce_perf & co.) or written by `-J` (its JSON file), read into
-/// tables of rows: what each run measured, on how many GPUs, over how many per node.
+/// nccl-tests output as printed (the text tables of all_reduce_perf & co.) or written by `-J` (its JSON file), read
+/// into tables of rows: what each run measured, on how many GPUs, over how many per node.
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace parascope::detail {
 
@@ -21,7 +20,7 @@ const char* nccl_collective_name(NcclCollective c);
 struct NcclRow {
   std::int64_t line = 0;  ///< 1-based line of the text (JSON: 1-based index in "results")
   double bytes = 0, time = 0, algbw = 0, busbw = 0;
-  std::string redop;      ///< "sum", "none", ... (tells reduce_scatter from all_gather)
+  std::string redop;  ///< "sum", "none", ... (tells reduce_scatter from all_gather)
 };
 
 /// One run's table and what its header says about it (0 / unknown where it says nothing).

@@ -10,7 +10,8 @@ namespace {
 
 /// Writes `whole`'s digits ending just before `end`; returns where they start.
 char* whole_digits(char* end, std::uint64_t whole) {
-  do *--end = char('0' + whole % 10); while (whole /= 10);
+  do *--end = char('0' + whole % 10);
+  while (whole /= 10);
   return end;
 }
 
@@ -63,8 +64,8 @@ void exact_decimal(double value, ExactDecimal& out) {
   out.exponent = out.count - 1 + ten_power;
 }
 
-/// The first `keep` digits of `exact` (0 <= keep <= 330) rounded half to even on the exact value, as printf rounds, into
-/// `digits`; returns the exponent X of the rounded value (one more when 99…9 rounded up to 100…0).
+/// The first `keep` digits of `exact` (0 <= keep <= 330) rounded half to even on the exact value, as printf rounds,
+/// into `digits`; returns the exponent X of the rounded value (one more when 99…9 rounded up to 100…0).
 int round_digits(const ExactDecimal& exact, int keep, char* digits) {
   for (int i = 0; i < keep; ++i) digits[i] = i < exact.count ? exact.first[i] : '0';
   if (exact.count <= keep) return exact.exponent;
@@ -121,9 +122,9 @@ std::string format_fixed(double value, int decimals) {
   if (std::signbit(value)) out += '-';
   const double size = std::fabs(value);
   if (!std::isfinite(value)) return out + (std::isnan(value) ? "nan" : "inf");
-  int top = 0;  // the highest power of ten written
+  int top = 0;       // the highest power of ten written
   char digits[330];  // up to 10^308 down to 10^-20
-  int keep = 0;  // digits[i] is the digit of 10^(top - i)
+  int keep = 0;      // digits[i] is the digit of 10^(top - i)
   if (size > 0) {
     ExactDecimal exact;
     exact_decimal(size, exact);
@@ -161,9 +162,15 @@ std::string format_number(double value) {
 
 void Piece::append_to(std::string& out) const {
   switch (kind_) {
-    case Kind::text: out += text_; break;
-    case Kind::whole: out += std::to_string(whole_); break;
-    case Kind::number: out += format_number(number_); break;
+    case Kind::text:
+      out += text_;
+      break;
+    case Kind::whole:
+      out += std::to_string(whole_);
+      break;
+    case Kind::number:
+      out += format_number(number_);
+      break;
   }
 }
 

@@ -22,8 +22,8 @@ class Piece {
   Piece(const char* text) : text_(text) {}
   Piece(std::string_view text) : text_(text) {}
   Piece(const std::string& text) : text_(text) {}
-  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>,
-                                      int> = 0>
+  template <class I,
+            std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> && !std::is_same_v<I, char>, int> = 0>
   Piece(I whole) : kind_(Kind::whole), whole_(std::int64_t(whole)) {}
   Piece(double number) : kind_(Kind::number), number_(number) {}
   void append_to(std::string& out) const;

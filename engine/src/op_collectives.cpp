@@ -37,8 +37,9 @@ PARASCOPE_SMALL const Hardware& preset_for(RequestReader& request) {
 /// One link for a flat algorithm: "link" (preset id) + "link_kind" ("intra" | "inter"), or "bandwidth" + "latency".
 /// A preset's intra link joins only the GPUs of one node: more than gpus_per_node of them cannot all be on it.
 PARASCOPE_SMALL NamedLink read_flat_link(RequestReader& request, std::int64_t gpus) {
-  const char* hierarchical_only = "intra_bandwidth, intra_latency, inter_bandwidth, inter_latency and gpus_per_node "
-                                  "are for algorithm \"hierarchical\"; a flat collective takes one link";
+  const char* hierarchical_only =
+      "intra_bandwidth, intra_latency, inter_bandwidth, inter_latency and gpus_per_node "
+      "are for algorithm \"hierarchical\"; a flat collective takes one link";
   refuse_present(request, {"intra_bandwidth", "intra_latency", "inter_bandwidth", "inter_latency", "gpus_per_node"},
                  hierarchical_only);
   request.accept("link");
@@ -46,7 +47,8 @@ PARASCOPE_SMALL NamedLink read_flat_link(RequestReader& request, std::int64_t gp
   request.accept("bandwidth");
   request.accept("latency");
   if (request.has("link")) {
-    refuse_present(request, {"bandwidth", "latency"}, "give either link (a preset) or bandwidth with latency, not both");
+    refuse_present(request, {"bandwidth", "latency"},
+                   "give either link (a preset) or bandwidth with latency, not both");
     const Hardware& h = preset_for(request);
     if (!request.has("link_kind")) {
       refuse(code::missing_field,
@@ -155,7 +157,7 @@ double read_bytes(RequestReader& request) { return request.number("bytes", 0, kM
 
 /// A one-pass collective (all-gather, reduce-scatter, all-to-all): one algorithm, one link.
 PARASCOPE_SMALL json one_pass_op(RequestReader& request, const char* algorithm,
-                 CollectiveCost (*cost)(std::int64_t, double, const Link&), const char* formula) {
+                                 CollectiveCost (*cost)(std::int64_t, double, const Link&), const char* formula) {
   request.choice_or("algorithm", algorithm, {algorithm});
   const std::int64_t gpus = read_gpus(request);
   const double bytes = read_bytes(request);
@@ -194,9 +196,10 @@ PARASCOPE_SMALL json op_allreduce(RequestReader& request) {
     const bool ring = algorithm == "ring";
     r = cost_json(ring ? ring_allreduce(gpus, bytes, link.link) : tree_allreduce(gpus, bytes, link.link));
     put(r, "link", link_json(link));
-    put(r, "formula", ring ? "2(N-1)·α + 2(N-1)/N·S/B (ring: Patarasuk & Yuan 2009; Thakur et al. 2005)"
-                        : "2·floor(log2 N)·α + 2·S/B (double binary tree as NCCL's tuning model costs it, "
-                          "src/graph/tuning.cc)");
+    put(r, "formula",
+        ring ? "2(N-1)·α + 2(N-1)/N·S/B (ring: Patarasuk & Yuan 2009; Thakur et al. 2005)"
+             : "2·floor(log2 N)·α + 2·S/B (double binary tree as NCCL's tuning model costs it, "
+               "src/graph/tuning.cc)");
   }
   if (trace) {
     if (algorithm != "ring") {

@@ -21,7 +21,9 @@ struct Launch {
   void flag(const std::string& name) { args.push_back(name); }
   void value(const std::string& name, long long v) { args.push_back(name + " " + std::to_string(v)); }
   void value(const std::string& name, const std::string& v) { args.push_back(name + " " + v); }
-  void note(const std::string& setting, const std::string& why) { notes.push_back({{"setting", setting}, {"why", why}}); }
+  void note(const std::string& setting, const std::string& why) {
+    notes.push_back({{"setting", setting}, {"why", why}});
+  }
 };
 
 /// Megatron's --moe-layer-freq as a Python list of 0/1 per layer, where the pattern is not every layer MoE.
@@ -61,13 +63,12 @@ void model_args(const ModelShape& m, Launch& l) {
   }
 }
 
-
 /// Megatron pads the vocabulary to a multiple of --make-vocab-size-divisible-by × tp (tokenizer.py
 /// _vocab_size_with_padding at core_v0.14.0): exact only when tp divides it.
 void vocab_note(const ModelShape& m, const ParallelConfig& p, Launch& l) {
   if (m.vocab % p.tp == 0) return;
-  l.note("vocab", std::to_string(m.vocab) + " tokens: Megatron pads them to a multiple of tp = " + std::to_string(p.tp) +
-                      ", " + std::to_string((m.vocab + p.tp - 1) / p.tp * p.tp));
+  l.note("vocab", std::to_string(m.vocab) + " tokens: Megatron pads them to a multiple of tp = " +
+                      std::to_string(p.tp) + ", " + std::to_string((m.vocab + p.tp - 1) / p.tp * p.tp));
 }
 
 void expert_args(const ModelShape& m, const ParallelConfig& p, Launch& l) {
@@ -104,7 +105,8 @@ void parallel_args(const ParallelConfig& p, Launch& l) {
   l.value("--global-batch-size", p.global_batch);
   if (p.sequence_parallel && p.tp > 1) l.flag("--sequence-parallel");
   if (p.schedule != Schedule::one_f_one_b && p.schedule != Schedule::interleaved) {
-    l.note("schedule", std::string(schedule_id(p.schedule)) + ": Megatron-LM has no flag for it at core_v0.14.0 (it "
+    l.note("schedule", std::string(schedule_id(p.schedule)) +
+                           ": Megatron-LM has no flag for it at core_v0.14.0 (it "
                            "runs 1F1B, interleaved when vpp > 1)");
   }
 }
@@ -117,8 +119,9 @@ void memory_args(const ParallelConfig& p, Launch& l) {
   } else if (p.recompute == Recompute::selective) {
     l.value("--recompute-granularity", "selective");
   } else if (p.recompute == Recompute::op) {
-    l.note("recompute", "op: torchtitan's per-op policy; Megatron's closest is --recompute-granularity selective "
-                        "with --recompute-modules");
+    l.note("recompute",
+           "op: torchtitan's per-op policy; Megatron's closest is --recompute-granularity selective "
+           "with --recompute-modules");
   }
   if (p.zero == 1) {
     l.flag("--use-distributed-optimizer");

@@ -48,10 +48,9 @@ void check_model(const json& model) {
 /// A launch configuration's answer: its whole request, and what it could not map.
 json launch_import(const std::string& format, const std::string& text, ImportOptions options) {
   if (!options.given_base) options.base = json::object();
-  ImportedRequest imported =
-      format == "megatron"     ? import_megatron(text, options)
-      : format == "torchtitan" ? import_torchtitan(text, options)
-                               : import_deepspeed(text, options);
+  ImportedRequest imported = format == "megatron"     ? import_megatron(text, options)
+                             : format == "torchtitan" ? import_torchtitan(text, options)
+                                                      : import_deepspeed(text, options);
   json out;
   put(out, "format", format);
   put(out, "request", std::move(imported.request));
@@ -84,8 +83,9 @@ json op_config_import(RequestReader& request) {
   check_model(imported.model);
   if (!given_base) {
     imported.assumed.push_back({{"field", "hardware, cluster, parallel"},
-                                {"why", "a config.json describes the model only: 8 H100s, global batch 8, until "
-                                        "you give `base`"}});
+                                {"why",
+                                 "a config.json describes the model only: 8 H100s, global batch 8, until "
+                                 "you give `base`"}});
   }
   json step = base;
   step["op"] = "step";

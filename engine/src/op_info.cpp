@@ -5,8 +5,8 @@
 #include "names.hpp"
 #include "ops.hpp"
 #include "parascope/api.hpp"
-#include "parascope/schedule.hpp"
 #include "parascope/presets.hpp"
+#include "parascope/schedule.hpp"
 #include "parascope/version.hpp"
 #include "spec_json.hpp"
 
@@ -51,8 +51,8 @@ json op_presets(RequestReader& request) {
     put(o, "source", s.source);
   }
   const std::pair<const char*, const std::vector<std::string_view>&> lists[] = {
-      {"recompute", recompute_ids()},     {"precisions", precision_ids()}, {"fp8_recipes", fp8_recipe_ids()},
-      {"attention", attention_ids()},     {"software", software_ids()},    {"plan_objectives", objective_ids()}};
+      {"recompute", recompute_ids()}, {"precisions", precision_ids()}, {"fp8_recipes", fp8_recipe_ids()},
+      {"attention", attention_ids()}, {"software", software_ids()},    {"plan_objectives", objective_ids()}};
   for (const auto& [key, ids] : lists) {
     json& names = put_array(out, key);
     for (const std::string_view id : ids) names.push_back(std::string(id));

@@ -23,8 +23,7 @@ json op_mfu(RequestReader& request) {
   double tokens_per_second = 0;
   if (request.has("tokens_per_second")) {
     if (request.has("step_time") || request.has("tokens_per_step")) {
-      refuse(code::conflicting_fields,
-             {"give either tokens_per_second, or step_time with tokens_per_step, not both"},
+      refuse(code::conflicting_fields, {"give either tokens_per_second, or step_time with tokens_per_step, not both"},
              request.has("step_time") ? "step_time" : "tokens_per_step");
     }
     tokens_per_second = request.number("tokens_per_second", 0, 1e18, true);
@@ -33,13 +32,11 @@ json op_mfu(RequestReader& request) {
     const double tokens_per_step = request.number("tokens_per_step", 0, 1e15, true);
     tokens_per_second = tokens_per_step / step_time;
   } else {
-    refuse(code::missing_field,
-           {"tokens_per_second (or step_time with tokens_per_step) is required"},
+    refuse(code::missing_field, {"tokens_per_second (or step_time with tokens_per_step) is required"},
            "tokens_per_second");
   }
 
-  const auto attention =
-      parse_attention(request.choice_or("attention", "full", attention_ids()));
+  const auto attention = parse_attention(request.choice_or("attention", "full", attention_ids()));
   const Recompute recompute = parse_recompute(request.choice_or("recompute", "none", recompute_ids()));
   check_op_recompute(model, recompute, "recompute");
   request.finish();

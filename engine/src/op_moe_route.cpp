@@ -16,7 +16,7 @@ namespace {
 constexpr std::int64_t kMaxTokens = 1 << 22;
 constexpr std::int64_t kMaxAssignments = 1 << 22;  // tokens · top_k: bounds the work (engine/API.md, cost model)
 constexpr std::int64_t kMaxExperts = 4096;
-constexpr std::int64_t kMaxEp = 256;               // the send matrix is ep × ep numbers
+constexpr std::int64_t kMaxEp = 256;  // the send matrix is ep × ep numbers
 constexpr double kMaxSkew = 10;
 constexpr std::int64_t kMaxSeed = std::int64_t(1) << 53;  // exact in a JSON double
 
@@ -30,12 +30,13 @@ struct RouteLinks {
 
 /// "hardware" with "ranks_per_node": EP ranks r and q share a node when r / k == q / k; the preset gives both links.
 RouteLinks read_split_links(RequestReader& request, std::int64_t ep) {
-  refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
-  refuse_present(request, {"link_kind"}, "give either ranks_per_node (which ranks share a node) or link_kind, not both");
+  refuse_present(request, {"bandwidth", "latency"},
+                 "give either hardware (its links) or bandwidth with latency, not both");
+  refuse_present(request, {"link_kind"},
+                 "give either ranks_per_node (which ranks share a node) or link_kind, not both");
   const std::int64_t k = request.integer("ranks_per_node", 1, kMaxEp);
   if (ep % k != 0) {
-    refuse(code::inconsistent,
-           {"ranks_per_node = ", k, " must divide ep = ", ep, " (nodes hold equal shares)"},
+    refuse(code::inconsistent, {"ranks_per_node = ", k, " must divide ep = ", ep, " (nodes hold equal shares)"},
            "ranks_per_node");
   }
   const Hardware h = resolve_hardware(request, "hardware");
@@ -69,7 +70,8 @@ RouteLinks read_link(RequestReader& request, std::int64_t ep) {
     refuse(code::inconsistent, {"ranks_per_node only applies with hardware"}, "ranks_per_node");
   }
   if (request.has("hardware")) {
-    refuse_present(request, {"bandwidth", "latency"}, "give either hardware (its links) or bandwidth with latency, not both");
+    refuse_present(request, {"bandwidth", "latency"},
+                   "give either hardware (its links) or bandwidth with latency, not both");
     const Hardware h = resolve_hardware(request, "hardware");
     // Default: the EP group of consecutive ranks stays in one node when it fits (and tiles it), as place_group says.
     const bool fits = h.gpus_per_node > 0 && ep <= h.gpus_per_node && h.gpus_per_node % ep == 0;
@@ -173,8 +175,9 @@ json op_moe_route(RequestReader& request) {
   put(out, "router_imbalance", alltoall_imbalance(routed, balanced, spec.ep, load));
   put(out, "link_efficiency", link_efficiency);
   put(out, "link", link_json(links.link));
-  put(out, "router", "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
-                     "top_k distinct experts drawn without replacement in proportion to weight");
+  put(out, "router",
+      "Zipf: the expert of popularity rank i has weight 1/(i+1)^skew (ranks dealt by a seeded shuffle); "
+      "top_k distinct experts drawn without replacement in proportion to weight");
   if (links.ranks_per_node > 1) {
     put(out, "intra_link", link_json(links.intra));
     put(out, "ranks_per_node", links.ranks_per_node);

@@ -37,8 +37,8 @@ NcclOptions read_options(RequestReader& r) {
   NcclOptions o;
   o.gpus = r.integer_or("gpus", 0, 2, 1'000'000);
   o.gpus_per_node = r.integer_or("gpus_per_node", 0, 1, 1'000'000);
-  const std::string c = r.choice_or("collective", "unknown", {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
-                                                              "unknown"});
+  const std::string c =
+      r.choice_or("collective", "unknown", {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "unknown"});
   if (c == "all_reduce") o.collective = NcclCollective::all_reduce;
   if (c == "all_gather") o.collective = NcclCollective::all_gather;
   if (c == "reduce_scatter") o.collective = NcclCollective::reduce_scatter;

@@ -6,8 +6,8 @@
 #include "code_size.hpp"
 #include "json_out.hpp"
 #include "ops.hpp"
-#include "pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
+#include "pipeline_detail.hpp"
 
 namespace parascope::detail {
 
@@ -33,8 +33,8 @@ PARASCOPE_SMALL void check_time_scale(const PipelineSpec& spec) {
   if (shortest && longest->second > kMaxTimeRatio * shortest->second) {
     refuse(code::inconsistent,
            {"times must lie within a factor of 1e6 of the shortest op: the timeline's numbers cannot "
-            "resolve an op that much shorter than the makespan; got ", longest->first, " = ", double(longest->second),
-            " and ", shortest->first, " = ", double(shortest->second)},
+            "resolve an op that much shorter than the makespan; got ",
+            longest->first, " = ", double(longest->second), " and ", shortest->first, " = ", double(shortest->second)},
            longest->first);
   }
 }
@@ -182,15 +182,32 @@ PARASCOPE_SMALL void check_answer_size(const PipelineSpec& spec, const std::stri
 PARASCOPE_SMALL RequestError in_request_terms(const PipelineError& e) {
   const char* field = "";
   switch (e.knob) {
-    case PipelineKnob::stages: field = "stages"; break;
-    case PipelineKnob::microbatches: field = "microbatches"; break;
-    case PipelineKnob::chunks: field = "chunks"; break;
-    case PipelineKnob::forward_only: field = "forward_only"; break;
-    case PipelineKnob::time_f: field = "times.f"; break;
-    case PipelineKnob::time_b: field = "times.b"; break;
-    case PipelineKnob::time_w: field = "times.w"; break;
-    case PipelineKnob::time_comm: field = "times.comm"; break;
-    case PipelineKnob::size: break;
+    case PipelineKnob::stages:
+      field = "stages";
+      break;
+    case PipelineKnob::microbatches:
+      field = "microbatches";
+      break;
+    case PipelineKnob::chunks:
+      field = "chunks";
+      break;
+    case PipelineKnob::forward_only:
+      field = "forward_only";
+      break;
+    case PipelineKnob::time_f:
+      field = "times.f";
+      break;
+    case PipelineKnob::time_b:
+      field = "times.b";
+      break;
+    case PipelineKnob::time_w:
+      field = "times.w";
+      break;
+    case PipelineKnob::time_comm:
+      field = "times.comm";
+      break;
+    case PipelineKnob::size:
+      break;
   }
   return RequestError(e.code, e.message, field);
 }
@@ -260,9 +277,10 @@ PARASCOPE_SMALL json op_pipeline(RequestReader& request) {
   put(closed, "condition", cf.condition);
   put(closed, "source", cf.source);
   if (spec.record_ops) {
-    put(out, "ops", format == "packed"   ? ops_packed(r.ops, spec.stages)
-                    : format == "binary" ? ops_binary(r.ops, spec.stages)
-                                         : ops_as_objects(r.ops));
+    put(out, "ops",
+        format == "packed"   ? ops_packed(r.ops, spec.stages)
+        : format == "binary" ? ops_binary(r.ops, spec.stages)
+                             : ops_as_objects(r.ops));
   }
   return out;
 }

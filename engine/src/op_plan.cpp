@@ -53,8 +53,8 @@ std::string_view named_item(const json& v, const std::string& path, const std::v
   for (const std::string_view id : ids) {
     if (v.get<std::string>() == id) return id;
   }
-  throw RequestError(code::invalid_value, path + " must be one of " + allowed + "; got \"" + v.get<std::string>() + "\"",
-                     path);
+  throw RequestError(code::invalid_value,
+                     path + " must be one of " + allowed + "; got \"" + v.get<std::string>() + "\"", path);
 }
 
 PlanQuery read_plan_query(RequestReader& request) {
@@ -90,9 +90,9 @@ PlanQuery read_plan_query(RequestReader& request) {
     }
     return int(v.get<double>());
   });
-  q.precision = read_list<Precision>(request, "precision", {Precision::bf16}, [](const json& v, const std::string& path) {
-    return parse_precision(named_item(v, path, precision_ids()));
-  });
+  q.precision = read_list<Precision>(
+      request, "precision", {Precision::bf16},
+      [](const json& v, const std::string& path) { return parse_precision(named_item(v, path, precision_ids())); });
   if (std::find(q.precision.begin(), q.precision.end(), Precision::fp8) != q.precision.end() &&
       q.hardware.peak_flops_fp8 <= 0) {
     throw RequestError(code::inconsistent,
@@ -228,7 +228,8 @@ std::string PlanSession::advance(std::int64_t max_configs) {
   if (!impl_->search) return impl_->error;
   return detail::answer_or_error([&] {
     const bool done = impl_->search->advance(max_configs);
-    return detail::checked({{"done", done}, {"evaluated", impl_->search->considered()}, {"total", impl_->search->total()}});
+    return detail::checked(
+        {{"done", done}, {"evaluated", impl_->search->considered()}, {"total", impl_->search->total()}});
   });
 }
 

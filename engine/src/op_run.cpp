@@ -34,11 +34,11 @@ constexpr double kIdleShare = 0.1;
 
 /// Board power at full load (W), from the vendors' data sheets; 0 = not known (gpu_power then required).
 double preset_power(const std::string& id) {
-  if (id == "a100-40gb" || id == "a100-80gb") return 400;  // NVIDIA A100 data sheet, SXM
+  if (id == "a100-40gb" || id == "a100-80gb") return 400;            // NVIDIA A100 data sheet, SXM
   if (id == "h100-sxm" || id == "h200" || id == "h800") return 700;  // NVIDIA H100 / H200 data sheets, SXM
-  if (id == "b200") return 1000;    // NVIDIA HGX B200 data sheet, per GPU
-  if (id == "mi300x") return 750;   // AMD Instinct MI300X data sheet
-  if (id == "mi325x") return 1000;  // AMD Instinct MI325X data sheet
+  if (id == "b200") return 1000;                                     // NVIDIA HGX B200 data sheet, per GPU
+  if (id == "mi300x") return 750;                                    // AMD Instinct MI300X data sheet
+  if (id == "mi325x") return 1000;                                   // AMD Instinct MI325X data sheet
   return 0;
 }
 
@@ -69,7 +69,8 @@ double with_default(RequestReader& r, json& defaults, const char* key, double fa
 void read_failures(RequestReader& r, RunInputs& in, json& d) {
   in.failure_rate = with_default(r, d, "failure_rate", kLlama3FailureRate, 0, 1,
                                  "Llama 3 405B: 419 unexpected interruptions in 54 days on 16,384 H100s (Dubey et al. "
-                                 "2024, Table 5)", true);
+                                 "2024, Table 5)",
+                                 true);
   in.detect_time = with_default(r, d, "detect_time", kDetectTime, 0, 1e6,
                                 "PyTorch's default NCCL timeout, 10 min (torch.distributed default_pg_nccl_timeout)");
   in.reschedule_time = with_default(r, d, "reschedule_time", kRescheduleTime, 0, 1e6,
@@ -87,8 +88,8 @@ void read_checkpoint(RequestReader& r, RunInputs& in, json& d) {
     refuse(code::inconsistent, {"host_copy_bandwidth applies to checkpoint_mode \"async\""}, "host_copy_bandwidth");
   }
   if (in.async_checkpoint) {
-    in.host_copy_bandwidth = with_default(r, d, "host_copy_bandwidth", kHostCopyBandwidth, 1, 1e16,
-                                          "PCIe 4.0 x16, 32 GB/s one direction");
+    in.host_copy_bandwidth =
+        with_default(r, d, "host_copy_bandwidth", kHostCopyBandwidth, 1, 1e16, "PCIe 4.0 x16, 32 GB/s one direction");
   }
   in.interval = r.number_or("checkpoint_interval", 0, 0, 1e10, true);
 }
@@ -158,9 +159,10 @@ void energy_cost_json(const RunInputs& in, const RunResult& r, json& out) {
   put(energy, "utilization", in.utilization);
   put(energy, "average_gpu_power", r.average_gpu_power);
   put(energy, "pue", in.pue);
-  put(energy, "model", "P(u) = idle + (gpu_power − idle)·u while training, idle while restarting or blocked on a "
-                       "checkpoint, × PUE (linear power model: Fan, Weber & Barroso 2007); u = the step's "
-                       "dashboard_utilization; GPUs only, no host CPUs or network");
+  put(energy, "model",
+      "P(u) = idle + (gpu_power − idle)·u while training, idle while restarting or blocked on a "
+      "checkpoint, × PUE (linear power model: Fan, Weber & Barroso 2007); u = the step's "
+      "dashboard_utilization; GPUs only, no host CPUs or network");
   json& cost = put_object(out, "cost");
   put(cost, "dollars", r.cost);
   put(cost, "price_per_gpu_hour", in.price_per_gpu_hour);
@@ -186,9 +188,9 @@ json op_run(RequestReader& request) {
   RunResult r;
   if (!evaluate_run(in, r)) {
     refuse(code::inconsistent,
-           {"the run never finishes: a failure's expected loss (restart ", r.restart_time, " s + half the ",
-            r.interval, " s checkpoint interval) is not shorter than the job's mean time between failures (",
-            r.mtbf, " s at ", in.gpus, " GPUs)"},
+           {"the run never finishes: a failure's expected loss (restart ", r.restart_time, " s + half the ", r.interval,
+            " s checkpoint interval) is not shorter than the job's mean time between failures (", r.mtbf, " s at ",
+            in.gpus, " GPUs)"},
            "failure_rate");
   }
   json out;

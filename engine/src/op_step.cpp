@@ -20,7 +20,8 @@ std::string above_peak_note(const Efficiency& e) {
   }
   if (e.attention == AttentionFlops::full && e.flash_attention) {
     return "hfu is above 1: attention \"full\" (PaLM's convention) counts the masked half of causal attention, which "
-           "FlashAttention skips, so the GPUs do fewer FLOPs than counted; attention \"causal\" counts only the work done";
+           "FlashAttention skips, so the GPUs do fewer FLOPs than counted; attention \"causal\" counts only the work "
+           "done";
   }
   return "hfu is above 1: the efficiency overrides let the kernels run at or near peak, and the FLOP formula counts "
          "work the timed kernels do not do";

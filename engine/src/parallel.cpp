@@ -17,11 +17,16 @@ struct SizeStride {
 /// (parallel_state.py's expert RankGenerator; MoE parallel folding, arXiv 2504.14960).
 SizeStride layout(const ParallelConfig& p, Axis axis) {
   switch (axis) {
-    case Axis::tensor: return {p.tp, 1};
-    case Axis::context: return {p.cp, p.tp};
-    case Axis::data: return {p.dp, p.tp * p.cp};
-    case Axis::pipeline: return {p.pp, p.tp * p.cp * p.dp};
-    case Axis::expert: return {p.ep, p.expert_tp()};
+    case Axis::tensor:
+      return {p.tp, 1};
+    case Axis::context:
+      return {p.cp, p.tp};
+    case Axis::data:
+      return {p.dp, p.tp * p.cp};
+    case Axis::pipeline:
+      return {p.pp, p.tp * p.cp * p.dp};
+    case Axis::expert:
+      return {p.ep, p.expert_tp()};
   }
   return {1, 1};
 }
@@ -30,11 +35,16 @@ SizeStride layout(const ParallelConfig& p, Axis axis) {
 
 const char* axis_name(Axis axis) {
   switch (axis) {
-    case Axis::tensor: return "tensor";
-    case Axis::context: return "context";
-    case Axis::data: return "data";
-    case Axis::pipeline: return "pipeline";
-    case Axis::expert: return "expert";
+    case Axis::tensor:
+      return "tensor";
+    case Axis::context:
+      return "context";
+    case Axis::data:
+      return "data";
+    case Axis::pipeline:
+      return "pipeline";
+    case Axis::expert:
+      return "expert";
   }
   return "";
 }

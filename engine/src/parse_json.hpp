@@ -1,9 +1,8 @@
 /// Request text (or the compiled-in data) to a JSON value: json::parse's answer, with one parser compiled, not two.
 #pragma once
 
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace parascope::detail {
 

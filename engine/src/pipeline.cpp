@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "parascope/error.hpp"
 #include "number_text.hpp"
+#include "parascope/error.hpp"
 #include "pipeline_compiled.hpp"
 #include "pipeline_detail.hpp"
 #include "schedule_registry.hpp"
@@ -20,12 +20,12 @@ using Refusal = std::optional<PipelineError>;
 Refusal check_count(const char* name, PipelineKnob knob, int value, int max) {
   if (value >= 1 && value <= max) return std::nullopt;
   return PipelineError(code::out_of_range,
-                       detail::join_pieces({name, " must be an integer from 1 to ", max, "; got ", value}),
-                       knob);
+                       detail::join_pieces({name, " must be an integer from 1 to ", max, "; got ", value}), knob);
 }
 
 Refusal check_duration(const char* name, PipelineKnob knob, double value, bool may_be_zero) {
-  if (!std::isfinite(value)) return PipelineError(code::not_finite, detail::join_pieces({name, " must be finite"}), knob);
+  if (!std::isfinite(value))
+    return PipelineError(code::not_finite, detail::join_pieces({name, " must be finite"}), knob);
   if (value < 0 || (!may_be_zero && value == 0) || value > kMaxDuration) {
     return PipelineError(code::out_of_range,
                          detail::join_pieces({name, " must be ", may_be_zero ? "from 0" : "greater than 0",
@@ -98,17 +98,19 @@ Refusal refusal(const PipelineSpec& spec) {
     // What sets 1F1B, ZB-H1, ZB-H2 and DualPipe apart is where they place the backward passes; without them each is
     // GPipe's forward half under another name, and its known bubble (a statement about the whole pass) would not apply.
     return PipelineError(code::inconsistent,
-                         detail::join_pieces({id, " is drawn with its backward passes: it differs from gpipe in where it "
-                                                  "places them, so its forward half alone is gpipe's; forward_only "
-                                                  "applies to gpipe and interleaved"}),
+                         detail::join_pieces({id,
+                                              " is drawn with its backward passes: it differs from gpipe in where it "
+                                              "places them, so its forward half alone is gpipe's; forward_only "
+                                              "applies to gpipe and interleaved"}),
                          PipelineKnob::forward_only);
   }
   if (!entry.info.interleaves && spec.chunks != 1) {
-    return PipelineError(code::inconsistent,
-                         detail::join_pieces({"chunks apply to the interleaved schedule only: a chunk is a virtual stage, "
-                                              "and ",
-                                              id, " runs one per GPU, so leave chunks at 1"}),
-                         PipelineKnob::chunks);
+    return PipelineError(
+        code::inconsistent,
+        detail::join_pieces({"chunks apply to the interleaved schedule only: a chunk is a virtual stage, "
+                             "and ",
+                             id, " runs one per GPU, so leave chunks at 1"}),
+        PipelineKnob::chunks);
   }
   if (entry.rule) {
     if (auto r = entry.rule(spec)) return r;
@@ -119,16 +121,18 @@ Refusal refusal(const PipelineSpec& spec) {
   if (auto r = check_duration("times.comm", PipelineKnob::time_comm, spec.times.comm, true)) return r;
   if (!entry.info.splits_backward && spec.times.w != 0) {
     return PipelineError(code::inconsistent,
-                         detail::join_pieces({id, " runs the whole backward as one op of length times.b; put the "
-                                                  "weight-gradient time into times.b and leave times.w at 0 (only "
-                                                  "zb-h1, zb-h2 and dualpipe split it off)"}),
+                         detail::join_pieces({id,
+                                              " runs the whole backward as one op of length times.b; put the "
+                                              "weight-gradient time into times.b and leave times.w at 0 (only "
+                                              "zb-h1, zb-h2 and dualpipe split it off)"}),
                          PipelineKnob::time_w);
   }
   if (pipeline_op_count(spec) > kMaxPipelineOps) {
-    return PipelineError(code::too_large,
-                         detail::join_pieces({"this schedule would have ", pipeline_op_count(spec),
-                                              " ops (stages × microbatches × chunks × op kinds); the limit is 1000000"}),
-                         PipelineKnob::size);
+    return PipelineError(
+        code::too_large,
+        detail::join_pieces({"this schedule would have ", pipeline_op_count(spec),
+                             " ops (stages × microbatches × chunks × op kinds); the limit is 1000000"}),
+        PipelineKnob::size);
   }
   return std::nullopt;
 }

@@ -89,7 +89,8 @@ void zb_h1_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {
         "(" + num(p) + "−1)(" + num(f) + "+" + num(b) + "−" + num(w) + ") / (" + num(m) + "(" + num(f) + "+" + num(b) +
             "+" + num(w) + ") + " + num(idle) + ") = " + ratio(idle, work + idle),
         idle / (work + idle));
-  out.source = "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.1, Fig. 3; DeepSeek-V3 report, Table 2 (ZB1P)";
+  out.source =
+      "Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Sec. 2.1, Fig. 3; DeepSeek-V3 report, Table 2 (ZB1P)";
 }
 
 void zb_h2_closed_form(const PipelineSpec& spec, PipelineClosedForm& out) {

@@ -135,7 +135,6 @@ void count_ops(const PipelineSpec& spec, const StageOrders& orders, CompiledPipe
 
 }  // namespace
 
-
 namespace {
 
 /// Everything about the programs but the graph: shape, counts, activations in flight.
@@ -158,8 +157,8 @@ CompiledPipeline compile_program(const PipelineSpec& spec, const PipelineLayout&
   out.ops.reserve(orders.ops.size());
   out.preds.reserve(orders.ops.size() + orders.ops.size() / 4);
   run_programs(spec, layout, orders, [&](int s, std::int64_t c, const CompiledPred* in, int count) {
-    out.ops.push_back({std::int32_t(c), s, std::int32_t(out.preds.size()), std::uint8_t(count),
-                       out.kind_at[std::size_t(c)]});
+    out.ops.push_back(
+        {std::int32_t(c), s, std::int32_t(out.preds.size()), std::uint8_t(count), out.kind_at[std::size_t(c)]});
     out.preds.insert(out.preds.end(), in, in + count);
   });
   return out;

@@ -17,11 +17,11 @@ namespace parascope::detail {
 /// One op of the compiled graph, in evaluation order. Its start is the later of its stage's previous op's end and
 /// its inputs' arrival (a source op's end, plus comm when it ran on another stage).
 struct CompiledOp {
-  std::int32_t pos;         ///< position in the concatenated stage programs (StageOrders::ops)
+  std::int32_t pos;  ///< position in the concatenated stage programs (StageOrders::ops)
   std::int32_t stage;
   std::int32_t first_pred;  ///< this op's inputs are preds[first_pred .. first_pred + pred_count)
   std::uint8_t pred_count;
-  std::uint8_t kind;        ///< 0 F, 1 B, 2 W: index into the durations {f, b, w}
+  std::uint8_t kind;  ///< 0 F, 1 B, 2 W: index into the durations {f, b, w}
 };
 
 /// An input: the op whose end makes it available (for a held-back output, the op it waits for) and whether it
@@ -57,12 +57,12 @@ struct CompiledPipeline {
   int p, m, v;
   std::vector<CompiledOp> ops;  ///< in evaluation order
   std::vector<CompiledPred> preds;
-  std::vector<std::int64_t> begin;           ///< per stage: first position; begin[p] = total
-  std::vector<std::uint8_t> kind_at;         ///< per position: 0 F, 1 B, 2 W
-  std::vector<std::array<int, 3>> counts;    ///< per stage: F, B, W ops
-  std::vector<int> peak_activations;         ///< per stage (depends on the program order only, not on times)
-  int parts = 1;                             ///< model parts a microbatch passes through (p·v)
-  SteadyPhase steady;                        ///< cycles == 0 when the schedule has no repeating phase
+  std::vector<std::int64_t> begin;         ///< per stage: first position; begin[p] = total
+  std::vector<std::uint8_t> kind_at;       ///< per position: 0 F, 1 B, 2 W
+  std::vector<std::array<int, 3>> counts;  ///< per stage: F, B, W ops
+  std::vector<int> peak_activations;       ///< per stage (depends on the program order only, not on times)
+  int parts = 1;                           ///< model parts a microbatch passes through (p·v)
+  SteadyPhase steady;                      ///< cycles == 0 when the schedule has no repeating phase
 };
 
 /// The dependency graph of these programs (times are ignored; no steady phase looked for). Throws std::logic_error if

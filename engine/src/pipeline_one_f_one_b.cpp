@@ -40,7 +40,8 @@ PipelineMetrics one_f_one_b_metrics(const PipelineSpec& spec) {
   // sum is exact (times that are multiples of a power of two with bits to spare, as the tests draw them) they are equal
   // bit for bit, and so are the bubbles and critical sends (timeline_metrics is the same function on the same numbers).
   // Without sends, chains that differ only in where they cross stages tie exactly, and the simulation's rounding picks
-  // which one's sends it counts; this counts the fewest, as exact arithmetic and the tie rule do (costing 0 either way).
+  // which one's sends it counts; this counts the fewest, as exact arithmetic and the tie rule do (costing 0 either
+  // way).
   const PipelineTimes& t = spec.times;
   const int p = spec.stages, m = spec.microbatches;
   const std::int64_t sends = one_f_one_b_critical_sends(p, m, t.comm);

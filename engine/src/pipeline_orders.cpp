@@ -117,9 +117,9 @@ void dualpipe(Program& prog, int p, int m, int r) {
     B(b_phase, false);
   };
   for (int i = 0; i < (half - half_rank - 1) * 2; ++i) F(0);  // step 1: nF0
-  for (int i = 0; i < half_rank + 1; ++i) {                     // step 2: nF0F1
-    F(0, 0, middle ? 0 : 1);  // off the middle, F0's output leaves after F1
-    F(1, 0, middle && i == half_rank ? 1 : 0);  // the middle rank's last F1 leaves after the next call
+  for (int i = 0; i < half_rank + 1; ++i) {                   // step 2: nF0F1
+    F(0, 0, middle ? 0 : 1);                                  // off the middle, F0's output leaves after F1
+    F(1, 0, middle && i == half_rank ? 1 : 0);                // the middle rank's last F1 leaves after the next call
   }
   for (int i = 0; i < half - half_rank - 1; ++i) {  // step 3: nB1W1F1, zero bubble
     B(1, true);
@@ -127,7 +127,7 @@ void dualpipe(Program& prog, int p, int m, int r) {
     F(1);
   }
   for (int i = 0; i < half_m - p + half_rank + 1; ++i) {  // step 4 (main): nF0B1F1B0
-    if (i == 0 && middle) {  // not overlapped; F0's output leaves after the backward
+    if (i == 0 && middle) {                               // not overlapped; F0's output leaves after the backward
       F(0, 0, 2);
       B(1, false);
     } else {

@@ -30,8 +30,14 @@ void EndQueue::drop_before(int mb) {
 // backward ends in [b(s−1), b(s)); their lengths add up to f(0) − b(0) ≤ f(0) − w(0) ≤ 2p − 1 (the limit on
 // microbatches waiting for their W).
 ZbH2Run::ZbH2Run(const PipelineSpec& spec)
-    : clock(spec.times), p(spec.stages), m(spec.microbatches), stages(std::size_t(spec.stages)),
-      end_f(std::size_t(spec.stages)), end_b(std::size_t(spec.stages)), parts_(make_layout(spec).parts), leaves_(1) {
+    : clock(spec.times),
+      p(spec.stages),
+      m(spec.microbatches),
+      stages(std::size_t(spec.stages)),
+      end_f(std::size_t(spec.stages)),
+      end_b(std::size_t(spec.stages)),
+      parts_(make_layout(spec).parts),
+      leaves_(1) {
   if (spec.forward_only) throw std::logic_error("zb-h2 runs its backward passes: it is never drawn forward only");
   while (leaves_ < p) leaves_ *= 2;
   tree_.assign(2 * std::size_t(leaves_), Node{0.0, -1});
@@ -168,7 +174,8 @@ PipelineResult simulate_zb_h2(const PipelineSpec& spec) {
   for (ZbH2Op op; run.step(op);) {
     if (!spec.record_ops) continue;
     const std::size_t at = std::size_t(op.stage) * per_stage + written[std::size_t(op.stage)]++;
-    result.ops[at] = {op.stage, op.microbatch, op.kind, 0, run.clock.value_of(op.start.n), run.clock.value_of(op.end.n)};
+    result.ops[at] = {
+        op.stage, op.microbatch, op.kind, 0, run.clock.value_of(op.start.n), run.clock.value_of(op.end.n)};
   }
   check_finished(run, spec);
   result.metrics = run.metrics();

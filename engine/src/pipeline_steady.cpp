@@ -81,8 +81,12 @@ int short_copy_size(const PipelineSpec& spec, int m_step, int cycles) {
     case Schedule::interleaved:
       lower = v == 1 ? p - 1 + cycles : p * (cycles + 3 + (2 * p + v * p) / (p * v));
       break;
-    case Schedule::dualpipe: lower = 2 * (p + cycles + 1); break;
-    default: lower = p - 1 + cycles; break;
+    case Schedule::dualpipe:
+      lower = 2 * (p + cycles + 1);
+      break;
+    default:
+      lower = p - 1 + cycles;
+      break;
   }
   const int m = spec.microbatches;
   if (lower >= m) return m;

@@ -129,7 +129,6 @@ void find_steady_phase(const PipelineSpec& spec, const StageOrders& orders, Comp
   }
 }
 
-
 int steady_m_step(const PipelineSpec& spec) {
   SteadyPhase phase;
   return steady_unit(spec, phase) ? phase.m_step : 0;

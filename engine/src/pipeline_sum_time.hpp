@@ -1,4 +1,5 @@
-/// ZB-H2's clock: every time as the counts of forwards, backwards, weight passes and sends it adds up, beside its value.
+/// ZB-H2's clock: every time as the counts of forwards, backwards, weight passes and sends it adds up, beside its
+/// value.
 #pragma once
 
 #include <array>

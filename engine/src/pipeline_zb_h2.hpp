@@ -32,13 +32,13 @@ class EndQueue {
 
 /// One stage of the run: what it has run and, decided from that and its neighbours' outputs, what it runs next.
 struct ZbH2Stage {
-  SumTime free_at;   ///< end of its last op
-  SumTime first;     ///< start of its first op (when `f` > 0)
+  SumTime free_at;          ///< end of its last op
+  SumTime first;            ///< start of its first op (when `f` > 0)
   int f = 0, b = 0, w = 0;  ///< next microbatch of each kind (all three run in microbatch order)
-  int peak = 0;      ///< most activation sets held at once (forwards run whose W has not)
+  int peak = 0;             ///< most activation sets held at once (forwards run whose W has not)
   bool has_next = false;
-  char kind = 'W';   ///< what it runs at `next`
-  SumTime next;      ///< when it is free and that op can start
+  char kind = 'W';  ///< what it runs at `next`
+  SumTime next;     ///< when it is free and that op can start
 };
 
 /// The op a step ran.

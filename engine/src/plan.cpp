@@ -4,14 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 
-#include "parascope/error.hpp"
 #include "memory_model.hpp"
+#include "parascope/error.hpp"
 #include "pipeline_detail.hpp"
 #include "plan_size.hpp"
 #include "step_phases.hpp"
@@ -85,11 +85,16 @@ std::int64_t cell_key(const Cell& cell, int coarsen) {
 
 const char* rejection_id(PlanRejection reason) {
   switch (reason) {
-    case PlanRejection::does_not_divide: return "does_not_divide";
-    case PlanRejection::too_few_layers: return "too_few_layers";
-    case PlanRejection::schedule_rule: return "schedule_rule";
-    case PlanRejection::out_of_memory: return "out_of_memory";
-    case PlanRejection::cannot_win: return "cannot_win";
+    case PlanRejection::does_not_divide:
+      return "does_not_divide";
+    case PlanRejection::too_few_layers:
+      return "too_few_layers";
+    case PlanRejection::schedule_rule:
+      return "schedule_rule";
+    case PlanRejection::out_of_memory:
+      return "out_of_memory";
+    case PlanRejection::cannot_win:
+      return "cannot_win";
   }
   return "?";
 }
@@ -97,12 +102,12 @@ const char* rejection_id(PlanRejection reason) {
 struct PlanSearch::State {
   PlanQuery query;
   std::vector<Split> splits;
-  std::vector<Group> groups;               // the groups of split `groups_split`, built when the search reaches it
+  std::vector<Group> groups;  // the groups of split `groups_split`, built when the search reaches it
   std::size_t groups_split = SIZE_MAX;
-  std::vector<Knobs> knobs;                // every combination of the inner knobs
-  std::vector<Knobs> knobs_no_tp;          // the same without sequence parallelism (tp = 1)
-  std::int64_t total = 0;                  // configurations, as check_plan_size counted them
-  std::int64_t enumerated = 0;             // configurations of the splits reached so far, as the search counts them
+  std::vector<Knobs> knobs;        // every combination of the inner knobs
+  std::vector<Knobs> knobs_no_tp;  // the same without sequence parallelism (tp = 1)
+  std::int64_t total = 0;          // configurations, as check_plan_size counted them
+  std::int64_t enumerated = 0;     // configurations of the splits reached so far, as the search counts them
   // Cursor: split, group within it, knob within the group; `considered` counts configurations passed.
   std::size_t split = 0, group = 0, knob = 0;
   std::int64_t considered = 0;
@@ -277,9 +282,10 @@ void PlanSearch::State::keep(const PlanCandidate& c) {
                                return c.step_time <= p.step_time && c.memory_per_gpu <= p.memory_per_gpu;
                              }),
               front.end());
-  front.insert(std::upper_bound(front.begin(), front.end(), c,
-                                [](const PlanCandidate& a, const PlanCandidate& b) { return a.step_time < b.step_time; }),
-               c);
+  front.insert(
+      std::upper_bound(front.begin(), front.end(), c,
+                       [](const PlanCandidate& a, const PlanCandidate& b) { return a.step_time < b.step_time; }),
+      c);
 }
 
 bool PlanSearch::State::cannot_fit(double memory_bound) const {

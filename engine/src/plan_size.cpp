@@ -3,7 +3,6 @@
 #include "plan_size.hpp"
 
 #include <algorithm>
-
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -139,8 +138,8 @@ std::int64_t check_plan_size(const PlanQuery& q) {
   const PlanSize size = plan_size(q);
   const auto beyond = [](const char* what, std::int64_t n, std::int64_t most, const char* field, const char* hint) {
     throw RequestError(code::too_large,
-                       std::string("the search is too large: ") + (n > most ? std::to_string(n) : "over") + " " +
-                           what + ", at most " + std::to_string(most) + " (" + hint + ")",
+                       std::string("the search is too large: ") + (n > most ? std::to_string(n) : "over") + " " + what +
+                           ", at most " + std::to_string(most) + " (" + hint + ")",
                        field);
   };
   if (size.splits > kMaxPlanSplits) {

@@ -1,8 +1,8 @@
 /// The two powers the cost model and the MoE router take, without std::pow: in the wasm, std::pow is musl's pow with
 /// about 6 KB of tables; leaving it out made the axes module 5.4 KB gzip smaller (issue 12: an embedded widget
-/// ≤ 120 KB). Both stay within 1e-13 of std::pow, relative (tests/engine/powers_test.cpp): far below what a cost model's
-/// inputs are known to, and the router's weights only set sampling odds. Native and wasm compute them with the same
-/// instructions, so both give the same bits.
+/// ≤ 120 KB). Both stay within 1e-13 of std::pow, relative (tests/engine/powers_test.cpp): far below what a cost
+/// model's inputs are known to, and the router's weights only set sampling odds. Native and wasm compute them with the
+/// same instructions, so both give the same bits.
 #pragma once
 
 #include <cmath>

@@ -25,16 +25,14 @@ std::vector<T> load(const char* file, const char* list_key, Read read) {
 }  // namespace
 
 const std::vector<Hardware>& hardware_presets() {
-  static const std::vector<Hardware> presets = load<Hardware>("hardware", "hardware", [](detail::RequestReader& r) {
-    return detail::read_hardware(r);
-  });
+  static const std::vector<Hardware> presets =
+      load<Hardware>("hardware", "hardware", [](detail::RequestReader& r) { return detail::read_hardware(r); });
   return presets;
 }
 
 const std::vector<ModelShape>& model_presets() {
-  static const std::vector<ModelShape> presets = load<ModelShape>("models", "models", [](detail::RequestReader& r) {
-    return detail::read_model_shape(r);
-  });
+  static const std::vector<ModelShape> presets =
+      load<ModelShape>("models", "models", [](detail::RequestReader& r) { return detail::read_model_shape(r); });
   return presets;
 }
 

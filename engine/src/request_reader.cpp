@@ -164,7 +164,8 @@ std::string RequestReader::choose(const char* key, const Names& allowed) {
   refuse(code::invalid_value, {path_of(key), " must be one of ", join(allowed), "; got \"", s, "\""}, path_of(key));
 }
 
-std::string RequestReader::choice_or(const char* key, const char* fallback, std::initializer_list<const char*> allowed) {
+std::string RequestReader::choice_or(const char* key, const char* fallback,
+                                     std::initializer_list<const char*> allowed) {
   known_.insert(key);
   return has(key) ? choice(key, allowed) : std::string(fallback);
 }

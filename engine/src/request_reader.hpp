@@ -3,15 +3,13 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "number_text.hpp"
-
 #include "parascope/error.hpp"
 
 namespace parascope::detail {

@@ -2,8 +2,8 @@
 #include "run_json.hpp"
 
 #include "names.hpp"
-#include "parascope/stages.hpp"
 #include "network_fit.hpp"
+#include "parascope/stages.hpp"
 #include "spec_json.hpp"
 
 namespace parascope::detail {
@@ -23,7 +23,8 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   auto link = [&](const char* key, double preset) {
     if (!r.has(key) && preset <= 0) {
       refuse(code::missing_field,
-             {r.path_of(key), " is required: the hardware gives no value for it (bytes/s one direction "
+             {r.path_of(key),
+              " is required: the hardware gives no value for it (bytes/s one direction "
               "per GPU, or seconds per step for a latency)"},
              r.path_of(key));
     }
@@ -77,8 +78,7 @@ void read_stage_layers(RequestReader& r, const ModelShape& m, ParallelConfig& p)
   for (const char* key : {"first_stage_layers", "last_stage_layers"}) {
     const std::int64_t n = std::string(key) == "first_stage_layers" ? p.first_stage_layers : p.last_stage_layers;
     if (r.has(key) && n < p.vpp) {
-      refuse(code::inconsistent,
-             {key, " must be at least vpp = ", p.vpp, " (one layer per model chunk); got ", n},
+      refuse(code::inconsistent, {key, " must be at least vpp = ", p.vpp, " (one layer per model chunk); got ", n},
              r.path_of(key));
     }
   }
@@ -162,8 +162,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   // MoE parallel folding (Megatron-Core; Liu et al. 2025, arXiv 2504.14960): the MoE layers split the same
   // tp·cp·dp ranks of a stage into etp × ep × edp. etp defaults to tp, which keeps the rule "ep divides dp·cp".
   if (r.has("etp") && !m.is_moe()) {
-    refuse(code::inconsistent,
-           {"etp (expert tensor parallel size) needs a mixture-of-experts model (experts > 1)"},
+    refuse(code::inconsistent, {"etp (expert tensor parallel size) needs a mixture-of-experts model (experts > 1)"},
            r.path_of("etp"));
   }
   p.etp = m.is_moe() ? r.integer_or("etp", p.tp, 1, kMaxGpus) : 0;
@@ -198,8 +197,8 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   }
   if (p.pp * p.vpp > pipelined) {
     refuse(code::inconsistent,
-           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", pipelined,
-            " pipeline layers (", m.layers, " layers with the embedding and the loss where they count)"},
+           {"pp·vpp = ", p.pp * p.vpp, " model chunks but the model has only ", pipelined, " pipeline layers (",
+            m.layers, " layers with the embedding and the loss where they count)"},
            r.path_of(p.vpp > 1 ? "vpp" : "pp"));
   }
   p.microbatch_size = r.integer_or("microbatch_size", 1, 1, kMaxBatch);
@@ -212,8 +211,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   }
   p.schedule = *parse_schedule(r.choice_or("schedule", p.vpp > 1 ? "interleaved" : "1f1b", schedule_ids()));
   if (p.vpp > 1 && !schedule_info(p.schedule).interleaves) {
-    refuse(code::inconsistent,
-           {"vpp > 1 needs schedule \"interleaved\"; got \"", schedule_id(p.schedule), "\""},
+    refuse(code::inconsistent, {"vpp > 1 needs schedule \"interleaved\"; got \"", schedule_id(p.schedule), "\""},
            r.path_of("schedule"));
   }
   p.recompute = parse_recompute(r.choice_or("recompute", "none", recompute_ids()));
@@ -230,8 +228,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
   p.reshard_after_forward = r.boolean_or("reshard_after_forward", p.pp == 1);
   read_stage_layers(r, m, p);
   if (r.has("moe_max_nodes_per_token") && !m.is_moe()) {
-    refuse(code::inconsistent,
-           {"moe_max_nodes_per_token needs a mixture-of-experts model (experts > 1)"},
+    refuse(code::inconsistent, {"moe_max_nodes_per_token needs a mixture-of-experts model (experts > 1)"},
            r.path_of("moe_max_nodes_per_token"));
   }
   p.moe_max_nodes_per_token = r.integer_or("moe_max_nodes_per_token", 0, 1, kMaxGpus);

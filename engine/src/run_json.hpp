@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "network_fit.hpp"
-
 #include "parascope/hardware.hpp"
 #include "parascope/model.hpp"
 #include "parascope/parallel.hpp"

@@ -21,8 +21,7 @@ namespace {
 void checkpoint_times(const RunInputs& in, RunResult& out) {
   out.write_time = in.checkpoint_bytes / in.storage_bandwidth;
   out.reload_time = out.write_time;  // read back at the same aggregate bandwidth
-  out.blocking_time =
-      in.async_checkpoint ? in.checkpoint_bytes_per_gpu / in.host_copy_bandwidth : out.write_time;
+  out.blocking_time = in.async_checkpoint ? in.checkpoint_bytes_per_gpu / in.host_copy_bandwidth : out.write_time;
   out.young_interval = young_interval(out.blocking_time, out.mtbf);
   out.daly_interval = daly_interval(out.blocking_time, out.mtbf);
   out.interval = in.interval > 0 ? in.interval : out.daly_interval;

@@ -11,11 +11,16 @@ Span slice(std::int64_t total, std::int64_t parts, std::int64_t index) {
 
 std::int64_t coordinate(const RankCoords& c, Axis axis) {
   switch (axis) {
-    case Axis::tensor: return c.tp_rank;
-    case Axis::context: return c.cp_rank;
-    case Axis::data: return c.dp_rank;
-    case Axis::pipeline: return c.pp_rank;
-    case Axis::expert: return c.ep_rank;
+    case Axis::tensor:
+      return c.tp_rank;
+    case Axis::context:
+      return c.cp_rank;
+    case Axis::data:
+      return c.dp_rank;
+    case Axis::pipeline:
+      return c.pp_rank;
+    case Axis::expert:
+      return c.ep_rank;
   }
   return 0;
 }

@@ -16,7 +16,8 @@ class Lexer {
     while (i_ < t_.size()) step();
     end_word();
     end_statement();
-    if (depth_ > 0) refuse(code::invalid_value, {"an array's \"(\" opened at line ", open_line_, " is never closed"}, "text");
+    if (depth_ > 0)
+      refuse(code::invalid_value, {"an array's \"(\" opened at line ", open_line_, " is never closed"}, "text");
     return out_;
   }
 
@@ -65,7 +66,8 @@ class Lexer {
     const std::size_t opened = line_;
     ++i_;
     while (i_ < t_.size() && t_[i_] != '\'') take();
-    if (i_ >= t_.size()) refuse(code::invalid_value, {"a quote (') opened at line ", opened, " is never closed"}, "text");
+    if (i_ >= t_.size())
+      refuse(code::invalid_value, {"a quote (') opened at line ", opened, " is never closed"}, "text");
     ++i_;
     literal_ = true;
   }
@@ -77,7 +79,8 @@ class Lexer {
       if (t_[i_] == '\\' && i_ + 1 < t_.size() && std::string("$`\"\\\n").find(t_[i_ + 1]) != std::string::npos) ++i_;
       take();
     }
-    if (i_ >= t_.size()) refuse(code::invalid_value, {"a quote (\") opened at line ", opened, " is never closed"}, "text");
+    if (i_ >= t_.size())
+      refuse(code::invalid_value, {"a quote (\") opened at line ", opened, " is never closed"}, "text");
     ++i_;
   }
 

@@ -11,12 +11,12 @@ namespace parascope::detail {
 
 namespace {
 
-constexpr std::int64_t kMaxWidth = 1'000'000;      // hidden, ffn, head_dim: far above any published model
+constexpr std::int64_t kMaxWidth = 1'000'000;  // hidden, ffn, head_dim: far above any published model
 constexpr std::int64_t kMaxLayers = 10'000;
 constexpr std::int64_t kMaxVocab = 100'000'000;
 constexpr std::int64_t kMaxSeq = 100'000'000;
 constexpr std::int64_t kMaxExperts = 1'000'000;
-constexpr double kMaxFlops = 1e21;                 // per GPU: a zettaFLOP/s
+constexpr double kMaxFlops = 1e21;  // per GPU: a zettaFLOP/s
 constexpr double kMaxBytes = 1e18;
 constexpr double kMaxBandwidth = 1e16;
 // The smallest FLOP/s and bytes/s a request may give: 1. Far below any device, and what keeps every time and ratio the
@@ -42,8 +42,7 @@ ModelShape read_model_shape(RequestReader& r) {
   m.heads = r.integer("heads", 1, m.hidden);
   m.kv_heads = r.integer_or("kv_heads", m.heads, 1, m.heads);
   if (m.heads % m.kv_heads != 0) {
-    refuse(code::inconsistent,
-           {r.path_of("kv_heads"), " must divide heads (", m.heads, "); got ", m.kv_heads},
+    refuse(code::inconsistent, {r.path_of("kv_heads"), " must divide heads (", m.heads, "); got ", m.kv_heads},
            r.path_of("kv_heads"));
   }
   if (!r.has("head_dim") && m.hidden % m.heads != 0) {
@@ -53,14 +52,14 @@ ModelShape read_model_shape(RequestReader& r) {
   }
   m.head_dim = r.integer_or("head_dim", m.hidden / m.heads, 1, kMaxWidth);
   m.ffn = r.integer_or("ffn", 4 * m.hidden, 1, kMaxWidth);
-  m.activation = r.choice_or("activation", "gelu", {"gelu", "swiglu"}) == "swiglu" ? Activation::swiglu : Activation::gelu;
+  m.activation =
+      r.choice_or("activation", "gelu", {"gelu", "swiglu"}) == "swiglu" ? Activation::swiglu : Activation::gelu;
   m.vocab = r.integer("vocab", 1, kMaxVocab);
   m.seq = r.integer("seq", 1, kMaxSeq);
   m.experts = r.integer_or("experts", 1, 1, kMaxExperts);
   m.top_k = r.integer_or("top_k", 1, 1, kMaxExperts);
   if (m.top_k > m.experts) {
-    refuse(code::inconsistent,
-           {r.path_of("top_k"), " must be at most experts (", m.experts, "); got ", m.top_k},
+    refuse(code::inconsistent, {r.path_of("top_k"), " must be at most experts (", m.experts, "); got ", m.top_k},
            r.path_of("top_k"));
   }
   m.expert_ffn = r.integer_or("expert_ffn", m.ffn, 1, kMaxWidth);
@@ -77,7 +76,8 @@ ModelShape read_model_shape(RequestReader& r) {
   if (!m.is_moe() && (m.shared_experts > 0 || m.first_dense_layers > 0 || m.moe_layer_freq > 1)) {
     const char* key = m.shared_experts > 0 ? "shared_experts" : m.first_dense_layers > 0 ? dense_key : "moe_layer_freq";
     refuse(code::inconsistent,
-           {r.path_of(key), ": shared_experts, first_dense_layers and moe_layer_freq apply only to MoE "
+           {r.path_of(key),
+            ": shared_experts, first_dense_layers and moe_layer_freq apply only to MoE "
             "models (experts > 1)"},
            r.path_of(key));
   }
@@ -85,16 +85,15 @@ ModelShape read_model_shape(RequestReader& r) {
   m.kv_lora_rank = r.integer_or("kv_lora_rank", 0, 0, kMaxWidth);
   m.rope_head_dim = r.integer_or("rope_head_dim", 0, 0, kMaxWidth);
   if (!m.is_mla() && (m.q_lora_rank > 0 || m.rope_head_dim > 0)) {
-    refuse(code::inconsistent,
-           {"q_lora_rank and rope_head_dim describe MLA and need kv_lora_rank > 0"},
+    refuse(code::inconsistent, {"q_lora_rank and rope_head_dim describe MLA and need kv_lora_rank > 0"},
            r.path_of(m.q_lora_rank > 0 ? "q_lora_rank" : "rope_head_dim"));
   }
   m.bias = r.boolean_or("bias", false);
   m.norm = r.choice_or("norm", "rmsnorm", {"layernorm", "rmsnorm"}) == "layernorm" ? Norm::layernorm : Norm::rmsnorm;
   std::string pos = r.choice_or("position_embedding", "rope", {"learned", "rope", "none"});
   m.position_embedding = pos == "learned" ? PositionEmbedding::learned
-                         : pos == "rope" ? PositionEmbedding::rope
-                                         : PositionEmbedding::none;
+                         : pos == "rope"  ? PositionEmbedding::rope
+                                          : PositionEmbedding::none;
   m.tied_embeddings = r.boolean_or("tied_embeddings", false);
   m.published_params = r.number_or("published_params", 0, 0, 1e16);
   r.finish();
@@ -170,8 +169,7 @@ T resolve(RequestReader& request, const char* key, const char* kind, const std::
     if (p.id == id) return p;
     ids += (ids.empty() ? "" : ", ") + p.id;
   }
-  refuse(code::unknown_preset,
-         {request.path_of(key), ": no ", kind, " preset \"", id, "\"; presets: ", ids},
+  refuse(code::unknown_preset, {request.path_of(key), ": no ", kind, " preset \"", id, "\"; presets: ", ids},
          request.path_of(key));
 }
 
@@ -227,19 +225,18 @@ json hardware_to_json(const Hardware& h) {
   put(j, "kind", h.kind);
   put(j, "peak_flops", h.peak_flops);
   // Optional numbers: written when given (positive).
-  const std::pair<const char*, double> positive[] = {
-      {"memory_bytes", h.memory_bytes},
-      {"memory_bandwidth", h.memory_bandwidth},
-      {"intra_bandwidth", h.intra_bandwidth},
-      {"intra_latency", h.intra_latency},
-      {"inter_bandwidth", h.inter_bandwidth},
-      {"inter_latency", h.inter_latency},
-      {"peak_flops_fp8", h.peak_flops_fp8},
-      {"gemm_efficiency", h.gemm_efficiency},
-      {"gemm_efficiency_fp8", h.gemm_efficiency_fp8},
-      {"attention_efficiency", h.attention_efficiency},
-      {"attention_efficiency_fa2", h.attention_efficiency_fa2},
-      {"memory_efficiency", h.memory_efficiency}};
+  const std::pair<const char*, double> positive[] = {{"memory_bytes", h.memory_bytes},
+                                                     {"memory_bandwidth", h.memory_bandwidth},
+                                                     {"intra_bandwidth", h.intra_bandwidth},
+                                                     {"intra_latency", h.intra_latency},
+                                                     {"inter_bandwidth", h.inter_bandwidth},
+                                                     {"inter_latency", h.inter_latency},
+                                                     {"peak_flops_fp8", h.peak_flops_fp8},
+                                                     {"gemm_efficiency", h.gemm_efficiency},
+                                                     {"gemm_efficiency_fp8", h.gemm_efficiency_fp8},
+                                                     {"attention_efficiency", h.attention_efficiency},
+                                                     {"attention_efficiency_fa2", h.attention_efficiency_fa2},
+                                                     {"memory_efficiency", h.memory_efficiency}};
   for (const auto& [key, v] : positive) {
     if (v > 0) put(j, key, v);
   }

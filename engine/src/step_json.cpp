@@ -6,8 +6,8 @@
 #include "json_out.hpp"
 #include "kernel_model.hpp"
 #include "names.hpp"
-#include "run_json.hpp"
 #include "parascope/pipeline.hpp"
+#include "run_json.hpp"
 
 namespace parascope::detail {
 
@@ -22,7 +22,8 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e) {
   e.gemm_max_fp8 = r.number_or("gemm_max_fp8", e.gemm_max_fp8, kMinEfficiency, 1);
   e.compute_units = int(r.integer_or("compute_units", e.compute_units, 0, 100'000));
   e.kernel_overhead = r.number_or("kernel_overhead", e.kernel_overhead, 0, 1e-3);
-  e.flash_attention_efficiency = r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, kMinEfficiency, 1);
+  e.flash_attention_efficiency =
+      r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, kMinEfficiency, 1);
   e.memory_efficiency = r.number_or("memory_efficiency", e.memory_efficiency, kMinEfficiency, 1);
   e.link_efficiency = r.number_or("link_efficiency", e.link_efficiency, kMinEfficiency, 1);
   e.flash_attention = r.boolean_or("flash_attention", e.flash_attention);
@@ -94,8 +95,7 @@ StepRequest read_step_request(RequestReader& request) {
     refuse(code::inconsistent, {"recompute \"op\" needs a fused attention kernel (efficiency.flash_attention true)"},
            "efficiency.flash_attention");
   }
-  s.efficiency.attention =
-      parse_attention(request.choice_or("attention", "full", attention_ids()));
+  s.efficiency.attention = parse_attention(request.choice_or("attention", "full", attention_ids()));
   return s;
 }
 
@@ -106,15 +106,26 @@ namespace {
 RequestError in_request_terms(const PipelineError& e) {
   const char* field = "parallel.schedule";
   switch (e.knob) {
-    case PipelineKnob::stages: field = "parallel.pp"; break;
-    case PipelineKnob::microbatches: field = "parallel.global_batch"; break;
-    case PipelineKnob::chunks: field = "parallel.vpp"; break;
+    case PipelineKnob::stages:
+      field = "parallel.pp";
+      break;
+    case PipelineKnob::microbatches:
+      field = "parallel.global_batch";
+      break;
+    case PipelineKnob::chunks:
+      field = "parallel.vpp";
+      break;
     case PipelineKnob::time_f:
     case PipelineKnob::time_b:
     case PipelineKnob::time_w:
-    case PipelineKnob::time_comm: field = "hardware"; break;
-    case PipelineKnob::size: field = "parallel.global_batch"; break;  // too many ops
-    case PipelineKnob::forward_only: break;
+    case PipelineKnob::time_comm:
+      field = "hardware";
+      break;
+    case PipelineKnob::size:
+      field = "parallel.global_batch";
+      break;  // too many ops
+    case PipelineKnob::forward_only:
+      break;
   }
   return RequestError(e.code, "pipeline schedule: " + e.message, field);
 }

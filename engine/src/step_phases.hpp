@@ -42,8 +42,9 @@ PipelineSpec pipeline_spec_of(const ParallelConfig& p);
 /// schedule is timed: the busiest stage's ops back to back.
 double makespan_lower_bound(const TrainingRun& run, const StepCore& core);
 
-/// The second phase (the core scheduled), for `run`: step_core's run with at most parallel.zero and reshard_after_forward changed.
-/// `with_axes` false leaves out the per-axis traffic table and the FLOP formula's text (the planner reads numbers only).
+/// The second phase (the core scheduled), for `run`: step_core's run with at most parallel.zero and
+/// reshard_after_forward changed. `with_axes` false leaves out the per-axis traffic table and the FLOP formula's text
+/// (the planner reads numbers only).
 StepResult finish_step(const TrainingRun& run, const Efficiency& efficiency, const StepCore& core, bool with_axes);
 
 }  // namespace parascope::detail

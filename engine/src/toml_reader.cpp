@@ -1,4 +1,5 @@
-// TOML (v1.0.0, toml.io/en/v1.0.0) -> JSON for the subset in toml_reader.hpp: one line at a time, arrays may span lines.
+// TOML (v1.0.0, toml.io/en/v1.0.0) -> JSON for the subset in toml_reader.hpp: one line at a time, arrays may span
+// lines.
 #include "toml_reader.hpp"
 
 #include <cctype>
@@ -75,7 +76,8 @@ class Toml {
   bool skip_blank_lines() {
     for (;;) {
       spaces();
-      if (i_ < t_.size() && t_[i_] == '#') while (i_ < t_.size() && t_[i_] != '\n') ++i_;
+      if (i_ < t_.size() && t_[i_] == '#')
+        while (i_ < t_.size() && t_[i_] != '\n') ++i_;
       if (i_ < t_.size() && t_[i_] == '\r') ++i_;
       if (i_ >= t_.size()) return false;
       if (t_[i_] != '\n') return true;
@@ -85,7 +87,8 @@ class Toml {
   }
   void end_of_line() {
     spaces();
-    if (i_ < t_.size() && t_[i_] == '#') while (i_ < t_.size() && t_[i_] != '\n') ++i_;
+    if (i_ < t_.size() && t_[i_] == '#')
+      while (i_ < t_.size() && t_[i_] != '\n') ++i_;
     if (i_ < t_.size() && t_[i_] == '\r') ++i_;
     if (i_ < t_.size() && t_[i_] != '\n') fail("unexpected text after the value");
   }
@@ -98,7 +101,8 @@ class Toml {
         continue;
       }
       const std::size_t start = i_;
-      while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_' || t_[i_] == '-')) ++i_;
+      while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_' || t_[i_] == '-'))
+        ++i_;
       if (i_ == start) fail("a key is expected");
       path.push_back(t_.substr(start, i_ - start));
     } while (peek('.'));

@@ -2,9 +2,8 @@
 /// strings, integers, floats, booleans, arrays); a malformed document is refused naming its line.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace parascope::detail {
 

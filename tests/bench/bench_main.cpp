@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "bench.hpp"
@@ -25,8 +24,8 @@ std::vector<Case>& registry() {
 }
 
 void report(const std::string& name, double value, const std::string& unit, const std::string& target) {
-  std::printf("  %-58s %12.4g %-6s%s%s\n", name.c_str(), value, unit.c_str(), target.empty() ? "" : "  target: ",
-              target.c_str());
+  std::printf("  %-58s %12.4g %-6s%s%s\n", name.c_str(), value, unit.c_str(),
+              target.empty() ? "" : "  target: ", target.c_str());
   figures().push_back({{"case", current_case}, {"name", name}, {"value", value}, {"unit", unit}, {"target", target}});
 }
 
@@ -41,8 +40,10 @@ int main(int argc, char** argv) {
   const char* filter = nullptr;
   const char* json_file = nullptr;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) json_file = argv[++i];
-    else filter = argv[i];
+    if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc)
+      json_file = argv[++i];
+    else
+      filter = argv[i];
   }
   for (const auto& c : parascope::bench::registry()) {
     if (filter && !std::strstr(c.name.c_str(), filter)) continue;

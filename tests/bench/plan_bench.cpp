@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "bench.hpp"
 #include "parascope/api.hpp"

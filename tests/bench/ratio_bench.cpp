@@ -19,7 +19,8 @@ const bool registered = add("wasm ratio workloads (JSON API)", [] {
        R"({"op":"step","model":"gpt3-175b","hardware":"a100-80gb","cluster":{"gpus":64},"parallel":{"tp":8,"pp":8,"global_batch":64}})"},
       {"traced ring all-reduce, 64 GPUs",
        R"({"op":"allreduce","algorithm":"ring","gpus":64,"bytes":1e9,"bandwidth":1e9,"latency":0,"trace":true})"},
-      {"mfu PaLM 540B", R"({"op":"mfu","model":"palm-540b","hardware":"tpu-v4","gpus":6144,"tokens_per_second":238300})"},
+      {"mfu PaLM 540B",
+       R"({"op":"mfu","model":"palm-540b","hardware":"tpu-v4","gpus":6144,"tokens_per_second":238300})"},
   };
   for (const auto& w : workloads) {
     const std::string request = w[1];

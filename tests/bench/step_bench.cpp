@@ -11,7 +11,8 @@ namespace {
 using namespace parascope;
 using namespace parascope::bench;
 
-TrainingRun run(const char* model, const char* hw, std::int64_t gpus, std::int64_t tp, std::int64_t pp, std::int64_t gbs) {
+TrainingRun run(const char* model, const char* hw, std::int64_t gpus, std::int64_t tp, std::int64_t pp,
+                std::int64_t gbs) {
   TrainingRun r;
   r.model = *find_model(model);
   r.hardware = *find_hardware(hw);
@@ -36,7 +37,8 @@ const bool registered = add("step (cost model)", [] {
   } cases[] = {
       {"evaluate_step, Llama 3 8B, 64 H100, tp 1 pp 1, 8 microbatches", run("llama3-8b", "h100-sxm", 64, 1, 1, 512)},
       {"evaluate_step, GPT-3 175B, 64 A100, tp 8 pp 8, 64 microbatches", run("gpt3-175b", "a100-80gb", 64, 8, 8, 64)},
-      {"evaluate_step, Llama 3 405B, 16384 H100, tp 8 pp 16, 16 mb", run("llama3-405b", "h100-sxm", 16384, 8, 16, 2048)},
+      {"evaluate_step, Llama 3 405B, 16384 H100, tp 8 pp 16, 16 mb",
+       run("llama3-405b", "h100-sxm", 16384, 8, 16, 2048)},
       {"evaluate_step, GPT-3 175B, 1024 A100, tp 8 pp 32, 128 mb", run("gpt3-175b", "a100-80gb", 1024, 8, 32, 512)},
       {"evaluate_step, Megatron 1T, 3072 A100, tp 8 pp 64, 512 mb", run("megatron-1t", "a100-80gb", 3072, 8, 64, 3072)},
   };
@@ -47,10 +49,12 @@ const bool registered = add("step (cost model)", [] {
     report(c.name, t.median * 1e6, "us", "< 20 us");
   }
   for (const auto& c : cases) {
-    Timing t = time_calls([&] {
-      parascope::detail::clear_compiled_pipelines();
-      evaluate_step(c.run, eff);
-    }, 0.3);
+    Timing t = time_calls(
+        [&] {
+          parascope::detail::clear_compiled_pipelines();
+          evaluate_step(c.run, eff);
+        },
+        0.3);
     report(std::string(c.name) + ", cold", t.median * 1e6, "us");
   }
   const char* request =

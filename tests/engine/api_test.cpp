@@ -1,15 +1,15 @@
-// The API contract: dispatch, error objects with stable codes and exact messages, and hostile input that must not crash.
+// The API contract: dispatch, error objects with stable codes and exact messages, and hostile input that must not
+// crash.
+#include "parascope/api.hpp"
+
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdio>
-#include <regex>
-#include <sys/wait.h>
-#include <vector>
-#include <string>
-
 #include <nlohmann/json.hpp>
-
-#include "parascope/api.hpp"
+#include <regex>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -36,12 +36,12 @@ TEST(Api, PresetsListEveryContractId) {
   for (const auto& h : r["hardware"]) hw.push_back(h["id"]);
   for (const auto& m : r["models"]) models.push_back(m["id"]);
   EXPECT_EQ(hw, (std::vector<std::string>{"a100-40gb", "a100-80gb", "h100-sxm", "h200", "b200", "tpu-v4", "tpu-v5p",
-                                           "mi300x", "h800", "gb200", "tpu-v5e", "mi325x"}));
+                                          "mi300x", "h800", "gb200", "tpu-v5e", "mi325x"}));
   EXPECT_EQ(models, (std::vector<std::string>{"gpt2-124m", "gpt3-175b", "megatron-1t", "palm-540b", "llama3-8b",
-                                               "llama3-70b", "llama3-405b", "mixtral-8x7b", "deepseek-v3"}));
+                                              "llama3-70b", "llama3-405b", "mixtral-8x7b", "deepseek-v3"}));
   for (const auto& h : r["hardware"]) {
-    for (const char* key : {"peak_flops", "memory_bytes", "intra_bandwidth", "intra_latency", "inter_bandwidth",
-                            "inter_latency"}) {
+    for (const char* key :
+         {"peak_flops", "memory_bytes", "intra_bandwidth", "intra_latency", "inter_bandwidth", "inter_latency"}) {
       EXPECT_TRUE(h.contains(key)) << h["id"] << " lacks " << key;
       EXPECT_TRUE(h["sources"].contains(key)) << h["id"] << " cites no source for " << key;
     }
@@ -60,7 +60,10 @@ TEST(Api, PresetsSayWhetherADeviceIsAGpuOrATpuChip) {
     EXPECT_EQ(h["kind"], id.rfind("tpu-", 0) == 0 ? "tpu" : "gpu") << id;
   }
   json presets = ask(R"({"op": "presets"})");
-  json by_object = {{"op", "mfu"}, {"model", "palm-540b"}, {"hardware", presets["hardware"][5]}, {"gpus", 6144},
+  json by_object = {{"op", "mfu"},
+                    {"model", "palm-540b"},
+                    {"hardware", presets["hardware"][5]},
+                    {"gpus", 6144},
                     {"tokens_per_second", 238300}};
   EXPECT_FALSE(ask(by_object.dump()).contains("error")) << "a preset passed back as an object, kind included";
   by_object["hardware"]["kind"] = "npu";
@@ -71,14 +74,16 @@ TEST(Api, PresetsSayWhetherADeviceIsAGpuOrATpuChip) {
 
 TEST(Api, APresetModelPassedBackAsAnObjectGivesTheSameAnswer) {
   json presets = ask(R"({"op": "presets"})");
-  json by_id = {{"op", "mfu"}, {"model", "llama3-70b"}, {"hardware", "h100-sxm"}, {"gpus", 64}, {"tokens_per_second", 1e5}};
+  json by_id = {
+      {"op", "mfu"}, {"model", "llama3-70b"}, {"hardware", "h100-sxm"}, {"gpus", 64}, {"tokens_per_second", 1e5}};
   json by_shape = by_id;
   by_shape["model"] = presets["models"][5];
   EXPECT_EQ(parascope::call(by_id.dump()), parascope::call(by_shape.dump()));
 }
 
 TEST(Api, ErrorsCarryCodeMessageAndField) {
-  json e = error_of(R"({"op": "mfu", "model": "gpt2-124m", "hardware": "a100-40gb", "gpus": 0, "tokens_per_second": 1})");
+  json e =
+      error_of(R"({"op": "mfu", "model": "gpt2-124m", "hardware": "a100-40gb", "gpus": 0, "tokens_per_second": 1})");
   EXPECT_EQ(e["code"], "out_of_range");
   EXPECT_EQ(e["field"], "gpus");
   EXPECT_EQ(e["message"], "gpus must be an integer from 1 to 10000000; got 0");

@@ -7,10 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 #include "published_runs.hpp"
@@ -81,7 +80,9 @@ void check_narayanan(bool table1, double tolerance) {
 // In-sample: the GEMM share of megatron-2021 is fitted on these rows and Korthikanti's (0.90, was 0.94 with the
 // earlier model; tests/engine/loso_test.cpp holds each source out). With the slowdown of kernels under hidden
 // traffic and the grouped all-to-all charged, the worst Table 1 row is −12.0 % (GPT-18.4B, tp 8 on 256 GPUs).
-TEST(Calibration, NarayananTable1ThroughputPerGpuWithinTwelvePointFivePercentOnEveryRow) { check_narayanan(true, 0.125); }
+TEST(Calibration, NarayananTable1ThroughputPerGpuWithinTwelvePointFivePercentOnEveryRow) {
+  check_narayanan(true, 0.125);
+}
 
 TEST(Calibration, NarayananTable2ThroughputPerGpuWithinTenPercentOnEveryRow) { check_narayanan(false, 0.10); }
 
@@ -117,14 +118,16 @@ TEST(Calibration, PublishedHopperAndBlackwellRunsPerRowTable) {
       if (h["id"] == row["hw"]) peak = h["peak_flops"];
     }
     ASSERT_GT(peak, 0) << label;
-    const double measured = r["flops_per_token"].get<double>() * row["measured_tokens_per_s_per_gpu"].get<double>() / peak;
+    const double measured =
+        r["flops_per_token"].get<double>() * row["measured_tokens_per_s_per_gpu"].get<double>() / peak;
     const double predicted = r["mfu"];
     const double error = 100 * (predicted - measured);
     const bool is_moe = request["model"].is_object() && request["model"].value("experts", 1) > 1;
     (is_moe ? moe : dense).push_back(std::fabs(error));
-    std::printf("  %-16s %-9s %-29s %-5s %8.1f%% %8.1f%% %+6.1f%s\n", label.c_str(), row["hw"].get<std::string>().c_str(),
-                row["software_version"].get<std::string>().c_str(), row["precision"].get<std::string>().c_str(),
-                100 * measured, 100 * predicted, error, is_moe ? "  (MoE)" : "");
+    std::printf("  %-16s %-9s %-29s %-5s %8.1f%% %8.1f%% %+6.1f%s\n", label.c_str(),
+                row["hw"].get<std::string>().c_str(), row["software_version"].get<std::string>().c_str(),
+                row["precision"].get<std::string>().c_str(), 100 * measured, 100 * predicted, error,
+                is_moe ? "  (MoE)" : "");
     (void)gpus;
   }
   auto median = [](std::vector<double> v) {
@@ -133,10 +136,11 @@ TEST(Calibration, PublishedHopperAndBlackwellRunsPerRowTable) {
   };
   std::vector<double> all = dense;
   all.insert(all.end(), moe.begin(), moe.end());
-  std::printf("  |MFU error| in points: dense median %.1f, worst %.1f; MoE median %.1f, worst %.1f; all median %.1f; "
-              "%d rows skipped (need fields the engine does not read)\n",
-              median(dense), dense.empty() ? 0 : *std::max_element(dense.begin(), dense.end()), median(moe),
-              moe.empty() ? 0 : *std::max_element(moe.begin(), moe.end()), median(all), skipped);
+  std::printf(
+      "  |MFU error| in points: dense median %.1f, worst %.1f; MoE median %.1f, worst %.1f; all median %.1f; "
+      "%d rows skipped (need fields the engine does not read)\n",
+      median(dense), dense.empty() ? 0 : *std::max_element(dense.begin(), dense.end()), median(moe),
+      moe.empty() ? 0 : *std::max_element(moe.begin(), moe.end()), median(all), skipped);
   EXPECT_GE(dense.size() + moe.size() + skipped, 15u);
   // In-sample (these rows fit megatron-core's GEMM share, 0.90; their held-out errors are tests/engine/loso_test.cpp's:
   // NeMo 24.07 median 3.0 points, Megatron-Bridge 2.8): dense median 2.7, worst 9.3; MoE median 4.4, worst 6.7; all

@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "pipeline_request.hpp"
 
@@ -23,9 +22,12 @@ double draw_time(std::mt19937& rng, double other) {
   const double picks[] = {1e-6, 1e-3, 0.25, 0.5, 1, 2, 3, 10};
   switch (std::uniform_int_distribution<int>(0, 4)(rng)) {
     case 0:
-    case 1: return other;
-    case 2: return picks[std::uniform_int_distribution<int>(0, 7)(rng)];
-    default: return std::uniform_real_distribution<double>(0.01, 5)(rng);
+    case 1:
+      return other;
+    case 2:
+      return picks[std::uniform_int_distribution<int>(0, 7)(rng)];
+    default:
+      return std::uniform_real_distribution<double>(0.01, 5)(rng);
   }
 }
 
@@ -48,7 +50,7 @@ json random_request(std::mt19937& rng, const std::string& schedule) {
   if (split) times["w"] = pick(0, 4) == 0 ? 0.0 : draw_time(rng, b);
   if (pick(0, 4) == 0) times["comm"] = draw_time(rng, f);
   const bool forward = (schedule == "gpipe" || schedule == "interleaved") && pick(0, 5) == 0;
-  return {{"schedule", schedule}, {"stages", p}, {"microbatches", m}, {"chunks", v}, {"times", times},
+  return {{"schedule", schedule},    {"stages", p},         {"microbatches", m}, {"chunks", v}, {"times", times},
           {"forward_only", forward}, {"include_ops", false}};
 }
 
@@ -74,7 +76,9 @@ TEST(ClosedFormProperty, AQuotedValueEqualsTheSimulatedMeasureForEverySchedule) 
         << request.dump() << "\nclosed form: " << cf.dump();
   }
   for (const char* schedule : kSchedules) {
-    EXPECT_GT(quoted[schedule], 50) << schedule << " (" << quoted[schedule] << " quoted, " << unquoted[schedule] << " not)" << ": too few quoted to test the form";
+    EXPECT_GT(quoted[schedule], 50) << schedule << " (" << quoted[schedule] << " quoted, " << unquoted[schedule]
+                                    << " not)"
+                                    << ": too few quoted to test the form";
     EXPECT_GT(unquoted[schedule], 50) << schedule << ": the condition never fails in the draw";
   }
 }
@@ -82,11 +86,16 @@ TEST(ClosedFormProperty, AQuotedValueEqualsTheSimulatedMeasureForEverySchedule) 
 TEST(ClosedFormProperty, TheIssuesCounterexamplesAreNotQuoted) {
   // Issue 26: dualpipe 8 × 64 at f = b = 3, w = 10 quoted −3/1021 against 0.0173 simulated; zb-h1 4 × 8 at f = 1,
   // b = 10^−6, w = 1 quoted 1.9·10^−7 against 0.158.
-  for (const json& request :
-       {json{{"schedule", "dualpipe"}, {"stages", 8}, {"microbatches", 64}, {"times", {{"f", 3}, {"b", 3}, {"w", 10}}},
-             {"include_ops", false}},
-        json{{"schedule", "zb-h1"}, {"stages", 4}, {"microbatches", 8}, {"times", {{"f", 1}, {"b", 1e-6}, {"w", 1}}},
-             {"include_ops", false}}}) {
+  for (const json& request : {json{{"schedule", "dualpipe"},
+                                   {"stages", 8},
+                                   {"microbatches", 64},
+                                   {"times", {{"f", 3}, {"b", 3}, {"w", 10}}},
+                                   {"include_ops", false}},
+                              json{{"schedule", "zb-h1"},
+                                   {"stages", 4},
+                                   {"microbatches", 8},
+                                   {"times", {{"f", 1}, {"b", 1e-6}, {"w", 1}}},
+                                   {"include_ops", false}}}) {
     const json r = parascope::testing::ask_pipeline(request);
     EXPECT_TRUE(r["closed_form"]["value"].is_null()) << r["closed_form"].dump();
   }

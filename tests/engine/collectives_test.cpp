@@ -1,12 +1,12 @@
 // Collectives: the ring trace really sums, each cost matches its closed form, and bad requests are refused by field.
+#include "parascope/collectives.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
-#include "parascope/collectives.hpp"
 
 namespace {
 
@@ -179,10 +179,10 @@ TEST(AllToAll, PaysOneLatencyPerBatchOfEightPeersAsNcclGroupsThem) {
 }
 
 TEST(Collectives, OneGpuCostsNothing) {
-  for (const CollectiveCost& c : {ring_allreduce(1, 1e9, kNvlink), tree_allreduce(1, 1e9, kNvlink),
-                                  hierarchical_allreduce(1, 8, 1e9, kNvlink, kInfiniband),
-                                  ring_allgather(1, 1e9, kNvlink), ring_reducescatter(1, 1e9, kNvlink),
-                                  alltoall(1, 1e9, kNvlink)}) {
+  for (const CollectiveCost& c :
+       {ring_allreduce(1, 1e9, kNvlink), tree_allreduce(1, 1e9, kNvlink),
+        hierarchical_allreduce(1, 8, 1e9, kNvlink, kInfiniband), ring_allgather(1, 1e9, kNvlink),
+        ring_reducescatter(1, 1e9, kNvlink), alltoall(1, 1e9, kNvlink)}) {
     EXPECT_EQ(c.time, 0);
     EXPECT_EQ(c.algbw, 0);
     EXPECT_EQ(c.busbw, 0);
@@ -201,7 +201,11 @@ TEST(Collectives, AMillionGpusGiveFiniteCosts) {
 // ---- the JSON ops ----
 
 TEST(AllreduceOp, AnswersWithThePresetsLinkAndTheSameNumbersAsTheFunction) {
-  json r = call({{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 8}, {"bytes", 1e9}, {"link", "h100-sxm"},
+  json r = call({{"op", "allreduce"},
+                 {"algorithm", "ring"},
+                 {"gpus", 8},
+                 {"bytes", 1e9},
+                 {"link", "h100-sxm"},
                  {"link_kind", "inter"}});
   const CollectiveCost c = ring_allreduce(8, 1e9, kInfiniband);
   EXPECT_DOUBLE_EQ(r["time"].get<double>(), c.time);
@@ -212,18 +216,30 @@ TEST(AllreduceOp, AnswersWithThePresetsLinkAndTheSameNumbersAsTheFunction) {
 }
 
 TEST(AllreduceOp, HierarchicalTakesThePresetsNodeSizeUnlessGiven) {
-  json r = call({{"op", "allreduce"}, {"algorithm", "hierarchical"}, {"gpus", 64}, {"bytes", 1e9}, {"link", "h100-sxm"}});
+  json r =
+      call({{"op", "allreduce"}, {"algorithm", "hierarchical"}, {"gpus", 64}, {"bytes", 1e9}, {"link", "h100-sxm"}});
   EXPECT_EQ(r["gpus_per_node"], 8);
   EXPECT_DOUBLE_EQ(r["time"].get<double>(), hierarchical_allreduce(64, 8, 1e9, kNvlink, kInfiniband).time);
-  json explicit_links = call({{"op", "allreduce"}, {"algorithm", "hierarchical"}, {"gpus", 64}, {"bytes", 1e9},
-                              {"intra_bandwidth", 450e9}, {"intra_latency", 3.4e-6}, {"inter_bandwidth", 50e9},
-                              {"inter_latency", 14e-6}, {"gpus_per_node", 8}});
+  json explicit_links = call({{"op", "allreduce"},
+                              {"algorithm", "hierarchical"},
+                              {"gpus", 64},
+                              {"bytes", 1e9},
+                              {"intra_bandwidth", 450e9},
+                              {"intra_latency", 3.4e-6},
+                              {"inter_bandwidth", 50e9},
+                              {"inter_latency", 14e-6},
+                              {"gpus_per_node", 8}});
   EXPECT_EQ(explicit_links["time"], r["time"]);
 }
 
 TEST(AllreduceOp, TraceReportsRoundsTransfersAndBuffersThatEndWithTheSum) {
-  json r = call({{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 4}, {"bytes", 4096}, {"bandwidth", 1e9},
-                 {"latency", 0}, {"trace", true}});
+  json r = call({{"op", "allreduce"},
+                 {"algorithm", "ring"},
+                 {"gpus", 4},
+                 {"bytes", 4096},
+                 {"bandwidth", 1e9},
+                 {"latency", 0},
+                 {"trace", true}});
   ASSERT_EQ(r["rounds"].size(), 6u);
   EXPECT_EQ(r["chunk_bytes"], 1024.0);
   EXPECT_EQ(r["rounds"][0]["phase"], "scatter-reduce");
@@ -233,8 +249,8 @@ TEST(AllreduceOp, TraceReportsRoundsTransfersAndBuffersThatEndWithTheSum) {
 }
 
 TEST(AllreduceOp, RefusesBadRequestsNamingTheField) {
-  const json ok = {{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 8}, {"bytes", 1e6}, {"bandwidth", 1e9},
-                   {"latency", 1e-6}};
+  const json ok = {{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 8},
+                   {"bytes", 1e6},      {"bandwidth", 1e9},    {"latency", 1e-6}};
   auto with = [&](const char* key, json value) {
     json r = ok;
     r[key] = std::move(value);
@@ -265,8 +281,8 @@ TEST(AllreduceOp, RefusesBadRequestsNamingTheField) {
   no_link.erase("latency");
   EXPECT_EQ(refusal(no_link)["field"], "link");
   // JSON has no NaN or infinity: a number too large for a double is refused at parsing.
-  json huge = json::parse(parascope::call(
-      R"({"op":"allreduce","algorithm":"ring","gpus":8,"bytes":1e999,"bandwidth":1e9,"latency":0})"));
+  json huge = json::parse(
+      parascope::call(R"({"op":"allreduce","algorithm":"ring","gpus":8,"bytes":1e999,"bandwidth":1e9,"latency":0})"));
   EXPECT_EQ(huge["error"]["code"], "invalid_json");
 }
 
@@ -297,14 +313,18 @@ TEST(FlatCollectives, RefuseAnIntraNodeLinkForMoreGpusThanANodeHolds) {
     EXPECT_FALSE(call(r).contains("error")) << op;
   }
   // A TPU v4 host holds 4 chips.
-  EXPECT_EQ(refusal({{"op", "allreduce"}, {"algorithm", "tree"}, {"gpus", 5}, {"bytes", 1e6}, {"link", "tpu-v4"},
+  EXPECT_EQ(refusal({{"op", "allreduce"},
+                     {"algorithm", "tree"},
+                     {"gpus", 5},
+                     {"bytes", 1e6},
+                     {"link", "tpu-v4"},
                      {"link_kind", "intra"}})["field"],
             "link_kind");
 }
 
 TEST(AllreduceOp, RefusesTraceBeyondSixtyFourGpusAndForOtherAlgorithms) {
-  json r = {{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 65}, {"bytes", 1e6}, {"bandwidth", 1e9},
-            {"latency", 0}, {"trace", true}};
+  json r = {{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 65},   {"bytes", 1e6},
+            {"bandwidth", 1e9},  {"latency", 0},        {"trace", true}};
   EXPECT_EQ(refusal(r)["code"], "too_large");
   r["gpus"] = 64;
   EXPECT_FALSE(call(r).contains("error"));
@@ -327,9 +347,9 @@ TEST(OnePassOps, AnswerWithTheirClosedFormsAndRefuseATrace) {
     json r = call({{"op", op}, {"gpus", 8}, {"bytes", 1e9}, {"link", "h100-sxm"}, {"link_kind", "intra"}});
     const double latencies = std::string(op) == "alltoall" ? 1 : 7;  // all-to-all: its 7 peers in one batch
     EXPECT_DOUBLE_EQ(r["time"].get<double>(), latencies * 3.4e-6 + 7.0 / 8 * 1e9 / 450e9) << op;
-    EXPECT_EQ(refusal({{"op", op}, {"gpus", 8}, {"bytes", 1e9}, {"bandwidth", 1e9}, {"latency", 0}, {"trace", true}})
-                  ["code"],
-              "unknown_field");
+    EXPECT_EQ(
+        refusal({{"op", op}, {"gpus", 8}, {"bytes", 1e9}, {"bandwidth", 1e9}, {"latency", 0}, {"trace", true}})["code"],
+        "unknown_field");
   }
 }
 

@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -64,28 +63,72 @@ TEST(ConfigExport, TheMegatronArgumentsOfAPublishedRun) {
 
 TEST(ConfigExport, EveryFlagIsOneMegatronDefines) {
   // Checked by hand against megatron/training/arguments.py at core_v0.14.0 (NVIDIA/Megatron-LM).
-  const std::set<std::string> defined = {
-      "--num-layers", "--hidden-size", "--ffn-hidden-size", "--num-attention-heads", "--group-query-attention",
-      "--num-query-groups", "--kv-channels", "--seq-length", "--max-position-embeddings", "--vocab-size",
-      "--make-vocab-size-divisible-by", "--swiglu", "--normalization", "--position-embedding-type",
-      "--untie-embeddings-and-output-weights", "--disable-bias-linear", "--attention-dropout", "--hidden-dropout",
-      "--num-experts", "--moe-router-topk", "--moe-ffn-hidden-size", "--moe-grouped-gemm",
-      "--moe-shared-expert-intermediate-size", "--moe-layer-freq", "--expert-model-parallel-size",
-      "--expert-tensor-parallel-size", "--multi-latent-attention", "--kv-lora-rank", "--q-lora-rank", "--qk-head-dim",
-      "--qk-pos-emb-head-dim", "--v-head-dim", "--tensor-model-parallel-size", "--pipeline-model-parallel-size",
-      "--num-virtual-stages-per-pipeline-rank", "--context-parallel-size", "--decoder-first-pipeline-num-layers",
-      "--decoder-last-pipeline-num-layers", "--account-for-embedding-in-pipeline-split",
-      "--account-for-loss-in-pipeline-split", "--micro-batch-size", "--global-batch-size", "--sequence-parallel",
-      "--recompute-granularity", "--recompute-method", "--recompute-num-layers", "--use-distributed-optimizer",
-      "--overlap-param-gather", "--use-megatron-fsdp", "--data-parallel-sharding-strategy", "--bf16", "--fp8-format",
-      "--fp8-recipe", "--overlap-grad-reduce", "--tp-comm-overlap"};
+  const std::set<std::string> defined = {"--num-layers",
+                                         "--hidden-size",
+                                         "--ffn-hidden-size",
+                                         "--num-attention-heads",
+                                         "--group-query-attention",
+                                         "--num-query-groups",
+                                         "--kv-channels",
+                                         "--seq-length",
+                                         "--max-position-embeddings",
+                                         "--vocab-size",
+                                         "--make-vocab-size-divisible-by",
+                                         "--swiglu",
+                                         "--normalization",
+                                         "--position-embedding-type",
+                                         "--untie-embeddings-and-output-weights",
+                                         "--disable-bias-linear",
+                                         "--attention-dropout",
+                                         "--hidden-dropout",
+                                         "--num-experts",
+                                         "--moe-router-topk",
+                                         "--moe-ffn-hidden-size",
+                                         "--moe-grouped-gemm",
+                                         "--moe-shared-expert-intermediate-size",
+                                         "--moe-layer-freq",
+                                         "--expert-model-parallel-size",
+                                         "--expert-tensor-parallel-size",
+                                         "--multi-latent-attention",
+                                         "--kv-lora-rank",
+                                         "--q-lora-rank",
+                                         "--qk-head-dim",
+                                         "--qk-pos-emb-head-dim",
+                                         "--v-head-dim",
+                                         "--tensor-model-parallel-size",
+                                         "--pipeline-model-parallel-size",
+                                         "--num-virtual-stages-per-pipeline-rank",
+                                         "--context-parallel-size",
+                                         "--decoder-first-pipeline-num-layers",
+                                         "--decoder-last-pipeline-num-layers",
+                                         "--account-for-embedding-in-pipeline-split",
+                                         "--account-for-loss-in-pipeline-split",
+                                         "--micro-batch-size",
+                                         "--global-batch-size",
+                                         "--sequence-parallel",
+                                         "--recompute-granularity",
+                                         "--recompute-method",
+                                         "--recompute-num-layers",
+                                         "--use-distributed-optimizer",
+                                         "--overlap-param-gather",
+                                         "--use-megatron-fsdp",
+                                         "--data-parallel-sharding-strategy",
+                                         "--bf16",
+                                         "--fp8-format",
+                                         "--fp8-recipe",
+                                         "--overlap-grad-reduce",
+                                         "--tp-comm-overlap"};
   json deepseek = {{"op", "step"},
                    {"model", "deepseek-v3"},
                    {"hardware", "h800"},
                    {"cluster", {{"gpus", 2048}}},
                    {"precision", "fp8"},
                    {"parallel",
-                    {{"pp", 16}, {"ep", 64}, {"microbatch_size", 1}, {"global_batch", 15360}, {"schedule", "dualpipe"},
+                    {{"pp", 16},
+                     {"ep", 64},
+                     {"microbatch_size", 1},
+                     {"global_batch", 15360},
+                     {"schedule", "dualpipe"},
                      {"zero", 1}}}};
   for (const json& step : {kKorthikanti, deepseek}) {
     const json r = exported(step);
@@ -102,7 +145,8 @@ TEST(ConfigExport, EveryFlagIsOneMegatronDefines) {
   EXPECT_TRUE(has_note(r, "schedule"));  // DualPipe: no Megatron flag
   // The first three layers dense, the rest MoE.
   bool pattern = false;
-  for (const json& a : r["args"]) pattern = pattern || a.get<std::string>().rfind("--moe-layer-freq \"[0,0,0,1,", 0) == 0;
+  for (const json& a : r["args"])
+    pattern = pattern || a.get<std::string>().rfind("--moe-layer-freq \"[0,0,0,1,", 0) == 0;
   EXPECT_TRUE(pattern) << r["args"].dump();
 }
 

@@ -3,11 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -51,10 +50,14 @@ TEST(ConfigImportDeepspeed, SeededRequestsRoundTrip) {
   auto pick = [&rng](std::initializer_list<json> xs) { return *(xs.begin() + rng() % xs.size()); };
   int checked = 0;
   for (int i = 0; i < 100 && checked < 30; ++i) {
-    json request = {{"op", "step"}, {"model", pick({"gpt2-124m", "llama3-8b", "mixtral-8x7b"})},
-                    {"hardware", "h100-sxm"}, {"cluster", {{"gpus", pick({8, 16, 64})}}}, {"software", "deepspeed"},
-                    {"parallel", {{"microbatch_size", pick({1, 2, 4})}, {"global_batch", pick({64, 256})},
-                                  {"zero", pick({0, 1, 2, 3})}}}};
+    json request = {
+        {"op", "step"},
+        {"model", pick({"gpt2-124m", "llama3-8b", "mixtral-8x7b"})},
+        {"hardware", "h100-sxm"},
+        {"cluster", {{"gpus", pick({8, 16, 64})}}},
+        {"software", "deepspeed"},
+        {"parallel",
+         {{"microbatch_size", pick({1, 2, 4})}, {"global_batch", pick({64, 256})}, {"zero", pick({0, 1, 2, 3})}}}};
     if (ask(request).contains("error")) continue;
     const json out = ask({{"op", "config_export"}, {"format", "deepspeed"}, {"request", request}});
     ASSERT_FALSE(out.contains("error")) << out.dump();

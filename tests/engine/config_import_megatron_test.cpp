@@ -3,12 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "../../engine/src/config_import_formats.hpp"
 #include "parascope/api.hpp"
@@ -85,8 +84,8 @@ void expect_round_trip(const json& request) {
 }
 
 json step_of(const std::string& model, const json& parallel, const std::string& precision = "bf16") {
-  return {{"op", "step"},        {"model", model},     {"hardware", "h100-sxm"},
-          {"cluster", {{"gpus", 64}}}, {"parallel", parallel}, {"precision", precision}};
+  return {{"op", "step"},         {"model", model},        {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 64}}},
+          {"parallel", parallel}, {"precision", precision}};
 }
 
 TEST(ConfigImportMegatron, RoundTripOverThePresets) {
@@ -109,9 +108,13 @@ TEST(ConfigImportMegatron, RoundTripOverSeededRandomRequests) {
   for (const parascope::ModelShape& m : parascope::model_presets()) ids.push_back(m.id);
   int checked = 0;
   for (int i = 0; i < 300 && checked < 60; ++i) {
-    json p = {{"tp", pick({1, 2, 4, 8})}, {"pp", pick({1, 2, 4})}, {"microbatch_size", pick({1, 2})},
-              {"global_batch", pick({64, 128, 256})}, {"recompute", pick({"none", "selective", "full"})},
-              {"zero", pick({0, 1, 2, 3})}, {"sequence_parallel", pick({true, false})}};
+    json p = {{"tp", pick({1, 2, 4, 8})},
+              {"pp", pick({1, 2, 4})},
+              {"microbatch_size", pick({1, 2})},
+              {"global_batch", pick({64, 128, 256})},
+              {"recompute", pick({"none", "selective", "full"})},
+              {"zero", pick({0, 1, 2, 3})},
+              {"sequence_parallel", pick({true, false})}};
     if (p["tp"] == 1) p.erase("sequence_parallel");  // Megatron has no SP without TP: not exported
     if (p["pp"] != 1 && rng() % 2) p["vpp"] = 2;
     if (rng() % 3 == 0) p["cp"] = 2;

@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -89,9 +88,10 @@ TEST(ConfigImport, WhatTheFileLeavesOpenIsListedAsAssumed) {
   EXPECT_NE(fields.find("ffn;"), std::string::npos) << fields;              // n_inner absent: 4 × hidden
   EXPECT_NE(fields.find("tied_embeddings;"), std::string::npos) << fields;  // GPT-2's default: tied
   EXPECT_NE(fields.find("seq;"), std::string::npos) << fields;              // max_position_embeddings
-  const json given = import("gpt2.json", {{"seq", 512}, {"base", {{"hardware", "a100-80gb"},
-                                                                  {"cluster", {{"gpus", 1}}},
-                                                                  {"parallel", {{"global_batch", 4}}}}}});
+  const json given =
+      import("gpt2.json",
+             {{"seq", 512},
+              {"base", {{"hardware", "a100-80gb"}, {"cluster", {{"gpus", 1}}}, {"parallel", {{"global_batch", 4}}}}}});
   EXPECT_EQ(given["request"]["model"]["seq"], 512);
   EXPECT_EQ(given["request"]["hardware"], "a100-80gb");
   for (const json& a : given["assumed"]) EXPECT_NE(a["field"], "seq");

@@ -3,11 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -66,7 +65,7 @@ TEST(ConfigImportTorchtitan, ShippedTomlsCostAsThePresetsAndRoundTrip) {
     EXPECT_EQ(back["request"], r["request"]) << s.file << "\n" << out["text"].get<std::string>();
   }
   const json r8 = import(fixture("llama3_8b.toml"), shipped[0].base);
-  EXPECT_EQ(r8["request"]["parallel"]["recompute"], "op");  // selective_ac_option = "op"
+  EXPECT_EQ(r8["request"]["parallel"]["recompute"], "op");   // selective_ac_option = "op"
   EXPECT_EQ(r8["request"]["parallel"]["zero"], 3);           // data_parallel_shard_degree -1: FSDP over 64
   EXPECT_EQ(r8["request"]["parallel"]["global_batch"], 64);  // local_batch_size 1 × 64
   const json r405 = import(fixture("llama3_405b.toml"), shipped[2].base);
@@ -81,12 +80,20 @@ TEST(ConfigImportTorchtitan, SeededRequestsRoundTrip) {
   auto pick = [&rng](std::initializer_list<json> xs) { return *(xs.begin() + rng() % xs.size()); };
   int checked = 0;
   for (int i = 0; i < 200 && checked < 40; ++i) {
-    json p = {{"tp", pick({1, 2, 8})}, {"pp", pick({1, 2, 4})}, {"microbatch_size", pick({1, 2})},
-              {"global_batch", pick({64, 128})}, {"recompute", pick({"none", "full", "op"})}, {"zero", pick({0, 3})}};
+    json p = {{"tp", pick({1, 2, 8})},
+              {"pp", pick({1, 2, 4})},
+              {"microbatch_size", pick({1, 2})},
+              {"global_batch", pick({64, 128})},
+              {"recompute", pick({"none", "full", "op"})},
+              {"zero", pick({0, 3})}};
     if (p["tp"] != 1) p["sequence_parallel"] = true;
     if (p["pp"] != 1 && rng() % 2) p["vpp"] = 2;
-    json request = {{"op", "step"}, {"model", pick({"llama3-8b", "llama3-70b"})}, {"hardware", "h100-sxm"},
-                    {"cluster", {{"gpus", pick({16, 64})}}}, {"parallel", p}, {"software", pick({"pytorch", "pytorch-compile"})},
+    json request = {{"op", "step"},
+                    {"model", pick({"llama3-8b", "llama3-70b"})},
+                    {"hardware", "h100-sxm"},
+                    {"cluster", {{"gpus", pick({16, 64})}}},
+                    {"parallel", p},
+                    {"software", pick({"pytorch", "pytorch-compile"})},
                     {"precision", pick({"bf16", "fp8"})}};
     if (ask(request).contains("error")) continue;
     const json out = exported(request);

@@ -14,8 +14,8 @@ using step_request::step;
 const json kModel = {{"layers", 4}, {"hidden", 1024}, {"heads", 8}, {"vocab", 1}, {"seq", 1024}};
 constexpr double kParams = 50342912.0;
 // Links so fast that every prefetched gather hides behind a layer's compute: only what cannot be prefetched shows.
-const json kFastHardware = {{"peak_flops", 1e14}, {"memory_bandwidth", 1e12}, {"intra_bandwidth", 1e15},
-                            {"inter_bandwidth", 1e15}, {"intra_latency", 0}, {"inter_latency", 0}};
+const json kFastHardware = {{"peak_flops", 1e14},      {"memory_bandwidth", 1e12}, {"intra_bandwidth", 1e15},
+                            {"inter_bandwidth", 1e15}, {"intra_latency", 0},       {"inter_latency", 0}};
 const json kNoLatency = {{"link_efficiency", 1.0}};
 
 /// Ring all-gather / reduce-scatter of `bytes` over n ranks at 1e15 B/s and no latency: (n−1)/n · bytes / B.
@@ -85,7 +85,8 @@ TEST(Fsdp, Llama3At16kGpusIsNearZeroOneWithoutReshardingAndSlowerWithIt) {
     p.update(extra);
     return step("llama3-405b", "h100-sxm", {{"gpus", 16384}}, p);
   };
-  json zero1 = run({{"zero", 1}}), fsdp = run({{"zero", 3}}), resharding = run({{"zero", 3}, {"reshard_after_forward", true}});
+  json zero1 = run({{"zero", 1}}), fsdp = run({{"zero", 3}}),
+       resharding = run({{"zero", 3}, {"reshard_after_forward", true}});
   EXPECT_LT(fsdp["breakdown"]["dp_comm"].get<double>(), 2.0 * zero1["breakdown"]["dp_comm"].get<double>());
   EXPECT_NEAR(fsdp["mfu"].get<double>(), zero1["mfu"].get<double>(), 0.01);
   EXPECT_GT(resharding["breakdown"]["dp_comm"].get<double>(), 10.0 * fsdp["breakdown"]["dp_comm"].get<double>());

@@ -6,11 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 #include "parascope/moe.hpp"
@@ -55,8 +54,8 @@ TEST(HardeningMoe, EveryTokenTakesEveryExpertOnceWhenTopKIsAll) {
 }
 
 TEST(HardeningMoe, TheLargestRequestIsAcceptedAndOneMoreAssignmentIsNot) {
-  json request = {{"op", "moe_route"}, {"tokens", 1024}, {"experts", 4096}, {"top_k", 4096}, {"skew", 10},
-                  {"ep", 256}, {"hidden", 4096}, {"bandwidth", 1e11}, {"latency", 1e-6}};
+  json request = {{"op", "moe_route"}, {"tokens", 1024}, {"experts", 4096},   {"top_k", 4096},  {"skew", 10},
+                  {"ep", 256},         {"hidden", 4096}, {"bandwidth", 1e11}, {"latency", 1e-6}};
   EXPECT_FALSE(ask(request).contains("error"));
   request["tokens"] = 1025;
   expect_error(request, "too_large", "tokens");
@@ -65,44 +64,67 @@ TEST(HardeningMoe, TheLargestRequestIsAcceptedAndOneMoreAssignmentIsNot) {
 // --- Overflow: an error naming the field the request sent, never a null ---------------------------------------------
 
 TEST(HardeningNumbers, AVanishingPeakIsRefusedAtPeakFlopsNotAnsweredWithNull) {
-  expect_error({{"op", "mfu"}, {"model", "gpt2-124m"}, {"hardware", {{"peak_flops", 1e-300}}}, {"gpus", 1},
+  expect_error({{"op", "mfu"},
+                {"model", "gpt2-124m"},
+                {"hardware", {{"peak_flops", 1e-300}}},
+                {"gpus", 1},
                 {"tokens_per_second", 1e18}},
                "out_of_range", "hardware.peak_flops");
 }
 
 TEST(HardeningNumbers, AStepOnVanishingHardwareBlamesTheHardwareNotTheSchedule) {
-  const json hw = {{"peak_flops", 1e-300}, {"memory_bandwidth", 1e-300}, {"intra_bandwidth", 1e-300},
-                   {"inter_bandwidth", 1e-300}, {"gpus_per_node", 8}};
-  expect_error({{"op", "step"}, {"model", "gpt2-124m"}, {"hardware", hw}, {"cluster", {{"gpus", 8}}},
+  const json hw = {{"peak_flops", 1e-300},
+                   {"memory_bandwidth", 1e-300},
+                   {"intra_bandwidth", 1e-300},
+                   {"inter_bandwidth", 1e-300},
+                   {"gpus_per_node", 8}};
+  expect_error({{"op", "step"},
+                {"model", "gpt2-124m"},
+                {"hardware", hw},
+                {"cluster", {{"gpus", 8}}},
                 {"parallel", {{"global_batch", 8}}}},
                "out_of_range", "hardware.peak_flops");
 }
 
 TEST(HardeningNumbers, OpsTooLongForThePipelineBlameTheHardware) {
   // A 1 FLOP/s GPU: GPT-3's microbatch takes longer than the pipeline's 1e12 limit on an op.
-  const json hw = {{"peak_flops", 1}, {"memory_bandwidth", 1}, {"intra_bandwidth", 1}, {"inter_bandwidth", 1},
-                   {"gpus_per_node", 8}};
-  expect_error({{"op", "step"}, {"model", "gpt3-175b"}, {"hardware", hw}, {"cluster", {{"gpus", 8}}},
+  const json hw = {
+      {"peak_flops", 1}, {"memory_bandwidth", 1}, {"intra_bandwidth", 1}, {"inter_bandwidth", 1}, {"gpus_per_node", 8}};
+  expect_error({{"op", "step"},
+                {"model", "gpt3-175b"},
+                {"hardware", hw},
+                {"cluster", {{"gpus", 8}}},
                 {"parallel", {{"pp", 8}, {"global_batch", 8}}}},
                "out_of_range", "hardware");
 }
 
 TEST(HardeningNumbers, TooManyPipelineOpsInAStepBlameTheGlobalBatch) {
-  expect_error({{"op", "step"}, {"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 32}}},
+  expect_error({{"op", "step"},
+                {"model", "llama3-8b"},
+                {"hardware", "h100-sxm"},
+                {"cluster", {{"gpus", 32}}},
                 {"parallel", {{"pp", 32}, {"global_batch", 65536}}}},
                "too_large", "parallel.global_batch");
 }
 
 TEST(HardeningNumbers, EfficienciesAndStepTimesHaveFloorsThatKeepAnswersFinite) {
-  expect_error({{"op", "step"}, {"model", "gpt2-124m"}, {"hardware", "a100-40gb"}, {"cluster", {{"gpus", 8}}},
-                {"parallel", {{"global_batch", 8}}}, {"efficiency", {{"gemm_max", 1e-300}}}},
+  expect_error({{"op", "step"},
+                {"model", "gpt2-124m"},
+                {"hardware", "a100-40gb"},
+                {"cluster", {{"gpus", 8}}},
+                {"parallel", {{"global_batch", 8}}},
+                {"efficiency", {{"gemm_max", 1e-300}}}},
                "out_of_range", "efficiency.gemm_max");
-  expect_error({{"op", "mfu"}, {"model", "gpt2-124m"}, {"hardware", "a100-40gb"}, {"gpus", 1},
-                {"step_time", 1e-300}, {"tokens_per_step", 1e15}},
+  expect_error({{"op", "mfu"},
+                {"model", "gpt2-124m"},
+                {"hardware", "a100-40gb"},
+                {"gpus", 1},
+                {"step_time", 1e-300},
+                {"tokens_per_step", 1e15}},
                "out_of_range", "step_time");
-  expect_error({{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 8}, {"bytes", 1e18}, {"bandwidth", 1e-300},
-                {"latency", 0}},
-               "out_of_range", "bandwidth");
+  expect_error(
+      {{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", 8}, {"bytes", 1e18}, {"bandwidth", 1e-300}, {"latency", 0}},
+      "out_of_range", "bandwidth");
 }
 
 // --- No negative times or fractions ----------------------------------------------------------------------------------
@@ -117,13 +139,17 @@ void expect_no_negative_breakdown(const json& request) {
 
 TEST(HardeningNumbers, OneStageStepsHaveNoNegativePipelineTime) {
   // The fixture case that answered pp_comm = -8.9e-16 s, and a sweep of pp = 1 runs.
-  expect_no_negative_breakdown({{"op", "step"}, {"model", "llama3-8b"}, {"hardware", "h100-sxm"},
+  expect_no_negative_breakdown({{"op", "step"},
+                                {"model", "llama3-8b"},
+                                {"hardware", "h100-sxm"},
                                 {"cluster", {{"gpus", 64}}},
                                 {"parallel", {{"zero", 3}, {"microbatch_size", 2}, {"global_batch", 512}}}});
   for (const char* model : {"gpt2-124m", "llama3-8b", "llama3-70b", "mixtral-8x7b"}) {
     for (int gpus : {8, 16, 64}) {
       for (int batch_per_gpu : {1, 3, 8}) {
-        expect_no_negative_breakdown({{"op", "step"}, {"model", model}, {"hardware", "h100-sxm"},
+        expect_no_negative_breakdown({{"op", "step"},
+                                      {"model", model},
+                                      {"hardware", "h100-sxm"},
                                       {"cluster", {{"gpus", gpus}}},
                                       {"parallel", {{"tp", 4}, {"global_batch", gpus / 4 * batch_per_gpu}}}});
       }
@@ -133,8 +159,13 @@ TEST(HardeningNumbers, OneStageStepsHaveNoNegativePipelineTime) {
 
 TEST(HardeningNumbers, OpTimesTheTimelineCannotResolveAreRefusedNotAnsweredWithANegativeBubble) {
   // Answered steady_bubble_fraction = -1: at 1e12 a double cannot hold a 1e-6 op, so spans came out shorter than busy.
-  expect_error({{"op", "pipeline"}, {"schedule", "gpipe"}, {"stages", 2}, {"microbatches", 2}, {"forward_only", true},
-                {"times", {{"f", 1e-6}, {"b", 0.1}, {"comm", 1e12}}}, {"include_ops", false}},
+  expect_error({{"op", "pipeline"},
+                {"schedule", "gpipe"},
+                {"stages", 2},
+                {"microbatches", 2},
+                {"forward_only", true},
+                {"times", {{"f", 1e-6}, {"b", 0.1}, {"comm", 1e12}}},
+                {"include_ops", false}},
                "inconsistent", "times.comm");
 }
 
@@ -151,8 +182,9 @@ TEST(HardeningNumbers, PipelineFractionsStayInZeroToOneOverRandomTimes) {
     const double f = log_uniform(1e-6, 1e6);
     json times = {{"f", f}, {"b", f * log_uniform(1e-3, 1e3)}, {"comm", f * log_uniform(1e-9, 1e3)}};
     if (schedule == "zb-h1" || schedule == "zb-h2" || schedule == "dualpipe") times["w"] = f * log_uniform(1e-3, 1e3);
-    const json request = {{"op", "pipeline"}, {"schedule", schedule}, {"stages", stages},
-                          {"microbatches", microbatches}, {"times", times}, {"include_ops", false}};
+    const json request = {{"op", "pipeline"}, {"schedule", schedule},
+                          {"stages", stages}, {"microbatches", microbatches},
+                          {"times", times},   {"include_ops", false}};
     const json answer = ask(request);
     if (answer.contains("error")) continue;
     ++answered;
@@ -168,9 +200,11 @@ TEST(HardeningNumbers, HfuAboveOneSaysWhy) {
   // Attention-bound: a 2-layer model at 128k context. The full-attention convention counts the causal half that
   // FlashAttention skips, so HFU passes 1 with an attention kernel at 60 % of peak (FlashAttention-2's reach on
   // A100, Dao 2023 Sec. 4.1); the answer must say so.
-  const json request = {{"op", "step"}, {"model", {{"layers", 2}, {"hidden", 256}, {"heads", 4}, {"vocab", 100},
-                                                   {"seq", 131072}}},
-                        {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 8}}}, {"parallel", {{"global_batch", 8}}},
+  const json request = {{"op", "step"},
+                        {"model", {{"layers", 2}, {"hidden", 256}, {"heads", 4}, {"vocab", 100}, {"seq", 131072}}},
+                        {"hardware", "h100-sxm"},
+                        {"cluster", {{"gpus", 8}}},
+                        {"parallel", {{"global_batch", 8}}},
                         {"efficiency", {{"flash_attention_efficiency", 0.6}}}};
   const json full = ask(request);
   ASSERT_GT(full["hfu"].get<double>(), 1.0);
@@ -181,7 +215,10 @@ TEST(HardeningNumbers, HfuAboveOneSaysWhy) {
   EXPECT_LE(causal["hfu"].get<double>(), 1.0);
   EXPECT_FALSE(causal.contains("hfu_note"));
   // Presets at the default efficiencies stay below 1 and carry no note.
-  const json preset = ask({{"op", "step"}, {"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 8}}},
+  const json preset = ask({{"op", "step"},
+                           {"model", "llama3-8b"},
+                           {"hardware", "h100-sxm"},
+                           {"cluster", {{"gpus", 8}}},
                            {"parallel", {{"global_batch", 8}}}});
   EXPECT_LE(preset["hfu"].get<double>(), 1.0);
   EXPECT_FALSE(preset.contains("hfu_note"));
@@ -211,8 +248,13 @@ TEST(HardeningFuzz, TheSlowestFuzzedRequestsTheRingTracesAreAnsweredInFull) {
   // 49 to 62 GPUs, 0.1 s natively. Their size is bounded by the trace limit (64 GPUs); tests/js/worst-cases.test.mjs
   // checks the 64-GPU trace's memory, npm run bench its time.
   for (int gpus : {49, 55, 62}) {
-    const json answer = ask({{"op", "allreduce"}, {"algorithm", "ring"}, {"gpus", gpus}, {"bytes", 1e6},
-                             {"bandwidth", 1e9}, {"latency", 0}, {"trace", true}});
+    const json answer = ask({{"op", "allreduce"},
+                             {"algorithm", "ring"},
+                             {"gpus", gpus},
+                             {"bytes", 1e6},
+                             {"bandwidth", 1e9},
+                             {"latency", 0},
+                             {"trace", true}});
     ASSERT_FALSE(answer.contains("error")) << answer.dump().substr(0, 300);
     EXPECT_EQ(answer["rounds"].size(), std::size_t(2 * (gpus - 1)));
   }

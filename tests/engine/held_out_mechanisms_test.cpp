@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "../../engine/src/network_fit.hpp"
 #include "parascope/api.hpp"
@@ -20,8 +19,12 @@ using nlohmann::json;
 json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
 
 json llama8b(json parallel, json cluster = {{"gpus", 64}}, const std::string& software = "megatron-core") {
-  return {{"op", "step"}, {"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", std::move(cluster)},
-          {"parallel", std::move(parallel)}, {"software", software}};
+  return {{"op", "step"},
+          {"model", "llama3-8b"},
+          {"hardware", "h100-sxm"},
+          {"cluster", std::move(cluster)},
+          {"parallel", std::move(parallel)},
+          {"software", software}};
 }
 
 TEST(NetworkFit, TwoMessageSizesGiveBackTheRingsBandwidthAndLatency) {
@@ -41,15 +44,15 @@ TEST(NetworkFit, TwoMessageSizesGiveBackTheRingsBandwidthAndLatency) {
   // Between measured counts the read is log-linear in the count: halfway in log at the geometric mean.
   const auto two = parascope::detail::fit_nccl_tests({{16, 1e9, 100e9}, {64, 1e9, 25e9}});
   EXPECT_NEAR(parascope::detail::measured_at(two, 32).bandwidth, 50e9, 1e-3);
-  EXPECT_EQ(parascope::detail::measured_at(two, 4).bandwidth, 100e9);     // the nearest below
+  EXPECT_EQ(parascope::detail::measured_at(two, 4).bandwidth, 100e9);    // the nearest below
   EXPECT_EQ(parascope::detail::measured_at(two, 1024).bandwidth, 25e9);  // and above
 }
 
 TEST(NetworkFit, AClusterThatMeasuredLessMakesTheDataParallelReductionSlower) {
   const json parallel = {{"tp", 1}, {"global_batch", 512}, {"zero", 1}};
   const json sold = ask(llama8b(parallel, {{"gpus", 256}}));
-  const json measured = ask(llama8b(
-      parallel, {{"gpus", 256}, {"nccl_tests", {{{"gpus", 256}, {"bytes", 1e9}, {"busbw", 13e9}}}}}));
+  const json measured =
+      ask(llama8b(parallel, {{"gpus", 256}, {"nccl_tests", {{{"gpus", 256}, {"bytes", 1e9}, {"busbw", 13e9}}}}}));
   ASSERT_FALSE(measured.contains("error")) << measured.dump();
   EXPECT_GT(measured["breakdown"]["dp_comm"].get<double>(), sold["breakdown"]["dp_comm"].get<double>());
   EXPECT_LT(measured["mfu"].get<double>(), sold["mfu"].get<double>());
@@ -59,12 +62,13 @@ TEST(NetworkFit, AClusterThatMeasuredLessMakesTheDataParallelReductionSlower) {
 
 TEST(NetworkFit, BadRowsAreRefusedNamingTheRow) {
   const json parallel = {{"tp", 1}, {"global_batch", 512}};
-  const json one_gpu = ask(llama8b(parallel, {{"gpus", 64}, {"nccl_tests", {{{"gpus", 1}, {"bytes", 1e9}, {"busbw", 1e9}}}}}));
+  const json one_gpu =
+      ask(llama8b(parallel, {{"gpus", 64}, {"nccl_tests", {{{"gpus", 1}, {"bytes", 1e9}, {"busbw", 1e9}}}}}));
   EXPECT_EQ(one_gpu["error"]["field"], "cluster.nccl_tests[0].gpus");
   const json empty = ask(llama8b(parallel, {{"gpus", 64}, {"nccl_tests", json::array()}}));
   EXPECT_EQ(empty["error"]["field"], "cluster.nccl_tests");
-  const json extra = ask(llama8b(
-      parallel, {{"gpus", 64}, {"nccl_tests", {{{"gpus", 8}, {"bytes", 1e9}, {"busbw", 1e9}, {"algbw", 1}}}}}));
+  const json extra = ask(
+      llama8b(parallel, {{"gpus", 64}, {"nccl_tests", {{{"gpus", 8}, {"bytes", 1e9}, {"busbw", 1e9}, {"algbw", 1}}}}}));
   EXPECT_EQ(extra["error"]["code"], "unknown_field");
 }
 
@@ -85,14 +89,17 @@ TEST(PipelineLayers, TheEmbeddingAndTheLossCountAsLayersOfTheEndStages) {
   EXPECT_TRUE(r["parallel"]["account_for_loss"].get<bool>());
   EXPECT_EQ(ask(llama8b({{"tp", 8}, {"global_batch", 64}, {"account_for_loss", true}}))["error"]["field"],
             "parallel.account_for_loss");
-  EXPECT_EQ(ask(llama8b({{"tp", 1}, {"pp", 2}, {"global_batch", 64}, {"first_stage_layers", 15},
+  EXPECT_EQ(ask(llama8b({{"tp", 1},
+                         {"pp", 2},
+                         {"global_batch", 64},
+                         {"first_stage_layers", 15},
                          {"account_for_embedding", true}}))["error"]["field"],
             "parallel.account_for_embedding");
 }
 
 TEST(AllocatorMemory, TheTotalIsItsPartsAndFitsMeansItStarts) {
-  const json r = ask(llama8b({{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}}, {{"gpus", 64}},
-                             "pytorch"));
+  const json r =
+      ask(llama8b({{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}}, {{"gpus", 64}}, "pytorch"));
   const json& m = r["memory_per_gpu"];
   const double parts = m["weights"].get<double>() + m["gradients"].get<double>() + m["optimizer_states"].get<double>() +
                        m["activations"].get<double>() + m["transient"].get<double>() +

@@ -1,18 +1,18 @@
 // The kernel model: per-chip ceilings and their overrides, GEMM shape effects, grouped GEMMs at small tokens per
 // expert, FP8, software generations.
+#include "../../engine/src/kernel_model.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "../../engine/src/kernel_model.hpp"
 #include "parascope/api.hpp"
 #include "parascope/presets.hpp"
 
@@ -37,8 +37,13 @@ json run(json extra = json::object(), json model = "llama3-70b", json hardware =
 TEST(KernelModel, SmallDenseModelOnH100IsNoLongerNearPeak) {
   const json r = ask({{"op", "step"},
                       {"model",
-                       {{"layers", 24}, {"hidden", 2048}, {"heads", 16}, {"vocab", 50304}, {"seq", 4096},
-                        {"activation", "swiglu"}, {"ffn", 5632}}},
+                       {{"layers", 24},
+                        {"hidden", 2048},
+                        {"heads", 16},
+                        {"vocab", 50304},
+                        {"seq", 4096},
+                        {"activation", "swiglu"},
+                        {"ffn", 5632}}},
                       {"hardware", "h100-sxm"},
                       {"cluster", {{"gpus", 48}}},
                       {"parallel", {{"tp", 1}, {"pp", 1}, {"dp", 48}, {"global_batch", 192}}}});
@@ -90,13 +95,14 @@ TEST(KernelModel, SoftwareGenerationsAreNamedAndDocumentedDefaults) {
   EXPECT_EQ(bad["error"]["field"], "software");
   // megatron-2021 is the A100 calibration's flash_attention false + dp_overlap false: the same answer.
   const json by_name = run({{"software", "megatron-2021"}}, "gpt3-175b", "a100-80gb");
-  const json by_hand =
-      run({{"efficiency",
-            {{"flash_attention", false}, {"dp_overlap", false}, {"tp_comm_overlap", false},
-             {"wgrad_accumulation_bytes", 0},
-             // the same GEMM share as megatron-core (0.90, kernel_model.cpp): A100's MAMF 0.869 × 0.90
-             {"gemm_max", 0.869 * 0.90}}}},
-          "gpt3-175b", "a100-80gb");
+  const json by_hand = run({{"efficiency",
+                             {{"flash_attention", false},
+                              {"dp_overlap", false},
+                              {"tp_comm_overlap", false},
+                              {"wgrad_accumulation_bytes", 0},
+                              // the same GEMM share as megatron-core (0.90, kernel_model.cpp): A100's MAMF 0.869 × 0.90
+                              {"gemm_max", 0.869 * 0.90}}}},
+                           "gpt3-175b", "a100-80gb");
   EXPECT_DOUBLE_EQ(by_name["step_time"].get<double>(), by_hand["step_time"].get<double>());
   // PyTorch's SDPA runs FlashAttention-2: slower attention on Hopper than Megatron-Core's cuDNN kernel.
   const json pytorch = run({{"software", "pytorch"}, {"efficiency", {{"tp_comm_overlap", true}}}});
@@ -129,7 +135,10 @@ TEST(KernelModel, GemmEfficiencyMemoAnswersWhatAFreshComputationDoes) {
   };
   std::vector<Ask> asks;
   for (int i = 0; i < 3000; ++i) {
-    Ask a{int(any({0, 108, 132, 148})), any({0.7, 0.8, 0.82}), any({312e12, 989e12}), any({1.6e12, 3.0e12}),
+    Ask a{int(any({0, 108, 132, 148})),
+          any({0.7, 0.8, 0.82}),
+          any({312e12, 989e12}),
+          any({1.6e12, 3.0e12}),
           {any({1, 17, 128, 2048, 8192, 16384}), any({128, 1000, 3072, 12288}), any({64, 128, 4096, 12288}),
            any({1, 1, 8})},
           any({1.0, 2.0})};
@@ -137,15 +146,33 @@ TEST(KernelModel, GemmEfficiencyMemoAnswersWhatAFreshComputationDoes) {
     // The same ask with one input changed.
     Ask b = a;
     switch (i % 9) {
-      case 0: b.units = a.units == 132 ? 108 : 132; break;
-      case 1: b.ceiling *= 0.5; break;
-      case 2: b.peak *= 2; break;
-      case 3: b.hbm /= 1000; break;
-      case 4: b.shape.m += 128; break;
-      case 5: b.shape.n += 256; break;
-      case 6: b.shape.k += 64; break;
-      case 7: b.shape.groups += 1; break;
-      default: b.bytes_in = a.bytes_in == 1.0 ? 2.0 : 1.0; break;
+      case 0:
+        b.units = a.units == 132 ? 108 : 132;
+        break;
+      case 1:
+        b.ceiling *= 0.5;
+        break;
+      case 2:
+        b.peak *= 2;
+        break;
+      case 3:
+        b.hbm /= 1000;
+        break;
+      case 4:
+        b.shape.m += 128;
+        break;
+      case 5:
+        b.shape.n += 256;
+        break;
+      case 6:
+        b.shape.k += 64;
+        break;
+      case 7:
+        b.shape.groups += 1;
+        break;
+      default:
+        b.bytes_in = a.bytes_in == 1.0 ? 2.0 : 1.0;
+        break;
     }
     asks.push_back(b);
   }
@@ -241,18 +268,28 @@ namespace {
 
 /// Qwen3-30B-A3B on 8 DGX-B200 GPUs as Megatron-Bridge 25.11 ran it (tests/fixtures/calibration-runs.jsonl).
 json qwen3_30b_b200(json efficiency = json::object(), std::string software = "megatron-core", int mbs = 1) {
-  json r = {{"op", "step"},
-            {"model",
-             {{"layers", 48}, {"hidden", 2048}, {"heads", 32}, {"kv_heads", 4}, {"head_dim", 128}, {"ffn", 768},
-              {"expert_ffn", 768}, {"experts", 128}, {"top_k", 8}, {"vocab", 151936}, {"seq", 4096},
-              {"activation", "swiglu"}}},
-            {"hardware", "b200"},
-            {"cluster", {{"gpus", 8}}},
-            {"parallel", {{"tp", 1}, {"pp", 1}, {"ep", 8}, {"microbatch_size", mbs}, {"global_batch", 512}, {"zero", 1}}},
-            {"precision", "fp8"},
-            {"fp8_recipe", "mxfp8"},
-            {"software", software},
-            {"attention", "causal"}};
+  json r = {
+      {"op", "step"},
+      {"model",
+       {{"layers", 48},
+        {"hidden", 2048},
+        {"heads", 32},
+        {"kv_heads", 4},
+        {"head_dim", 128},
+        {"ffn", 768},
+        {"expert_ffn", 768},
+        {"experts", 128},
+        {"top_k", 8},
+        {"vocab", 151936},
+        {"seq", 4096},
+        {"activation", "swiglu"}}},
+      {"hardware", "b200"},
+      {"cluster", {{"gpus", 8}}},
+      {"parallel", {{"tp", 1}, {"pp", 1}, {"ep", 8}, {"microbatch_size", mbs}, {"global_batch", 512}, {"zero", 1}}},
+      {"precision", "fp8"},
+      {"fp8_recipe", "mxfp8"},
+      {"software", software},
+      {"attention", "causal"}};
   if (!efficiency.empty()) r["efficiency"] = efficiency;
   return ask(r);
 }
@@ -261,13 +298,28 @@ json qwen3_30b_b200(json efficiency = json::object(), std::string software = "me
 json qwen3_30b_h100(json extra = json::object()) {
   json r = {{"op", "step"},
             {"model",
-             {{"layers", 48}, {"hidden", 2048}, {"heads", 32}, {"kv_heads", 4}, {"head_dim", 128}, {"ffn", 768},
-              {"expert_ffn", 768}, {"experts", 128}, {"top_k", 8}, {"vocab", 151936}, {"seq", 4096},
+             {{"layers", 48},
+              {"hidden", 2048},
+              {"heads", 32},
+              {"kv_heads", 4},
+              {"head_dim", 128},
+              {"ffn", 768},
+              {"expert_ffn", 768},
+              {"experts", 128},
+              {"top_k", 8},
+              {"vocab", 151936},
+              {"seq", 4096},
               {"activation", "swiglu"}}},
             {"hardware", "h100-sxm"},
             {"cluster", {{"gpus", 16}}},
             {"parallel",
-             {{"tp", 1}, {"pp", 2}, {"ep", 8}, {"vpp", 24}, {"microbatch_size", 2}, {"global_batch", 512}, {"zero", 1},
+             {{"tp", 1},
+              {"pp", 2},
+              {"ep", 8},
+              {"vpp", 24},
+              {"microbatch_size", 2},
+              {"global_batch", 512},
+              {"zero", 1},
               {"schedule", "interleaved"}}},
             {"precision", "fp8"},
             {"software", "megatron-core"},
@@ -306,7 +358,8 @@ TEST(KernelModel, CurrentScalingLaunchesThreeKernelsPerExpertQuantization) {
   // `presets` publishes the recipes, and each one is accepted on hardware that runs it.
   const json recipes = ask({{"op", "presets"}})["fp8_recipes"];
   EXPECT_EQ(recipes, json({"current", "mxfp8"}));
-  for (const json& id : recipes) EXPECT_FALSE(qwen3_30b_h100({{"fp8_recipe", id}, {"hardware", h100_mx}}).contains("error")) << id;
+  for (const json& id : recipes)
+    EXPECT_FALSE(qwen3_30b_h100({{"fp8_recipe", id}, {"hardware", h100_mx}}).contains("error")) << id;
 }
 
 // Issue 11: `fp8_recipe: "mxfp8"` was accepted on Hopper, which has no MXFP8 tensor cores (TransformerEngine's support
@@ -394,10 +447,13 @@ TEST(KernelModel, DroplessMegatronExpertsWaitForTheirHostLaunches) {
 
 // The wait is whatever exceeds the experts' own GEMM time: a coarse MoE with few large local experts is unchanged.
 TEST(KernelModel, ExpertLaunchWaitDoesNotSlowLargeExperts) {
-  json mixtral = {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"kv_heads", 8}, {"head_dim", 128},
-                  {"ffn", 14336}, {"expert_ffn", 14336}, {"experts", 8}, {"top_k", 2}, {"vocab", 32000},
-                  {"seq", 4096}, {"activation", "swiglu"}};
-  json req = {{"op", "step"}, {"model", mixtral}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 64}}},
+  json mixtral = {{"layers", 32},    {"hidden", 4096}, {"heads", 32},         {"kv_heads", 8},
+                  {"head_dim", 128}, {"ffn", 14336},   {"expert_ffn", 14336}, {"experts", 8},
+                  {"top_k", 2},      {"vocab", 32000}, {"seq", 4096},         {"activation", "swiglu"}};
+  json req = {{"op", "step"},
+              {"model", mixtral},
+              {"hardware", "h100-sxm"},
+              {"cluster", {{"gpus", 64}}},
               {"parallel", {{"tp", 2}, {"pp", 4}, {"ep", 8}, {"global_batch", 256}, {"sequence_parallel", true}}}};
   const json with = ask(req);
   req["efficiency"] = {{"expert_launch_overhead", 0}};

@@ -9,11 +9,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 #include "published_runs.hpp"
@@ -59,8 +58,8 @@ struct Prediction {
   double dynamic = 0;  ///< its activations and transients, the part the allocator's reserve grows on
   double runtime = 0;  ///< what the measured figure holds beyond the allocator (0 for the allocator's own reading)
   double engine_runtime = 0;  ///< the engine's runtime bytes (CUDA context, NCCL buffers), whatever the source reads
-  double reserve = 0;  ///< the engine's allocator reserve as a share of the dynamic bytes
-  double capacity = 0; ///< the device's bytes (the reserve fills at most what the rest leaves free)
+  double reserve = 0;         ///< the engine's allocator reserve as a share of the dynamic bytes
+  double capacity = 0;        ///< the device's bytes (the reserve fills at most what the rest leaves free)
   bool fits = true;
 };
 
@@ -83,8 +82,8 @@ Prediction predict(const PublishedRun& run, double share) {
   const json& m = r["memory_per_gpu"];
   // Memory as the allocator would hold it with no reserve (allocated = reserved / (1 + reserve)), plus the runtime
   // where the source reads the device (nvidia-smi) rather than the allocator: the reserve is fitted on top.
-  const double allocated = (m["total"].get<double>() - m["runtime"].get<double>() -
-                            m["allocator_reserve"].get<double>());
+  const double allocated =
+      (m["total"].get<double>() - m["runtime"].get<double>() - m["allocator_reserve"].get<double>());
   p.memory = allocated;
   p.dynamic = m["activations"].get<double>() + m["transient"].get<double>();
   p.reserve = p.dynamic > 0 ? m["allocator_reserve"].get<double>() / p.dynamic : 0.0;
@@ -235,7 +234,8 @@ double fit_reserve(const std::vector<Row>& rows, const std::set<std::string>& so
   for (double f : reserve_grid()) {
     std::map<std::string, std::vector<double>> logs;
     for (const Row& r : rows) {
-      if (r.run->peak_memory > 0 && sources.count(r.run->source)) logs[r.run->source].push_back(std::log(memory_ratio(r, f)));
+      if (r.run->peak_memory > 0 && sources.count(r.run->source))
+        logs[r.run->source].push_back(std::log(memory_ratio(r, f)));
     }
     double cost = 0;
     for (const auto& [source, v] : logs) cost += median(v) * median(v);
@@ -312,13 +312,14 @@ json bands(const std::vector<Row>& rows, const std::vector<HeldOut>& held) {
   json b = band(all);
   b["software"] = "all stacks";
   speed.push_back(b);
-  return {{"units",
-           "Written by scripts/calibrate (tests/engine/loso_test.cpp): per software stack, quantiles of measured / "
-           "predicted throughput over published runs predicted with the GEMM share fitted without their source; memory: "
-           "measured / predicted peak memory (reserved where the source reads the allocator). Do not edit by hand."},
-          {"speed", speed},
-          {"memory", memory_band(memory_held_out(rows))},
-          {"fits", fits_record(rows)}};
+  return {
+      {"units",
+       "Written by scripts/calibrate (tests/engine/loso_test.cpp): per software stack, quantiles of measured / "
+       "predicted throughput over published runs predicted with the GEMM share fitted without their source; memory: "
+       "measured / predicted peak memory (reserved where the source reads the allocator). Do not edit by hand."},
+      {"speed", speed},
+      {"memory", memory_band(memory_held_out(rows))},
+      {"fits", fits_record(rows)}};
 }
 
 /// A number to four significant digits: the track record is read by eye and drawn, not recomputed.
@@ -340,9 +341,14 @@ json track_record(const std::vector<Row>& rows, const std::vector<HeldOut>& spee
   std::map<const Row*, json> runs;
   json sources = json::object();
   for (const Row& r : rows) {
-    json j = {{"source", r.run->source}, {"table", r.run->table}, {"family", r.run->family},
-              {"software", r.run->software}, {"hardware", hardware_name(r.run->request)},
-              {"gpus", r.run->request["cluster"]["gpus"]}, {"run", r.run->label}, {"called_fits", r.at.front().fits}};
+    json j = {{"source", r.run->source},
+              {"table", r.run->table},
+              {"family", r.run->family},
+              {"software", r.run->software},
+              {"hardware", hardware_name(r.run->request)},
+              {"gpus", r.run->request["cluster"]["gpus"]},
+              {"run", r.run->label},
+              {"called_fits", r.at.front().fits}};
     if (r.run->oom == 1 || ran_run(*r.run)) j["outcome"] = r.run->oom == 1 ? "out of memory" : "ran";
     runs[&r] = std::move(j);
     sources[r.run->table] = r.run->citation;
@@ -367,15 +373,16 @@ json track_record(const std::vector<Row>& rows, const std::vector<HeldOut>& spee
   }
   json list = json::array();
   for (const Row& r : rows) list.push_back(std::move(runs[&r]));
-  return {{"units",
-           "Written by scripts/calibrate (tests/engine/loso_test.cpp). Per published run: speed.measured_over_predicted "
-           "is measured / predicted throughput with the GEMM share fitted without the run's publication (the held-out "
-           "error), shipped_* with the engine's own constants; mfu in the engine's FLOP convention (PaLM App. B), "
-           "measured_mfu = predicted_mfu x measured_over_predicted; memory in GiB per GPU, predicted with the allocator "
-           "reserve fitted without the publication; called_fits: the engine's memory verdict, outcome: what the "
-           "source reports. Do not edit by hand."},
-          {"sources", std::move(sources)},
-          {"runs", std::move(list)}};
+  return {
+      {"units",
+       "Written by scripts/calibrate (tests/engine/loso_test.cpp). Per published run: speed.measured_over_predicted "
+       "is measured / predicted throughput with the GEMM share fitted without the run's publication (the held-out "
+       "error), shipped_* with the engine's own constants; mfu in the engine's FLOP convention (PaLM App. B), "
+       "measured_mfu = predicted_mfu x measured_over_predicted; memory in GiB per GPU, predicted with the allocator "
+       "reserve fitted without the publication; called_fits: the engine's memory verdict, outcome: what the "
+       "source reports. Do not edit by hand."},
+      {"sources", std::move(sources)},
+      {"runs", std::move(list)}};
 }
 
 void print_held_out(const std::vector<HeldOut>& held) {
@@ -463,7 +470,8 @@ TEST(LeaveOneSourceOut, HeldOutErrorsPerSourceAndTheBandsTheEngineShips) {
       << "engine/data/error_bands.json is stale: run scripts/calibrate";
   std::ifstream record_in(record_path);
   ASSERT_TRUE(record_in) << record_path;
-  EXPECT_EQ(json::parse(record_in).dump(), record.dump()) << "web/data/track-record.json is stale: run scripts/calibrate";
+  EXPECT_EQ(json::parse(record_in).dump(), record.dump())
+      << "web/data/track-record.json is stale: run scripts/calibrate";
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The memory model's allocation-free path (cached layer split, one parameter count per call, only the stages that can
 // bound) and the planner's (those stages and their parameters found once per pipeline shape) against the plain
 // stage-by-stage model they replaced, bit for bit, on seeded random configurations.
+#include "../../engine/src/memory_model.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "../../engine/src/layer_work.hpp"
-#include "../../engine/src/memory_model.hpp"
 #include "../../engine/src/pipeline_detail.hpp"
 #include "parascope/pipeline.hpp"
 #include "parascope/presets.hpp"

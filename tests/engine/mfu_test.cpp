@@ -28,7 +28,8 @@ TEST(Mfu, MatchesNanoGptEstimateMfuForGpt2Small) {
   const double n = 123'653'376.0;
   const double flops_per_token = 6 * n + 12.0 * 12 * 12 * 64 * 1024;
   const double tokens_per_second = 12 * 1024 * 5 / 0.35;  // batch 12 x 1024 tokens x 5 micro-steps in 350 ms
-  json r = mfu({{"model", "gpt2-124m"}, {"hardware", "a100-40gb"}, {"gpus", 1}, {"tokens_per_second", tokens_per_second}});
+  json r =
+      mfu({{"model", "gpt2-124m"}, {"hardware", "a100-40gb"}, {"gpus", 1}, {"tokens_per_second", tokens_per_second}});
   EXPECT_DOUBLE_EQ(r["params"].get<double>(), n);
   EXPECT_DOUBLE_EQ(r["flops_per_token"].get<double>(), flops_per_token);
   EXPECT_DOUBLE_EQ(r["mfu"].get<double>(), flops_per_token * tokens_per_second / 312e12);
@@ -36,13 +37,17 @@ TEST(Mfu, MatchesNanoGptEstimateMfuForGpt2Small) {
 
 TEST(Mfu, StepTimeAndTokensPerStepGiveTheSameAnswerAsTokensPerSecond) {
   json a = mfu({{"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"gpus", 8}, {"tokens_per_second", 4e5}});
-  json b = mfu({{"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"gpus", 8}, {"step_time", 2.0}, {"tokens_per_step", 8e5}});
+  json b = mfu(
+      {{"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"gpus", 8}, {"step_time", 2.0}, {"tokens_per_step", 8e5}});
   EXPECT_DOUBLE_EQ(a["mfu"].get<double>(), b["mfu"].get<double>());
 }
 
 TEST(Mfu, HfuCountsRecomputationAndMfuDoesNot) {
   json none = mfu({{"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"gpus", 1024}, {"tokens_per_second", 1.5e5}});
-  json full = mfu({{"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"gpus", 1024}, {"tokens_per_second", 1.5e5},
+  json full = mfu({{"model", "gpt3-175b"},
+                   {"hardware", "a100-80gb"},
+                   {"gpus", 1024},
+                   {"tokens_per_second", 1.5e5},
                    {"recompute", "full"}});
   EXPECT_DOUBLE_EQ(none["mfu"].get<double>(), full["mfu"].get<double>());
   EXPECT_DOUBLE_EQ(none["hfu"].get<double>(), none["mfu"].get<double>());
@@ -50,7 +55,10 @@ TEST(Mfu, HfuCountsRecomputationAndMfuDoesNot) {
 }
 
 TEST(Mfu, TheFormulaNamesItsConvention) {
-  json r = mfu({{"model", "gpt2-124m"}, {"hardware", "a100-40gb"}, {"gpus", 1}, {"tokens_per_second", 1e5},
+  json r = mfu({{"model", "gpt2-124m"},
+                {"hardware", "a100-40gb"},
+                {"gpus", 1},
+                {"tokens_per_second", 1e5},
                 {"attention", "causal"}});
   EXPECT_NE(r["formula"].get<std::string>().find("causal"), std::string::npos);
 }

@@ -1,7 +1,8 @@
 // Parameter counts and FLOPs per token against published figures (papers and nanoGPT).
+#include "parascope/model.hpp"
+
 #include <gtest/gtest.h>
 
-#include "parascope/model.hpp"
 #include "parascope/presets.hpp"
 
 namespace parascope {

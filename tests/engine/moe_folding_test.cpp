@@ -39,8 +39,8 @@ TEST(MoeLayers, EveryKthLayerAfterTheDenseOnesIsAnMoeLayer) {
 }
 
 // An all-MoE model: 2 layers, 8 experts of top-2, h = 1024.
-const json kMoe = {{"layers", 2}, {"hidden", 1024}, {"heads", 16}, {"vocab", 1}, {"seq", 1024},
-                   {"experts", 8}, {"top_k", 2}, {"ffn", 1024}};
+const json kMoe = {{"layers", 2}, {"hidden", 1024}, {"heads", 16}, {"vocab", 1},
+                   {"seq", 1024}, {"experts", 8},   {"top_k", 2},  {"ffn", 1024}};
 
 TEST(MoeFolding, EtpOneFoldsTheExpertGroupOverTheTensorRanks) {
   // tp 2, dp 2 on 4 GPUs: with etp = tp the 4 ranks hold ep ≤ 2; with etp = 1, ep = 4 spans tp·dp.
@@ -49,7 +49,10 @@ TEST(MoeFolding, EtpOneFoldsTheExpertGroupOverTheTensorRanks) {
             "parallel.ep");
   json r = step(kMoe, hw, {{"gpus", 4}}, {{"tp", 2}, {"ep", 4}, {"etp", 1}, {"global_batch", 8}});
   EXPECT_EQ(r["parallel"]["etp"], 1);
-  json placed = step_request::ask({{"op", "placement"}, {"model", kMoe}, {"hardware", hw}, {"cluster", {{"gpus", 4}}},
+  json placed = step_request::ask({{"op", "placement"},
+                                   {"model", kMoe},
+                                   {"hardware", hw},
+                                   {"cluster", {{"gpus", 4}}},
                                    {"parallel", {{"tp", 2}, {"ep", 4}, {"etp", 1}, {"global_batch", 8}}}});
   ASSERT_FALSE(placed.contains("error")) << placed.dump();
   for (int rank = 0; rank < 4; ++rank) EXPECT_EQ(placed["ranks"][rank]["ep"], rank);  // etp < ep < edp: stride 1
@@ -67,8 +70,8 @@ TEST(MoeFolding, EachGpuDispatchesItsShareOfTheTensorGroupsTokens) {
     return axis(r, "expert")["bytes_per_gpu"].get<double>();
   };
   const double rows = 1024.0 * 2, row = 2.0 * 1024;
-  EXPECT_DOUBLE_EQ(bytes(2), 2 * 4 * 0.5 * rows * row);          // etp = tp: every tensor rank sends all t tokens
-  EXPECT_DOUBLE_EQ(bytes(1), 2 * 4 * 0.5 * rows / 2 * row);      // etp = 1: each sends its t/tp
+  EXPECT_DOUBLE_EQ(bytes(2), 2 * 4 * 0.5 * rows * row);      // etp = tp: every tensor rank sends all t tokens
+  EXPECT_DOUBLE_EQ(bytes(1), 2 * 4 * 0.5 * rows / 2 * row);  // etp = 1: each sends its t/tp
 }
 
 TEST(MoeFolding, NodeLimitedRoutingCrossesTheNetworkOncePerDestinationNode) {
@@ -78,8 +81,8 @@ TEST(MoeFolding, NodeLimitedRoutingCrossesTheNetworkOncePerDestinationNode) {
   json model = kMoe;
   model["experts"] = 64;
   model["top_k"] = 8;
-  const json hw = {{"peak_flops", 1e15}, {"memory_bandwidth", 3e12}, {"intra_bandwidth", 4e11},
-                   {"inter_bandwidth", 5e10}, {"intra_latency", 0}, {"inter_latency", 0}};
+  const json hw = {{"peak_flops", 1e15},      {"memory_bandwidth", 3e12}, {"intra_bandwidth", 4e11},
+                   {"inter_bandwidth", 5e10}, {"intra_latency", 0},       {"inter_latency", 0}};
   auto time = [&](json parallel) {
     parallel.update({{"ep", 32}, {"global_batch", 32}});
     json r = step(model, hw, {{"gpus", 32}, {"gpus_per_node", 8}}, parallel, {{"link_efficiency", 1.0}});
@@ -96,8 +99,8 @@ TEST(MoeFolding, NodeLimitedRoutingCrossesTheNetworkOncePerDestinationNode) {
 TEST(MoeFolding, TheRouterReadsAndWritesEveryScore) {
   // Doubling the experts (same top_k, ep = 1) adds 12 bytes per token per extra expert to each MoE layer's forward
   // element-wise traffic, 1 + 1.5 passes with the backward, at 80 % of HBM bandwidth: t = 1024, 2 layers.
-  const json hw = {{"peak_flops", 1e15}, {"memory_bandwidth", 1e12}, {"intra_bandwidth", 4e11},
-                   {"inter_bandwidth", 5e10}};
+  const json hw = {
+      {"peak_flops", 1e15}, {"memory_bandwidth", 1e12}, {"intra_bandwidth", 4e11}, {"inter_bandwidth", 5e10}};
   json more = kMoe;
   more["experts"] = 16;
   const double a = step(kMoe, hw, {{"gpus", 1}}, {{"global_batch", 1}})["breakdown"]["memory_bound"].get<double>();
@@ -109,8 +112,8 @@ TEST(MoeFolding, DualPipeHidesTheAllToAllsBehindThePairedChunksCompute) {
   // A network so slow that the all-to-alls outlast the compute: DualPipe shows only their excess over each layer's
   // forward + backward compute (DeepSeek-V3 Sec. 3.2.1), so it hides exactly the layers' compute and memory-bound
   // time. Two more layers: DualPipe hides two more layers' worth (the output layer, which has no all-to-all, cancels).
-  const json hw = {{"peak_flops", 1e15}, {"memory_bandwidth", 3e12}, {"intra_bandwidth", 1e9},
-                   {"inter_bandwidth", 1e9}, {"intra_latency", 0}, {"inter_latency", 0}};
+  const json hw = {{"peak_flops", 1e15},     {"memory_bandwidth", 3e12}, {"intra_bandwidth", 1e9},
+                   {"inter_bandwidth", 1e9}, {"intra_latency", 0},       {"inter_latency", 0}};
   auto hidden_and_work = [&](int layers) {
     json model = kMoe;
     model["layers"] = layers;
@@ -132,12 +135,16 @@ TEST(MoeFolding, DeepSeekV3sPublishedLayoutsAreAccepted) {
   // per token (H800: H100 with NVLink at 400 GB/s, 200 one way). And the folded layout on 512 H100: tp 2, pp 8,
   // ep 64 across tp·dp with etp 1.
   json paper = step("deepseek-v3", "h100-sxm", {{"gpus", 2048}, {"intra_bandwidth", 2e11}},
-                    {{"pp", 16}, {"ep", 64}, {"global_batch", 15360}, {"zero", 1}, {"schedule", "dualpipe"},
+                    {{"pp", 16},
+                     {"ep", 64},
+                     {"global_batch", 15360},
+                     {"zero", 1},
+                     {"schedule", "dualpipe"},
                      {"moe_max_nodes_per_token", 4}});
   EXPECT_GT(paper["mfu"].get<double>(), 0.1);
-  json folded = step("deepseek-v3", "h100-sxm", {{"gpus", 512}},
-                     {{"tp", 2}, {"pp", 8}, {"ep", 64}, {"etp", 1}, {"global_batch", 1024}, {"zero", 1},
-                      {"sequence_parallel", true}});
+  json folded = step(
+      "deepseek-v3", "h100-sxm", {{"gpus", 512}},
+      {{"tp", 2}, {"pp", 8}, {"ep", 64}, {"etp", 1}, {"global_batch", 1024}, {"zero", 1}, {"sequence_parallel", true}});
   EXPECT_GT(folded["mfu"].get<double>(), 0.1);
   // The first three layers are dense: the first stage holds fewer MoE layers.
   EXPECT_EQ(paper["parallel"]["stage_layers"].size(), 16u);
@@ -148,21 +155,27 @@ TEST(MoeFolding, MoeOnlyFieldsAreRefusedOnADenseModel) {
   const json hw = "h100-sxm";
   EXPECT_EQ(step_request::refused_field(dense, hw, {{"gpus", 2}}, {{"tp", 2}, {"etp", 1}, {"global_batch", 1}}),
             "parallel.etp");
-  EXPECT_EQ(step_request::refused_field(dense, hw, {{"gpus", 1}}, {{"global_batch", 1}, {"moe_max_nodes_per_token", 2}}),
-            "parallel.moe_max_nodes_per_token");
+  EXPECT_EQ(
+      step_request::refused_field(dense, hw, {{"gpus", 1}}, {{"global_batch", 1}, {"moe_max_nodes_per_token", 2}}),
+      "parallel.moe_max_nodes_per_token");
   json freq = dense;
   freq["moe_layer_freq"] = 2;
   EXPECT_EQ(step_request::refused_field(freq, hw, {{"gpus", 1}}, {{"global_batch", 1}}), "model.moe_layer_freq");
   json both = kMoe;
   both["dense_layers"] = 1;
   both["first_dense_layers"] = 1;
-  json r = step_request::ask({{"op", "step"}, {"model", both}, {"hardware", hw}, {"cluster", {{"gpus", 1}}},
+  json r = step_request::ask({{"op", "step"},
+                              {"model", both},
+                              {"hardware", hw},
+                              {"cluster", {{"gpus", 1}}},
                               {"parallel", {{"global_batch", 1}}}});
   EXPECT_EQ(r["error"]["code"], "conflicting_fields");
-  EXPECT_EQ(step_request::refused_field(kMoe, hw, {{"gpus", 4}}, {{"tp", 2}, {"ep", 2}, {"etp", 3}, {"global_batch", 2}}),
-            "parallel.etp");  // 3 does not divide the expert width 1024
-  EXPECT_EQ(step_request::refused_field(kMoe, hw, {{"gpus", 4}}, {{"tp", 1}, {"ep", 4}, {"etp", 2}, {"global_batch", 4}}),
-            "parallel.etp");  // ep 4 fits the 4 ranks, ep·etp = 8 does not
+  EXPECT_EQ(
+      step_request::refused_field(kMoe, hw, {{"gpus", 4}}, {{"tp", 2}, {"ep", 2}, {"etp", 3}, {"global_batch", 2}}),
+      "parallel.etp");  // 3 does not divide the expert width 1024
+  EXPECT_EQ(
+      step_request::refused_field(kMoe, hw, {{"gpus", 4}}, {{"tp", 1}, {"ep", 4}, {"etp", 2}, {"global_batch", 4}}),
+      "parallel.etp");  // ep 4 fits the 4 ranks, ep·etp = 8 does not
 }
 
 // Issue 11: the expert gradients were reduced at the dense data-parallel group's bandwidth. With tp 1, dp 64, ep 8
@@ -170,8 +183,8 @@ TEST(MoeFolding, MoeOnlyFieldsAreRefusedOnADenseModel) {
 // 8 apart, one per node, behind one NIC: giving every NIC 8x the bandwidth must speed the expert part up ~8x,
 // not just the ~1.1x the NVLink cap leaves the dense group.
 TEST(MoeFolding, ExpertGradientsReduceOnTheExpertDataParallelGroupsOwnLink) {
-  const json model = {{"layers", 8}, {"hidden", 2048}, {"heads", 16}, {"ffn", 8192}, {"expert_ffn", 8192},
-                      {"experts", 8}, {"top_k", 2}, {"vocab", 32000}, {"seq", 2048}, {"activation", "swiglu"}};
+  const json model = {{"layers", 8},  {"hidden", 2048}, {"heads", 16},    {"ffn", 8192}, {"expert_ffn", 8192},
+                      {"experts", 8}, {"top_k", 2},     {"vocab", 32000}, {"seq", 2048}, {"activation", "swiglu"}};
   const json parallel = {{"tp", 1}, {"pp", 1}, {"ep", 8}, {"global_batch", 64}, {"zero", 0}};
   const json slow = step(model, "h100-sxm", {{"gpus", 64}}, parallel);
   const json fast = step(model, "h100-sxm", {{"gpus", 64}, {"inter_bandwidth", 4e11}}, parallel);

@@ -1,11 +1,11 @@
 // MoE routing: loads add up, a uniform router balances, the seed fixes the answer, capacity drops the overflow, and
 // the all-to-all time follows the busiest rank.
+#include "parascope/moe.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
-
-#include "parascope/moe.hpp"
 
 namespace parascope {
 namespace {
@@ -58,8 +58,7 @@ TEST(MoeRoute, SkewConcentratesLoadOnTheHotExpert) {
   // = 8 · 0.368 = 2.94 (Zipf 1949: P(i) = i^-s / H_{n,s}).
   const Routing r = route_tokens(spec(200000, 8, 1, 8, 1.0));
   EXPECT_NEAR(r.max_over_mean, 8.0 / (1 + 1.0 / 2 + 1.0 / 3 + 1.0 / 4 + 1.0 / 5 + 1.0 / 6 + 1.0 / 7 + 1.0 / 8), 0.03);
-  EXPECT_EQ(r.expert_load[std::size_t(r.hot_expert)],
-            *std::max_element(r.expert_load.begin(), r.expert_load.end()));
+  EXPECT_EQ(r.expert_load[std::size_t(r.hot_expert)], *std::max_element(r.expert_load.begin(), r.expert_load.end()));
 }
 
 TEST(MoeRoute, TheSameSeedGivesTheSameRoutingAndAnotherSeedAnother) {
@@ -137,7 +136,8 @@ TEST(MoeAllToAll, RanksSharingANodeSendToNodeMatesOverTheFastLink) {
   AllToAllLoad split{8192, {50e9, 10e-6}, {450e9, 3e-6}, 4};
   const double routed = routed_alltoall(r, 8, split).time;
   const double balanced = balanced_alltoall(1 << 16, 2, 8, split).time;
-  EXPECT_DOUBLE_EQ(balanced, alltoall_two_level(8, 4, double(1 << 16) * 2 / 8 * 8192, {450e9, 3e-6}, {50e9, 10e-6}).time);
+  EXPECT_DOUBLE_EQ(balanced,
+                   alltoall_two_level(8, 4, double(1 << 16) * 2 / 8 * 8192, {450e9, 3e-6}, {50e9, 10e-6}).time);
   EXPECT_GE(routed, balanced * 0.99);
   EXPECT_LE(routed, balanced * 1.05);
   const double one_link = routed_alltoall(r, 8, AllToAllLoad{8192, {50e9, 10e-6}}).time;

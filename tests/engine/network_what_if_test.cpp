@@ -49,16 +49,19 @@ TEST(NetworkWhatIf, HalfTheNetworkAddsOneMoreBandwidthTermToAnExposedAllReduce) 
 }
 
 TEST(NetworkWhatIf, ATpuSliceRidesItsOwnInterconnectAndSaysNothing) {
-  const json r = step({{"model", "palm-540b"}, {"hardware", "tpu-v4"}, {"cluster", {{"gpus", 6144}}},
-                       {"parallel", {{"tp", 12}, {"global_batch", 2048}}}, {"software", "xla"}});
+  const json r = step({{"model", "palm-540b"},
+                       {"hardware", "tpu-v4"},
+                       {"cluster", {{"gpus", 6144}}},
+                       {"parallel", {{"tp", 12}, {"global_batch", 2048}}},
+                       {"software", "xla"}});
   ASSERT_FALSE(r.contains("error")) << r.dump();
   EXPECT_FALSE(r["error_band"].contains("network"));
 }
 
 TEST(NetworkWhatIf, AMeasuredNetworkIsCostedAsMeasuredWithNoWhatIf) {
   json request = plain_dp(16);
-  request["cluster"]["nccl_tests"] = json::array({{{"gpus", 16}, {"bytes", 1 << 30}, {"busbw", 100e9}},
-                                                  {{"gpus", 16}, {"bytes", 1 << 20}, {"busbw", 20e9}}});
+  request["cluster"]["nccl_tests"] = json::array(
+      {{{"gpus", 16}, {"bytes", 1 << 30}, {"busbw", 100e9}}, {{"gpus", 16}, {"bytes", 1 << 20}, {"busbw", 20e9}}});
   const json r = step(request);
   ASSERT_FALSE(r.contains("error")) << r.dump();
   EXPECT_FALSE(r["error_band"].contains("network"));
@@ -67,12 +70,11 @@ TEST(NetworkWhatIf, AMeasuredNetworkIsCostedAsMeasuredWithNoWhatIf) {
 TEST(NetworkWhatIf, NeverFasterThanTheLabelRate) {
   // A slower network can only lengthen a step, whatever the split: checked over splits that put every axis across
   // nodes in turn.
-  for (const json& parallel :
-       {json{{"tp", 16}, {"global_batch", 8}}, json{{"pp", 4}, {"tp", 4}, {"global_batch", 32}},
-        json{{"dp", 32}, {"zero", 3}, {"global_batch", 32}},
-        json{{"cp", 2}, {"tp", 8}, {"dp", 2}, {"global_batch", 8}}}) {
-    const json r = step({{"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 32}}},
-                         {"parallel", parallel}});
+  for (const json& parallel : {json{{"tp", 16}, {"global_batch", 8}}, json{{"pp", 4}, {"tp", 4}, {"global_batch", 32}},
+                               json{{"dp", 32}, {"zero", 3}, {"global_batch", 32}},
+                               json{{"cp", 2}, {"tp", 8}, {"dp", 2}, {"global_batch", 8}}}) {
+    const json r =
+        step({{"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 32}}}, {"parallel", parallel}});
     ASSERT_FALSE(r.contains("error")) << parallel.dump() << r.dump();
     EXPECT_GE(r["error_band"]["network"]["step_time"].get<double>(), r["step_time"].get<double>()) << parallel.dump();
   }

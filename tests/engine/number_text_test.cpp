@@ -1,4 +1,6 @@
 // Numbers in messages, written without printf: the same text as printf's "%.0f"/"%.6g" and "%.<d>f" (number_text.hpp).
+#include "../../engine/src/number_text.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <limits>
 #include <random>
 #include <string>
-
-#include "../../engine/src/number_text.hpp"
 
 namespace parascope::detail {
 namespace {
@@ -46,13 +46,25 @@ TEST(NumberText, WritesWhatTheMessagesShow) {
 }
 
 TEST(NumberText, EqualsPrintfOnEdgesAndRandomDoubles) {
-  const double edges[] = {0, -0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1e-320, 9999995,
-                          99999.95, 1234565e10, 12345650000000000.0, 0.1, 1.0 / 3,
-                          std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+  const double edges[] = {0,
+                          -0.0,
+                          5e-324,
+                          2.2250738585072014e-308,
+                          1.7976931348623157e308,
+                          1e-320,
+                          9999995,
+                          99999.95,
+                          1234565e10,
+                          12345650000000000.0,
+                          0.1,
+                          1.0 / 3,
+                          std::numeric_limits<double>::infinity(),
+                          -std::numeric_limits<double>::infinity(),
                           std::numeric_limits<double>::quiet_NaN()};
   for (double v : edges) {
     EXPECT_EQ(format_number(v), printf_number(v)) << v;
-    for (int decimals : {0, 1, 20}) EXPECT_EQ(format_fixed(v, decimals), printf_fixed(v, decimals)) << v << " " << decimals;
+    for (int decimals : {0, 1, 20})
+      EXPECT_EQ(format_fixed(v, decimals), printf_fixed(v, decimals)) << v << " " << decimals;
   }
   std::mt19937_64 rng(12);
   for (int i = 0; i < 40000; ++i) {

@@ -1,7 +1,7 @@
 // Rank placement: which parallel groups stay inside a node (NVLink) and which cross the network.
-#include <gtest/gtest.h>
-
 #include "parascope/parallel.hpp"
+
+#include <gtest/gtest.h>
 
 namespace parascope {
 namespace {

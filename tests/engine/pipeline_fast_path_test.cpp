@@ -134,8 +134,7 @@ TEST(PipelineFastPath, OneFOneBClosedFormAtEveryShortShape) {
       spec.microbatches = m;
       spec.times = {sixteenths(1, 64), sixteenths(1, 64), 0, m % 3 == 0 ? 0 : sixteenths(1, 64)};
       spec.record_ops = false;
-      expect_identical(parascope::detail::one_f_one_b_metrics(spec), parascope::run_pipeline(spec).metrics,
-                       name(spec));
+      expect_identical(parascope::detail::one_f_one_b_metrics(spec), parascope::run_pipeline(spec).metrics, name(spec));
     }
   }
 }

@@ -1,4 +1,5 @@
-/// Test helper for the seeded random-schedule tests: bends a randomly drawn pipeline spec into one the schedule accepts.
+/// Test helper for the seeded random-schedule tests: bends a randomly drawn pipeline spec into one the schedule
+/// accepts.
 #pragma once
 
 #include <algorithm>

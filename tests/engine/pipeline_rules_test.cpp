@@ -2,9 +2,8 @@
 // request that answers the same without simulating, and closed forms that agree with the simulation they sit beside.
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "parascope/api.hpp"
 #include "parascope/error.hpp"
@@ -66,9 +65,9 @@ TEST(PipelineRules, TheForwardHalfAloneIsOfferedOnlyWhereItIsTheSchedulesStory) 
 TEST(PipelineRules, InterleavedSaysItsRuleFirst) {
   json e = error_of({{"schedule", "interleaved"}, {"stages", 4}, {"microbatches", 9}, {"chunks", 2}});
   EXPECT_EQ(e["field"], "microbatches");
-  EXPECT_EQ(e["message"].get<std::string>().rfind(
-                "interleaved needs microbatches in a multiple of stages (4) or fewer: ", 0),
-            0u)
+  EXPECT_EQ(
+      e["message"].get<std::string>().rfind("interleaved needs microbatches in a multiple of stages (4) or fewer: ", 0),
+      0u)
       << e.dump();
 }
 
@@ -79,7 +78,7 @@ TEST(PipelineRules, CheckOnlyRefusesExactlyWhatTheFullRequestRefusesAndBuildsNot
       for (int m = 1; m <= 21; ++m) {
         for (int v = 1; v <= 3; ++v) {
           for (bool forward : {false, true}) {
-            json request = {{"schedule", id}, {"stages", p}, {"microbatches", m}, {"chunks", v},
+            json request = {{"schedule", id},          {"stages", p},         {"microbatches", m}, {"chunks", v},
                             {"forward_only", forward}, {"include_ops", false}};
             const json full = ask(request);
             request["check_only"] = true;
@@ -99,7 +98,10 @@ TEST(PipelineRules, CheckOnlyRefusesExactlyWhatTheFullRequestRefusesAndBuildsNot
   EXPECT_GT(accepted, 1000);
   EXPECT_GT(refused, 1000);
   // Too large to build is refused at once, like the full request.
-  EXPECT_EQ(error_of({{"schedule", "interleaved"}, {"stages", 1024}, {"microbatches", 65536}, {"chunks", 64},
+  EXPECT_EQ(error_of({{"schedule", "interleaved"},
+                      {"stages", 1024},
+                      {"microbatches", 65536},
+                      {"chunks", 64},
                       {"check_only", true}})["code"],
             "too_large");
 }
@@ -126,8 +128,12 @@ TEST(PipelineRules, AClosedFormWithAValueAgreesWithTheSimulationItPredicts) {
       for (int m = 1; m <= 40; ++m) {
         for (int v = 1; v <= (std::string(id) == "interleaved" ? 4 : 1); ++v) {
           for (bool forward : {false, true}) {
-            const json r = ask({{"schedule", id}, {"stages", p}, {"microbatches", m}, {"chunks", v},
-                                {"forward_only", forward}, {"include_ops", false}});
+            const json r = ask({{"schedule", id},
+                                {"stages", p},
+                                {"microbatches", m},
+                                {"chunks", v},
+                                {"forward_only", forward},
+                                {"include_ops", false}});
             if (r.contains("error")) continue;
             const json& cf = r["closed_form"];
             if (cf["value"].is_null()) {

@@ -44,15 +44,16 @@ bool allowed(const Shape& shape, int p, int m) {
 
 std::string name(const PipelineSpec& s) {
   return std::string(parascope::schedule_id(s.schedule)) + " p=" + std::to_string(s.stages) +
-         " m=" + std::to_string(s.microbatches) + " v=" + std::to_string(s.chunks) + " f=" +
-         std::to_string(s.times.f) + " b=" + std::to_string(s.times.b) + " w=" + std::to_string(s.times.w) +
+         " m=" + std::to_string(s.microbatches) + " v=" + std::to_string(s.chunks) + " f=" + std::to_string(s.times.f) +
+         " b=" + std::to_string(s.times.b) + " w=" + std::to_string(s.times.w) +
          " comm=" + std::to_string(s.times.comm);
 }
 
 void expect_same(const PipelineMetrics& fast, const PipelineMetrics& full, const std::string& what) {
   ASSERT_NEAR(fast.makespan, full.makespan, 1e-9 * full.makespan) << what;
   ASSERT_EQ(fast.busy.size(), full.busy.size()) << what;
-  for (std::size_t s = 0; s < full.busy.size(); ++s) ASSERT_NEAR(fast.busy[s], full.busy[s], 1e-9 * full.busy[s]) << what;
+  for (std::size_t s = 0; s < full.busy.size(); ++s)
+    ASSERT_NEAR(fast.busy[s], full.busy[s], 1e-9 * full.busy[s]) << what;
   ASSERT_NEAR(fast.bubble_fraction, full.bubble_fraction, 1e-9) << what;
   ASSERT_NEAR(fast.steady_bubble_fraction, full.steady_bubble_fraction, 1e-9) << what;
   ASSERT_EQ(fast.peak_activations, full.peak_activations) << what;
@@ -92,9 +93,9 @@ TEST(PipelineSteady, LongSchedulesSkipMostCyclesAtCostModelRatios) {
   struct Case {
     Schedule schedule;
     int p, m, v;
-  } cases[] = {{Schedule::one_f_one_b, 8, 512, 1},  {Schedule::one_f_one_b, 64, 512, 1},
-               {Schedule::interleaved, 8, 512, 4},  {Schedule::zb_h1, 16, 512, 1},
-               {Schedule::dualpipe, 16, 512, 1},    {Schedule::one_f_one_b, 1, 4096, 1}};
+  } cases[] = {{Schedule::one_f_one_b, 8, 512, 1}, {Schedule::one_f_one_b, 64, 512, 1},
+               {Schedule::interleaved, 8, 512, 4}, {Schedule::zb_h1, 16, 512, 1},
+               {Schedule::dualpipe, 16, 512, 1},   {Schedule::one_f_one_b, 1, 4096, 1}};
   for (const Case& c : cases) {
     for (const double comm : {0.0, 0.02, 0.4}) {
       PipelineSpec spec;

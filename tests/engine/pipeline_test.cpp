@@ -1,19 +1,19 @@
 // Pipeline schedules: every timeline is checked op by op (dependencies, one op at a time, each op once), then its
 // measured bubble and activations are compared with the closed forms the papers give.
+#include "parascope/pipeline.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 
-#include <nlohmann/json.hpp>
-
 #include "parascope/api.hpp"
 #include "parascope/error.hpp"
-#include "parascope/pipeline.hpp"
 #include "pipeline_request.hpp"
 
 namespace {
@@ -105,7 +105,8 @@ int check_timeline(const PipelineSpec& spec, const PipelineResult& r) {
   std::vector<std::vector<const PipelineOp*>> by_stage(static_cast<std::size_t>(p));
   for (const PipelineOp& op : r.ops) by_stage[std::size_t(op.stage)].push_back(&op);
   for (auto& row : by_stage) {
-    std::sort(row.begin(), row.end(), [](auto* a, auto* b) { return std::tie(a->start, a->end) < std::tie(b->start, b->end); });
+    std::sort(row.begin(), row.end(),
+              [](auto* a, auto* b) { return std::tie(a->start, a->end) < std::tie(b->start, b->end); });
     for (std::size_t i = 1; i < row.size(); ++i) {
       if (row[i]->start + eps < row[i - 1]->end) {
         ADD_FAILURE() << "stage " << row[i]->stage << " runs two ops at once at " << row[i]->start;
@@ -314,7 +315,8 @@ TEST(PipelineApi, AnswersOpsAndMetricsWithTheDocumentedNames) {
   json r = ask({{"schedule", "1f1b"}, {"stages", 2}, {"microbatches", 2}});
   ASSERT_FALSE(r.contains("error")) << r.dump();
   ASSERT_EQ(r["ops"].size(), 8u);
-  for (const char* key : {"stage", "microbatch", "kind", "chunk", "start", "end"}) EXPECT_TRUE(r["ops"][0].contains(key));
+  for (const char* key : {"stage", "microbatch", "kind", "chunk", "start", "end"})
+    EXPECT_TRUE(r["ops"][0].contains(key));
   for (const char* key : {"makespan", "busy", "bubble_fraction", "steady_bubble_fraction", "peak_activations",
                           "closed_form", "efficiency", "dashboard_utilization"}) {
     EXPECT_TRUE(r.contains(key)) << key;
@@ -339,8 +341,9 @@ std::vector<double> split_numbers(const std::string& text, std::size_t count) {
 }
 
 TEST(PipelineApi, PackedOpsAreTheSameOpsAsObjects) {
-  for (json base : {json{{"schedule", "interleaved"}, {"stages", 4}, {"microbatches", 8}, {"chunks", 2}},
-                    json{{"schedule", "dualpipe"}, {"stages", 4}, {"microbatches", 8}, {"times", {{"f", 1.5}, {"comm", 0.1}}}}}) {
+  for (json base :
+       {json{{"schedule", "interleaved"}, {"stages", 4}, {"microbatches", 8}, {"chunks", 2}},
+        json{{"schedule", "dualpipe"}, {"stages", 4}, {"microbatches", 8}, {"times", {{"f", 1.5}, {"comm", 0.1}}}}}) {
     json objects = ask(base);
     base["ops_format"] = "packed";
     json packed = ask(base);
@@ -416,8 +419,8 @@ TEST(PipelineApi, RefusesAMillionOpsQuicklyWithTooLarge) {
 namespace {
 
 TEST(PipelineDashboard, ReadsFullUnlessTheBubbleWaitsOnTheHost) {
-  const nlohmann::json resident = nlohmann::json::parse(parascope::call(
-      R"({"op":"pipeline","schedule":"gpipe","stages":4,"microbatches":8,"include_ops":false})"));
+  const nlohmann::json resident = nlohmann::json::parse(
+      parascope::call(R"({"op":"pipeline","schedule":"gpipe","stages":4,"microbatches":8,"include_ops":false})"));
   EXPECT_EQ(resident["dashboard_utilization"].get<double>(), 1.0);
   const nlohmann::json host = nlohmann::json::parse(parascope::call(
       R"({"op":"pipeline","schedule":"gpipe","stages":4,"microbatches":8,"include_ops":false,"bubble_kernel_resident":false})"));
@@ -433,15 +436,16 @@ TEST(PipelineCriticalSends, TimesTheSendTimeTheyEqualTheMakespanTheSendsAddWhenS
   // The cost model reads the time a schedule spends on sends from one run: sends on the critical path × comm. With
   // sends at most a tenth of a forward pass this is exactly the makespan with sends minus the makespan without.
   int checked = 0;
-  for (Schedule schedule : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1,
-                            Schedule::dualpipe}) {
+  for (Schedule schedule :
+       {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1, Schedule::dualpipe}) {
     for (int p : {2, 3, 4, 8}) {
       for (int m : {1, 2, 4, 8, 16, 17, 32}) {
         for (int v : {1, 2, 3}) {
           for (double comm : {0.01, 0.05, 0.1}) {
             if (v > 1 && schedule != Schedule::interleaved) continue;
-            PipelineSpec spec = spec_of(schedule, p, m, v,
-                                        splits(schedule) ? PipelineTimes{1, 0.65, 0.65, comm} : PipelineTimes{1, 1.3, 0, comm});
+            PipelineSpec spec =
+                spec_of(schedule, p, m, v,
+                        splits(schedule) ? PipelineTimes{1, 0.65, 0.65, comm} : PipelineTimes{1, 1.3, 0, comm});
             spec.record_ops = false;
             PipelineSpec silent = spec;
             silent.times.comm = 0;
@@ -468,4 +472,3 @@ TEST(PipelineCriticalSends, ZbH2DoesNotCountThem) {
 }
 
 }  // namespace
-

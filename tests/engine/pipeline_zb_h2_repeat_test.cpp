@@ -25,8 +25,8 @@ std::string name(const PipelineSpec& s) { return parascope::testing::spec_name(s
 
 using parascope::testing::expect_identical;
 
-/// Op times that hit the edges: equal ones, uneven ones, w from zero through tiny to far longer than f and b, sends from
-/// none to longer than an op, short binary fractions (every sum exact) and arbitrary reals.
+/// Op times that hit the edges: equal ones, uneven ones, w from zero through tiny to far longer than f and b, sends
+/// from none to longer than an op, short binary fractions (every sum exact) and arbitrary reals.
 PipelineTimes draw_times(std::mt19937& rng) {
   auto real = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
@@ -46,8 +46,8 @@ PipelineTimes draw_times(std::mt19937& rng) {
 void draw_shape(std::mt19937& rng, PipelineSpec& spec) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   const int p = pick(0, 7) == 0 ? pick(17, 48) : pick(1, 16);
-  const int kinds[] = {pick(1, p), p, p + 1, std::max(1, p - 1), 2 * p - 1, 2 * p, pick(1, 8 * p + 9),
-                       pick(6 * p, 40 * p + 7)};
+  const int kinds[] = {
+      pick(1, p), p, p + 1, std::max(1, p - 1), 2 * p - 1, 2 * p, pick(1, 8 * p + 9), pick(6 * p, 40 * p + 7)};
   spec.stages = p;
   spec.microbatches = std::min(kinds[pick(0, 7)], 333333 / p);  // ≤ 10^6 ops
 }

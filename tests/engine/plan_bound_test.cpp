@@ -2,9 +2,8 @@
 // one within it is counted exactly; and one advance() returns after a short slice whatever n it was given.
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "parascope/api.hpp"
 
@@ -17,11 +16,18 @@ json ask(const json& request) { return json::parse(parascope::call(request.dump(
 const json kWide = {{"layers", 720}, {"hidden", 92160}, {"heads", 720}, {"vocab", 1000}, {"seq", 720720}};
 
 json wide_plan(std::int64_t gpus, std::int64_t global_batch) {
-  return {{"op", "plan"}, {"model", kWide}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", gpus}}},
-          {"global_batch", global_batch}, {"max_tp", 10000000}};
+  return {{"op", "plan"},
+          {"model", kWide},
+          {"hardware", "h100-sxm"},
+          {"cluster", {{"gpus", gpus}}},
+          {"global_batch", global_batch},
+          {"max_tp", 10000000}};
 }
 
-const json kDeepSeek = {{"op", "plan"}, {"model", "deepseek-v3"}, {"hardware", "h800"}, {"cluster", {{"gpus", 2048}}},
+const json kDeepSeek = {{"op", "plan"},
+                        {"model", "deepseek-v3"},
+                        {"hardware", "h800"},
+                        {"cluster", {{"gpus", 2048}}},
                         {"global_batch", 15360}};
 
 TEST(PlanBound, TheIssuesUnboundedRequestIsRefusedAtOnceNamingTheClusterSize) {

@@ -1,14 +1,14 @@
 // The "plan" op and PlanSession: every answer reproducible through "step", counts that add up, refusals as error
 // objects, empty answers that say why, and a search advanced in slices equal to the one-shot op.
+#include "parascope/plan.hpp"
+
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "../../engine/src/kernel_model.hpp"
 #include "parascope/api.hpp"
-#include "parascope/plan.hpp"
 #include "parascope/presets.hpp"
 
 namespace {
@@ -19,16 +19,20 @@ json ask(const json& request) { return json::parse(parascope::call(request.dump(
 
 json plan_request(const json& model, const json& hardware, std::int64_t gpus, std::int64_t batch,
                   const json& extra = json::object()) {
-  json r = {{"op", "plan"}, {"model", model}, {"hardware", hardware}, {"cluster", {{"gpus", gpus}}},
-            {"global_batch", batch}};
+  json r = {
+      {"op", "plan"}, {"model", model}, {"hardware", hardware}, {"cluster", {{"gpus", gpus}}}, {"global_batch", batch}};
   for (const auto& [k, v] : extra.items()) r[k] = v;
   return r;
 }
 
 /// The step request that reproduces one planned configuration.
 json step_for(const json& plan, const json& candidate) {
-  json r = {{"op", "step"},       {"model", plan["model"]},         {"hardware", plan["hardware"]},
-            {"cluster", plan["cluster"]}, {"parallel", candidate["parallel"]}, {"precision", candidate["precision"]}};
+  json r = {{"op", "step"},
+            {"model", plan["model"]},
+            {"hardware", plan["hardware"]},
+            {"cluster", plan["cluster"]},
+            {"parallel", candidate["parallel"]},
+            {"precision", candidate["precision"]}};
   if (plan.contains("software")) r["software"] = plan["software"];
   return r;
 }
@@ -112,8 +116,11 @@ TEST(Plan, ZbH2AndSharedPipelineTimingsAreReproducedByStepEverywhere) {
 TEST(Plan, ResultsCarryTheBandTiesAndTightMemory) {
   // GPT-3 175B on 1,024 A100s: the band's half-width of megatron-core (engine/data/error_bands.json) makes the
   // first results ties; each one's MFU range brackets its MFU.
-  const json answer = ask({{"op", "plan"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"},
-                           {"cluster", {{"gpus", 1024}}}, {"global_batch", 1536}});
+  const json answer = ask({{"op", "plan"},
+                           {"model", "gpt3-175b"},
+                           {"hardware", "a100-80gb"},
+                           {"cluster", {{"gpus", 1024}}},
+                           {"global_batch", 1536}});
   ASSERT_FALSE(answer.contains("error")) << answer.dump();
   const json& results = answer["results"];
   ASSERT_FALSE(results.empty());
@@ -219,8 +226,7 @@ struct Refusal {
 };
 
 TEST(Plan, BadRequestsAreErrorObjectsNamingTheField) {
-  const json tiny = {{"layers", 4},  {"hidden", 256}, {"heads", 4}, {"ffn", 1024},
-                     {"vocab", 1000}, {"seq", 100}};
+  const json tiny = {{"layers", 4}, {"hidden", 256}, {"heads", 4}, {"ffn", 1024}, {"vocab", 1000}, {"seq", 100}};
   json three_layers = tiny;
   three_layers["layers"] = 3;
   const Refusal cases[] = {
@@ -273,8 +279,8 @@ parascope::PlanQuery query_of(const char* model, const char* hardware, std::int6
   q.cluster.inter_latency = q.hardware.inter_latency;
   q.global_batch = batch;
   using parascope::Schedule;
-  q.schedules = {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1, Schedule::zb_h2,
-                 Schedule::dualpipe};
+  q.schedules = {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved,
+                 Schedule::zb_h1, Schedule::zb_h2,       Schedule::dualpipe};
   q.recompute = {parascope::Recompute::none, parascope::Recompute::selective, parascope::Recompute::full};
   q.zero = {0, 1, 2, 3};
   q.precision = {parascope::Precision::bf16};
@@ -289,9 +295,8 @@ std::string describe(const parascope::PlanCandidate& c) {
   const auto& p = c.parallel;
   return std::to_string(p.dp) + "/" + std::to_string(p.tp) + "/" + std::to_string(p.pp) + "/" + std::to_string(p.cp) +
          "/" + std::to_string(p.ep) + " v" + std::to_string(p.vpp) + " mbs" + std::to_string(p.microbatch_size) + " " +
-         id_of(p.schedule) + " r" + std::to_string(int(p.recompute)) + " sp" +
-         std::to_string(p.sequence_parallel) + " z" + std::to_string(p.zero) + " mfu " + std::to_string(c.mfu) +
-         " mem " + std::to_string(c.memory_per_gpu);
+         id_of(p.schedule) + " r" + std::to_string(int(p.recompute)) + " sp" + std::to_string(p.sequence_parallel) +
+         " z" + std::to_string(p.zero) + " mfu " + std::to_string(c.mfu) + " mem " + std::to_string(c.memory_per_gpu);
 }
 
 void expect_same(const std::vector<parascope::PlanCandidate>& a, const std::vector<parascope::PlanCandidate>& b,

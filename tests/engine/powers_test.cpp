@@ -1,11 +1,11 @@
 // The engine's own powers (engine/src/powers.hpp) against std::pow: within a few units in the last place.
+#include "../../engine/src/powers.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <random>
-
-#include "../../engine/src/powers.hpp"
 
 namespace {
 

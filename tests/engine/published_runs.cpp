@@ -14,16 +14,26 @@ using nlohmann::json;
 /// Narayanan et al. 2021 Table 1 lists attention heads per model width (the jsonl leaves them out).
 int heads_for(int hidden) {
   switch (hidden) {
-    case 2304: return 24;
-    case 3072: return 32;
-    case 4096: return 32;
-    case 6144: return 48;
-    case 8192: return 64;
-    case 10240: return 80;
-    case 12288: return 96;
-    case 16384: return 128;
-    case 20480: return 128;
-    case 25600: return 160;
+    case 2304:
+      return 24;
+    case 3072:
+      return 32;
+    case 4096:
+      return 32;
+    case 6144:
+      return 48;
+    case 8192:
+      return 64;
+    case 10240:
+      return 80;
+    case 12288:
+      return 96;
+    case 16384:
+      return 128;
+    case 20480:
+      return 128;
+    case 25600:
+      return 160;
   }
   return hidden / 128;
 }
@@ -62,7 +72,7 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
     PublishedRun run;
     if (row.contains("request")) {
       run.table = row["source"].get<std::string>().find("Megatron-Bridge") != std::string::npos ? "megatron-bridge"
-                                                                                               : "nemo-24.07";
+                                                                                                : "nemo-24.07";
       run.software = row["software"];
       run.label = row["run"];
       run.citation = row["source"];
@@ -75,8 +85,8 @@ void add_calibration_rows(std::vector<PublishedRun>& out) {
       run.label = row["model"].get<std::string>() + ", " + std::to_string(row["gpus"].get<int>()) + " GPUs";
       run.citation = row.value("source", std::string("Narayanan et al. 2021, arXiv 2104.04473, Tables 1 and 2"));
       run.request = megatron_2021_request(row, "full", false);
-      run.tokens_per_second = double(row["gbs_seqs"]) * double(row["seq"]) / narayanan_step_time(row) /
-                              double(row["gpus"]);
+      run.tokens_per_second =
+          double(row["gbs_seqs"]) * double(row["seq"]) / narayanan_step_time(row) / double(row["gpus"]);
     } else if (row.contains("iter_s_full_recompute")) {
       for (const bool selective : {false, true}) {
         PublishedRun k;

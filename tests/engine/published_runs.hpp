@@ -2,10 +2,9 @@
 // peak memory, out of memory), each with the publication it comes from (the unit of leave-one-source-out).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace parascope::test {
 
@@ -15,14 +14,14 @@ struct PublishedRun {
   std::string software;  ///< the request's software stack
   std::string family;    ///< the stack family its constants and error band belong to (pytorch-compile is pytorch)
   std::string label;
-  std::string citation;  ///< where the row's numbers are printed (the fixture's "source", or the paper's table)
-  nlohmann::json request;             ///< a step request (op included)
-  std::string chip;                   ///< the hardware preset the run's GPUs are ("" when none is named)
-  double tokens_per_second = 0;       ///< measured, per GPU (0: none)
-  double step_time = 0;               ///< measured seconds per step, where the source gives that instead (0: none)
-  double peak_memory = 0;             ///< measured bytes (0: none)
-  std::string memory_kind;            ///< "reserved" (torch.cuda.max_memory_reserved) or the source's word
-  int oom = -1;                       ///< 1: the run ran out of memory, 0: it ran, -1: not reported
+  std::string citation;          ///< where the row's numbers are printed (the fixture's "source", or the paper's table)
+  nlohmann::json request;        ///< a step request (op included)
+  std::string chip;              ///< the hardware preset the run's GPUs are ("" when none is named)
+  double tokens_per_second = 0;  ///< measured, per GPU (0: none)
+  double step_time = 0;          ///< measured seconds per step, where the source gives that instead (0: none)
+  double peak_memory = 0;        ///< measured bytes (0: none)
+  std::string memory_kind;       ///< "reserved" (torch.cuda.max_memory_reserved) or the source's word
+  int oom = -1;                  ///< 1: the run ran out of memory, 0: it ran, -1: not reported
 };
 
 /// tests/fixtures/calibration-runs.jsonl and tests/fixtures/published-runs.jsonl, rows that need a field the engine

@@ -2,9 +2,8 @@
 // the engine refuses it, each against its closed form from torchtitan's `_save_list` policy.
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "parascope/api.hpp"
 
@@ -103,8 +102,8 @@ TEST(RecomputeOp, RefusedForMixtureOfExpertsModelsAndUnfusedAttention) {
 }
 
 TEST(RecomputeOp, ThePlannerSearchesItOnlyWhenAsked) {
-  json plan = {{"op", "plan"},          {"model", "llama3-8b"},  {"hardware", "h100-sxm"},
-               {"cluster", {{"gpus", 8}}}, {"global_batch", 64}, {"software", "pytorch"}};
+  json plan = {{"op", "plan"},       {"model", "llama3-8b"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 8}}},
+               {"global_batch", 64}, {"software", "pytorch"}};
   const json by_default = ask(plan);
   ASSERT_FALSE(by_default.contains("error")) << by_default.dump();
   for (const json& c : by_default["results"]) EXPECT_NE(c["parallel"]["recompute"], "op");

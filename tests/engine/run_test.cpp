@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
@@ -60,9 +59,9 @@ TEST(Run, AFailureCostsTheRestartPlusHalfAnInterval) {
   ASSERT_FALSE(r.contains("error")) << r.dump();
   const json& f = r["failures"];
   EXPECT_DOUBLE_EQ(f["loss_per_failure"].get<double>(), f["restart_time"]["total"].get<double>() + 1800.0 / 2);
-  EXPECT_DOUBLE_EQ(f["restart_time"]["total"].get<double>(),
-                   f["restart_time"]["detect"].get<double>() + f["restart_time"]["reschedule"].get<double>() +
-                       f["restart_time"]["reload"].get<double>());
+  EXPECT_DOUBLE_EQ(f["restart_time"]["total"].get<double>(), f["restart_time"]["detect"].get<double>() +
+                                                                 f["restart_time"]["reschedule"].get<double>() +
+                                                                 f["restart_time"]["reload"].get<double>());
   // The wall clock holds the work, the checkpoints and every expected failure's loss.
   const double wall = r["wall_time"];
   const double parts =

@@ -1,14 +1,14 @@
 // The schedule registry: one entry per schedule, ids that round-trip, the rules asked without trying (and the same
 // rules when tried), domain refusals named in each op's own words, and the presets op publishing every list.
+#include "../../engine/src/schedule_registry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "../../engine/src/schedule_registry.hpp"
 #include "parascope/api.hpp"
 #include "parascope/pipeline.hpp"
 
@@ -107,7 +107,8 @@ TEST(ScheduleRegistry, EachOpNamesARefusedKnobInItsOwnFields) {
                          {"cluster", {{"gpus", 24}}},
                          {"parallel", {{"tp", 8}, {"pp", 3}, {"schedule", "dualpipe"}, {"global_batch", 12}}}});
   EXPECT_EQ(step["error"]["field"], "parallel.pp");
-  EXPECT_EQ(step["error"]["message"].get<std::string>().rfind("pipeline schedule: dualpipe needs an even number", 0), 0u);
+  EXPECT_EQ(step["error"]["message"].get<std::string>().rfind("pipeline schedule: dualpipe needs an even number", 0),
+            0u);
 }
 
 TEST(ScheduleRegistry, ThePresetsOpPublishesEveryFixedList) {
@@ -125,13 +126,17 @@ TEST(ScheduleRegistry, ThePresetsOpPublishesEveryFixedList) {
             json({"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"}));
   // Every published value is one the engine accepts.
   for (const json& s : presets["schedules"]) {
-    const json r = ask({{"op", "pipeline"}, {"schedule", s["id"]}, {"stages", 2}, {"microbatches", 4},
-                        {"include_ops", false}});
+    const json r =
+        ask({{"op", "pipeline"}, {"schedule", s["id"]}, {"stages", 2}, {"microbatches", 4}, {"include_ops", false}});
     EXPECT_FALSE(r.contains("error")) << s.dump() << r.dump();
   }
   for (const json& software : presets["software"]) {
-    const json r = ask({{"op", "step"}, {"model", "gpt2-124m"}, {"hardware", "h100-sxm"}, {"cluster", {{"gpus", 8}}},
-                        {"parallel", {{"global_batch", 8}}}, {"software", software}});
+    const json r = ask({{"op", "step"},
+                        {"model", "gpt2-124m"},
+                        {"hardware", "h100-sxm"},
+                        {"cluster", {{"gpus", 8}}},
+                        {"parallel", {{"global_batch", 8}}},
+                        {"software", software}});
     EXPECT_FALSE(r.contains("error")) << software << r.dump();
   }
 }

@@ -1,7 +1,7 @@
 // Shards and groups: each GPU's heads, layers and experts, and the GPUs that talk on each axis.
-#include <gtest/gtest.h>
-
 #include "parascope/shards.hpp"
+
+#include <gtest/gtest.h>
 
 namespace parascope {
 namespace {
@@ -30,7 +30,8 @@ TEST(Shards, ARankHoldsItsSliceOfHeadsLayersAndExperts) {
 }
 
 TEST(Shards, InterleavedStagesHoldEveryPpthSliceOfLayers) {
-  // pp 2, vpp 2, 32 layers: stage 1 holds slices 1 and 3 of 4 -> layers 8-15 and 24-31 (Narayanan et al. 2021 Sec. 2.2).
+  // pp 2, vpp 2, 32 layers: stage 1 holds slices 1 and 3 of 4 -> layers 8-15 and 24-31 (Narayanan et al. 2021
+  // Sec. 2.2).
   TrainingRun run = run16();
   run.parallel.vpp = 2;
   const Shard s = shard_of(run, 8);

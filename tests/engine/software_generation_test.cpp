@@ -2,9 +2,8 @@
 // NVSwitch does CUDA multicast, and the planner's best GPT-3 175B split on 1,024 A100s inside the published A100 band.
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "../../engine/src/kernel_model.hpp"
 #include "parascope/api.hpp"
@@ -32,7 +31,8 @@ TEST(SoftwareGeneration, MegatronCoreOverlapsTpOnlyWhereTheSwitchDoesMulticast) 
   // The presets op publishes the field, and a custom chip may set it.
   const json presets = ask({{"op", "presets"}});
   for (const json& h : presets["hardware"]) {
-    EXPECT_EQ(h.value("nvlink_multicast", false), parascope::find_hardware(h["id"].get<std::string>())->nvlink_multicast)
+    EXPECT_EQ(h.value("nvlink_multicast", false),
+              parascope::find_hardware(h["id"].get<std::string>())->nvlink_multicast)
         << h["id"];
   }
 }

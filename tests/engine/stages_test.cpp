@@ -1,9 +1,10 @@
 // Uneven pipeline stages: which layers each stage and chunk holds, and what the step charges for them.
+#include "parascope/stages.hpp"
+
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "parascope/stages.hpp"
 #include "step_request.hpp"
 
 namespace {
@@ -49,8 +50,8 @@ TEST(Stages, ChunksTakeTheLayersInVirtualStageOrder) {
 }
 
 // Uniform layers, no logits (a 1-token vocabulary) and free links: the step's schedule is the stages' work alone.
-const json kHardware = {{"peak_flops", 1e14}, {"memory_bandwidth", 1e12}, {"intra_bandwidth", 1e15},
-                        {"inter_bandwidth", 1e15}, {"intra_latency", 0}, {"inter_latency", 0}};
+const json kHardware = {{"peak_flops", 1e14},      {"memory_bandwidth", 1e12}, {"intra_bandwidth", 1e15},
+                        {"inter_bandwidth", 1e15}, {"intra_latency", 0},       {"inter_latency", 0}};
 json model(int layers) { return {{"layers", layers}, {"hidden", 1024}, {"heads", 16}, {"vocab", 1}, {"seq", 1024}}; }
 
 TEST(Stages, TheSlowestStageSetsThePaceFromItsRealLayers) {

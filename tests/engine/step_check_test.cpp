@@ -2,10 +2,9 @@
 // (the request's, the schedule's, and those that need the cost model's op times).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -44,7 +43,8 @@ TEST(StepCheck, DualPipeOnOneStageIsRefusedByStepAsThePipelineOpRefusesIt) {
   const json e = json::parse(step)["error"];
   EXPECT_EQ(e["code"], "inconsistent");
   EXPECT_EQ(e["field"], "parallel.pp");
-  const json pipeline = json::parse(parascope::call(R"({"op":"pipeline","schedule":"dualpipe","stages":1,"microbatches":8})"));
+  const json pipeline =
+      json::parse(parascope::call(R"({"op":"pipeline","schedule":"dualpipe","stages":1,"microbatches":8})"));
   EXPECT_EQ(e["message"], "pipeline schedule: " + pipeline["error"]["message"].get<std::string>()) << step;
   json traffic = request;
   traffic["op"] = "traffic";
@@ -62,8 +62,12 @@ TEST(StepCheck, AgreesWithStepOnEverySplitOfAGrid) {
           for (int mbs : {1, 2}) {
             for (int gbs : {8, 48, 64, 96}) {
               const json request = run("gpt3-175b", "a100-80gb", 64,
-                                       {{"tp", tp}, {"pp", pp}, {"vpp", vpp}, {"microbatch_size", mbs},
-                                        {"global_batch", gbs}, {"schedule", schedule}});
+                                       {{"tp", tp},
+                                        {"pp", pp},
+                                        {"vpp", vpp},
+                                        {"microbatch_size", mbs},
+                                        {"global_batch", gbs},
+                                        {"schedule", schedule}});
               expect_agree(request);
               (parascope::is_error_response(step_and_check(request).first) ? refused : answered) += 1;
             }
@@ -79,8 +83,8 @@ TEST(StepCheck, AgreesWithStepOnEverySplitOfAGrid) {
 TEST(StepCheck, AgreesWithStepOnMixtureOfExpertsRules) {
   for (int ep : {1, 2, 4, 8, 16}) {
     for (int etp : {1, 2}) {
-      expect_agree(run("mixtral-8x7b", "h100-sxm", 64,
-                       {{"tp", 2}, {"pp", 4}, {"ep", ep}, {"etp", etp}, {"global_batch", 64}}));
+      expect_agree(
+          run("mixtral-8x7b", "h100-sxm", 64, {{"tp", 2}, {"pp", 4}, {"ep", ep}, {"etp", etp}, {"global_batch", 64}}));
     }
   }
   expect_agree(run("gpt3-175b", "a100-80gb", 64, {{"tp", 8}, {"pp", 8}, {"ep", 2}, {"global_batch", 64}}));
@@ -88,10 +92,12 @@ TEST(StepCheck, AgreesWithStepOnMixtureOfExpertsRules) {
 
 TEST(StepCheck, RefusesWhatOnlyTheCostModelsOpTimesBreak) {
   // A hardware of 1 FLOP/s: one layer's forward takes longer than the pipeline's 1e12 s limit.
-  json slow = {{"peak_flops", 1},          {"memory_bytes", 8e10},     {"memory_bandwidth", 2e12},
-               {"gpus_per_node", 8},       {"intra_bandwidth", 3e11},  {"intra_latency", 1e-5},
+  json slow = {{"peak_flops", 1},           {"memory_bytes", 8e10},    {"memory_bandwidth", 2e12},
+               {"gpus_per_node", 8},        {"intra_bandwidth", 3e11}, {"intra_latency", 1e-5},
                {"inter_bandwidth", 2.5e10}, {"inter_latency", 1e-5}};
-  json request = {{"model", "gpt3-175b"}, {"hardware", slow}, {"cluster", {{"gpus", 64}}},
+  json request = {{"model", "gpt3-175b"},
+                  {"hardware", slow},
+                  {"cluster", {{"gpus", 64}}},
                   {"parallel", {{"tp", 8}, {"pp", 8}, {"global_batch", 64}}}};
   const auto [step, check] = step_and_check(request);
   ASSERT_TRUE(parascope::is_error_response(step)) << step.substr(0, 200);
@@ -113,19 +119,26 @@ TEST(StepCheck, RefusesTooManyOpsAsStepDoes) {
 
 TEST(StepCheck, DualPipeOnAnOddPipelineIsRefusedAsStepRefusesIt) {
   expect_agree(run("gpt3-175b", "a100-80gb", 64, {{"tp", 8}, {"global_batch", 64}, {"schedule", "dualpipe"}}));
-  expect_agree(run("gpt3-175b", "a100-80gb", 48, {{"tp", 16}, {"pp", 3}, {"global_batch", 64}, {"schedule", "dualpipe"}}));
+  expect_agree(
+      run("gpt3-175b", "a100-80gb", 48, {{"tp", 16}, {"pp", 3}, {"global_batch", 64}, {"schedule", "dualpipe"}}));
 }
 
 TEST(StepCheck, RefusesBadRequestsAsStepDoes) {
   const std::vector<json> bad = {
       json{{"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"cluster", {{"gpus", 64}}}},  // no parallel
-      run("gpt3-175b", "a100-80gb", 64, {{"tp", 8}}),                                          // no global_batch
+      run("gpt3-175b", "a100-80gb", 64, {{"tp", 8}}),                                        // no global_batch
       run("no-such-model", "a100-80gb", 64, {{"global_batch", 64}}),
       run("gpt3-175b", "a100-80gb", 64, {{"tp", 8}, {"global_batch", 64}, {"schedule", "2f2b"}}),
-      json{{"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"cluster", {{"gpus", 64}}},
-           {"parallel", {{"global_batch", 64}}}, {"efficency", json::object()}},  // misspelt field
-      json{{"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"cluster", {{"gpus", 64}}},
-           {"parallel", {{"global_batch", 64}}}, {"precision", "fp8"}},  // A100: no FP8 tensor cores
+      json{{"model", "gpt3-175b"},
+           {"hardware", "a100-80gb"},
+           {"cluster", {{"gpus", 64}}},
+           {"parallel", {{"global_batch", 64}}},
+           {"efficency", json::object()}},  // misspelt field
+      json{{"model", "gpt3-175b"},
+           {"hardware", "a100-80gb"},
+           {"cluster", {{"gpus", 64}}},
+           {"parallel", {{"global_batch", 64}}},
+           {"precision", "fp8"}},  // A100: no FP8 tensor cores
   };
   for (const json& request : bad) {
     const auto [step, check] = step_and_check(request);

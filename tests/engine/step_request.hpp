@@ -3,9 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "parascope/api.hpp"
 
@@ -18,15 +17,20 @@ inline json ask(const json& request) { return json::parse(parascope::call(reques
 /// The step answer for this model, hardware, cluster and split; a refusal fails the test.
 inline json step(const json& model, const json& hardware, const json& cluster, const json& parallel,
                  const json& efficiency = json::object()) {
-  json r = ask({{"op", "step"}, {"model", model}, {"hardware", hardware}, {"cluster", cluster},
-                {"parallel", parallel}, {"efficiency", efficiency}});
+  json r = ask({{"op", "step"},
+                {"model", model},
+                {"hardware", hardware},
+                {"cluster", cluster},
+                {"parallel", parallel},
+                {"efficiency", efficiency}});
   EXPECT_FALSE(r.contains("error")) << r.dump();
   return r;
 }
 
 /// The refusal's field (empty when the request was answered).
 inline std::string refused_field(const json& model, const json& hardware, const json& cluster, const json& parallel) {
-  json r = ask({{"op", "step"}, {"model", model}, {"hardware", hardware}, {"cluster", cluster}, {"parallel", parallel}});
+  json r =
+      ask({{"op", "step"}, {"model", model}, {"hardware", hardware}, {"cluster", cluster}, {"parallel", parallel}});
   return r.contains("error") ? r["error"]["field"].get<std::string>() : "";
 }
 

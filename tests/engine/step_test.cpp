@@ -3,10 +3,9 @@
 
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -37,7 +36,11 @@ double sum_of(const json& breakdown) {
 TEST(Step, TheBreakdownAddsUpToTheStepTimeForEverySplit) {
   const std::vector<json> cases = {
       step({{"tp", 8}, {"pp", 8}, {"global_batch", 64}}),
-      step({{"tp", 8}, {"pp", 4}, {"vpp", 3}, {"global_batch", 128}, {"recompute", "selective"},
+      step({{"tp", 8},
+            {"pp", 4},
+            {"vpp", 3},
+            {"global_batch", 128},
+            {"recompute", "selective"},
             {"sequence_parallel", true}}),
       step({{"tp", 4}, {"pp", 1}, {"global_batch", 256}, {"zero", 3}}, "llama3-8b", "h100-sxm", 64),
       step({{"tp", 2}, {"ep", 8}, {"global_batch", 64}, {"zero", 1}}, "mixtral-8x7b", "h100-sxm", 64),
@@ -58,15 +61,16 @@ TEST(Step, WithoutCommunicationOrLogitsTheBubbleIsTheOneF1BClosedForm) {
   // Narayanan et al. 2021, Sec. 2.2: 1F1B's bubble is (p−1)/(m+p−1) of the schedule with uniform stages. A model with
   // a one-token vocabulary has no logits to unbalance the last stage; infinitely fast links remove the sends.
   const json model = {{"layers", 16}, {"hidden", 1024}, {"heads", 16}, {"vocab", 1}, {"seq", 1024}};
-  const json hw = {{"peak_flops", 1e14}, {"memory_bandwidth", 1e12}, {"intra_bandwidth", 1e15},
-                   {"inter_bandwidth", 1e15}};
+  const json hw = {
+      {"peak_flops", 1e14}, {"memory_bandwidth", 1e12}, {"intra_bandwidth", 1e15}, {"inter_bandwidth", 1e15}};
   for (int pp : {2, 4, 8}) {
     for (int m : {1, 4, 16}) {
       json r = step({{"pp", pp}, {"global_batch", m}}, model, hw, pp);
       // The schedule without sends = each stage's busy time + the bubble; busy = every per-stage part of the step.
       const json& b = r["breakdown"];
       double busy = 0;
-      for (const char* part : {"compute", "memory_bound", "tp_comm", "cp_comm", "ep_comm", "other"}) busy += b[part].get<double>();
+      for (const char* part : {"compute", "memory_bound", "tp_comm", "cp_comm", "ep_comm", "other"})
+        busy += b[part].get<double>();
       const double bubble = b["bubble"].get<double>() / (b["bubble"].get<double>() + busy);
       EXPECT_NEAR(bubble, double(pp - 1) / double(m + pp - 1), 1e-12) << "p=" << pp << " m=" << m;
     }
@@ -88,11 +92,20 @@ TEST(Step, MoreMicrobatchesShrinkTheBubble) {
 TEST(Step, OneStageHasExactlyNoBubbleAndNoSends) {
   for (const char* schedule : {"interleaved", "1f1b", "gpipe", "zb-h1"}) {
     const json r = json::parse(parascope::call(json{
-        {"op", "step"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"},
-        {"cluster", {{"gpus", 64}, {"gpus_per_node", 8}}}, {"software", "megatron-2021"},
-        {"parallel", {{"tp", 16}, {"pp", 1}, {"vpp", std::string(schedule) == "interleaved" ? 3 : 1},
-                      {"schedule", schedule}, {"microbatch_size", 1}, {"global_batch", 64},
-                      {"recompute", "selective"}, {"sequence_parallel", true}}}}.dump()));
+        {"op", "step"},
+        {"model", "gpt3-175b"},
+        {"hardware", "a100-80gb"},
+        {"cluster", {{"gpus", 64}, {"gpus_per_node", 8}}},
+        {"software", "megatron-2021"},
+        {"parallel",
+         {{"tp", 16},
+          {"pp", 1},
+          {"vpp", std::string(schedule) == "interleaved" ? 3 : 1},
+          {"schedule", schedule},
+          {"microbatch_size", 1},
+          {"global_batch", 64},
+          {"recompute", "selective"},
+          {"sequence_parallel", true}}}}.dump()));
     ASSERT_FALSE(r.contains("error")) << schedule << ": " << r.dump();
     EXPECT_EQ(r["breakdown"]["bubble"].get<double>(), 0.0) << schedule;
     EXPECT_EQ(r["breakdown"]["pp_comm"].get<double>(), 0.0) << schedule;
@@ -113,14 +126,16 @@ TEST(Step, ZeroStagesShardOptimizerThenGradientsThenWeights) {
     return step({{"tp", 1}, {"global_batch", 64}, {"zero", zero}}, "llama3-8b", "h100-sxm", 64)["memory_per_gpu"];
   };
   json z0 = mem(0), z1 = mem(1), z2 = mem(2), z3 = mem(3);
-  // Rajbhandari et al. 2020, Fig. 1: 2Ψ + 2Ψ + KΨ, then sharding the optimizer (Pos), gradients (Pos+g), weights (Pos+g+p).
+  // Rajbhandari et al. 2020, Fig. 1: 2Ψ + 2Ψ + KΨ, then sharding the optimizer (Pos), gradients (Pos+g), weights
+  // (Pos+g+p).
   EXPECT_DOUBLE_EQ(z1["optimizer_states"].get<double>(), z0["optimizer_states"].get<double>() / 64);
   EXPECT_DOUBLE_EQ(z1["gradients"].get<double>(), z0["gradients"].get<double>());
   EXPECT_DOUBLE_EQ(z2["gradients"].get<double>(), z0["gradients"].get<double>() / 64);
   // FSDP with resharding (pp = 1: PyTorch's default) also holds two layers gathered in bf16: the one computing and
   // the one prefetched (Zhao et al. 2023, forward and backward prefetching); an average layer here, the embeddings
   // spread over the 32.
-  EXPECT_DOUBLE_EQ(z3["weights"].get<double>(), z0["weights"].get<double>() / 64 + 2.0 * z0["weights"].get<double>() / 32);
+  EXPECT_DOUBLE_EQ(z3["weights"].get<double>(),
+                   z0["weights"].get<double>() / 64 + 2.0 * z0["weights"].get<double>() / 32);
   EXPECT_DOUBLE_EQ(z0["weights"].get<double>(), 2.0 * 8030261248.0);
 }
 
@@ -165,7 +180,10 @@ TEST(Step, TrafficNamesTheLinkEachAxisRides) {
 }
 
 TEST(Step, SplitsThatDoNotMultiplyOutAreRefusedNamingTheProduct) {
-  json r = ask({{"op", "step"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"cluster", {{"gpus", 64}}},
+  json r = ask({{"op", "step"},
+                {"model", "gpt3-175b"},
+                {"hardware", "a100-80gb"},
+                {"cluster", {{"gpus", 64}}},
                 {"parallel", {{"dp", 2}, {"tp", 8}, {"pp", 8}, {"global_batch", 64}}}});
   EXPECT_EQ(r["error"]["code"], "inconsistent");
   EXPECT_EQ(r["error"]["field"], "parallel.dp");
@@ -174,21 +192,27 @@ TEST(Step, SplitsThatDoNotMultiplyOutAreRefusedNamingTheProduct) {
 
 TEST(Step, OtherBadSplitsAreRefusedWithTheFieldNamed) {
   const std::vector<std::pair<json, std::string>> cases = {
-      {{{"tp", 7}, {"global_batch", 64}}, "parallel.tp"},                           // 7 does not divide 64 GPUs
-      {{{"tp", 8}, {"pp", 4}, {"global_batch", 63}}, "parallel.global_batch"},      // not a multiple of dp = 2
-      {{{"tp", 8}, {"pp", 8}, {"ep", 2}, {"global_batch", 64}}, "parallel.ep"},     // dense model
+      {{{"tp", 7}, {"global_batch", 64}}, "parallel.tp"},                        // 7 does not divide 64 GPUs
+      {{{"tp", 8}, {"pp", 4}, {"global_batch", 63}}, "parallel.global_batch"},   // not a multiple of dp = 2
+      {{{"tp", 8}, {"pp", 8}, {"ep", 2}, {"global_batch", 64}}, "parallel.ep"},  // dense model
       {{{"tp", 8}, {"pp", 8}, {"vpp", 2}, {"schedule", "1f1b"}, {"global_batch", 64}}, "parallel.schedule"},
       {{{"tp", 8}, {"pp", 8}, {"global_batch", 64}, {"zero", 4}}, "parallel.zero"},
       {{{"tp", 8}, {"pp", 8}, {"global_batch", 64}, {"schedule", "dualpipe"}, {"microbatch_size", 2}},
        "parallel.global_batch"},  // valid (32 microbatches): the last case is only a placeholder for the odd one below
   };
   for (std::size_t i = 0; i + 1 < cases.size(); ++i) {
-    json r = ask({{"op", "step"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"cluster", {{"gpus", 64}}},
+    json r = ask({{"op", "step"},
+                  {"model", "gpt3-175b"},
+                  {"hardware", "a100-80gb"},
+                  {"cluster", {{"gpus", 64}}},
                   {"parallel", cases[i].first}});
     ASSERT_TRUE(r.contains("error")) << cases[i].first.dump();
     EXPECT_EQ(r["error"]["field"], cases[i].second) << r.dump();
   }
-  json odd = ask({{"op", "step"}, {"model", "gpt3-175b"}, {"hardware", "a100-80gb"}, {"cluster", {{"gpus", 64}}},
+  json odd = ask({{"op", "step"},
+                  {"model", "gpt3-175b"},
+                  {"hardware", "a100-80gb"},
+                  {"cluster", {{"gpus", 64}}},
                   {"parallel", {{"tp", 8}, {"pp", 8}, {"global_batch", 3}, {"schedule", "dualpipe"}}}});
   ASSERT_TRUE(odd.contains("error")) << odd.dump();
   EXPECT_EQ(odd["error"]["field"], "parallel.global_batch");
@@ -214,7 +238,8 @@ TEST(Step, PyTorchsVocabularyParallelLossHoldsFourMoreBytesPerLogitOnlyWithTp) {
   const json off = {{"loss_parallel_extra_bytes", 0}};
   EXPECT_NEAR(transient(2, json::object()) / transient(2, off), 14.0 / 10.0, 1e-12);
   EXPECT_EQ(transient(1, json::object()), transient(1, off));
-  EXPECT_NEAR(transient(2, {{"loss_bytes_per_logit", 6}}) / transient(2, {{"loss_bytes_per_logit", 6}, {"loss_parallel_extra_bytes", 0}}),
+  EXPECT_NEAR(transient(2, {{"loss_bytes_per_logit", 6}}) /
+                  transient(2, {{"loss_bytes_per_logit", 6}, {"loss_parallel_extra_bytes", 0}}),
               10.0 / 6.0, 1e-12);
 }
 
@@ -229,7 +254,9 @@ TEST(Step, AStacksBandWidensOnAChipNoneOfItsHeldOutRunsRanOn) {
   EXPECT_EQ(ampere["error_band"]["untried_chip"], "a100-80gb");
   EXPECT_EQ(ampere["error_band"]["basis"], "all stacks and megatron-core");
   // The MFU band as ratios to each prediction (p10, p90 of measured / predicted): wider on both sides.
-  const auto ratio = [](const json& r, int end) { return r["error_band"]["mfu"][end].get<double>() / r["mfu"].get<double>(); };
+  const auto ratio = [](const json& r, int end) {
+    return r["error_band"]["mfu"][end].get<double>() / r["mfu"].get<double>();
+  };
   EXPECT_LT(ratio(ampere, 0), ratio(hopper, 0));
   EXPECT_GT(ratio(ampere, 1), ratio(hopper, 1));
 }

@@ -7,11 +7,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "parascope/api.hpp"
 
@@ -29,12 +28,12 @@ bool g_step = false;  // a step answer: its mfu and hfu are predictions, at most
 }
 
 // Answer fields documented as fractions (0–1) and as times or counts that cannot be negative.
-const std::set<std::string> kFractions = {"bubble_fraction", "steady_bubble_fraction", "efficiency",
-                                          "dashboard_utilization", "hidden_fraction", "chunk_model_fraction"};
-const std::set<std::string> kNonNegative = {"time", "step_time", "makespan", "balanced_time", "useful_time",
-                                            "tokens_per_second", "achieved_flops", "hot_rank_bytes", "algbw",
-                                            "busbw", "bytes_sent_per_gpu", "pipeline_makespan", "useful_at_peak",
-                                            "recompute_at_peak", "bytes_per_gpu", "max_over_mean"};
+const std::set<std::string> kFractions = {"bubble_fraction",       "steady_bubble_fraction", "efficiency",
+                                          "dashboard_utilization", "hidden_fraction",        "chunk_model_fraction"};
+const std::set<std::string> kNonNegative = {
+    "time",           "step_time",         "makespan",      "balanced_time", "useful_time",        "tokens_per_second",
+    "achieved_flops", "hot_rank_bytes",    "algbw",         "busbw",         "bytes_sent_per_gpu", "pipeline_makespan",
+    "useful_at_peak", "recompute_at_peak", "bytes_per_gpu", "max_over_mean"};
 // Nulls the API documents: critical_sends for zb-h2, closed_form.value where no closed form applies.
 const std::set<std::string> kNullable = {"critical_sends", "value"};
 
@@ -51,7 +50,8 @@ void check(const json& v, const std::string& key, const std::string& path, bool 
     const bool noted = v.contains("hfu_note");
     for (const auto& [k, child] : v.items()) check(child, k, path + "." + k, in_breakdown || k == "breakdown", noted);
   } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i) check(v[i], key, path + "[" + std::to_string(i) + "]", in_breakdown, hfu_noted);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      check(v[i], key, path + "[" + std::to_string(i) + "]", in_breakdown, hfu_noted);
   }
 }
 

@@ -27,9 +27,9 @@ struct CollectiveCost {
 // gpus >= 1, bytes > 0 and finite, link.bandwidth > 0, link.latency >= 0. With gpus == 1 nothing moves: all zero.
 // O(1), no allocation: the cost model calls them many times per evaluation.
 
-/// Ring all-reduce = ring reduce-scatter + ring all-gather (Patarasuk & Yuan 2009, JPDC 69(2), the bandwidth-optimal ring; the
-/// ring all-gather and reduce-scatter costs of Thakur, Rabenseifner & Gropp 2005, IJHPCA 19(1), added):
-/// time = 2(N-1)·alpha + 2(N-1)/N · S/B, 2(N-1) steps, 2(N-1)/N · S bytes sent per GPU.
+/// Ring all-reduce = ring reduce-scatter + ring all-gather (Patarasuk & Yuan 2009, JPDC 69(2), the bandwidth-optimal
+/// ring; the ring all-gather and reduce-scatter costs of Thakur, Rabenseifner & Gropp 2005, IJHPCA 19(1), added): time
+/// = 2(N-1)·alpha + 2(N-1)/N · S/B, 2(N-1) steps, 2(N-1)/N · S bytes sent per GPU.
 CollectiveCost ring_allreduce(std::int64_t gpus, double bytes, const Link& link);
 
 /// NCCL's double binary tree (Sanders, Speck & Träff 2009; NCCL 2.4), costed as NCCL's tuning model does
@@ -38,11 +38,11 @@ CollectiveCost ring_allreduce(std::int64_t gpus, double bytes, const Link& link)
 CollectiveCost tree_allreduce(std::int64_t gpus, double bytes, const Link& link);
 
 /// Two-level all-reduce (Horovod's HOROVOD_HIERARCHICAL_ALLREDUCE as of uber/horovod PR #411, 2018; the hierarchical
-/// all-reduce of Jia et al. 2018, arXiv:1807.11205): ring reduce-scatter inside each node of g GPUs, ring all-reduce of the S/g shard across
-/// the n = N/g nodes (g such rings in parallel, one per local rank, each on its own NIC), ring all-gather inside the
-/// node: time = 2(g-1)·a_intra + 2(g-1)/g · S/B_intra + 2(n-1)·a_inter + 2(n-1)/n · (S/g)/B_inter.
-/// Extra precondition: gpus_per_node >= 1 and (gpus <= gpus_per_node, meaning one node of `gpus` GPUs, or
-/// gpus % gpus_per_node == 0).
+/// all-reduce of Jia et al. 2018, arXiv:1807.11205): ring reduce-scatter inside each node of g GPUs, ring all-reduce of
+/// the S/g shard across the n = N/g nodes (g such rings in parallel, one per local rank, each on its own NIC), ring
+/// all-gather inside the node: time = 2(g-1)·a_intra + 2(g-1)/g · S/B_intra + 2(n-1)·a_inter + 2(n-1)/n ·
+/// (S/g)/B_inter. Extra precondition: gpus_per_node >= 1 and (gpus <= gpus_per_node, meaning one node of `gpus` GPUs,
+/// or gpus % gpus_per_node == 0).
 CollectiveCost hierarchical_allreduce(std::int64_t gpus, std::int64_t gpus_per_node, double bytes, const Link& intra,
                                       const Link& inter);
 
@@ -52,7 +52,8 @@ CollectiveCost hierarchical_allreduce(std::int64_t gpus, std::int64_t gpus_per_n
 CollectiveCost ring_allgather(std::int64_t gpus, double bytes, const Link& link);
 
 /// Ring reduce-scatter; bytes = the full input buffer per GPU, nccl-tests' size (Thakur et al. 2005, pairwise-exchange
-/// reduce-scatter for long messages, gamma left out): time = (N-1)·alpha + (N-1)/N · S/B (the reduction's arithmetic is not counted).
+/// reduce-scatter for long messages, gamma left out): time = (N-1)·alpha + (N-1)/N · S/B (the reduction's arithmetic is
+/// not counted).
 CollectiveCost ring_reducescatter(std::int64_t gpus, double bytes, const Link& link);
 
 /// All-to-all as NCCL runs it, every peer's send and receive in one group; bytes = each GPU's full send buffer, S/N to
@@ -67,9 +68,10 @@ std::int64_t p2p_batches(std::int64_t peers);
 /// it): each GPU sends S/N to each of its per_node − 1 node mates over `intra` and to each of its N − per_node other
 /// peers through its own NIC over `inter`, both at once (NCCL groups every send and receive of an all-to-all;
 /// DeepSeek-V3, Liu et al. 2024 Sec. 3.2.2, sizes its all-to-all by the IB part for this reason):
-/// time = (per_node − 1)·α_intra + (N − per_node)·α_inter + max((per_node − 1)·S/N / B_intra, (N − per_node)·S/N / B_inter).
-/// per_node = N is alltoall(N, S, intra); per_node = 1 is alltoall(N, S, inter).
-CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, double bytes, const Link& intra, const Link& inter);
+/// time = (per_node − 1)·α_intra + (N − per_node)·α_inter + max((per_node − 1)·S/N / B_intra, (N − per_node)·S/N /
+/// B_inter). per_node = N is alltoall(N, S, intra); per_node = 1 is alltoall(N, S, inter).
+CollectiveCost alltoall_two_level(std::int64_t gpus, std::int64_t per_node, double bytes, const Link& intra,
+                                  const Link& inter);
 
 // ---- The ring all-reduce, round by round (for teaching: small N) ----
 
@@ -85,7 +87,7 @@ struct RingTransfer {
 
 struct RingRound {
   RingPhase phase = RingPhase::scatter_reduce;
-  std::vector<RingTransfer> transfers;                  ///< N transfers, one sent by each GPU
+  std::vector<RingTransfer> transfers;             ///< N transfers, one sent by each GPU
   std::vector<std::vector<std::int64_t>> buffers;  ///< buffers[gpu][chunk] after this round
 };
 

@@ -19,20 +19,20 @@ enum class Precision { bf16, fp8 };
 /// hardware preset's measured values (engine/data/hardware.json) and a `software` generation's settings; an
 /// `efficiency` override beats both (detail::default_efficiency builds the defaults).
 struct Efficiency {
-  double gemm_max = 0.8;             ///< fraction of BF16 peak a large, well-shaped dense BF16 GEMM reaches
-  double gemm_max_fp8 = 0.8;         ///< fraction of FP8 peak a large FP8 GEMM reaches
-  int compute_units = 0;             ///< SMs/CUs the GEMM tiles are spread over (wave quantization); 0 = none
-  double kernel_overhead = 2e-6;     ///< seconds per kernel launch: the one calibration constant (engine/API.md)
+  double gemm_max = 0.8;          ///< fraction of BF16 peak a large, well-shaped dense BF16 GEMM reaches
+  double gemm_max_fp8 = 0.8;      ///< fraction of FP8 peak a large FP8 GEMM reaches
+  int compute_units = 0;          ///< SMs/CUs the GEMM tiles are spread over (wave quantization); 0 = none
+  double kernel_overhead = 2e-6;  ///< seconds per kernel launch: the one calibration constant (engine/API.md)
   double flash_attention_efficiency = 0.55;  ///< fraction of BF16 peak of the fused attention kernel, fwd+bwd
-  double memory_efficiency = 0.8;    ///< fraction of HBM bandwidth memory-bound kernels reach
-  double link_efficiency = 0.8;      ///< fraction of a link's bandwidth NCCL collectives reach (busbw / peak)
-  bool flash_attention = true;       ///< fused attention: no s×s scores in memory, causal blocks skipped
-  double tp_overlap = 0.0;           ///< fraction of tensor-parallel communication hidden behind compute
-  bool tp_comm_overlap = false;      ///< TransformerEngine's pipelined TP overlap: all but 1/tp of it hidden
-  bool dp_overlap = true;            ///< gradient reduction overlapped with the last microbatch's backward
-  double ep_overlap = 0.0;           ///< fraction of expert all-to-all hidden behind compute
-  double grad_reduce_bytes = 4;      ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
-  double router_imbalance = 1.0;     ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
+  double memory_efficiency = 0.8;            ///< fraction of HBM bandwidth memory-bound kernels reach
+  double link_efficiency = 0.8;              ///< fraction of a link's bandwidth NCCL collectives reach (busbw / peak)
+  bool flash_attention = true;               ///< fused attention: no s×s scores in memory, causal blocks skipped
+  double tp_overlap = 0.0;                   ///< fraction of tensor-parallel communication hidden behind compute
+  bool tp_comm_overlap = false;              ///< TransformerEngine's pipelined TP overlap: all but 1/tp of it hidden
+  bool dp_overlap = true;                    ///< gradient reduction overlapped with the last microbatch's backward
+  double ep_overlap = 0.0;                   ///< fraction of expert all-to-all hidden behind compute
+  double grad_reduce_bytes = 4;   ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
+  double router_imbalance = 1.0;  ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
   /// Host seconds per kernel issued for one local expert (its GEMMs and its inputs' FP8 quantization, forward and
   /// backward) that the GPU waits for when they are launched one by one after the dropless dispatcher's
   /// device-to-host sync (engine/API.md, "Experts").
@@ -104,9 +104,9 @@ struct StepBreakdown {
   double compute = 0;       ///< GEMMs and attention math, recomputation included
   double memory_bound = 0;  ///< element-wise kernels bound by HBM bandwidth (norms, activations, softmax, dropout)
   double tp_comm = 0, cp_comm = 0, pp_comm = 0, dp_comm = 0, ep_comm = 0;  ///< exposed communication per axis
-  double bubble = 0;        ///< pipeline fill and drain
-  double optimizer = 0;     ///< the Adam update (memory-bound)
-  double other = 0;         ///< stages waiting on the slowest stage (uneven layers, logits on the last stage)
+  double bubble = 0;                                                       ///< pipeline fill and drain
+  double optimizer = 0;                                                    ///< the Adam update (memory-bound)
+  double other = 0;  ///< stages waiting on the slowest stage (uneven layers, logits on the last stage)
 };
 
 /// Bytes per GPU at its peak (the most loaded pipeline stage). total = weights + gradients + optimizer + activations
@@ -133,14 +133,14 @@ struct StepResult {
   /// The compute time split for the "where does the time go" bar: useful model FLOPs at peak, recomputation at peak,
   /// and the rest of compute (kernels below peak). useful_at_peak / step_time = mfu.
   double useful_at_peak = 0, recompute_at_peak = 0, kernel_inefficiency = 0;
-  double dashboard_utilization = 0;     ///< fraction of the step some kernel is resident (what nvidia-smi reads)
+  double dashboard_utilization = 0;  ///< fraction of the step some kernel is resident (what nvidia-smi reads)
   MemoryPerGpu memory;
-  double memory_capacity = 0;           ///< the GPU's memory in bytes (0 = unknown)
+  double memory_capacity = 0;  ///< the GPU's memory in bytes (0 = unknown)
   bool fits = true;
-  std::int64_t microbatches = 0;        ///< per pipeline per step
-  double pipeline_makespan = 0;         ///< seconds of the forward/backward schedule
+  std::int64_t microbatches = 0;  ///< per pipeline per step
+  double pipeline_makespan = 0;   ///< seconds of the forward/backward schedule
   std::vector<AxisTraffic> axes;
-  ParallelConfig parallel;              ///< the split as evaluated (dp and schedule resolved)
+  ParallelConfig parallel;                 ///< the split as evaluated (dp and schedule resolved)
   std::vector<std::int64_t> stage_layers;  ///< layers on each pipeline stage (stages.hpp)
 };
 

@@ -21,16 +21,17 @@ struct Hardware {
   std::string inter_link;       ///< name of the network across nodes
   double inter_bandwidth = 0;   ///< bytes/s, one direction, per GPU
   double inter_latency = 0;     ///< seconds per collective step
-  bool nvlink_multicast = false;  ///< CUDA multicast over the node's NVSwitch (Hopper and later): what TransformerEngine's
-                                  ///< userbuffer TP overlap runs on (engine/API.md, "Software generations")
+  bool nvlink_multicast =
+      false;  ///< CUDA multicast over the node's NVSwitch (Hopper and later): what TransformerEngine's
+              ///< userbuffer TP overlap runs on (engine/API.md, "Software generations")
   // Kernel ceilings measured on this chip (0 = not given: the engine's generic defaults apply; engine/API.md).
-  double peak_flops_fp8 = 0;          ///< dense FP8 FLOP/s per GPU; 0 = the chip has no FP8 tensor cores
-  int compute_units = 0;              ///< SMs (NVIDIA) or CUs (AMD) that GEMM tiles are spread over; 0 = no wave model
-  double gemm_efficiency = 0;         ///< best large dense BF16 GEMM / peak_flops (measured, sustained clock included)
-  double gemm_efficiency_fp8 = 0;     ///< the same for FP8 GEMMs / peak_flops_fp8
-  double attention_efficiency = 0;    ///< newest fused attention kernel (fwd + bwd) / peak_flops (FA3/cuDNN on Hopper)
+  double peak_flops_fp8 = 0;        ///< dense FP8 FLOP/s per GPU; 0 = the chip has no FP8 tensor cores
+  int compute_units = 0;            ///< SMs (NVIDIA) or CUs (AMD) that GEMM tiles are spread over; 0 = no wave model
+  double gemm_efficiency = 0;       ///< best large dense BF16 GEMM / peak_flops (measured, sustained clock included)
+  double gemm_efficiency_fp8 = 0;   ///< the same for FP8 GEMMs / peak_flops_fp8
+  double attention_efficiency = 0;  ///< newest fused attention kernel (fwd + bwd) / peak_flops (FA3/cuDNN on Hopper)
   double attention_efficiency_fa2 = 0;  ///< FlashAttention-2 (fwd + bwd) / peak_flops
-  double memory_efficiency = 0;       ///< streaming kernels' share of memory_bandwidth
+  double memory_efficiency = 0;         ///< streaming kernels' share of memory_bandwidth
   /// FP8 block-scaling formats the tensor cores take natively (`fp8_recipe` values beyond per-tensor scaling):
   /// {"mxfp8"} on Blackwell data-center GPUs, empty on Hopper (TransformerEngine's support matrix; engine/API.md).
   std::vector<std::string> fp8_block_scaling;

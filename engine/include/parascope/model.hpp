@@ -6,7 +6,7 @@
 
 namespace parascope {
 
-enum class Activation { gelu, swiglu };           ///< gelu: 2 FFN matrices; swiglu: 3 (gate, up, down)
+enum class Activation { gelu, swiglu };  ///< gelu: 2 FFN matrices; swiglu: 3 (gate, up, down)
 enum class Norm { layernorm, rmsnorm };
 enum class PositionEmbedding { learned, rope, none };
 
@@ -17,21 +17,21 @@ struct ModelShape {
   std::int64_t layers = 0;
   std::int64_t hidden = 0;
   std::int64_t heads = 0;
-  std::int64_t kv_heads = 0;   ///< = heads for multi-head attention, 1 for multi-query, in between for GQA
+  std::int64_t kv_heads = 0;  ///< = heads for multi-head attention, 1 for multi-query, in between for GQA
   std::int64_t head_dim = 0;
-  std::int64_t ffn = 0;        ///< FFN width of dense layers
+  std::int64_t ffn = 0;  ///< FFN width of dense layers
   Activation activation = Activation::gelu;
   std::int64_t vocab = 0;
-  std::int64_t seq = 0;        ///< training context length in tokens
-  std::int64_t experts = 1;    ///< routed experts per MoE layer; 1 = dense
-  std::int64_t top_k = 1;      ///< routed experts each token visits
-  std::int64_t expert_ffn = 0;      ///< FFN width of one expert (default: ffn)
-  std::int64_t shared_experts = 0;  ///< always-on experts per MoE layer (DeepSeek-MoE)
+  std::int64_t seq = 0;                 ///< training context length in tokens
+  std::int64_t experts = 1;             ///< routed experts per MoE layer; 1 = dense
+  std::int64_t top_k = 1;               ///< routed experts each token visits
+  std::int64_t expert_ffn = 0;          ///< FFN width of one expert (default: ffn)
+  std::int64_t shared_experts = 0;      ///< always-on experts per MoE layer (DeepSeek-MoE)
   std::int64_t first_dense_layers = 0;  ///< leading layers with a dense FFN in an MoE model (DeepSeek-V3: 3)
   std::int64_t moe_layer_freq = 1;      ///< after those, every k-th layer is an MoE layer (Llama 4 Maverick: 2)
-  std::int64_t q_lora_rank = 0;     ///< MLA query compression rank (DeepSeek-V2/V3); 0 = plain attention
-  std::int64_t kv_lora_rank = 0;    ///< MLA key/value compression rank; > 0 selects MLA
-  std::int64_t rope_head_dim = 0;   ///< MLA decoupled RoPE width per head
+  std::int64_t q_lora_rank = 0;         ///< MLA query compression rank (DeepSeek-V2/V3); 0 = plain attention
+  std::int64_t kv_lora_rank = 0;        ///< MLA key/value compression rank; > 0 selects MLA
+  std::int64_t rope_head_dim = 0;       ///< MLA decoupled RoPE width per head
   bool bias = false;
   Norm norm = Norm::rmsnorm;
   PositionEmbedding position_embedding = PositionEmbedding::rope;
@@ -59,17 +59,17 @@ struct ModelShape {
 
 /// Parameter counts, in parameters (elements, not bytes).
 struct ParamCounts {
-  double attention_per_layer = 0;   ///< projections (+ biases)
-  double dense_ffn_per_layer = 0;   ///< one dense FFN (+ biases)
-  double expert_ffn = 0;            ///< one expert's FFN
+  double attention_per_layer = 0;  ///< projections (+ biases)
+  double dense_ffn_per_layer = 0;  ///< one dense FFN (+ biases)
+  double expert_ffn = 0;           ///< one expert's FFN
   double router_per_layer = 0;
   double norms_per_layer = 0;
-  double embedding = 0;             ///< token embedding (and the output head when untied)
-  double position = 0;              ///< learned position table (excluded from the 6N of MFU)
+  double embedding = 0;  ///< token embedding (and the output head when untied)
+  double position = 0;   ///< learned position table (excluded from the 6N of MFU)
   double final_norm = 0;
-  double total = 0;                 ///< every parameter stored
-  double active = 0;                ///< parameters a token's forward pass touches (MoE: top_k + shared experts)
-  double flops_params = 0;          ///< N in 6N: active parameters without the position table
+  double total = 0;         ///< every parameter stored
+  double active = 0;        ///< parameters a token's forward pass touches (MoE: top_k + shared experts)
+  double flops_params = 0;  ///< N in 6N: active parameters without the position table
 };
 
 ParamCounts count_params(const ModelShape& m);

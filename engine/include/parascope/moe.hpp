@@ -12,26 +12,26 @@ namespace parascope {
 /// What to route. Preconditions (the op file validates requests; route_tokens does not): tokens >= 1, experts >= 1,
 /// 1 <= top_k <= experts, ep >= 1 divides experts, skew >= 0 and finite, capacity_factor >= 0 (0 = no capacity limit).
 struct RouteSpec {
-  std::int64_t tokens = 1;        ///< tokens in the batch being routed (all ep ranks together)
-  std::int64_t experts = 1;       ///< routed experts in the layer
-  std::int64_t top_k = 1;         ///< distinct experts each token is sent to
-  std::int64_t ep = 1;            ///< expert-parallel ranks; expert e lives on rank e / (experts / ep)
-  double skew = 0;                ///< Zipf exponent of the router's preference (0 = uniform)
-  double capacity_factor = 0;     ///< GShard / Switch capacity factor; 0 = dropless (no token is ever dropped)
+  std::int64_t tokens = 1;     ///< tokens in the batch being routed (all ep ranks together)
+  std::int64_t experts = 1;    ///< routed experts in the layer
+  std::int64_t top_k = 1;      ///< distinct experts each token is sent to
+  std::int64_t ep = 1;         ///< expert-parallel ranks; expert e lives on rank e / (experts / ep)
+  double skew = 0;             ///< Zipf exponent of the router's preference (0 = uniform)
+  double capacity_factor = 0;  ///< GShard / Switch capacity factor; 0 = dropless (no token is ever dropped)
   std::uint64_t seed = 0;
 };
 
 /// The router's outcome. Counts are token-expert assignments (a token sent to top_k experts counts top_k times).
 struct Routing {
-  std::vector<std::int64_t> expert_load;             ///< assignments each expert was chosen for (before dropping)
-  std::vector<std::int64_t> kept_load;               ///< what each expert processes (after capacity dropping)
+  std::vector<std::int64_t> expert_load;               ///< assignments each expert was chosen for (before dropping)
+  std::vector<std::int64_t> kept_load;                 ///< what each expert processes (after capacity dropping)
   std::vector<std::vector<std::int64_t>> send_matrix;  ///< [source rank][destination rank]: kept assignments
-  std::vector<std::int64_t> rank_load;               ///< kept assignments each rank's experts process (column sums)
-  std::int64_t capacity = 0;                         ///< per-expert capacity in assignments; 0 = unlimited
-  std::int64_t dropped = 0;                          ///< assignments beyond capacity, dropped (they skip the expert)
-  std::int64_t hot_expert = 0;                       ///< the expert chosen most often (lowest id on a tie)
-  std::int64_t hot_rank = 0;                         ///< the rank whose GPU moves the most off-rank bytes
-  double max_over_mean = 1;                          ///< max expert_load / mean expert_load (1 = balanced)
+  std::vector<std::int64_t> rank_load;                 ///< kept assignments each rank's experts process (column sums)
+  std::int64_t capacity = 0;                           ///< per-expert capacity in assignments; 0 = unlimited
+  std::int64_t dropped = 0;                            ///< assignments beyond capacity, dropped (they skip the expert)
+  std::int64_t hot_expert = 0;                         ///< the expert chosen most often (lowest id on a tie)
+  std::int64_t hot_rank = 0;                           ///< the rank whose GPU moves the most off-rank bytes
+  double max_over_mean = 1;                            ///< max expert_load / mean expert_load (1 = balanced)
 };
 
 /// Routes `tokens` tokens to `top_k` distinct experts each.
@@ -57,9 +57,9 @@ Routing route_tokens(const RouteSpec& spec);
 /// ranks_per_node > 1, over `intra` between ranks of one node (ranks r and q share a node when r / k == q / k) and
 /// over `link` (each GPU's own NIC) between nodes.
 struct AllToAllLoad {
-  double bytes_per_token = 0;  ///< bytes of one token's activation (hidden · bytes per element)
-  Link link;                   ///< the link between nodes (or the only link when ranks_per_node is 1)
-  Link intra;                  ///< the link inside a node; used only when ranks_per_node > 1
+  double bytes_per_token = 0;       ///< bytes of one token's activation (hidden · bytes per element)
+  Link link;                        ///< the link between nodes (or the only link when ranks_per_node is 1)
+  Link intra;                       ///< the link inside a node; used only when ranks_per_node > 1
   std::int64_t ranks_per_node = 1;  ///< consecutive EP ranks that share a node (divides ep)
 };
 

@@ -27,8 +27,8 @@ struct Cluster {
   double intra_latency = 0;
   double inter_bandwidth = 0;
   double inter_latency = 0;
-  std::string intra_link;   ///< e.g. "NVLink 4"
-  std::string inter_link;   ///< e.g. "InfiniBand NDR 400 Gb/s"
+  std::string intra_link;  ///< e.g. "NVLink 4"
+  std::string inter_link;  ///< e.g. "InfiniBand NDR 400 Gb/s"
   /// nccl-tests fitted per GPU count, ascending (cluster.nccl_tests): when given, a group that crosses nodes rides
   /// these instead of the inter link's rate (network_fit.hpp).
   std::vector<MeasuredNetwork> measured;
@@ -40,17 +40,17 @@ struct Cluster {
 /// is the older rule "ep divides dp·cp".
 struct ParallelConfig {
   std::int64_t dp = 1, tp = 1, pp = 1, ep = 1, cp = 1;
-  std::int64_t etp = 0;                  ///< expert tensor parallel size; 0 = tp (Megatron's default)
-  std::int64_t vpp = 1;                  ///< virtual pipeline stages (model chunks) per GPU
-  std::int64_t microbatch_size = 1;      ///< sequences per microbatch
-  std::int64_t global_batch = 1;         ///< sequences per optimizer step
+  std::int64_t etp = 0;                       ///< expert tensor parallel size; 0 = tp (Megatron's default)
+  std::int64_t vpp = 1;                       ///< virtual pipeline stages (model chunks) per GPU
+  std::int64_t microbatch_size = 1;           ///< sequences per microbatch
+  std::int64_t global_batch = 1;              ///< sequences per optimizer step
   Schedule schedule = Schedule::one_f_one_b;  ///< the pipeline schedule (parascope/schedule.hpp)
   Recompute recompute = Recompute::none;
-  bool sequence_parallel = false;        ///< Korthikanti et al. 2022: split LayerNorm/dropout activations over TP
-  int zero = 0;                          ///< ZeRO stage 0-3 (Rajbhandari et al. 2020); 3 = FSDP
-  bool reshard_after_forward = true;     ///< zero 3: free gathered weights after the forward (PyTorch FSDP default)
-  std::int64_t first_stage_layers = 0;   ///< layers on the first pipeline stage (0 = the balanced rule)
-  std::int64_t last_stage_layers = 0;    ///< layers on the last pipeline stage (0 = the balanced rule)
+  bool sequence_parallel = false;            ///< Korthikanti et al. 2022: split LayerNorm/dropout activations over TP
+  int zero = 0;                              ///< ZeRO stage 0-3 (Rajbhandari et al. 2020); 3 = FSDP
+  bool reshard_after_forward = true;         ///< zero 3: free gathered weights after the forward (PyTorch FSDP default)
+  std::int64_t first_stage_layers = 0;       ///< layers on the first pipeline stage (0 = the balanced rule)
+  std::int64_t last_stage_layers = 0;        ///< layers on the last pipeline stage (0 = the balanced rule)
   std::int64_t moe_max_nodes_per_token = 0;  ///< node-limited routing: nodes one token may reach (0 = no limit)
   /// The embedding / the loss counted as one pipeline layer of the first / last stage (Megatron-Core's
   /// --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split; needs pp ≥ 2).
@@ -75,10 +75,10 @@ struct GroupPlacement {
   std::int64_t stride = 1;
   std::int64_t members_per_node = 1;  ///< how many of the group share a node
   bool crosses_nodes = false;         ///< true: its traffic goes over the network
-  double bandwidth = 0;               ///< per member, one direction: intra, or members_per_node × inter (capped by intra)
+  double bandwidth = 0;  ///< per member, one direction: intra, or members_per_node × inter (capped by intra)
   double latency = 0;
-  std::string link;                   ///< that link's name
-  bool measured = false;              ///< bandwidth and latency are the cluster's own measurement (nccl-tests)
+  std::string link;       ///< that link's name
+  bool measured = false;  ///< bandwidth and latency are the cluster's own measurement (nccl-tests)
 };
 
 /// Placement of a group of `axis` under rank order tp < cp < dp < pp. The expert group: the MoE layers order the same

@@ -34,7 +34,7 @@ struct PipelineMetrics {
   double bubble_fraction = 0;         ///< 1 − Σ busy / (p · makespan): one iteration, synchronous optimizer step
   double steady_bubble_fraction = 0;  ///< idle inside each stage's own span (first start to last end) / Σ spans
   std::vector<int> peak_activations;  ///< per stage: most (microbatch, chunk) activation sets held at once
-  double chunk_model_fraction = 1;    ///< share of the model's layers one such set covers: 1/(p·v) interleaved, else 1/p
+  double chunk_model_fraction = 1;  ///< share of the model's layers one such set covers: 1/(p·v) interleaved, else 1/p
   /// Stage-to-stage sends on the critical path (the chain of waits that ends at the makespan): each costs
   /// times.comm, so critical_sends · comm is the makespan's time spent on sends. −1 where not tracked (zb-h2).
   std::int64_t critical_sends = -1;
@@ -49,12 +49,12 @@ struct PipelineOp {
 
 /// The bubble a schedule is known for, evaluated at the spec's p, m, v, f, b, w (comm is not part of any of them).
 struct PipelineClosedForm {
-  std::string formula;      ///< symbolic, e.g. "(p−1)/(m+p−1)"
-  std::string substituted;  ///< the same with the numbers in, e.g. "(8−1)/(32+8−1) = 7/39"
+  std::string formula;          ///< symbolic, e.g. "(p−1)/(m+p−1)"
+  std::string substituted;      ///< the same with the numbers in, e.g. "(8−1)/(32+8−1) = 7/39"
   std::optional<double> value;  ///< absent when the formula does not apply to these settings (see condition)
-  std::string measure;      ///< "bubble_fraction" or "steady_bubble_fraction": which metric it predicts
-  std::string condition;    ///< when it holds exactly
-  std::string source;       ///< paper and section / table / equation
+  std::string measure;          ///< "bubble_fraction" or "steady_bubble_fraction": which metric it predicts
+  std::string condition;        ///< when it holds exactly
+  std::string source;           ///< paper and section / table / equation
 };
 
 struct PipelineResult {

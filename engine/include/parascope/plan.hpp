@@ -22,17 +22,17 @@ struct PlanQuery {
   ModelShape model;
   Hardware hardware;
   Cluster cluster;
-  std::int64_t global_batch = 1;          ///< sequences per optimizer step
-  std::vector<Schedule> schedules;        ///< allowed pipeline schedules
-  std::vector<Recompute> recompute;       ///< allowed recomputation modes
-  std::vector<int> zero;                  ///< allowed ZeRO stages (0..3)
-  std::vector<Precision> precision;       ///< allowed weight-GEMM formats
-  std::int64_t max_tp = 0;                ///< largest tensor-parallel size; 0 = the node's GPUs (tp within a node)
-  int top_k = 10;                         ///< results to keep
+  std::int64_t global_batch = 1;     ///< sequences per optimizer step
+  std::vector<Schedule> schedules;   ///< allowed pipeline schedules
+  std::vector<Recompute> recompute;  ///< allowed recomputation modes
+  std::vector<int> zero;             ///< allowed ZeRO stages (0..3)
+  std::vector<Precision> precision;  ///< allowed weight-GEMM formats
+  std::int64_t max_tp = 0;           ///< largest tensor-parallel size; 0 = the node's GPUs (tp within a node)
+  int top_k = 10;                    ///< results to keep
   PlanObjective objective = PlanObjective::mfu;
-  Efficiency efficiency;                  ///< the software generation's defaults; precision is set per candidate
+  Efficiency efficiency;                   ///< the software generation's defaults; precision is set per candidate
   std::string software = "megatron-core";  ///< the stack those defaults are of (its error band ranks the answer)
-  bool prune = true;                      ///< skip what provably cannot win (false: time everything, for tests)
+  bool prune = true;                       ///< skip what provably cannot win (false: time everything, for tests)
 };
 
 /// One evaluated configuration: its split and what the cost model says of it (exactly what `step` answers for it).
@@ -63,10 +63,10 @@ struct PlanResult {
   std::vector<PlanCandidate> pareto;   ///< fitting configurations no other beats on both step time and memory per GPU
   std::vector<PlanCandidate> scatter;  ///< up to kPlanScatterPoints evaluated configurations (the best of each cell)
   bool has_closest_miss = false;
-  PlanCandidate closest_miss;          ///< when nothing fits: the configuration needing the least memory
+  PlanCandidate closest_miss;  ///< when nothing fits: the configuration needing the least memory
   std::int64_t evaluated = 0;
   std::array<std::int64_t, kPlanRejections> rejected{};
-  double elapsed = 0;                  ///< seconds spent searching
+  double elapsed = 0;  ///< seconds spent searching
 };
 
 /// Most points kept in PlanResult::scatter.

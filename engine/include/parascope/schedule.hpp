@@ -29,14 +29,14 @@ struct PipelineError : RequestError {
 /// One schedule as callers see it.
 struct ScheduleInfo {
   Schedule schedule;
-  std::string_view id;     ///< the API's name: "1f1b"
-  std::string_view label;  ///< the name readers see: "1F1B"
-  bool splits_backward;    ///< B (input gradient) and W (weight gradient) run as separate ops
-  bool interleaves;        ///< runs v model chunks per GPU (chunks / vpp > 1)
-  bool forward_only;       ///< may be drawn as its forward half alone
-  bool holds_two_stages;   ///< each GPU holds two stages' parameters (DualPipe feeds both ends of the pipe)
-  bool pairs_all_to_all;   ///< runs a forward and a backward chunk as one pair that hides each other's all-to-alls
-  std::string_view source; ///< paper and section
+  std::string_view id;      ///< the API's name: "1f1b"
+  std::string_view label;   ///< the name readers see: "1F1B"
+  bool splits_backward;     ///< B (input gradient) and W (weight gradient) run as separate ops
+  bool interleaves;         ///< runs v model chunks per GPU (chunks / vpp > 1)
+  bool forward_only;        ///< may be drawn as its forward half alone
+  bool holds_two_stages;    ///< each GPU holds two stages' parameters (DualPipe feeds both ends of the pipe)
+  bool pairs_all_to_all;    ///< runs a forward and a backward chunk as one pair that hides each other's all-to-alls
+  std::string_view source;  ///< paper and section
 };
 
 /// Every schedule, in the order readers are shown them.

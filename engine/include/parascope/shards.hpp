@@ -13,9 +13,9 @@ namespace parascope {
 /// One GPU's shard: its coordinates and what it holds.
 struct Shard {
   RankCoords coords;
-  Span heads;                 ///< attention heads of every layer it holds (Megatron splits heads over TP)
-  std::vector<Span> layers;   ///< its model chunks' layers: one span per virtual stage (vpp spans)
-  Span experts;               ///< routed experts it holds in every MoE layer ({0, 0} for a dense model)
+  Span heads;                ///< attention heads of every layer it holds (Megatron splits heads over TP)
+  std::vector<Span> layers;  ///< its model chunks' layers: one span per virtual stage (vpp spans)
+  Span experts;              ///< routed experts it holds in every MoE layer ({0, 0} for a dense model)
 };
 
 /// Chunk c of pipeline stage s holds the layers stage_chunks gives it (stages.hpp: Megatron's interleaved order,
