@@ -90,6 +90,8 @@ test('each widget holds its size before the page\'s script has defined it', asyn
 
 test('the loading placeholder fills the reserved size, and the started widget keeps it', async () => {
   const { page, context } = await open(1280);
+  // Figures far from the window register after the first one draws: wait for this one's shadow root.
+  await page.waitForFunction(() => document.querySelector('parascope-mfu')?.shadowRoot?.querySelector('.body'));
   const sizes = await page.evaluate(() => {
     const mfu = document.querySelector('parascope-mfu');
     const body = mfu.shadowRoot.querySelector('.body');
