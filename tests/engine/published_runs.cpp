@@ -61,9 +61,7 @@ double narayanan_step_time(const json& row) {
 std::string chip_of(const json& request, const json& row) {
   if (request.contains("hardware") && request["hardware"].is_string()) return request["hardware"];
   const std::string hw = row.value("hw", std::string());
-  for (const auto& h : parascope::hardware_presets())
-    if (h.id == hw) return hw;
-  return "";
+  return parascope::find_hardware(hw) ? hw : "";
 }
 
 /// The calibration file's rows: Narayanan Tables 1 and 2, Korthikanti Table 5 (two runs a row), NeMo / Bridge runs.
