@@ -1,5 +1,6 @@
 // Test helper: the development server in a child process under `ulimit -n`, and sockets that open and never finish.
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -7,7 +8,7 @@ const SERVE = fileURLToPath(new URL('../../scripts/serve.mjs', import.meta.url))
 
 /**
  * Starts scripts/serve.mjs's serve({ root, port: 0, limits }) in a child limited to `files` open descriptors;
- * resolves to { url, port, stop }.
+ * resolves to { url, port, stop, descriptors } (descriptors: how many the child holds open now, from /proc).
  */
 export function serveLimited({ root, files, limits = {} }) {
   const script = `import { serve } from ${JSON.stringify(SERVE)};
@@ -22,7 +23,8 @@ export function serveLimited({ root, files, limits = {} }) {
     child.stdout.setEncoding('utf8');
     child.stdout.once('data', (line) => {
       const url = line.trim();
-      resolve({ url, port: Number(new URL(url).port), stop: () => child.kill('SIGTERM') });
+      const descriptors = () => readdirSync(`/proc/${child.pid}/fd`).length;
+      resolve({ url, port: Number(new URL(url).port), stop: () => child.kill('SIGTERM'), descriptors });
     });
   });
 }
@@ -49,4 +51,19 @@ export async function eventually(probe, ms = 5000) {
     if (Date.now() > until) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Resolves once `count()` has read the same on `polls` polls in a row, 50 ms apart (or `ms` pass): a server in another
+ * process accepts connections after the clients' own connect has resolved, and on a loaded machine well after.
+ */
+export async function settled(count, polls = 4, ms = 5000) {
+  let last = -1;
+  let same = 0;
+  await eventually(() => {
+    const now = count();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    return same >= polls;
+  }, ms);
 }

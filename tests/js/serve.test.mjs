@@ -18,7 +18,7 @@ import {
 } from '../../scripts/serve.mjs';
 import { connectionCap, openFileLimit } from '../../scripts/serve/limits.mjs';
 import { fileErrorStatus } from '../../scripts/serve/open-file.mjs';
-import { eventually, openSilent, serveLimited } from './serve-child.mjs';
+import { eventually, openSilent, serveLimited, settled } from './serve-child.mjs';
 
 let site;
 let root;
@@ -147,7 +147,8 @@ const viaAgent = (url, path, agent) =>
 
 /**
  * The server in a child limited to 100 descriptors (`limits` its cap): a keep-alive connection gets /index.html, 150
- * silent clients connect, then the same connection asks for `path`; resolves to that status.
+ * silent clients connect, the server takes what it will of them, then the same connection asks for `path`; resolves to
+ * that status.
  */
 async function afterSilentClients(limits, path) {
   const child = await serveLimited({ root, files: 100, limits });
@@ -156,6 +157,7 @@ async function afterSilentClients(limits, path) {
   try {
     assert.equal(await viaAgent(child.url, '/index.html', agent), 200);
     sockets = await openSilent(child.port, 150);
+    await settled(child.descriptors);
     return await viaAgent(child.url, path, agent);
   } finally {
     for (const socket of sockets) socket.destroy();
