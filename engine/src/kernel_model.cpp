@@ -122,6 +122,15 @@ constexpr double kAttentionTileKeys = 256;
 /// The chips' `attention_efficiency` is measured at an 8k causal sequence (hardware.json sources).
 constexpr double kAttentionReferenceSeq = 8192;
 
+/// How much longer FlashAttention's Triton kernel (flash_attn_triton.py, the FlashAttention-1 algorithm; what
+/// llm-foundry's MPT runs with `attn_impl: triton`) takes than FlashAttention-2 for the same attention, forward and
+/// backward together. Dao 2023 (FlashAttention-2, Sec. 4.1, A100 80GB): FlashAttention-2 is "around 1.3-1.5x faster
+/// than FlashAttention in Triton in the forward pass and around 2x faster in the backward pass". The backward does
+/// 2.5 times the forward's FLOPs (the same paper's count: five matmuls against two); at equal rates the pair takes
+/// (1.4 + 2.5 x 2) / (1 + 2.5) = 1.83 times FlashAttention-2's time (1.81 at 1.3, 1.86 at 1.5). Measured on A100;
+/// the engine applies the same ratio on other chips, to each chip's FlashAttention-2 value.
+constexpr double kTritonAttentionSlowdown = (1.4 + 2.5 * 2.0) / (1.0 + 2.5);
+
 }  // namespace
 
 double attention_length_factor(double keys) {
@@ -143,6 +152,14 @@ void runtime_defaults(const Hardware& hw, Efficiency& e) {
 
 }  // namespace
 
+double attention_kernel_efficiency(const Hardware& hw, std::string_view kernel) {
+  const double fused = hw.attention_efficiency > 0 ? hw.attention_efficiency : Efficiency{}.flash_attention_efficiency;
+  const double fa2 = hw.attention_efficiency_fa2 > 0 ? hw.attention_efficiency_fa2 : fused;
+  if (kernel == "fused") return fused;
+  if (kernel == "fa2") return fa2;
+  return fa2 / kTritonAttentionSlowdown;  // "triton"
+}
+
 double sustained_share(const std::string& software) {
   if (software == "pytorch" || software == "pytorch-compile") return kSustainedSharePytorch;
   if (software == "megatron-2021") return kSustainedShare2021;
@@ -158,8 +175,8 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   e.gemm_max_fp8 = hw.gemm_efficiency_fp8 > 0 ? hw.gemm_efficiency_fp8 * share : e.gemm_max;
   e.compute_units = hw.compute_units;
   if (hw.memory_efficiency > 0) e.memory_efficiency = hw.memory_efficiency;
-  const double fused = hw.attention_efficiency > 0 ? hw.attention_efficiency : e.flash_attention_efficiency;
-  const double fa2 = hw.attention_efficiency_fa2 > 0 ? hw.attention_efficiency_fa2 : fused;
+  const double fused = attention_kernel_efficiency(hw, "fused");
+  const double fa2 = attention_kernel_efficiency(hw, "fa2");
   if (software == "megatron-core") {
     // Megatron-Core / NeMo with TransformerEngine, as NeMo's performance recipes run it: cuDNN fused attention
     // (FlashAttention-3 class on Hopper), gradient reduce-scatter overlapped with the backward

@@ -3,6 +3,8 @@
 /// cost per kernel launch. engine/API.md ("Kernels") gives every source.
 #pragma once
 
+#include <string_view>
+
 #include "layer_work.hpp"
 #include "parascope/cost.hpp"
 
@@ -15,6 +17,10 @@ Efficiency default_efficiency(const Hardware& hardware, const std::string& softw
 /// The share of the chip's measured GEMM ceiling (MAMF) a software stack's GEMMs hold in a training job: the one
 /// calibration constant of the GEMM ceilings, per stack family (engine/API.md, "efficiency defaults").
 double sustained_share(const std::string& software);
+/// The fused attention kernel's fwd+bwd share of the BF16 peak on this chip at a causal 8k sequence, by kernel:
+/// "fused" (cuDNN / FlashAttention-3 class, the chip's `attention_efficiency`), "fa2" (FlashAttention-2, its
+/// `attention_efficiency_fa2`), "triton" (FlashAttention's Triton kernel; engine/API.md, "Kernels").
+double attention_kernel_efficiency(const Hardware& hardware, std::string_view kernel);
 
 /// One GEMM C[m×n] = A[m×k]·B[k×n], run `groups` times side by side in one launch (a grouped GEMM).
 struct GemmShape {

@@ -54,6 +54,11 @@ const std::vector<std::string_view>& software_ids() {
   return ids;
 }
 
+const std::vector<std::string_view>& attention_kernel_ids() {
+  static const std::vector<std::string_view> ids{"fused", "fa2", "triton"};
+  return ids;
+}
+
 const std::vector<int>& zero_stages() {
   static const std::vector<int> stages{0, 1, 2, 3};
   return stages;

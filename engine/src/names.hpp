@@ -27,8 +27,9 @@ const std::vector<std::string_view>& fp8_block_format_ids();  ///< hardware `fp8
 const std::vector<std::string_view>& attention_ids();  ///< "full", "causal"
 AttentionFlops parse_attention(std::string_view id);
 
-const std::vector<std::string_view>& software_ids();   ///< the generations default_efficiency knows
-const std::vector<int>& zero_stages();                 ///< 0, 1, 2, 3
-const std::vector<std::string_view>& objective_ids();  ///< the planner's: "mfu", "step_time", "memory"
+const std::vector<std::string_view>& software_ids();          ///< the generations default_efficiency knows
+const std::vector<std::string_view>& attention_kernel_ids();  ///< "fused", "fa2", "triton"
+const std::vector<int>& zero_stages();                        ///< 0, 1, 2, 3
+const std::vector<std::string_view>& objective_ids();         ///< the planner's: "mfu", "step_time", "memory"
 
 }  // namespace parascope::detail

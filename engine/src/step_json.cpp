@@ -17,16 +17,29 @@ namespace {
 constexpr double kMinEfficiency = 0.01;
 
 /// Overrides on top of `e` (the hardware's and software generation's defaults): an override beats both.
-Efficiency read_efficiency(RequestReader& r, Efficiency e) {
+Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.gemm_max = r.number_or("gemm_max", e.gemm_max, kMinEfficiency, 1);
   e.gemm_max_fp8 = r.number_or("gemm_max_fp8", e.gemm_max_fp8, kMinEfficiency, 1);
   e.compute_units = int(r.integer_or("compute_units", e.compute_units, 0, 100'000));
   e.kernel_overhead = r.number_or("kernel_overhead", e.kernel_overhead, 0, 1e-3);
+  // The attention kernel by name (its measured value on this chip), or its efficiency as a number: one or the other.
+  const bool named = r.has("attention_kernel");
+  const std::string kernel = r.choice_or("attention_kernel", "fused", attention_kernel_ids());
+  if (named && r.has("flash_attention_efficiency")) {
+    refuse(code::conflicting_fields,
+           {"give attention_kernel or flash_attention_efficiency, not both: the kernel's name sets its efficiency"},
+           r.path_of("attention_kernel"));
+  }
+  if (named) e.flash_attention_efficiency = attention_kernel_efficiency(hw, kernel);
   e.flash_attention_efficiency =
       r.number_or("flash_attention_efficiency", e.flash_attention_efficiency, kMinEfficiency, 1);
   e.memory_efficiency = r.number_or("memory_efficiency", e.memory_efficiency, kMinEfficiency, 1);
   e.link_efficiency = r.number_or("link_efficiency", e.link_efficiency, kMinEfficiency, 1);
   e.flash_attention = r.boolean_or("flash_attention", e.flash_attention);
+  if (named && !e.flash_attention) {
+    refuse(code::inconsistent, {"attention_kernel names a fused kernel, but flash_attention false runs it unfused"},
+           r.path_of("attention_kernel"));
+  }
   e.tp_overlap = r.number_or("tp_overlap", e.tp_overlap, 0, 1);
   e.tp_comm_overlap = r.boolean_or("tp_comm_overlap", e.tp_comm_overlap);
   e.dp_overlap = r.boolean_or("dp_overlap", e.dp_overlap);
@@ -87,7 +100,7 @@ StepRequest read_step_request(RequestReader& request) {
   request.accept("efficiency");
   if (request.has("efficiency")) {
     RequestReader e = request.object("efficiency");
-    s.efficiency = read_efficiency(e, s.efficiency);
+    s.efficiency = read_efficiency(e, s.efficiency, s.run.hardware);
   }
   // torchtitan's per-op policy saves the fused attention's output (SDPA's flash or efficient kernel); an unfused
   // attention's matmuls would fall under its every-second-mm rule, which the engine does not count.

@@ -117,9 +117,15 @@ export interface Parallel {
   /** the embedding / the loss counted as one pipeline layer (Megatron-Core's account-for options; pp ≥ 2) */
   account_for_embedding?: boolean; account_for_loss?: boolean;
 }
+/** overrides of the kernel, memory and overlap defaults (engine/API.md, "efficiency defaults") */
+export interface EfficiencyOverrides {
+  /** the fused attention kernel by name: its measured efficiency on the chip (or give flash_attention_efficiency) */
+  attention_kernel?: 'fused' | 'fa2' | 'triton';
+  [field: string]: number | boolean | string | undefined;
+}
 export interface RunRequest {
   model: ModelId | ModelShape; hardware: HardwareId | Hardware; cluster: Cluster; parallel: Parallel;
-  attention?: Attention; efficiency?: Record<string, number | boolean>;
+  attention?: Attention; efficiency?: EfficiencyOverrides;
 }
 export interface AxisTraffic {
   axis: 'data' | 'tensor' | 'pipeline' | 'expert' | 'context'; splits: string; collective: string; count: number;
