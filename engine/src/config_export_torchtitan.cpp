@@ -67,6 +67,11 @@ void training_table(const StepRequest& s, Toml& t) {
   if (s.software != "pytorch" && s.software != "pytorch-compile") {
     t.note("software", "the engine costed \"" + s.software + "\"; torchtitan runs PyTorch, eager or compiled");
   }
+  if (!s.efficiency.split_projections) {
+    t.note("efficiency.split_projections",
+           "the engine costed fused QKV and gate-up GEMMs; torchtitan's Llama runs wq, wk, wv and w1, w3 as "
+           "separate GEMMs, a little slower");
+  }
 }
 
 void parallel_table(const StepRequest& s, Toml& t) {

@@ -293,10 +293,13 @@ ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& 
   recompute(d, p);
   r["parallel"] = p;
   precision(d, r);
+  // torchtitan's Llama keeps wq, wk, wv and w1, w3 as separate nn.Linear layers (torchtitan/models/llama3/model.py
+  // at 820504e: Attention.__init__, FeedForward.__init__), each its own GEMM.
+  r["efficiency"] = {{"split_projections", true}};
   if (tp > 1) {
     // torchtitan's TP is sequence parallel (parallelize_llama: SequenceParallel norms); async TP overlaps its comms.
     r["parallel"]["sequence_parallel"] = true;
-    r["efficiency"] = {{"tp_comm_overlap", d.flag("parallelism.enable_async_tensor_parallel", false)}};
+    r["efficiency"]["tp_comm_overlap"] = d.flag("parallelism.enable_async_tensor_parallel", false);
   } else {
     d.flag("parallelism.enable_async_tensor_parallel", false);
   }

@@ -32,8 +32,8 @@ constexpr double kSustainedShare2021 = 0.90;
 /// Megatron-DeepSpeed (`deepspeed`; BLOOM's runs on A100, one publication: its held-out error uses every other
 /// stack's fit): 0.725.
 constexpr double kSustainedShareDeepSpeed = 0.725;
-/// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.65.
-constexpr double kSustainedSharePytorch = 0.65;
+/// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.675.
+constexpr double kSustainedSharePytorch = 0.675;
 
 /// Host seconds per kernel issued for one local expert in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
 /// the all-to-all token dispatcher copies the tokens-per-expert counts to the host (a device-to-host sync, since the
@@ -355,15 +355,30 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
     }
   };
 
-  // Attention projections: Q, K, V fused into one GEMM and the output projection, split by heads over tp.
+  // Attention projections: Q, K, V fused into one GEMM and the output projection, split by heads over tp; or Q, K
+  // and V as three GEMMs of their own widths (split_projections: torchtitan's wq, wk, wv), each with its own tiles
+  // and waves, so a narrow K or V shard (GQA: kv_heads · head_dim / tp columns) fills few of the chip's units.
   const double q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
-  add(w.attn_proj_flops, {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}}, {q * h, GemmShape{t, h, q / tp}}});
+  if (eff.split_projections) {
+    add(w.attn_proj_flops, {{h * q, GemmShape{t, q / tp, h}},
+                            {h * kv, GemmShape{t, kv / tp, h}},
+                            {h * kv, GemmShape{t, kv / tp, h}},
+                            {q * h, GemmShape{t, h, q / tp}}});
+  } else {
+    add(w.attn_proj_flops, {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}}, {q * h, GemmShape{t, h, q / tp}}});
+  }
 
-  // Dense FFN: GELU's two matrices, or SwiGLU's gate and up fused into one GEMM of twice the width and the down GEMM.
+  // Dense FFN: GELU's two matrices, or SwiGLU's gate and up fused into one GEMM of twice the width (two GEMMs with
+  // split_projections: torchtitan's w1 and w3) and the down GEMM.
   const bool swiglu = m.activation == Activation::swiglu;
   const double f = double(m.ffn);
-  add(w.dense_ffn_flops,
-      {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+  if (swiglu && eff.split_projections) {
+    add(w.dense_ffn_flops,
+        {{1.0, GemmShape{t, f / tp, h}}, {1.0, GemmShape{t, f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+  } else {
+    add(w.dense_ffn_flops,
+        {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+  }
 
   if (w.expert_ffn_flops > 0) {
     // Routed experts as grouped GEMMs over the local experts, each on its tokens; shared experts as dense GEMMs.
@@ -407,7 +422,9 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
 
   out.softmax_mem = w.softmax_bytes / hbm;
   out.mem_fwd = (w.elementwise_bytes + w.softmax_bytes) / hbm;
-  out.launch_fwd += kernels_per_layer_forward(m) * eff.kernel_overhead;
+  // Split projections launch K and V (and SwiGLU's up GEMM in a dense FFN) on their own.
+  const double split_launches = eff.split_projections ? 2.0 + (swiglu && w.dense_ffn_flops > 0 ? 1.0 : 0.0) : 0.0;
+  out.launch_fwd += (kernels_per_layer_forward(m) + split_launches) * eff.kernel_overhead;
   return out;
 }
 

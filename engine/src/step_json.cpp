@@ -54,6 +54,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.loss_parallel_extra_bytes = r.number_or("loss_parallel_extra_bytes", e.loss_parallel_extra_bytes, 0, 64);
   e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
   e.fused_rmsnorm = r.boolean_or("fused_rmsnorm", e.fused_rmsnorm);
+  e.split_projections = r.boolean_or("split_projections", e.split_projections);
   e.fp8_saves_gemm_inputs = r.boolean_or("fp8_saves_gemm_inputs", e.fp8_saves_gemm_inputs);
   e.grad_accumulation_bytes = r.number_or("grad_accumulation_bytes", e.grad_accumulation_bytes, 0, 64);
   e.allocator_reserve = r.number_or("allocator_reserve", e.allocator_reserve, 0, 1);

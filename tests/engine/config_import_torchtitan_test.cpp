@@ -94,7 +94,8 @@ TEST(ConfigImportTorchtitan, SeededRequestsRoundTrip) {
                     {"cluster", {{"gpus", pick({16, 64})}}},
                     {"parallel", p},
                     {"software", pick({"pytorch", "pytorch-compile"})},
-                    {"precision", pick({"bf16", "fp8"})}};
+                    {"precision", pick({"bf16", "fp8"})},
+                    {"efficiency", {{"split_projections", true}}}};  // torchtitan's own GEMMs
     if (ask(request).contains("error")) continue;
     const json out = exported(request);
     ASSERT_FALSE(out.contains("error")) << out.dump();

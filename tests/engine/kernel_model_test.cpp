@@ -526,3 +526,29 @@ TEST(KernelModel, TritonAttentionTakesFlashAttention2sTimeTimes183) {
   EXPECT_EQ(unknown["error"]["code"], "invalid_value");
   EXPECT_EQ(unknown["error"]["field"], "efficiency.attention_kernel");
 }
+
+// Issue 24: torchtitan's Llama keeps wq, wk, wv and w1, w3 as separate GEMMs. At tp 8, Llama 3 8B's K and V shards
+// are 128 columns wide: 64 output tiles of 128 x 128 on 132 SMs, half a wave, where the fused QKV GEMM's 768
+// columns fill three. Split projections cost the same FLOPs in more time, and nothing else changes.
+TEST(KernelModel, SplitProjectionsAreSlowerOnNarrowShardsWithTheSameFlops) {
+  auto with = [](bool split, int tp) {
+    return ask({{"op", "step"},
+                {"model", "llama3-8b"},
+                {"hardware", "h100-sxm"},
+                {"cluster", {{"gpus", 8}}},
+                {"parallel", {{"tp", tp}, {"global_batch", 8 / tp}, {"sequence_parallel", tp > 1}}},
+                {"software", "pytorch"},
+                {"efficiency", {{"split_projections", split}}}});
+  };
+  for (int tp : {1, 8}) {
+    const json fused = with(false, tp), split = with(true, tp);
+    ASSERT_FALSE(split.contains("error")) << split.dump();
+    EXPECT_EQ(fused["flops_per_token"], split["flops_per_token"]);
+    EXPECT_EQ(fused["memory_per_gpu"]["total"], split["memory_per_gpu"]["total"]);
+    EXPECT_GT(split["step_time"].get<double>(), fused["step_time"].get<double>()) << "tp " << tp;
+  }
+  // The narrow shards cost far more at tp 8 than at tp 1, where every GEMM fills its waves.
+  const double at1 = with(true, 1)["step_time"].get<double>() / with(false, 1)["step_time"].get<double>();
+  const double at8 = with(true, 8)["step_time"].get<double>() / with(false, 8)["step_time"].get<double>();
+  EXPECT_GT(at8 - 1.0, 3.0 * (at1 - 1.0));
+}

@@ -62,6 +62,9 @@ struct Efficiency {
   /// With eager_elementwise: RMSNorm as one fused kernel all the same (torchtitan's norm_type "fused_rmsnorm", a
   /// Triton kernel reading and writing bf16 and saving its input and the per-row rstd: no fp32 intermediates).
   bool fused_rmsnorm = false;
+  /// Q, K and V as three GEMMs and SwiGLU's gate and up as two, where Megatron-Core fuses each set into one GEMM
+  /// (torchtitan's and Hugging Face's Llama: wq, wk, wv, w1, w3 are separate nn.Linear layers).
+  bool split_projections = false;
   /// FP8 runs keep the weight GEMMs' inputs for the backward as their FP8 casts (1 byte), as TransformerEngine's
   /// Linear and LayerNormLinear do (megatron-core: true).
   bool fp8_saves_gemm_inputs = false;
