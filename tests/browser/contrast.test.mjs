@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 
+import { FIGURES } from '../../web/widgets/index.js';
 import { openPage, useSite } from './harness.mjs';
 
 const site = useSite(before, after);
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const TAGS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner'];
+const TAGS = FIGURES.map((f) => f.tag); // every figure the article shows (web/widgets/index.js, the one list)
 
 /** Starts every figure on the page (printing does) and waits until each has drawn, its routing and search done. */
 async function allDrawn(page) {
@@ -28,7 +29,7 @@ async function allDrawn(page) {
  * Colours are composited with every ancestor's opacity; the background is the first opaque one behind the text
  * (crossing out of the shadow root). Screen-reader-only text, disabled controls and stale figures are exempt (WCAG).
  */
-function lowContrast() {
+function lowContrast(tags) {
   const rgba = (text) => {
     const m = text.match(/rgba?\(([^)]+)\)/);
     if (!m) return null;
@@ -66,9 +67,12 @@ function lowContrast() {
     return false;
   };
   const found = [];
-  for (const tag of ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner']) {
+  for (const tag of tags) {
     const root = document.querySelector(tag)?.shadowRoot;
-    if (!root) continue;
+    if (!root) {
+      found.push(`${tag}: not on the page`);
+      continue;
+    }
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
@@ -97,7 +101,7 @@ for (const colorScheme of ['light', 'dark']) {
     test(`every text in every figure reads at 4.5:1 (large 3:1), ${colorScheme}, ${width} px`, async () => {
       const { page, context } = await openPage(site(), '', { width, colorScheme });
       await allDrawn(page);
-      const low = await page.evaluate(lowContrast);
+      const low = await page.evaluate(lowContrast, TAGS);
       assert.deepEqual([...new Set(low)].slice(0, 30), []);
       await context.close();
     });
