@@ -130,7 +130,9 @@ test('the band is the answer’s range over its own prediction', () => {
   };
   const speed = bandOf(answer, 'speed');
   assert.ok(Math.abs(speed.low - 0.72) < 1e-12 && Math.abs(speed.high - 1.18) < 1e-12);
-  assert.equal(speed.basis, 'pytorch');
+  assert.equal(speed.basis, 'PyTorch-native', 'the stack as the legend names it, not the engine id');
+  const pooled = { ...answer, error_band: { ...answer.error_band, basis: 'all stacks and deepspeed' } };
+  assert.equal(bandOf(pooled, 'speed').basis, 'all stacks and Megatron-DeepSpeed');
   const memory = bandOf(answer, 'memory');
   assert.ok(Math.abs(memory.low - 0.84) < 1e-12 && Math.abs(memory.high - 1.21) < 1e-12);
   assert.equal(memory.runs, 44);
