@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
+import { FIGURES } from '../../web/widgets/index.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { drawnIn, exportMismatches, onScreen } from './export-screen.mjs';
 import { SCREENSHOTS, openPage, useSite, widgetReady } from './harness.mjs';
@@ -181,7 +182,21 @@ for (const [where, path] of [['the article', ''], ['the embed', 'embed.html#widg
   });
 }
 
-const SCREEN_CASES = { axes: '', ring: '#ring.gpus=16&ring.link=intra', bubble: '', mfu: '', planner: '' };
+test('every figure offers its four downloads from its first frame, the track record before its record has loaded', async () => {
+  const { page, context } = await openPage(site(), '', { width: 1000 });
+  await page.route('**/track-record*.json', () => {}); // never answered: the record stays on its way
+  for (const { tag } of FIGURES) {
+    const widget = await widgetReady(page, tag);
+    const names = await widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('button[name^="download-"]')].map((b) => b.name));
+    assert.deepEqual(names, ['download-svg', 'download-png', 'download-csv', 'download-json'], tag);
+  }
+  await context.close();
+});
+
+// Every figure (web/widgets/index.js), at its defaults but the ring (a link asked for, and the InfiniBand it runs on)
+// and the track record (one stack, so its band and the band's legend key are drawn).
+const HASHES = { ring: '#ring.gpus=16&ring.link=intra', track: '#track.stack=pytorch' };
+const SCREEN_CASES = Object.fromEntries(FIGURES.map(({ name }) => [name, HASHES[name] ?? '']));
 
 for (const [name, hash] of Object.entries(SCREEN_CASES)) {
   test(`${name}: the SVG export shows what the screen shows: every text and swatch, nothing for screen readers only`, async () => {
@@ -189,6 +204,7 @@ for (const [name, hash] of Object.entries(SCREEN_CASES)) {
     try {
       const widget = await widgetReady(page, `parascope-${name}`);
       if (name === 'planner') await page.waitForFunction((el) => el.shadowRoot.querySelector('tr[data-rank="1"]'), await widget.elementHandle(), { timeout: 120_000 });
+      if (name === 'track') await page.waitForFunction((el) => el.shadowRoot.querySelector('[data-out="summary"][data-value]'), await widget.elementHandle());
       const screen = await page.evaluate(`(${onScreen})(window, 'parascope-${name}')`);
       const svg = await download(page, widget, 'svg');
       const drawn = await page.evaluate(`(${drawnIn})(window, ${JSON.stringify(svg.bytes.toString('utf8'))})`);

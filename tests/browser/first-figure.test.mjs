@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { FIGURES } from '../../web/widgets/index.js';
 import { useSite } from './harness.mjs';
 
 const site = useSite(before, after);
-const OFF_SCREEN = ['parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner'];
+const OFF_SCREEN = FIGURES.slice(1).map((f) => f.tag); // every figure after the article's first (web/widgets/index.js)
 
 /** Installed before any page script: when each tag is defined, drawn, and the frame after its drawing painted. */
 function recorder() {

@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { FIGURES } from '../../web/widgets/index.js';
 import { openPage, useSite } from './harness.mjs';
 
 const site = useSite(before, after);
-const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner'];
+const WIDGETS = FIGURES.map((f) => f.tag); // every figure (web/widgets/index.js, the one list)
 
 /** Each drawing's width against its box's (CSS px). */
 function drawnWidths() {

@@ -3,10 +3,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { FIGURES } from '../../web/widgets/index.js';
 import { openPage, useSite } from './harness.mjs';
 
 const site = useSite(before, after);
-const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner'];
+const WIDGETS = FIGURES.map((f) => f.tag); // every figure the article shows (web/widgets/index.js, the one list)
 const LIMIT = 0.05;
 
 /** Sums every 'layout-shift' entry not caused by input, from the first paint on (installed before the page loads). */
@@ -36,8 +37,10 @@ async function open(width, path = '') {
   return { page, context, errors };
 }
 
+// Started, and the track record drawn from its data file (fetched after the figure starts).
 const allReady = (page) =>
-  page.waitForFunction((names) => names.every((n) => document.querySelector(n)?.hasAttribute('data-ready')), WIDGETS);
+  page.waitForFunction((names) => names.every((n) => document.querySelector(n)?.hasAttribute('data-ready')
+    && (n !== 'parascope-track' || document.querySelector(n).shadowRoot.querySelector('[data-out="summary"][data-value]'))), WIDGETS);
 const shifted = (page) => page.evaluate(() => window.layoutShift);
 
 /** Scrolls the whole page a viewport at a time, as a reader would, letting each widget start on the way. */

@@ -1,11 +1,12 @@
 // A seeded cross-figure walk in Chromium, Firefox ESR and WebKitGTK (issue 25): a planner row drawn by the seed loads
 // into every figure it links to (each takes the row's values, the MFU figure the engine's MFU for it); every figure's
-// permalink opens its state alone and all five together in one hash; every figure's SVG export shows what its screen
+// permalink opens its state alone and all of them together in one hash (every figure of web/widgets/index.js); every figure's SVG export shows what its screen
 // shows. PARASCOPE_ENGINES=firefox,webkit narrows the engines; PARASCOPE_WALK_SEED=n replays another walk.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { TEST_PAGES, serve } from '../../scripts/serve.mjs';
+import { FIGURES as LISTED } from '../../web/widgets/index.js';
 import { stepRequestOf, TARGETS } from '../../web/widgets/planner/model/load.js';
 import { planRequest } from '../../web/widgets/planner/model/request.js';
 import { nodeEngine, nodePlannerEngine } from '../js/node-engine.mjs';
@@ -16,16 +17,17 @@ import { captureDownloads, clickDownload, drawnIn, exportMismatches, onScreen } 
 const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
 const SEED = Number(process.env.PARASCOPE_WALK_SEED ?? 25);
 const SIZE = { width: 1280, height: 1000 };
-const FIGURES = ['axes', 'ring', 'bubble', 'mfu', 'planner'];
+const FIGURES = LISTED.map((f) => f.name);
 const engine = await nodeEngine();
 const planner = await nodePlannerEngine();
 
 // ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
 
-/** Whether figure `tag` has started (and, for the planner, finished its search with rows). */
+/** Whether figure `tag` has started (the planner: finished its search with rows; the track: drawn its record). */
 function ready(win, tag) {
   const el = win.document.querySelector(tag);
   if (!el?.hasAttribute('data-ready') || el.hasAttribute('data-routing')) return false;
+  if (tag === 'parascope-track') return Boolean(el.shadowRoot.querySelector('[data-out="summary"][data-value]'));
   if (tag !== 'parascope-planner') return true;
   return !el.hasAttribute('data-searching') && el.shadowRoot.querySelectorAll('tr[data-rank]').length > 0;
 }
@@ -99,6 +101,7 @@ function drawStates(random) {
       microbatches: String(stages * pick([1, 2, 3, 4])), 'forward-only': 'false' },
     mfu: { preset: pick(['palm-540b', 'gpt3-175b', 'megatron-1t', 'llama3-405b']), recompute: pick(['none', 'selective', 'full']) },
     planner: { gpus: String(pick([256, 512, 1024])), objective: pick(['mfu', 'step_time', 'memory']) },
+    track: { view: pick(['speed', 'memory']), stack: pick(['all', 'pytorch', 'megatron-core']) },
   };
 }
 
@@ -205,7 +208,7 @@ for (const name of ENGINES) {
       });
     }
 
-    test('one hash with all five figures opens each in its state, at the figure named first', async () => {
+    test('one hash with every figure opens each in its state, at the figure named first', async () => {
       const order = [...FIGURES.slice(2), ...FIGURES.slice(0, 2)]; // the bubble leads: not the page's first figure
       await onPage(`#${order.map((f) => hashOf(f, states[f])).join('&')}`, async (page) => {
         await page.waitFor(ready, ['parascope-bubble'], { what: 'the leading figure to start' });

@@ -1,10 +1,12 @@
-// What every integration site must show in Chromium: all five figures drawn with engine numbers, a control that
+// What every integration site must show in Chromium: every figure (web/widgets/index.js) drawn with engine numbers, a control that
 // changes one of them (the bubble's stages slider), the planner's search answered in its worker, the SVG and PNG
 // exports downloaded, and no console error, page error or failed request on the way.
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
-export const TAGS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu', 'parascope-planner'];
+import { FIGURES } from '../../web/widgets/index.js';
+
+export const TAGS = FIGURES.map((f) => f.tag);
 
 /** Debian's Chromium, as tests/browser/harness.mjs starts it. */
 export function launch() {

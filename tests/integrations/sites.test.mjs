@@ -1,9 +1,11 @@
 // The integration layer (issue 28): the packed package (npm pack) in the tools people write with. A tiny site per tool,
 // built offline against the tarball: Vite, webpack (with a style-loader/css-loader rule), esbuild, Astro + MDX (npm),
 // Hugo and Jekyll (Debian) with the package's own shortcode and include under a sub-path; a plain host page; each
-// served with the strict Content-Security-Policy of scripts/serve.mjs and checked in Chromium (page-check.mjs). Then
-// node imports the package without a DOM, and tsc --strict checks a typed consumer and refuses a misspelt attribute.
+// served with the strict Content-Security-Policy of scripts/serve.mjs and checked in Chromium (page-check.mjs); the
+// Astro site also under its dev server (Vite's dependency optimiser). Then node imports the package without a DOM,
+// and tsc --strict checks a typed consumer and refuses a misspelt attribute.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -11,6 +13,34 @@ import { after, before, test } from 'node:test';
 import { serve } from '../../scripts/serve.mjs';
 import { checkFigures, launch } from './page-check.mjs';
 import { bin, copyDist, prepare, run, siteCopy } from './tools.mjs';
+
+/**
+ * Runs `command args` in `cwd` as a dev server until `check(url)` settles: the URL is the first http://localhost one
+ * the server prints. The server (started here) is stopped by its own pid afterwards.
+ */
+async function devServer(command, args, cwd, check, env = {}) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let said = '';
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL from ${command} in 60 s:\n${said}`)), 60_000);
+      const read = (chunk) => {
+        said += chunk;
+        const found = said.replace(/\x1b\[[0-9;]*m/g, '').match(/http:\/\/(localhost|127\.0\.0\.1):\d+\/?/);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found[0]);
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', (code) => reject(new Error(`${command} exited (${code}):\n${said}`)));
+    });
+    return await check(url);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
 
 let tools;
 let browser;
@@ -83,6 +113,13 @@ test('Astro 5 + MDX: a post built with the package draws every figure', async ()
   const dir = await siteCopy('astro');
   run(bin('astro'), ['build', '--silent'], dir, { ASTRO_TELEMETRY_DISABLED: '1' });
   await served(join(dir, 'public-site'), (url) => checkFigures(browser, url));
+});
+
+test("Astro 5 dev server (Vite's dependency optimiser, the package excluded as the README says): a post draws every figure", async () => {
+  const dir = await siteCopy('astro');
+  await devServer(bin('astro'), ['dev', '--port', '0', '--host', '127.0.0.1'], dir, (url) => checkFigures(browser, url), {
+    ASTRO_TELEMETRY_DISABLED: '1',
+  });
 });
 
 test("Hugo (Debian): the package's shortcode under a sub-path draws every figure of a post", async () => {

@@ -98,8 +98,19 @@ test("a GPU cluster's band says what a network at half its rate would give; a TP
 test("a band on a chip none of the stack's held-out runs ran on says so; one on a tried chip does not", () => {
   const palm = view('palm-540b'); // xla's held-out runs are MaxText's on TPU v5p; PaLM ran on v4
   assert.equal(palm.r.error_band.untried_chip, 'tpu-v4');
-  assert.match(palm.v.band, /\(all stacks and xla, none of its own on this chip\)/);
+  assert.match(palm.v.band, /runs of every stack and of this run's own, none of its own on this chip$/);
   const llama = view('llama3-405b'); // pytorch-compile on H100: torchtitan's tables
   assert.equal(llama.r.error_band.untried_chip, undefined);
   assert.doesNotMatch(llama.v.band, /this chip/);
+});
+
+test("the band names whose runs it rests on in a reader's words, never the engine's stack ids", () => {
+  const own = view('gpt3-175b').r.error_band; // megatron-2021's own held-out runs, or pooled with every stack's
+  const band = (basis) => bandText({ ...own, basis, untried_chip: undefined, network: undefined });
+  assert.match(band('megatron-core'), /: \d+ held-out published runs of this run's software stack$/);
+  assert.match(band('all stacks'), /: \d+ held-out published runs of every stack$/);
+  assert.match(band('all stacks and deepspeed'), /: \d+ held-out published runs of every stack and of this run's own$/);
+  for (const preset of ['palm-540b', 'gpt3-175b', 'megatron-1t', 'llama3-405b']) {
+    assert.doesNotMatch(view(preset).v.band, /megatron-|deepspeed|pytorch|xla|\(/, preset);
+  }
 });

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { bandOf, bandRequest } from '../../web/widgets/track/model/bands.js';
 import { FAMILIES } from '../../web/widgets/track/model/families.js';
 import { trackPoints, unplotted } from '../../web/widgets/track/model/points.js';
-import { pointText } from '../../web/widgets/track/model/readout.js';
+import { pointText, viewSummary } from '../../web/widgets/track/model/readout.js';
 import { nearest, scatterScale } from '../../web/widgets/track/model/scale.js';
 import { citationsOf, sourceName, sourceRows } from '../../web/widgets/track/model/sources.js';
 import { median, quantile } from '../../web/widgets/track/model/stats.js';
@@ -130,7 +130,9 @@ test('the band is the answer’s range over its own prediction', () => {
   };
   const speed = bandOf(answer, 'speed');
   assert.ok(Math.abs(speed.low - 0.72) < 1e-12 && Math.abs(speed.high - 1.18) < 1e-12);
-  assert.equal(speed.basis, 'pytorch');
+  assert.equal(speed.basis, 'PyTorch-native', 'the stack as the legend names it, not the engine id');
+  const pooled = { ...answer, error_band: { ...answer.error_band, basis: 'all stacks and deepspeed' } };
+  assert.equal(bandOf(pooled, 'speed').basis, 'all stacks and Megatron-DeepSpeed');
   const memory = bandOf(answer, 'memory');
   assert.ok(Math.abs(memory.low - 0.84) < 1e-12 && Math.abs(memory.high - 1.21) < 1e-12);
   assert.equal(memory.runs, 44);
@@ -154,4 +156,16 @@ test('median and quantiles', () => {
   assert.equal(median([4, 1, 2, 3]), 2.5);
   assert.equal(quantile([0, 10], 0.9), 9);
   assert.ok(Number.isNaN(median([])));
+});
+
+test('the summary counts runs and publications in the singular when there is one', () => {
+  const points = trackPoints(record, 'speed', 'deepspeed');
+  const rows = sourceRows(points, 'speed');
+  assert.equal(rows.length, 1, 'one publication of Megatron-DeepSpeed runs');
+  assert.match(viewSummary(points, rows, 'speed', 1), /^\d+ published runs from 1 publication: /);
+  assert.match(viewSummary(points.slice(0, 1), rows, 'memory', 1), /^1 published run from 1 publication: /);
+  assert.match(
+    viewSummary(trackPoints(record, 'speed'), sourceRows(trackPoints(record, 'speed'), 'speed'), 'speed', 1),
+    /^\d+ published runs from \d+ publications: /,
+  );
 });

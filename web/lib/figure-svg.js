@@ -185,7 +185,9 @@ function markerRect(node, origin) {
   if (!fill && before.backgroundImage !== 'none')
     fill = (before.backgroundImage.match(/(?:rgba?|color)\([^)]*\)/) ?? [null])[0];
   const ring = border('Top') > 0 && border('Left') > 0; // a framed swatch (the planner's "best", the ring's keys)
-  const bar = !fill && !ring && border('Left') > 0; // a rule drawn by a left border (the planner's limit)
+  // A rule drawn by one border: upright by a left one (the planner's limit), level by a top one (the track's y = x).
+  const side = border('Left') > 0 ? 'Left' : 'Top';
+  const bar = !fill && !ring && border(side) > 0;
   if (!fill && !ring && !bar) return null;
   const r = node.getBoundingClientRect();
   const line = parseFloat(getComputedStyle(node).lineHeight) || r.height;
@@ -196,7 +198,7 @@ function markerRect(node, origin) {
     width: w - bw,
     height: hgt - bw,
     rx: parseFloat(before.borderTopLeftRadius) || null,
-    fill: fill ?? (bar ? before.borderLeftColor : 'none'),
+    fill: fill ?? (bar ? before[`border${side}Color`] : 'none'),
     stroke: ring ? before.borderTopColor : null,
     'stroke-width': ring ? bw : null,
     'fill-opacity': Number(before.opacity) < 1 ? before.opacity : null,

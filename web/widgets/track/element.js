@@ -261,14 +261,19 @@ class ParascopeTrack extends ParascopeWidget {
     return { view: this.state.view, stack: this.state.stack };
   }
 
+  /**
+   * What the downloads save: the figure as it stands. Before the record has loaded that is its loading sentence and no
+   * point (the tools ask this during setup, before the record arrives: null would leave the figure without downloads).
+   */
   exportFigure() {
-    if (!this.points || !this.figure) return null;
+    if (!this.root) return null;
     const { view, stack } = this.state;
+    const points = this.points ?? [];
     return {
       title: `The engine's track record: measured against predicted ${view === 'speed' ? 'MFU' : 'peak memory'}, ${stack === 'all' ? 'all stacks' : familyLabel(stack)}`,
       words: ['track-record', view, stack],
       root: this.root,
-      data: { view, stack, band: this.band(), sources: this.rows, points: this.points },
+      data: { view, stack, band: this.points ? this.band() : null, sources: this.rows ?? [], points },
       table: [
         [
           'run',
@@ -281,7 +286,7 @@ class ParascopeTrack extends ParascopeWidget {
           `measured (${VIEWS[view].unit})`,
           'measured / predicted',
         ],
-        ...this.points.map((p) => [p.run, p.publication, p.family, p.software, p.hardware, p.gpus, p.x, p.y, p.ratio]),
+        ...points.map((p) => [p.run, p.publication, p.family, p.software, p.hardware, p.gpus, p.x, p.y, p.ratio]),
       ],
     };
   }

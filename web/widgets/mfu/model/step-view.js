@@ -11,7 +11,14 @@ import { shareText, shownSeconds } from './step-share.js';
 export function bandText(band) {
   if (!band) return '';
   const [low, high] = band.mfu;
-  const basis = band.basis === 'all stacks' ? 'all stacks' : band.basis;
+  // Whose runs: the engine's basis names a stack by its id ("megatron-core"), or "all stacks", or "all stacks and
+  // <id>" (too few of the stack's own: both records); the figure names no stack, so say it relative to the run.
+  const basis =
+    band.basis === 'all stacks'
+      ? 'every stack'
+      : band.basis.startsWith('all stacks and ')
+        ? "every stack and of this run's own"
+        : "this run's software stack";
   // The engine's what-if for a GPU cluster it cannot see the network of (error_band.network).
   const network = band.network
     ? `; ${(band.network.mfu * 100).toFixed(0)} % if the network between nodes ran at half its rate`
@@ -20,7 +27,7 @@ export function bandText(band) {
   const untried = band.untried_chip ? ', none of its own on this chip' : '';
   return (
     `likely ${(low * 100).toFixed(0)}–${(high * 100).toFixed(0)} %: ${band.held_out_runs} held-out published runs ` +
-    `(${basis}${untried})${network}`
+    `of ${basis}${untried}${network}`
   );
 }
 

@@ -3,6 +3,8 @@
 // ratio to the prediction (measured / predicted, 10th and 90th percentile over held-out runs), so the answer's
 // [low, high] over its own prediction gives it back whatever run is asked: a small one is asked.
 
+import { familyLabel } from './families.js';
+
 /** The step request whose answer carries family `family`'s band (the band depends on the stack, not the run). */
 export function bandRequest(family) {
   return {
@@ -17,7 +19,8 @@ export function bandRequest(family) {
 
 /**
  * The band of `view` from a step answer: { low, high, median (measured / predicted), basis (the stack whose held-out
- * runs it comes from, or "all stacks…"), runs (held-out runs it rests on) }.
+ * runs it comes from, or "all stacks…", in the legend's names: the engine's "all stacks and deepspeed" reads "all
+ * stacks and Megatron-DeepSpeed"), runs (held-out runs it rests on) }.
  */
 export function bandOf(answer, view) {
   const b = answer.error_band;
@@ -36,7 +39,10 @@ export function bandOf(answer, view) {
     low: b.mfu[0] / answer.mfu,
     high: b.mfu[1] / answer.mfu,
     median: b.median_measured_over_predicted,
-    basis: b.basis,
+    basis: b.basis
+      .split(' and ')
+      .map((part) => familyLabel(part))
+      .join(' and '),
     runs: b.held_out_runs,
   };
 }

@@ -5,6 +5,7 @@ import { sourceName } from './sources.js';
 const pct = (v) => `${v.toFixed(1)} %`;
 const gib = (v) => `${v.toFixed(1)} GiB`;
 const ratio = (v) => v.toFixed(3);
+const counted = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * The point's text: { title (the run), numbers (predicted, measured, measured / predicted in words), where (stack,
@@ -34,7 +35,8 @@ export function pointText(p, view) {
 export function viewSummary(points, rows, view, medianRatio) {
   const what = view === 'speed' ? 'MFU' : 'peak memory per GPU';
   return (
-    `${points.length} published runs from ${rows.length} publications: measured against predicted ${what}, ` +
-    `each predicted without its own publication. Median measured / predicted: ${ratio(medianRatio)}.`
+    `${counted(points.length, 'published run')} from ${counted(rows.length, 'publication')}: measured against ` +
+    `predicted ${what}, each predicted without its own publication. Median measured / predicted: ` +
+    `${ratio(medianRatio)}.`
   );
 }
