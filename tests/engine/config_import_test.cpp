@@ -105,7 +105,7 @@ TEST(ConfigImport, BadFilesAreRefusedNamingTheLineOrTheMissingKey) {
   EXPECT_NE(r["error"]["message"].get<std::string>().find("line 3"), std::string::npos) << r.dump();
   r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "{\"hidden_size\": 4096}"}});
   EXPECT_EQ(r["error"]["code"], "missing_field") << r.dump();
-  r = ask({{"op", "config_import"}, {"format", "nemo"}, {"text", "--num-layers 2"}});
+  r = ask({{"op", "config_import"}, {"format", "keras"}, {"text", "--num-layers 2"}});
   EXPECT_EQ(r["error"]["field"], "format") << r.dump();
   json config = json::parse(fixture("meta-llama-3-8b.json"));
   config["num_key_value_heads"] = 7;  // does not divide 32 heads
@@ -114,6 +114,50 @@ TEST(ConfigImport, BadFilesAreRefusedNamingTheLineOrTheMissingKey) {
   EXPECT_EQ(r["error"]["field"], "text");
   r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "[1, 2]"}});
   EXPECT_EQ(r["error"]["code"], "wrong_type") << r.dump();
+}
+
+/// No key of a published config is left as one the importer does not know: each is mapped, ignored or refused by name.
+void expect_every_key_named(const json& r, const std::string& file) {
+  ASSERT_FALSE(r.contains("error")) << file << r.dump();
+  for (const json& e : r["unmapped"]) EXPECT_NE(e["why"], "not a key the importer knows") << file << e.dump();
+  const json step = ask(r["request"]);
+  EXPECT_FALSE(step.contains("error")) << file << step.dump();
+}
+
+TEST(ConfigImport, Qwen3MoeGptNeoxAndGptOssConfigsAreReadKeyByKey) {
+  const json qwen = import("qwen3-30b-a3b.json", {{"seq", 4096}});
+  expect_every_key_named(qwen, "qwen3-30b-a3b.json");
+  const json& q = qwen["request"]["model"];
+  EXPECT_EQ(q["experts"], 128);
+  EXPECT_EQ(q["top_k"], 8);
+  EXPECT_EQ(q["expert_ffn"], 768);
+  EXPECT_EQ(q["head_dim"], 128);
+  EXPECT_EQ(q["kv_heads"], 4);
+  EXPECT_FALSE(q.contains("moe_layer_freq"));                        // decoder_sparse_step 1: every layer
+  EXPECT_TRUE(qwen["unmapped"].empty()) << qwen["unmapped"].dump();  // mlp_only_layers [], no sliding window
+
+  const json neox = import("gpt-neox-20b.json");
+  expect_every_key_named(neox, "gpt-neox-20b.json");
+  const json& n = neox["request"]["model"];
+  EXPECT_EQ(n["bias"], true);  // attention_bias defaults true (configuration_gpt_neox.py)
+  EXPECT_EQ(n["norm"], "layernorm");
+  EXPECT_EQ(n["activation"], "gelu");
+  EXPECT_EQ(n["ffn"], 24576);
+  EXPECT_EQ(n["tied_embeddings"], false);
+  EXPECT_TRUE(lists(neox["ignored"], "use_parallel_residual"));
+  EXPECT_TRUE(neox["unmapped"].empty()) << neox["unmapped"].dump();
+
+  const json oss = import("gpt-oss-20b.json", {{"seq", 4096}});
+  expect_every_key_named(oss, "gpt-oss-20b.json");
+  const json& o = oss["request"]["model"];
+  EXPECT_EQ(o["experts"], 32);
+  EXPECT_EQ(o["top_k"], 4);
+  EXPECT_EQ(o["expert_ffn"], 2880);
+  EXPECT_EQ(o["head_dim"], 64);
+  for (const char* k : {"sliding_window", "layer_types", "attention_bias", "quantization_config"}) {
+    EXPECT_TRUE(lists(oss["unmapped"], k)) << k << oss["unmapped"].dump();
+  }
+  EXPECT_TRUE(lists(oss["ignored"], "swiglu_limit"));
 }
 
 }  // namespace
