@@ -131,7 +131,15 @@ void expect_every_key_named(const json& r, const std::string& file) {
   EXPECT_FALSE(step.contains("error")) << file << step.dump();
 }
 
-TEST(ConfigImport, Qwen3MoeGptNeoxAndGptOssConfigsAreReadKeyByKey) {
+TEST(ConfigImport, Qwen3DenseAndMoeGptNeoxAndGptOssConfigsAreReadKeyByKey) {
+  const json dense = import("qwen3-8b.json", {{"seq", 4096}});
+  expect_every_key_named(dense, "qwen3-8b.json");
+  const json& d = dense["request"]["model"];
+  EXPECT_TRUE(holds(d, {{"layers", 36}, {"ffn", 12288}, {"head_dim", 128}, {"kv_heads", 8}, {"activation", "swiglu"}}))
+      << d.dump();
+  EXPECT_FALSE(d.contains("experts"));
+  EXPECT_TRUE(dense["unmapped"].empty()) << dense["unmapped"].dump();
+
   const json qwen = import("qwen3-30b-a3b.json", {{"seq", 4096}});
   expect_every_key_named(qwen, "qwen3-30b-a3b.json");
   const json& q = qwen["request"]["model"];
