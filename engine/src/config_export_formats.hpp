@@ -3,10 +3,22 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "step_json.hpp"
 
 namespace parascope::detail {
+
+/// Megatron-LM's pretrain_gpt.py arguments ("--num-layers 32", ...) for `s`, and a note for what they cannot express.
+struct MegatronArgs {
+  std::vector<std::string> args;
+  nlohmann::json notes = nlohmann::json::array();  ///< {setting, why}
+};
+MegatronArgs megatron_args(const StepRequest& s);
+
+/// {"text": Megatron-Bridge ConfigContainer overrides (YAML, keys as Megatron-Bridge v0.6.0 names them), "notes"}.
+nlohmann::json export_nemo(const StepRequest& s);
 
 /// {"text": a torchtitan job TOML (keys as torchtitan/config_manager.py defines them at 820504e), "notes"}.
 nlohmann::json export_torchtitan(const StepRequest& s);

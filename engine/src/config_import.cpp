@@ -44,13 +44,13 @@ const char* ignored_reason(const std::string& key) {
       {{"torch_dtype", "dtype"}, "the checkpoint's storage type: the training precision is the request's `precision`"},
       {{"bos_token_id", "eos_token_id", "pad_token_id", "sep_token_id", "decoder_start_token_id"}, "token ids"},
       {{"initializer_range", "initializer_factor"}, "initialisation: no bearing on cost"},
-      {{"use_cache"}, "the inference key-value cache"},
+      {{"use_cache", "cache_implementation"}, "the inference key-value cache"},
       {{"rope_theta", "rope_scaling", "rope_parameters", "rope_interleave", "partial_rotary_factor", "rotary_pct",
-        "rotary_emb_base", "rotary_dim"},
+        "rotary_emb_base", "rotary_dim", "initial_context_length"},
        "rotary frequencies and scaling: the same kernels and FLOPs"},
       {{"rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "norm_eps"}, "read for the norm's kind (`norm`)"},
       {{"attention_dropout", "hidden_dropout", "resid_pdrop", "embd_pdrop", "attn_pdrop", "dropout",
-        "activation_dropout"},
+        "activation_dropout", "classifier_dropout"},
        "dropout probabilities: the engine counts dropout with `bias` (GPT-style models train with it)"},
       {{"pretraining_tp"}, "Meta's reference slicing of the matrices for tensor parallelism: the same model"},
       {{"output_router_logits", "router_aux_loss_coef", "router_jitter_noise", "norm_topk_prob",
@@ -60,6 +60,11 @@ const char* ignored_reason(const std::string& key) {
       {{"use_qk_norm", "qk_layernorm"}, "per-head norms of queries and keys: a few small kernels, not counted"},
       {{"use_parallel_residual"}, "attention and MLP in parallel (GPT-NeoX): the same matrices and FLOPs"},
       {{"max_window_layers", "use_sliding_window"}, "read with `sliding_window`"},
+      // configuration_gemma2.py: tanh caps on the attention and output logits, the attention's scale.
+      {{"attn_logit_softcapping", "final_logit_softcapping"}, "a tanh cap on logits: a few element-wise kernels"},
+      {{"query_pre_attn_scalar"}, "the attention's scale: the same FLOPs"},
+      // configuration_gpt_oss.py: the gated MLP's inputs clamped to ±swiglu_limit.
+      {{"swiglu_limit"}, "a clamp inside the gated MLP: the same FLOPs"},
       {{"scale_embedding", "embed_scale"}, "a scalar on the embeddings"},
       {{"summary_activation", "summary_first_dropout", "summary_proj_to_labels", "summary_type", "summary_use_proj"},
        "the sequence-classification head's settings: not part of language-model training"},
@@ -176,8 +181,11 @@ void read_kinds(Config& c, json& m, const std::string& type) {
   c.first({"n_positions", "n_ctx"});
   const bool biased = gpt_style(type) || type == "gpt_neox";
   m["bias"] = biased;
-  if (!biased && (c.flag({"attention_bias"}, false) || c.flag({"mlp_bias"}, false))) {
-    c.unmapped("attention_bias", "biases on some matrices only: the engine's `bias` puts them on all (with dropout)");
+  // GPT-NeoX's attention_bias defaults true (configuration_gpt_neox.py); GPT-OSS sets it on a gated model.
+  const bool attention_bias = c.flag({"attention_bias"}, biased), mlp_bias = c.flag({"mlp_bias"}, biased);
+  if (attention_bias != biased || mlp_bias != biased) {
+    c.unmapped(attention_bias != biased ? "attention_bias" : "mlp_bias",
+               "biases on some matrices only: the engine's `bias` puts them on all (with dropout)");
   }
   if (type == "qwen2" || type == "qwen2_moe") {
     c.assume("bias", "Qwen2 adds biases to q, k and v only (a few thousand parameters a layer): not counted");
@@ -240,6 +248,15 @@ void read_unmodelled(Config& c, long long seq) {
   }
   if (c.integer({"num_nextn_predict_layers"}) > 0) {
     c.unmapped("num_nextn_predict_layers", "multi-token prediction modules (DeepSeek-V3): not modelled");
+  }
+  // transformers v4.57: Qwen2/Qwen3 (MoE), Gemma 2/3 and GPT-OSS list each layer's attention kind.
+  if (const json* kinds = c.first({"layer_types"}); kinds && kinds->is_array()) {
+    long long sliding = 0;
+    for (const json& k : *kinds) sliding += k == "sliding_attention" ? 1 : 0;
+    if (sliding > 0) {
+      c.unmapped("layer_types", std::to_string(sliding) + " of " + std::to_string(kinds->size()) +
+                                    " layers attend over a sliding window: costed as full attention");
+    }
   }
   if (c.has("quantization_config")) {
     c.unmapped("quantization_config", "weights quantised for inference: training precision is the request's");

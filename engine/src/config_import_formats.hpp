@@ -21,11 +21,26 @@ struct ImportOptions {
   nlohmann::json base = nlohmann::json::object();
   bool given_base = false;
   long long seq = 0, vocab = 0;
+  bool pad_vocab = true;  ///< megatron: pad the vocabulary as Megatron-LM does (Megatron-Bridge: only if asked)
 };
 
 /// A Megatron-LM launch (a torchrun ... pretrain_gpt.py command line or shell script), flags as
 /// megatron/training/arguments.py defines them at core_v0.14.0.
 ImportedRequest import_megatron(const std::string& text, const ImportOptions& options);
+
+struct LaunchLine;  // megatron_launch.hpp
+
+/// Megatron-LM's flags already read into a launch: what import_megatron does after reading the text (the NeMo
+/// importer hands it a recipe's keys as the flags they are set from).
+ImportedRequest import_megatron_launch(const LaunchLine& launch, const ImportOptions& options);
+
+/// A NeMo 2 / Megatron-Bridge recipe YAML (a dumped ConfigContainer or its overrides), keys as
+/// megatron/bridge/training/config.py, models/gpt_provider.py and training/mixed_precision.py define them at v0.6.0
+/// (NVIDIA-NeMo/Megatron-Bridge), the model's as Megatron-Core's TransformerConfig at core_v0.14.0.
+ImportedRequest import_nemo(const std::string& text, const ImportOptions& options);
+
+/// Megatron-Bridge's key for a Megatron-LM flag ("--num-layers" -> "model.num_layers"), or "".
+std::string nemo_key_of_flag(const std::string& flag);
 
 /// A torchtitan job config (TOML), keys as torchtitan/config_manager.py defines them at 820504e (pytorch/torchtitan).
 ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& options);

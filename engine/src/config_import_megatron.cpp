@@ -222,7 +222,7 @@ long long vocabulary(MegatronFlags& f, const ImportOptions& o, long long tp, Imp
             "`vocab`"},
            "vocab");
   }
-  const long long multiple = f.integer("--make-vocab-size-divisible-by", 128) * tp;
+  const long long multiple = o.pad_vocab ? f.integer("--make-vocab-size-divisible-by", 128) * tp : 1;
   const long long padded = (vocab + multiple - 1) / multiple * multiple;
   if (padded != vocab) {
     assume(out, "vocab",
@@ -416,8 +416,11 @@ void check_request(const json& request) {
 }  // namespace
 
 ImportedRequest import_megatron(const std::string& text, const ImportOptions& o) {
+  return import_megatron_launch(read_launch(text), o);
+}
+
+ImportedRequest import_megatron_launch(const LaunchLine& launch, const ImportOptions& o) {
   ImportedRequest out;
-  const LaunchLine launch = read_launch(text);
   out.ignored = launch.ignored;
   out.unmapped = launch.unmapped;
   MegatronFlags f(launch, out);

@@ -1,6 +1,6 @@
 // The "config_export" op: a step request as the settings to launch it with — Megatron-LM's arguments (flags as
-// megatron/training/arguments.py defines them at core_v0.14.0) and the torchrun line — with a note for every part of
-// the configuration the target cannot express (engine/API.md, "config_export").
+// megatron/training/arguments.py defines them at core_v0.14.0) and the torchrun line, or another format's file — with a
+// note for every part of the configuration the target cannot express (engine/API.md, "config_export").
 #include <string>
 #include <vector>
 
@@ -153,22 +153,7 @@ std::string joined(const std::vector<std::string>& parts, const char* between) {
 
 }  // namespace
 
-json op_config_export(RequestReader& request) {
-  const std::string format = request.choice("format", {"megatron", "torchtitan", "deepspeed"});
-  RequestReader step = request.object("request");
-  step.accept("op");
-  const StepRequest s = read_step_request(step);
-  step.finish();
-  request.finish();
-  if (format != "megatron") {
-    json tt = format == "torchtitan" ? export_torchtitan(s) : export_deepspeed(s);
-    json out;
-    put(out, "format", format);
-    put(out, "text", tt["text"].get<std::string>());
-    put(out, "notes", std::move(tt["notes"]));
-    return out;
-  }
-
+MegatronArgs megatron_args(const StepRequest& s) {
   Launch l;
   model_args(s.run.model, l);
   vocab_note(s.run.model, s.run.parallel, l);
@@ -176,6 +161,26 @@ json op_config_export(RequestReader& request) {
   parallel_args(s.run.parallel, l);
   memory_args(s.run.parallel, l);
   numeric_args(s, l);
+  return {l.args, l.notes};
+}
+
+json op_config_export(RequestReader& request) {
+  const std::string format = request.choice("format", {"megatron", "nemo", "torchtitan", "deepspeed"});
+  RequestReader step = request.object("request");
+  step.accept("op");
+  const StepRequest s = read_step_request(step);
+  step.finish();
+  request.finish();
+  if (format != "megatron") {
+    json tt = format == "torchtitan" ? export_torchtitan(s) : format == "nemo" ? export_nemo(s) : export_deepspeed(s);
+    json out;
+    put(out, "format", format);
+    put(out, "text", tt["text"].get<std::string>());
+    put(out, "notes", std::move(tt["notes"]));
+    return out;
+  }
+
+  const MegatronArgs l = megatron_args(s);
   const std::int64_t per_node = s.run.cluster.gpus_per_node;
   const std::int64_t nodes = (s.run.cluster.gpus + per_node - 1) / per_node;
   const std::string torchrun = "torchrun --nproc-per-node " + std::to_string(std::min(per_node, s.run.cluster.gpus)) +
@@ -185,7 +190,7 @@ json op_config_export(RequestReader& request) {
   put(out, "text", torchrun + " \\\n  " + joined(l.args, " \\\n  ") + "\n");
   json& args = put_array(out, "args");
   for (const std::string& a : l.args) args.push_back(a);
-  put(out, "notes", std::move(l.notes));
+  put(out, "notes", l.notes);
   return out;
 }
 

@@ -1,4 +1,5 @@
-// The "config_import" op: a configuration file's text (a Hugging Face config.json) read into a step request, with
+// The "config_import" op: a configuration file's text (a Hugging Face config.json, a Megatron-LM launch, a NeMo /
+// Megatron-Bridge recipe YAML, a torchtitan TOML, a DeepSpeed JSON) read into a step request, with
 // what could not be mapped, what was ignored and what was assumed, each with its reason (engine/API.md).
 #include <string>
 
@@ -49,6 +50,7 @@ void check_model(const json& model) {
 json launch_import(const std::string& format, const std::string& text, ImportOptions options) {
   if (!options.given_base) options.base = json::object();
   ImportedRequest imported = format == "megatron"     ? import_megatron(text, options)
+                             : format == "nemo"       ? import_nemo(text, options)
                              : format == "torchtitan" ? import_torchtitan(text, options)
                                                       : import_deepspeed(text, options);
   json out;
@@ -63,7 +65,7 @@ json launch_import(const std::string& format, const std::string& text, ImportOpt
 }  // namespace
 
 json op_config_import(RequestReader& request) {
-  const std::string format = request.choice("format", {"huggingface", "megatron", "torchtitan", "deepspeed"});
+  const std::string format = request.choice("format", {"huggingface", "megatron", "nemo", "torchtitan", "deepspeed"});
   const json& text = request.value("text");
   if (!text.is_string()) refuse(code::wrong_type, {"text must be the file's text, a string"}, "text");
   const long long seq = request.integer_or("seq", 0, 1, 100'000'000);
@@ -75,7 +77,8 @@ json op_config_import(RequestReader& request) {
       refuse(code::wrong_type, {"base must be a step request's object (without the model)"}, "base");
     }
   }
-  const long long vocab = format == "megatron" ? request.integer_or("vocab", 0, 1, 100'000'000) : 0;
+  const bool megatron_like = format == "megatron" || format == "nemo";  // the vocabulary from the tokenizer's files
+  const long long vocab = megatron_like ? request.integer_or("vocab", 0, 1, 100'000'000) : 0;
   request.finish();
   if (format != "huggingface") return launch_import(format, text.get<std::string>(), {base, given_base, seq, vocab});
 

@@ -151,7 +151,7 @@ TEST(ConfigExport, EveryFlagIsOneMegatronDefines) {
 }
 
 TEST(ConfigExport, RefusalsNameTheField) {
-  json r = ask({{"op", "config_export"}, {"format", "nemo"}, {"request", kKorthikanti}});
+  json r = ask({{"op", "config_export"}, {"format", "keras"}, {"request", kKorthikanti}});
   EXPECT_EQ(r["error"]["field"], "format") << r.dump();
   r = ask({{"op", "config_export"}, {"format", "megatron"}});
   EXPECT_EQ(r["error"]["code"], "missing_field") << r.dump();

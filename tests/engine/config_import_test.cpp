@@ -105,7 +105,7 @@ TEST(ConfigImport, BadFilesAreRefusedNamingTheLineOrTheMissingKey) {
   EXPECT_NE(r["error"]["message"].get<std::string>().find("line 3"), std::string::npos) << r.dump();
   r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "{\"hidden_size\": 4096}"}});
   EXPECT_EQ(r["error"]["code"], "missing_field") << r.dump();
-  r = ask({{"op", "config_import"}, {"format", "nemo"}, {"text", "--num-layers 2"}});
+  r = ask({{"op", "config_import"}, {"format", "keras"}, {"text", "--num-layers 2"}});
   EXPECT_EQ(r["error"]["field"], "format") << r.dump();
   json config = json::parse(fixture("meta-llama-3-8b.json"));
   config["num_key_value_heads"] = 7;  // does not divide 32 heads
@@ -114,6 +114,58 @@ TEST(ConfigImport, BadFilesAreRefusedNamingTheLineOrTheMissingKey) {
   EXPECT_EQ(r["error"]["field"], "text");
   r = ask({{"op", "config_import"}, {"format", "huggingface"}, {"text", "[1, 2]"}});
   EXPECT_EQ(r["error"]["code"], "wrong_type") << r.dump();
+}
+
+/// Whether `model` holds every field of `fields` with its value.
+bool holds(const json& model, const json& fields) {
+  json merged = model;
+  merged.update(fields);
+  return merged == model;
+}
+
+/// No key of a published config is left as one the importer does not know: each is mapped, ignored or refused by name.
+void expect_every_key_named(const json& r, const std::string& file) {
+  ASSERT_FALSE(r.contains("error")) << file << r.dump();
+  for (const json& e : r["unmapped"]) EXPECT_NE(e["why"], "not a key the importer knows") << file << e.dump();
+  const json step = ask(r["request"]);
+  EXPECT_FALSE(step.contains("error")) << file << step.dump();
+}
+
+TEST(ConfigImport, Qwen3DenseAndMoeGptNeoxAndGptOssConfigsAreReadKeyByKey) {
+  const json dense = import("qwen3-8b.json", {{"seq", 4096}});
+  expect_every_key_named(dense, "qwen3-8b.json");
+  const json& d = dense["request"]["model"];
+  EXPECT_TRUE(holds(d, {{"layers", 36}, {"ffn", 12288}, {"head_dim", 128}, {"kv_heads", 8}, {"activation", "swiglu"}}))
+      << d.dump();
+  EXPECT_FALSE(d.contains("experts"));
+  EXPECT_TRUE(dense["unmapped"].empty()) << dense["unmapped"].dump();
+
+  const json qwen = import("qwen3-30b-a3b.json", {{"seq", 4096}});
+  expect_every_key_named(qwen, "qwen3-30b-a3b.json");
+  const json& q = qwen["request"]["model"];
+  EXPECT_TRUE(holds(q, {{"experts", 128}, {"top_k", 8}, {"expert_ffn", 768}, {"head_dim", 128}, {"kv_heads", 4}}))
+      << q.dump();
+  EXPECT_FALSE(q.contains("moe_layer_freq"));                        // decoder_sparse_step 1: every layer
+  EXPECT_TRUE(qwen["unmapped"].empty()) << qwen["unmapped"].dump();  // mlp_only_layers [], no sliding window
+
+  const json neox = import("gpt-neox-20b.json");
+  expect_every_key_named(neox, "gpt-neox-20b.json");
+  const json& n = neox["request"]["model"];
+  // attention_bias defaults true (configuration_gpt_neox.py): the engine's bias on every matrix.
+  EXPECT_TRUE(holds(
+      n, {{"bias", true}, {"norm", "layernorm"}, {"activation", "gelu"}, {"ffn", 24576}, {"tied_embeddings", false}}))
+      << n.dump();
+  EXPECT_TRUE(lists(neox["ignored"], "use_parallel_residual"));
+  EXPECT_TRUE(neox["unmapped"].empty()) << neox["unmapped"].dump();
+
+  const json oss = import("gpt-oss-20b.json", {{"seq", 4096}});
+  expect_every_key_named(oss, "gpt-oss-20b.json");
+  const json& o = oss["request"]["model"];
+  EXPECT_TRUE(holds(o, {{"experts", 32}, {"top_k", 4}, {"expert_ffn", 2880}, {"head_dim", 64}})) << o.dump();
+  for (const char* k : {"sliding_window", "layer_types", "attention_bias", "quantization_config"}) {
+    EXPECT_TRUE(lists(oss["unmapped"], k)) << k << oss["unmapped"].dump();
+  }
+  EXPECT_TRUE(lists(oss["ignored"], "swiglu_limit"));
 }
 
 }  // namespace

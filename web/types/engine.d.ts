@@ -245,15 +245,16 @@ export interface PlanSearch {
 }
 
 /** The formats config_import reads. */
-export type ImportFormat = 'huggingface' | 'megatron' | 'torchtitan' | 'deepspeed';
+export type ImportFormat = 'huggingface' | 'megatron' | 'nemo' | 'torchtitan' | 'deepspeed';
 /** A configuration file read into a step request (engine/API.md, config_import): planner's engine only. */
 export interface ConfigImportRequest {
   op: 'config_import'; format: ImportFormat;
-  /** the file's text (a config.json, a Megatron-LM launch script or command line, a torchtitan job TOML) */
+  /** the file's text (a config.json, a Megatron-LM launch script or command line, a Megatron-Bridge recipe YAML, a
+   * torchtitan job TOML, a DeepSpeed JSON) */
   text: string;
   /** training sequence length in tokens (default: the file's max_position_embeddings, listed in `assumed`) */
   seq?: number;
-  /** megatron only: the vocabulary when the arguments leave it to the tokenizer (no --vocab-size) */
+  /** megatron and nemo: the vocabulary when the file leaves it to the tokenizer (no --vocab-size / model.vocab_size) */
   vocab?: number;
   /** the step request's other fields (default: 8 H100s, global batch 8) */
   base?: Omit<StepRequest, 'op' | 'model'>;
@@ -265,10 +266,11 @@ export interface ConfigImportResponse {
   unmapped: ImportNote[]; ignored: ImportNote[]; assumed: Array<{ field: string; why: string }>;
 }
 /** A step request as the settings to launch it with (engine/API.md, config_export): planner's engine only. */
-export interface ConfigExportRequest { op: 'config_export'; format: 'megatron' | 'torchtitan' | 'deepspeed'; request: StepRequest }
+export interface ConfigExportRequest { op: 'config_export'; format: 'megatron' | 'nemo' | 'torchtitan' | 'deepspeed'; request: StepRequest }
 export interface ConfigExportResponse {
-  format: 'megatron' | 'torchtitan' | 'deepspeed';
-  /** megatron: the torchrun line with the arguments; torchtitan: the job TOML; deepspeed: the config JSON */
+  format: 'megatron' | 'nemo' | 'torchtitan' | 'deepspeed';
+  /** megatron: the torchrun line with the arguments; nemo: Megatron-Bridge YAML overrides; torchtitan: the job TOML;
+   * deepspeed: the config JSON */
   text: string;
   /** megatron only: the arguments one by one ("--num-layers 32") */
   args?: string[];
