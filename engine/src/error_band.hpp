@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "json_out.hpp"
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 
 namespace parascope::detail {
 

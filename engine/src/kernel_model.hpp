@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "layer_work.hpp"
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 
 namespace parascope::detail {
 

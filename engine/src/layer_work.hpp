@@ -1,7 +1,7 @@
 /// What one transformer layer asks of one GPU for one microbatch, before any timing: FLOPs, HBM traffic, bytes kept.
 #pragma once
 
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 
 namespace parascope::detail {
 

@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 #include "parascope/pipeline.hpp"
 
 namespace parascope::detail {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 
 namespace parascope::detail {
 

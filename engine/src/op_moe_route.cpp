@@ -4,7 +4,7 @@
 #include "json_out.hpp"
 #include "link_json.hpp"
 #include "ops.hpp"
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 #include "parascope/moe.hpp"
 #include "parascope/presets.hpp"
 #include "spec_json.hpp"

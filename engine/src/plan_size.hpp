@@ -17,7 +17,7 @@ inline constexpr std::int64_t kMaxPlanGroups = 400'000;
 inline constexpr std::int64_t kMaxPlanConfigurations = 6'000'000;
 
 /// The recompute modes a search tries: the query's, less "selective" beside "none" when FlashAttention is on (with it
-/// selective recomputation is no recomputation, cost.cpp: a twin of every "none" configuration, not a choice).
+/// selective recomputation is no recomputation, step_core.cpp: a twin of every "none" configuration, not a choice).
 std::vector<Recompute> searched_recompute(const PlanQuery& query);
 
 /// The divisors of n in increasing order (n ≤ 10^8: trial division to √n).

@@ -6,6 +6,7 @@
 #include "json_out.hpp"
 #include "kernel_model.hpp"
 #include "names.hpp"
+#include "parascope/cost.hpp"
 #include "parascope/pipeline.hpp"
 #include "run_json.hpp"
 

@@ -1,7 +1,7 @@
 /// Reads a whole "step" (or "traffic") request: the run plus optional efficiency overrides and the MFU convention.
 #pragma once
 
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 #include "request_reader.hpp"
 
 namespace parascope::detail {

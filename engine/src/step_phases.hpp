@@ -5,7 +5,8 @@
 
 #include <memory>
 
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
+#include "parascope/pipeline.hpp"
 
 namespace parascope::detail {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "parascope/cost.hpp"
+#include "parascope/cost_types.hpp"
 #include "parascope/pipeline.hpp"
 
 namespace parascope {

@@ -1,0 +1,152 @@
+/// The cost model's value types: what it is asked with beyond the run (Efficiency, Precision) and what it answers
+/// (StepResult: the step's breakdown, per-axis traffic, memory per GPU). Its evaluator is parascope/cost.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "parascope/model.hpp"
+#include "parascope/parallel.hpp"
+
+namespace parascope {
+
+/// The numeric format of the weight-matrix GEMMs. FP8 runs only those GEMMs in FP8 (TransformerEngine's recipe):
+/// attention, element-wise kernels, communication of activations and the optimizer stay BF16/FP32.
+enum class Precision { bf16, fp8 };
+
+/// How close kernels and links get to their peaks, and what overlaps what. Every default is documented (with its
+/// source) in engine/API.md under "step"; a request may override any of them. The kernel ceilings default to the
+/// hardware preset's measured values (engine/data/hardware.json) and a `software` generation's settings; an
+/// `efficiency` override beats both (detail::default_efficiency builds the defaults).
+struct Efficiency {
+  double gemm_max = 0.8;          ///< fraction of BF16 peak a large, well-shaped dense BF16 GEMM reaches
+  double gemm_max_fp8 = 0.8;      ///< fraction of FP8 peak a large FP8 GEMM reaches
+  int compute_units = 0;          ///< SMs/CUs the GEMM tiles are spread over (wave quantization); 0 = none
+  double kernel_overhead = 2e-6;  ///< seconds per kernel launch: the one calibration constant (engine/API.md)
+  double flash_attention_efficiency = 0.55;  ///< fraction of BF16 peak of the fused attention kernel, fwd+bwd
+  double memory_efficiency = 0.8;            ///< fraction of HBM bandwidth memory-bound kernels reach
+  double link_efficiency = 0.8;              ///< fraction of a link's bandwidth NCCL collectives reach (busbw / peak)
+  bool flash_attention = true;               ///< fused attention: no s×s scores in memory, causal blocks skipped
+  double tp_overlap = 0.0;                   ///< fraction of tensor-parallel communication hidden behind compute
+  bool tp_comm_overlap = false;              ///< TransformerEngine's pipelined TP overlap: all but 1/tp of it hidden
+  bool dp_overlap = true;                    ///< gradient reduction overlapped with the last microbatch's backward
+  double ep_overlap = 0.0;                   ///< fraction of expert all-to-all hidden behind compute
+  double grad_reduce_bytes = 4;   ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
+  double router_imbalance = 1.0;  ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
+  /// Host seconds per kernel issued for one local expert (its GEMMs and its inputs' FP8 quantization, forward and
+  /// backward) that the GPU waits for when they are launched one by one after the dropless dispatcher's
+  /// device-to-host sync (engine/API.md, "Experts").
+  double expert_launch_overhead = 0.0;
+  /// Bytes per weight element each weight-gradient GEMM moves to accumulate into the fp32 main gradient, per
+  /// microbatch (read + write; the first microbatch of a step only writes). 8 for megatron-core's fused
+  /// accumulation, 0 (not charged) for the other generations (engine/API.md, Kernels).
+  double wgrad_accumulation_bytes = 0.0;
+  bool bubble_kernel_resident = true;  ///< a stage waiting in the bubble sits in a posted receive kernel
+  // ---- What the framework keeps in memory beyond the model's states (engine/API.md, "Memory") ----
+  /// Bytes per parameter of a second, bf16 gradient beside the fp32 one, kept at ZeRO 0 and 1: autograd writes
+  /// `.grad` in the parameter's dtype and the optimizer's fp32 gradients are a copy (pytorch: 2); Megatron-Core's
+  /// weight-gradient GEMM accumulates straight into its fp32 main_grad buffer (0).
+  double grad_copy_bytes = 0;
+  /// Bytes per logit alive at the loss (last stage, one microbatch): Megatron's vocab-parallel cross-entropy casts
+  /// the bf16 logits to fp32 and exponentiates in place (2 + 4 = 6); PyTorch's `cross_entropy(pred.float(), …)` keeps
+  /// the bf16 logits, their fp32 copy and the fp32 log-softmax it saves (2 + 4 + 4 = 10).
+  double loss_bytes_per_logit = 6;
+  /// Bytes per logit the loss adds at its peak when tp > 1 splits the vocabulary: PyTorch's loss_parallel
+  /// (torch/distributed/tensor/parallel/loss.py, `_log_softmax`) decomposes the log-softmax into element-wise ops
+  /// and holds the fp32 shifted logits and exp's fp32 output beside the fp32 input, where aten's fused kernel writes
+  /// one fp32 output: +4 (pytorch). Megatron's vocab-parallel cross-entropy works in place: 0.
+  double loss_parallel_extra_bytes = 0;
+  /// PyTorch eager element-wise kernels: RMSNorm and rotary upcast to fp32 and run op by op (reads, writes and saved
+  /// fp32 intermediates), SwiGLU as silu then multiply. False: fused kernels (TransformerEngine, torch.compile).
+  bool eager_elementwise = false;
+  /// With eager_elementwise: RMSNorm as one fused kernel all the same (torchtitan's norm_type "fused_rmsnorm", a
+  /// Triton kernel reading and writing bf16 and saving its input and the per-row rstd: no fp32 intermediates).
+  bool fused_rmsnorm = false;
+  /// Q, K and V as three GEMMs and SwiGLU's gate and up as two, where Megatron-Core fuses each set into one GEMM
+  /// (torchtitan's and Hugging Face's Llama: wq, wk, wv, w1, w3 are separate nn.Linear layers).
+  bool split_projections = false;
+  /// FP8 runs keep the weight GEMMs' inputs for the backward as their FP8 casts (1 byte), as TransformerEngine's
+  /// Linear and LayerNormLinear do (megatron-core: true).
+  bool fp8_saves_gemm_inputs = false;
+  /// Bytes per weight element, per microbatch, of a separate gradient-accumulation pass at ZeRO 0–2 (reading the
+  /// bf16 gradient, reading and writing the fp32 accumulator: 2 + 4 + 4), for frameworks whose GEMM does not
+  /// accumulate (pytorch: 10; megatron-core does it inside the GEMM: wgrad_accumulation_bytes).
+  double grad_accumulation_bytes = 0;
+  /// Share of the peak's dynamic bytes (activations and transients) a caching allocator holds on top of them
+  /// (reserved − allocated at the peak).
+  double allocator_reserve = 0;
+  /// Device bytes outside the framework's allocator: the CUDA context with lazily loaded kernels.
+  double runtime_context_bytes = 0;
+  /// NCCL's buffers per communicator the GPU is in (one per parallel axis of size > 1).
+  double nccl_buffer_bytes = 0;
+  /// SMs a collective running under compute takes from it (its channels, one CTA each): hidden communication
+  /// slows the kernels it hides behind by the share nccl_sms / compute_units of its own time.
+  double nccl_sms = 0;
+  AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
+  Precision precision = Precision::bf16;            ///< the weight GEMMs' format (request field `precision`)
+  /// FP8 block scaling (MXFP8, request field `fp8_recipe: "mxfp8"`): one quantize kernel per tensor instead of
+  /// per-tensor current scaling's three (amax, scale, cast).
+  bool fp8_block_scaling = false;
+};
+
+/// One parallel axis's communication in one step, as seen by one GPU.
+struct AxisTraffic {
+  Axis axis = Axis::data;
+  std::string splits;          ///< what the axis cuts: "batch", "weight matrices", "layers", "experts", "sequence"
+  std::string collective;      ///< the collective(s) it adds, in words
+  double count = 0;            ///< collectives per step (per GPU)
+  double bytes_per_gpu = 0;    ///< bytes each GPU sends per step on this axis
+  bool inter = false;          ///< true: the group crosses nodes, so the network carries it
+  std::string link;            ///< the carrying link's name
+  double time = 0;             ///< seconds per step on that link, were nothing overlapped
+  double hidden_fraction = 0;  ///< 0..1 of `time` hidden behind compute
+};
+
+/// Seconds per step, summing to step_time.
+struct StepBreakdown {
+  double compute = 0;       ///< GEMMs and attention math, recomputation included
+  double memory_bound = 0;  ///< element-wise kernels bound by HBM bandwidth (norms, activations, softmax, dropout)
+  double tp_comm = 0, cp_comm = 0, pp_comm = 0, dp_comm = 0, ep_comm = 0;  ///< exposed communication per axis
+  double bubble = 0;                                                       ///< pipeline fill and drain
+  double optimizer = 0;                                                    ///< the Adam update (memory-bound)
+  double other = 0;  ///< stages waiting on the slowest stage (uneven layers, logits on the last stage)
+};
+
+/// Bytes per GPU at its peak (the most loaded pipeline stage). total = weights + gradients + optimizer + activations
+/// + transient + allocator_reserve + runtime: what the device must hold for the run to start and run.
+struct MemoryPerGpu {
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0;
+  double transient = 0;          ///< at the peak: the loss's logits (last stage) or one layer's backward workspace
+  bool peak_at_loss = false;     ///< the transient is the loss's (else a layer's backward)
+  double allocator_reserve = 0;  ///< held by the caching allocator beyond the allocated bytes
+  double runtime = 0;            ///< outside the allocator: CUDA context, NCCL buffers
+  double total = 0;
+  /// What PyTorch's allocator reports at the peak (torch.cuda.max_memory_reserved): total − runtime.
+  double reserved() const { return total - runtime; }
+};
+
+/// One step of the run, as the cost model answers it: time, throughput, MFU/HFU, where the time went, memory.
+struct StepResult {
+  double step_time = 0;
+  double tokens_per_second = 0;
+  double mfu = 0, hfu = 0;
+  double flops_per_token = 0;           ///< model FLOPs (the MFU convention)
+  double hardware_flops_per_token = 0;  ///< with recomputation
+  std::string formula;
+  StepBreakdown breakdown;
+  /// The compute time split for the "where does the time go" bar: useful model FLOPs at peak, recomputation at peak,
+  /// and the rest of compute (kernels below peak). useful_at_peak / step_time = mfu.
+  double useful_at_peak = 0, recompute_at_peak = 0, kernel_inefficiency = 0;
+  double dashboard_utilization = 0;  ///< fraction of the step some kernel is resident (what nvidia-smi reads)
+  MemoryPerGpu memory;
+  double memory_capacity = 0;  ///< the GPU's memory in bytes (0 = unknown)
+  bool fits = true;
+  std::int64_t microbatches = 0;  ///< per pipeline per step
+  double pipeline_makespan = 0;   ///< seconds of the forward/backward schedule
+  std::vector<AxisTraffic> axes;
+  ParallelConfig parallel;                 ///< the split as evaluated (dp and schedule resolved)
+  std::vector<std::int64_t> stage_layers;  ///< layers on each pipeline stage (stages.hpp)
+};
+
+}  // namespace parascope

@@ -1,0 +1,26 @@
+/// One layer's communication for one microbatch on one GPU, before any overlap: tensor-parallel collectives, expert
+/// all-to-all, context-parallel ring steps (the collectives engine's costs on the links place_group finds).
+#pragma once
+
+#include "layer_work.hpp"
+#include "parascope/collectives.hpp"
+#include "parascope/cost_types.hpp"
+
+namespace parascope::detail {
+
+/// The link a group rides at what NCCL reaches of it: link_efficiency of the rate, or the cluster's own measurement.
+inline Link link_of(const GroupPlacement& g, const Efficiency& eff) {
+  return {g.bandwidth * (g.measured ? 1.0 : eff.link_efficiency), g.latency};
+}
+
+/// Per-layer communication of one microbatch, full (before any overlap), and the traffic it makes.
+struct LayerComm {
+  double tp_fwd = 0, tp_bwd = 0, tp_bytes = 0, tp_count = 0;
+  double ep_fwd = 0, ep_bwd = 0, ep_bytes = 0, ep_count = 0;
+  double cp_fwd = 0, cp_bwd = 0, cp_bytes = 0, cp_count = 0;
+};
+
+/// Every axis's share of one layer's communication (each zero where its axis is 1).
+LayerComm layer_comm(const TrainingRun& run, const Efficiency& eff, const LayerWork& w);
+
+}  // namespace parascope::detail
