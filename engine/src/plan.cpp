@@ -247,6 +247,22 @@ const std::vector<Group>& PlanSearch::State::groups_of(std::size_t i) {
   return groups;
 }
 
+namespace {
+
+/// Whether `b` is `a` under another schedule's name and nothing else: at one pipeline stage a schedule only orders one
+/// GPU's passes, and 1F1B, ZB-H1 and ZB-H2 order them alike (the same step time and memory), so the top k would list
+/// one run as two or three rows (issue 25). GPipe at one stage holds every microbatch: more memory, not a twin.
+bool renamed_schedule(const PlanCandidate& a, const PlanCandidate& b) {
+  const ParallelConfig &p = a.parallel, &q = b.parallel;
+  return p.pp == 1 && q.pp == 1 && p.schedule != q.schedule && a.step_time == b.step_time &&
+         a.memory_per_gpu == b.memory_per_gpu && a.precision == b.precision && p.dp == q.dp && p.tp == q.tp &&
+         p.cp == q.cp && p.ep == q.ep && p.etp == q.etp && p.microbatch_size == q.microbatch_size &&
+         p.recompute == q.recompute && p.sequence_parallel == q.sequence_parallel && p.zero == q.zero &&
+         p.reshard_after_forward == q.reshard_after_forward;
+}
+
+}  // namespace
+
 void PlanSearch::State::keep(const PlanCandidate& c) {
   const PlanObjective objective = query.objective;
   const auto rank = [objective](const PlanCandidate& a, const PlanCandidate& b) { return better(objective, a, b); };
@@ -266,9 +282,10 @@ void PlanSearch::State::keep(const PlanCandidate& c) {
     }
     return;
   }
-  // The top k.
+  // The top k, each run once.
   std::vector<PlanCandidate>& top = out.results;
-  if (top.size() < std::size_t(query.top_k) || rank(c, top.back())) {
+  const bool twin = std::any_of(top.begin(), top.end(), [&](const PlanCandidate& t) { return renamed_schedule(t, c); });
+  if (!twin && (top.size() < std::size_t(query.top_k) || rank(c, top.back()))) {
     top.insert(std::upper_bound(top.begin(), top.end(), c, rank), c);
     if (top.size() > std::size_t(query.top_k)) top.pop_back();
   }

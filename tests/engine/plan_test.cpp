@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "../../engine/src/kernel_model.hpp"
@@ -93,6 +94,28 @@ TEST(Plan, DualPipeIsNeverOfferedOnOneStage) {
     }
   }
   EXPECT_GT(dualpipe, 0) << "DualPipe is offered where it runs (pp even)";
+}
+
+// Issue 25: at one stage 1F1B, ZB-H1 and ZB-H2 order one GPU's passes alike, and the top 10 listed one run as two
+// or three rows (Llama 3 8B on 64 H100s: 1F1B / ZB-H1 / ZB-H2 three times over). Each run is listed once.
+TEST(Plan, ResultsListARunOnceWhateverItsScheduleIsCalledOnOneStage) {
+  const json requests[] = {plan_request("llama3-8b", "h100-sxm", 64, 128, json::object()),
+                           plan_request("gpt2-124m", "a100-80gb", 16, 64, {{"top_k", 50}})};
+  for (const json& request : requests) {
+    const json answer = ask(request);
+    ASSERT_FALSE(answer.contains("error")) << answer.dump();
+    std::set<std::string> runs;
+    int one_stage = 0;
+    for (const json& c : answer["results"]) {
+      json p = c["parallel"];
+      if (p["pp"] != 1) continue;
+      ++one_stage;
+      p.erase("schedule");
+      const std::string run = p.dump() + c["precision"].dump() + c["step_time"].dump() + c["memory_per_gpu"].dump();
+      EXPECT_TRUE(runs.insert(run).second) << "listed twice: " << c.dump();
+    }
+    EXPECT_GT(one_stage, 1) << request.dump();
+  }
 }
 
 // The planner skips ZB-H2's second run (without sends) and reuses a pipeline timing across configurations with the
