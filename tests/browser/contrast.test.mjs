@@ -26,11 +26,11 @@ async function allDrawn(page) {
 }
 
 /**
- * In the page: the texts of the figures below `minimum` contrast, as "tag: text (ratio, colour on background)".
- * Colours are composited with every ancestor's opacity; the background is the first opaque one behind the text
- * (crossing out of the shadow root). Screen-reader-only text, disabled controls and stale figures are exempt (WCAG).
+ * In the page: the colour arithmetic both checks use, kept on globalThis (page.evaluate sends a function's text,
+ * so the checks cannot share a closure): parse a CSS colour, composite one over another, WCAG's contrast ratio, the
+ * opaque background behind an element (crossing out of a shadow root) and the opacity on the way to it.
  */
-function lowContrast(tags) {
+function colourKit() {
   const rgba = (text) => {
     const m = text.match(/rgba?\(([^)]+)\)/);
     if (!m) return null;
@@ -59,6 +59,16 @@ function lowContrast(tags) {
     for (let e = el; e; e = parent(e)) o *= Number(getComputedStyle(e).opacity);
     return o;
   };
+  globalThis.parascopeColour = { rgba, over, ratio, parent, background, opacity };
+}
+
+/**
+ * In the page: the texts of the figures below `minimum` contrast, as "tag: text (ratio, colour on background)".
+ * Colours are composited with every ancestor's opacity; the background is the first opaque one behind the text
+ * (crossing out of the shadow root). Screen-reader-only text, disabled controls and stale figures are exempt (WCAG).
+ */
+function lowContrast(tags) {
+  const { rgba, over, ratio, parent, background, opacity } = globalThis.parascopeColour;
   const exempt = (el) => {
     for (let e = el; e; e = parent(e)) {
       if (e.matches?.('.disabled, :disabled, [aria-disabled="true"], [data-stale]')) return true;
@@ -109,34 +119,7 @@ const DATA_MARKS = '.track-dot, .planner-points > *, .planner-pareto, .planner-p
  * fill (its stroke when unfilled) with every opacity on the way composited in.
  */
 function lowGraphics({ tags, marks }) {
-  const rgba = (text) => {
-    const m = text.match(/rgba?\(([^)]+)\)/);
-    if (!m) return null;
-    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return { r, g, b, a };
-  };
-  const over = (top, bottom) => ({ r: top.r * top.a + bottom.r * (1 - top.a), g: top.g * top.a + bottom.g * (1 - top.a),
-    b: top.b * top.a + bottom.b * (1 - top.a), a: 1 });
-  const lum = ({ r, g, b }) => [r, g, b].map((v) => v / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
-  const parent = (el) => el.parentElement ?? el.getRootNode().host ?? null;
-  const background = (el) => {
-    const layers = [];
-    for (let e = el; e; e = parent(e)) {
-      const c = rgba(getComputedStyle(e).backgroundColor);
-      if (c && c.a > 0) {
-        layers.push(c);
-        if (c.a >= 1) break;
-      }
-    }
-    return layers.reverse().reduce((acc, c) => over(c, acc), { r: 255, g: 255, b: 255, a: 1 });
-  };
-  const opacity = (el) => {
-    let o = 1;
-    for (let e = el; e; e = parent(e)) o *= Number(getComputedStyle(e).opacity);
-    return o;
-  };
+  const { rgba, over, ratio, parent, background, opacity } = globalThis.parascopeColour;
   const found = [];
   const check = (tag, what, el, ink) => {
     if (!ink) return;
@@ -174,6 +157,7 @@ for (const colorScheme of ['light', 'dark']) {
     test(`every text in every figure reads at 4.5:1 (large 3:1), its keys and data marks at 3:1, ${colorScheme}, ${width} px`, async () => {
       const { page, context } = await openPage(site(), '', { width, colorScheme });
       await allDrawn(page);
+      await page.evaluate(colourKit);
       const low = await page.evaluate(lowContrast, TAGS);
       assert.deepEqual([...new Set(low)].slice(0, 30), []);
       const graphics = await page.evaluate(lowGraphics, { tags: TAGS, marks: DATA_MARKS });
