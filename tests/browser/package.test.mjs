@@ -44,6 +44,17 @@ test('the tarball holds the site, the engine, the types and the changelog, and n
   assert.deepEqual(files.filter((f) => /^(tests|engine|wasm|scripts|web|build)\//.test(f) || f.startsWith('dist/tests/')), []);
 });
 
+test('npm publish --dry-run takes the package: public, named, licensed, the same files as the tarball', async () => {
+  const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(manifest.private, undefined, 'a private package cannot be published');
+  assert.equal(manifest.name, 'parascope');
+  assert.equal(manifest.license, 'MIT');
+  const report = JSON.parse(npm(['publish', '--dry-run', '--json'], ROOT));
+  const info = report.parascope ?? report; // npm 11 keys the report by the package's name
+  assert.equal(info.name, 'parascope');
+  assert.deepEqual(info.files.map((f) => f.path).sort(), packed.files.map((f) => f.path).sort());
+});
+
 test('the installed package resolves its exports and its version is the engine\'s', async () => {
   const resolved = JSON.parse(execFileSync('node', ['--input-type=module', '-e', `console.log(JSON.stringify([
     import.meta.resolve('parascope'), import.meta.resolve('parascope/engine'), import.meta.resolve('parascope/embed.css')]))`],
