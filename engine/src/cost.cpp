@@ -246,6 +246,70 @@ Scheduled schedule(const PipelineSpec& spec, bool with_sends) {
   return out;
 }
 
+/// What build_core reads of one layer of each kind and of the output layer: a function of the run's split, microbatch
+/// size, recompute, sequence parallelism and precision, never of its pipeline schedule, interleaving or ZeRO stage but
+/// for DualPipe's paired all-to-alls (layer_times). The planner times many schedules of one split and microbatch size.
+struct LayerPart {
+  LayerWork work;
+  LayerComm comm;
+  ChunkTimes dense_layer, moe_layer;
+  detail::LogitsWork logits;
+  double logits_fwd = 0, logits_bwd = 0, logits_math = 0;
+};
+
+/// LayerPart's inputs that a search varies (PlanSearch::State::consider rewrites no other field of the run): equal
+/// keys within one search give the same LayerPart, bit for bit.
+struct LayerKey {
+  std::int64_t dp, tp, pp, cp, ep, etp, microbatch_size, global_batch, recompute, sequence_parallel, precision, paired;
+  bool operator==(const LayerKey& o) const {
+    return dp == o.dp && tp == o.tp && pp == o.pp && cp == o.cp && ep == o.ep && etp == o.etp &&
+           microbatch_size == o.microbatch_size && global_batch == o.global_batch && recompute == o.recompute &&
+           sequence_parallel == o.sequence_parallel && precision == o.precision && paired == o.paired;
+  }
+};
+
+LayerKey layer_key(const TrainingRun& run, const Efficiency& eff) {
+  const ParallelConfig& p = run.parallel;
+  const bool paired = schedule_info(p.schedule).pairs_all_to_all && p.pp > 1;
+  return {p.dp,
+          p.tp,
+          p.pp,
+          p.cp,
+          p.ep,
+          p.etp,
+          p.microbatch_size,
+          p.global_batch,
+          std::int64_t(p.recompute),
+          p.sequence_parallel ? 1 : 0,
+          std::int64_t(eff.precision),
+          paired ? 1 : 0};
+}
+
+void build_layer_part(const TrainingRun& run, const Efficiency& eff, LayerPart& out) {
+  const ModelShape& m = run.model;
+  out.work = detail::layer_work(run, eff);
+  out.comm = layer_comm(run, eff, out.work);
+
+  // The output layer runs on the last stage's last chunk (Megatron places it there).
+  out.logits = detail::logits_work(run);
+  const detail::LogitsTimes logits_t = detail::logits_kernel_times(run, eff);
+  const double logits_gemm = logits_t.gemm_fwd;
+  out.logits_fwd = logits_gemm + logits_t.mem_fwd;
+  out.logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits_t.mem_fwd;
+  out.logits_math = 3.0 * logits_gemm;
+
+  if (!m.is_moe()) {
+    // A dense model has no MoE layer whatever first_dense_layers and moe_layer_freq say (ModelShape::moe_layers), so
+    // both kinds of layer are the run's own layer: the same numbers, timed once.
+    out.dense_layer = out.moe_layer = layer_times(run, eff, out.work, out.comm);
+  } else {
+    const TrainingRun dense_run = detail::with_layer_kind(run, false), moe_run = detail::with_layer_kind(run, true);
+    const LayerWork dense_work = detail::layer_work(dense_run, eff), moe_work = detail::layer_work(moe_run, eff);
+    out.dense_layer = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
+    out.moe_layer = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
+  }
+}
+
 }  // namespace
 
 namespace detail {
@@ -306,7 +370,58 @@ struct PipelineMemo {
 void PipelineMemoDeleter::operator()(PipelineMemo* memo) const { delete memo; }
 PipelineMemoPtr make_pipeline_memo() { return PipelineMemoPtr(new PipelineMemo); }
 
-void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
+/// LayerParts already built in one search, by LayerKey; emptied when full (kCapacity), so its memory stays bounded
+/// (the search asks for a LayerPart again within one split, across its schedules and interleaving degrees).
+struct LayerMemo {
+  struct Hash {
+    std::size_t operator()(const LayerKey& k) const {
+      const std::uint64_t words[] = {std::uint64_t(k.dp),
+                                     std::uint64_t(k.tp),
+                                     std::uint64_t(k.pp),
+                                     std::uint64_t(k.cp),
+                                     std::uint64_t(k.ep),
+                                     std::uint64_t(k.etp),
+                                     std::uint64_t(k.microbatch_size),
+                                     std::uint64_t(k.global_batch),
+                                     std::uint64_t(k.recompute),
+                                     std::uint64_t(k.sequence_parallel),
+                                     std::uint64_t(k.precision),
+                                     std::uint64_t(k.paired)};
+      const std::uint64_t h = detail::hash_words(words, sizeof words / sizeof words[0]);
+      return std::size_t(h ^ (h >> 32));
+    }
+  };
+  static constexpr std::size_t kCapacity = 1024;
+  std::unordered_map<LayerKey, LayerPart, Hash> parts;
+};
+void LayerMemoDeleter::operator()(LayerMemo* memo) const { delete memo; }
+LayerMemoPtr make_layer_memo() { return LayerMemoPtr(new LayerMemo); }
+
+}  // namespace detail
+
+namespace {
+
+/// The run's LayerPart: built into `scratch`, or with a memo, found there or built into it.
+const LayerPart& layer_part(const TrainingRun& run, const Efficiency& eff, detail::LayerMemo* memo,
+                            LayerPart& scratch) {
+  if (memo == nullptr) {
+    build_layer_part(run, eff, scratch);
+    return scratch;
+  }
+  const LayerKey key = layer_key(run, eff);
+  const auto found = memo->parts.find(key);
+  if (found != memo->parts.end()) return found->second;
+  if (memo->parts.size() >= detail::LayerMemo::kCapacity) memo->parts.clear();
+  LayerPart& part = memo->parts[key];
+  build_layer_part(run, eff, part);
+  return part;
+}
+
+}  // namespace
+
+namespace detail {
+
+void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, LayerMemo* memo = nullptr) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   StepResult& r = c.r;
@@ -316,33 +431,20 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   const double mb = double(r.microbatches);
   const double chunks = double(p.pp * p.vpp);
 
-  const LayerWork work = detail::layer_work(run, eff);
-  const LayerComm comm = layer_comm(run, eff, work);
-
-  // The output layer runs on the last stage's last chunk (Megatron places it there).
-  const detail::LogitsWork logits = detail::logits_work(run);
-  const detail::LogitsTimes logits_t = detail::logits_kernel_times(run, eff);
-  const double logits_gemm = logits_t.gemm_fwd;
-  const double logits_fwd = logits_gemm + logits_t.mem_fwd;
-  const double logits_bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits_t.mem_fwd;
-  const double logits_math = 3.0 * logits_gemm;
+  LayerPart scratch;
+  const LayerPart& part = layer_part(run, eff, memo, scratch);
+  const LayerWork& work = part.work;
+  const LayerComm& comm = part.comm;
+  const detail::LogitsWork& logits = part.logits;
+  const double logits_fwd = part.logits_fwd, logits_bwd = part.logits_bwd, logits_math = part.logits_math;
 
   // Each stage's work from its real layers (stages.hpp: the balanced rule or first/last_stage_layers), dense-FFN
   // and MoE layers timed apart, the output layer on the last stage. The schedule runs uniform ops, so each op
   // carries the slowest stage's work spread over its vpp chunks; spreading it keeps an interleaved stage's total
   // right instead of multiplying its one heavy chunk by vpp.
   const double vpp = double(p.vpp);
-  ChunkTimes dense_layer, moe_layer;
-  if (!m.is_moe()) {
-    // A dense model has no MoE layer whatever first_dense_layers and moe_layer_freq say (ModelShape::moe_layers), so
-    // both kinds of layer are the run's own layer: the same numbers, timed once.
-    dense_layer = moe_layer = layer_times(run, eff, work, comm);
-  } else {
-    const TrainingRun dense_run = detail::with_layer_kind(run, false), moe_run = detail::with_layer_kind(run, true);
-    const LayerWork dense_work = detail::layer_work(dense_run, eff), moe_work = detail::layer_work(moe_run, eff);
-    dense_layer = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
-    moe_layer = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
-  }
+  const ChunkTimes& dense_layer = part.dense_layer;
+  const ChunkTimes& moe_layer = part.moe_layer;
   // The average chunk: the model's dense-FFN and MoE layers over the pp·vpp chunks.
   const double moe_layers = double(m.moe_layers());
   const ChunkTimes avg =
@@ -439,9 +541,9 @@ void schedule_core(const TrainingRun& run, StepCore& c, bool with_sends = true, 
   c.scheduled_done = true;
 }
 
-StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_schedule) {
+StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_schedule, LayerMemo* memo) {
   StepCorePtr core(new StepCore);
-  build_core(run, eff, *core);
+  build_core(run, eff, *core, memo);
   if (with_schedule) schedule_core(run, *core);
   return core;
 }

@@ -121,6 +121,7 @@ struct PlanSearch::State {
   int core_knobs = -1;
   double core_makespan_bound = 0;  // step_time ≥ this for every ZeRO stage of the core
   detail::PipelineMemoPtr pipeline_memo = detail::make_pipeline_memo();  // pipeline timings by their exact inputs
+  detail::LayerMemoPtr layer_memo = detail::make_layer_memo();           // layer times by the fields that fix them
 
   /// Whether a configuration with these lower bounds (memory per GPU, step time) provably cannot change the answer:
   /// it does not fit and cannot be the closest miss (out_of_memory), or it cannot enter the top k nor the Pareto front
@@ -349,7 +350,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
     return;
   }
   if (!core || core_split != split || core_group != group || core_knobs != k.core) {
-    core = detail::step_core(run, eff, false);
+    core = detail::step_core(run, eff, false, layer_memo.get());
     core_split = split, core_group = group, core_knobs = k.core;
     core_makespan_bound = detail::makespan_lower_bound(run, *core);
   }
