@@ -552,6 +552,8 @@ void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends,
   if (!core.scheduled_done) schedule_core(run, core, with_sends, memo);
 }
 
+bool step_core_scheduled(const StepCore& core) { return core.scheduled_done; }
+
 void check_step_core(const TrainingRun& run, const StepCore& core) { check_pipeline_metrics(core_spec(run, core)); }
 
 PipelineSpec pipeline_spec_of(const ParallelConfig& p) {

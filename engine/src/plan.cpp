@@ -99,6 +99,27 @@ const char* rejection_id(PlanRejection reason) {
   return "?";
 }
 
+namespace {
+
+/// One advance() call's clock. A pipeline timing that the slice cannot expect to finish by its end waits for the next
+/// slice, unless the slice is still in its first half (so that slices stay long: a worker pays a few ms between two)
+/// or has decided nothing yet (so that every slice makes progress). A call then ends by about half a slice plus one
+/// timing, rather than a whole slice plus one.
+struct Slice {
+  std::chrono::steady_clock::time_point start;
+  double limit = 0;           ///< kSliceSeconds
+  double seconds_per_op = 0;  ///< the slowest long pipeline timing seen in the search, per op of its schedule
+  bool first = true;          ///< nothing was decided yet in this slice
+  /// Whether a timing of a schedule of `ops` ops may start now.
+  bool may_time(std::int64_t ops) const {
+    if (first) return true;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return spent < 0.5 * limit || spent + double(ops) * seconds_per_op <= limit;
+  }
+};
+
+}  // namespace
+
 struct PlanSearch::State {
   PlanQuery query;
   std::vector<Split> splits;
@@ -112,6 +133,7 @@ struct PlanSearch::State {
   std::size_t split = 0, group = 0, knob = 0;
   std::int64_t considered = 0;
   PlanResult out;
+  double seconds_per_op = 0;  // the slowest long pipeline timing so far per op of its schedule (Slice::may_time)
   std::unordered_map<std::int64_t, PlanCandidate> cells;
   // The run being evaluated (its parallel block rewritten per configuration) and the cost model's first phase for
   // the last (split, group, core knobs), shared by the ZeRO stages that follow it.
@@ -147,7 +169,9 @@ struct PlanSearch::State {
   void build_groups(std::size_t split, std::vector<Group>& out) const;
   /// The groups of split i (built when first asked for, and their configurations counted into `enumerated`).
   const std::vector<Group>& groups_of(std::size_t split);
-  void consider(const Split& s, const Group& g, const Knobs& k);
+  /// Decides one configuration, or returns false having counted nothing when it needs a pipeline timing that `slice`
+  /// says not to start now (the same call in a later slice then decides it, the same way).
+  bool consider(const Split& s, const Group& g, const Knobs& k, Slice& slice);
   void keep(const PlanCandidate& c);
 };
 
@@ -326,7 +350,7 @@ double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now
   return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations).total;
 }
 
-void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
+bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k, Slice& slice) {
   const std::int64_t order = considered;
   ParallelConfig& p = run.parallel;
   p.dp = s.dp, p.tp = s.tp, p.pp = s.pp, p.cp = s.cp, p.ep = s.ep;
@@ -347,7 +371,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   const double memory = query.prune ? memory_bound(eff, k.core) : 0.0;
   if (query.prune && cannot_fit(memory)) {
     ++out.rejected[std::size_t(PlanRejection::out_of_memory)];
-    return;
+    return true;
   }
   if (!core || core_split != split || core_group != group || core_knobs != k.core) {
     core = detail::step_core(run, eff, false, layer_memo.get());
@@ -356,10 +380,21 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   }
   if (query.prune && cannot_win(core_makespan_bound, memory)) {
     ++out.rejected[std::size_t(PlanRejection::cannot_win)];
-    return;
+    return true;
   }
   // The planner reads step_time, mfu and memory, never the pp_comm/bubble split: skip ZB-H2's run without sends.
-  detail::schedule_step_core(run, *core, false, pipeline_memo.get());
+  // The timing is the one costly step: left to the next slice when this one cannot expect to end it in time. Its cost
+  // grows with the schedule's ops (p · m · v · kinds) at most, so the slowest rate seen so far bounds it.
+  if (!detail::step_core_scheduled(*core)) {
+    const std::int64_t ops = pipeline_op_count(detail::pipeline_spec_of(p));
+    if (!slice.may_time(ops)) return false;
+    const auto t0 = std::chrono::steady_clock::now();
+    detail::schedule_step_core(run, *core, false, pipeline_memo.get());
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // A rate from long timings only: a short one's fixed costs would make every estimate too high.
+    if (took > 1e-3) seconds_per_op = std::max(seconds_per_op, took / double(std::max<std::int64_t>(1, ops)));
+    slice.seconds_per_op = seconds_per_op;
+  }
   const StepResult r = detail::finish_step(run, eff, *core, false);
   PlanCandidate c;
   c.parallel = p;
@@ -371,6 +406,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   c.order = order;
   ++out.evaluated;
   keep(c);
+  return true;
 }
 
 PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
@@ -442,7 +478,8 @@ namespace {
 /// How long one advance() may run before it returns, whatever n it was given: a slice short enough that a Web
 /// Worker between slices can take a cancel within ~50 ms. One configuration, at most one pipeline timing, is the unit
 /// that cannot be cut: in the DeepSeek-V3 search at most ~6 ms natively (a ZB-H2 run that settles late), ~15 ms in
-/// the wasm, so a slice ends by ~45 ms (tests/bench/plan-slices.mjs). The answer does not depend on where slices end.
+/// the wasm. A timing the slice cannot expect to finish by this limit (Slice::may_time) waits for the next slice,
+/// where it comes first (tests/bench/plan-slices.mjs). The answer does not depend on where slices end.
 constexpr double kSliceSeconds = 0.03;
 
 /// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
@@ -457,11 +494,13 @@ bool slice_spent(std::chrono::steady_clock::time_point start, std::int64_t steps
 bool PlanSearch::advance(std::int64_t max_configs) {
   State& st = *state_;
   const auto start = std::chrono::steady_clock::now();
+  Slice slice{start, kSliceSeconds, st.seconds_per_op};
   std::int64_t budget = std::max<std::int64_t>(0, max_configs);
   std::int64_t timed = st.out.evaluated;
   for (std::int64_t steps = 1; budget > 0 && st.split < st.splits.size(); ++steps) {
     if (steps > 1 && slice_spent(start, steps, st.out.evaluated != timed)) break;
     timed = st.out.evaluated;
+    slice.first = steps == 1;
     const Split& s = st.splits[st.split];
     if (s.rejected) {
       ++st.out.rejected[std::size_t(s.reason)];
@@ -488,7 +527,7 @@ bool PlanSearch::advance(std::int64_t max_configs) {
       budget -= take;
       st.knob += std::size_t(take);
     } else {
-      st.consider(s, g, ks[st.knob]);
+      if (!st.consider(s, g, ks[st.knob], slice)) break;  // its timing waits for the next slice
       ++st.considered;
       --budget;
       ++st.knob;

@@ -42,6 +42,9 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool
 /// a timing with the same inputs is reused rather than run again (the same numbers: the same spec is timed).
 void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends = true, PipelineMemo* memo = nullptr);
 
+/// Whether the core's pipeline schedule is timed (schedule_step_core then does nothing).
+bool step_core_scheduled(const StepCore& core);
+
 /// Throws the PipelineError schedule_step_core would (the schedule's rules at the core's op times), timing nothing.
 void check_step_core(const TrainingRun& run, const StepCore& core);
 
