@@ -156,7 +156,9 @@ struct PlanSearch::State {
 
   /// A lower bound of the run's memory per GPU, known before its schedule is timed: the memory model at the
   /// activation sets each stage's program holds (exact for every schedule but ZB-H2, where it is a floor).
-  double memory_bound(const Efficiency& eff, int core_knobs_now);
+  /// `cannot_fit_now`: whether cannot_fit holds for it (then the bound returned may be one stage's, below the most).
+  double memory_bound(const Efficiency& eff, int core_knobs_now, bool& cannot_fit_now);
+  std::size_t most_stage = 0;   // which of floor_stages held the most at the last full memory_bound
   std::vector<int> peak_floor;  // memory_bound's activation sets per stage for the group below, its storage reused
   detail::CountedStages floor_stages;  // the stages memory_per_gpu counts at peak_floor, and their parameters
   std::size_t floor_split = SIZE_MAX, floor_group = SIZE_MAX;
@@ -334,20 +336,36 @@ bool PlanSearch::State::cannot_win(double step_bound, double memory_bound) const
   return false;
 }
 
-double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now) {
+double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now, bool& cannot_fit_now) {
   // The activation sets per stage depend on the pipeline's shape alone, fixed within a group.
   // So do the stages the memory model counts (the rest cannot be the most loaded).
   if (floor_split != split || floor_group != group) {
     detail::peak_activations_floor(detail::pipeline_spec_of(run.parallel), peak_floor);
     detail::counted_stages(run, peak_floor.data(), peak_floor.size(), params, floor_stages);
     floor_split = split, floor_group = group;
+    most_stage = 0;
   }
   // The activation bytes per layer are fixed within a core (all but the ZeRO stage).
   if (act_split != split || act_group != group || act_knobs != core_knobs_now) {
     activations = detail::layer_activations(run, eff);
     act_split = split, act_group = group, act_knobs = core_knobs_now;
   }
-  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations).total;
+  // The bound is the most any counted stage holds, so one stage's total is at most it (the same doubles): the stage
+  // that held the most last time, asked first, often proves alone that the configuration cannot fit.
+  cannot_fit_now = false;
+  if (most_stage < floor_stages.stage.size()) {
+    const double one = detail::counted_stage_total(run, eff, peak_floor.data(), peak_floor.size(), floor_stages,
+                                                   activations, most_stage);
+    if (cannot_fit(one)) {
+      cannot_fit_now = true;
+      return one;
+    }
+  }
+  const double total =
+      detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations, &most_stage)
+          .total;
+  cannot_fit_now = cannot_fit(total);
+  return total;
 }
 
 bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k, Slice& slice) {
@@ -368,8 +386,9 @@ bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k,
   // Pruning (engine/API.md, "plan"): lower bounds of memory and step time, known before the schedule is timed. The
   // memory bound needs no cost model, so a configuration that cannot fit (nor be the closest miss) is refused before
   // its core (the cost model's first phase) is built.
-  const double memory = query.prune ? memory_bound(eff, k.core) : 0.0;
-  if (query.prune && cannot_fit(memory)) {
+  bool out_of_memory = false;
+  const double memory = query.prune ? memory_bound(eff, k.core, out_of_memory) : 0.0;
+  if (query.prune && out_of_memory) {
     ++out.rejected[std::size_t(PlanRejection::out_of_memory)];
     return true;
   }
