@@ -452,9 +452,20 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, Laye
   std::int64_t slowest_stage = 0;
   double max_f = 0, max_b = 0, slowest_total = -1;
   ChunkTimes slowest;  // the slowest stage's layers, per chunk
-  const std::vector<detail::StageLayerCounts> stages = detail::stage_layer_kinds(run);
+  c.stages = detail::stage_layer_kinds(run);
+  const std::vector<detail::StageLayerCounts>& stages = c.stages;
+  // A stage before the last with the layer counts of an earlier one has its f and b, so it changes neither maximum
+  // nor (not being strictly slower) the slowest stage: only the first of each kind is timed (a few, whatever pp).
+  detail::StageLayerCounts seen[8];
+  std::size_t kinds = 0;
   for (std::int64_t s = 0; s < p.pp; ++s) {
     const detail::StageLayerCounts& n = stages[std::size_t(s)];
+    if (s < p.pp - 1) {
+      std::size_t k = 0;
+      while (k < kinds && (seen[k].layers != n.layers || seen[k].moe != n.moe)) ++k;
+      if (k < kinds) continue;
+      if (kinds < 8) seen[kinds++] = n;
+    }
     const ChunkTimes stage = dense_layer.scaled(double(n.layers - n.moe)).plus(moe_layer.scaled(double(n.moe)));
     const bool last = s == p.pp - 1;
     const double f = stage.forward() + (last ? logits_fwd : 0.0), b = stage.backward() + (last ? logits_bwd : 0.0);
@@ -493,7 +504,6 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, Laye
   c.slowest_stage = slowest_stage;
   c.max_f = max_f;
   c.max_b = max_b;
-  c.stages = stages;
   c.p2p = p2p;
   c.p2p_bytes = p2p_bytes;
   // MFU and HFU count the model's FLOPs per token (PaLM App. B): fixed by the model and the recomputation.
