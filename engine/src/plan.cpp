@@ -162,9 +162,12 @@ struct PlanSearch::State {
   std::vector<int> peak_floor;  // memory_bound's activation sets per stage for the group below, its storage reused
   detail::CountedStages floor_stages;  // the stages memory_per_gpu counts at peak_floor, and their parameters
   std::size_t floor_split = SIZE_MAX, floor_group = SIZE_MAX;
-  detail::LayerActivations activations;  // for the core below
-  std::size_t act_split = SIZE_MAX, act_group = SIZE_MAX;
-  int act_knobs = -1;
+  // The activation bytes per layer of each core knob index, for the split and microbatch size below (what they
+  // depend on beside the core knobs: layer_activations), so each schedule of the microbatch size finds them.
+  std::vector<detail::LayerActivations> activations;
+  std::vector<bool> activations_known;
+  std::size_t act_split = SIZE_MAX;
+  std::int64_t act_microbatch_size = -1;
   ParamCounts params;  // count_params(run.model), once per search
 
   void enumerate();
@@ -345,25 +348,35 @@ double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now
     floor_split = split, floor_group = group;
     most_stage = 0;
   }
-  // The activation bytes per layer are fixed within a core (all but the ZeRO stage).
-  if (act_split != split || act_group != group || act_knobs != core_knobs_now) {
-    activations = detail::layer_activations(run, eff);
-    act_split = split, act_group = group, act_knobs = core_knobs_now;
+  // The activation bytes per layer are fixed within a core (all but the ZeRO stage), and across the schedules and
+  // interleaving degrees of one microbatch size.
+  if (act_split != split || act_microbatch_size != run.parallel.microbatch_size) {
+    activations_known.assign(activations_known.size(), false);
+    act_split = split, act_microbatch_size = run.parallel.microbatch_size;
   }
+  const std::size_t at = std::size_t(core_knobs_now);
+  if (at >= activations.size()) {
+    activations.resize(at + 1);
+    activations_known.resize(at + 1, false);
+  }
+  if (!activations_known[at]) {
+    activations[at] = detail::layer_activations(run, eff);
+    activations_known[at] = true;
+  }
+  const detail::LayerActivations& act = activations[at];
   // The bound is the most any counted stage holds, so one stage's total is at most it (the same doubles): the stage
   // that held the most last time, asked first, often proves alone that the configuration cannot fit.
   cannot_fit_now = false;
   if (most_stage < floor_stages.stage.size()) {
-    const double one = detail::counted_stage_total(run, eff, peak_floor.data(), peak_floor.size(), floor_stages,
-                                                   activations, most_stage);
+    const double one =
+        detail::counted_stage_total(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, act, most_stage);
     if (cannot_fit(one)) {
       cannot_fit_now = true;
       return one;
     }
   }
   const double total =
-      detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations, &most_stage)
-          .total;
+      detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, act, &most_stage).total;
   cannot_fit_now = cannot_fit(total);
   return total;
 }
