@@ -108,9 +108,16 @@ void ZbH2Run::update(int s, int t) {
   decide(s);
   tree_[std::size_t(leaves_ + s)] = leaf(s);
   if (t >= 0) {
+    // A reader with a W pending stays next free at its free time, whatever its new input: when its next time (all
+    // that the tree reads of it: its value and its counts) is the same, no node of its path changes but where that
+    // path meets the other stage's, which is played anyway.
+    const ZbH2Stage& reader = stages[std::size_t(t)];
+    const bool had_next = reader.has_next;
+    const SumTime before = reader.next;
     decide(t);
-    tree_[std::size_t(leaves_ + t)] = leaf(t);
+    if (had_next && reader.has_next && before.n == reader.next.n && before.value == reader.next.value) t = -1;
   }
+  if (t >= 0) tree_[std::size_t(leaves_ + t)] = leaf(t);
   std::size_t i = std::size_t(leaves_ + s) / 2, j = t >= 0 ? std::size_t(leaves_ + t) / 2 : i;
   for (; i >= 1; i /= 2, j /= 2) {
     play(i);
