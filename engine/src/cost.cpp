@@ -255,6 +255,7 @@ struct LayerPart {
   ChunkTimes dense_layer, moe_layer;
   detail::LogitsWork logits;
   double logits_fwd = 0, logits_bwd = 0, logits_math = 0;
+  FlopsPerToken flops;  ///< the model's FLOPs per token at the run's recompute (no layer kind: MFU's numerator)
 };
 
 /// LayerPart's inputs that a search varies (PlanSearch::State::consider rewrites no other field of the run): equal
@@ -287,6 +288,13 @@ LayerKey layer_key(const TrainingRun& run, const Efficiency& eff) {
 
 void build_layer_part(const TrainingRun& run, const Efficiency& eff, LayerPart& out) {
   const ModelShape& m = run.model;
+  const ParallelConfig& p = run.parallel;
+  // MFU and HFU count the model's FLOPs per token (PaLM App. B): fixed by the model and the recomputation.
+  // With FlashAttention, selective recomputation (Korthikanti's: the attention core) has nothing left to do: the fused
+  // kernel stores no score matrix and its backward rebuilds the scores anyway, which the attention backward's time
+  // already holds. So the hardware does the FLOPs of no recomputation (and selective costs and saves nothing).
+  const Recompute counted = p.recompute == Recompute::selective && eff.flash_attention ? Recompute::none : p.recompute;
+  out.flops = flops_per_token(m, eff.attention, counted);
   out.work = detail::layer_work(run, eff);
   out.comm = layer_comm(run, eff, out.work);
 
@@ -506,12 +514,7 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, Laye
   c.max_b = max_b;
   c.p2p = p2p;
   c.p2p_bytes = p2p_bytes;
-  // MFU and HFU count the model's FLOPs per token (PaLM App. B): fixed by the model and the recomputation.
-  // With FlashAttention, selective recomputation (Korthikanti's: the attention core) has nothing left to do: the fused
-  // kernel stores no score matrix and its backward rebuilds the scores anyway, which the attention backward's time
-  // already holds. So the hardware does the FLOPs of no recomputation (and selective costs and saves nothing).
-  const Recompute counted = p.recompute == Recompute::selective && eff.flash_attention ? Recompute::none : p.recompute;
-  c.flops = flops_per_token(m, eff.attention, counted);
+  c.flops = part.flops;  // build_layer_part says which recomputation MFU and HFU count
 }
 
 /// The pipeline the core's schedule times: the run's schedule, stages, microbatches and chunks at the slowest stage's
