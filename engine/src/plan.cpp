@@ -3,6 +3,7 @@
 #include "parascope/plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -168,7 +169,8 @@ struct PlanSearch::State {
   std::vector<bool> activations_known;
   std::size_t act_split = SIZE_MAX;
   std::int64_t act_microbatch_size = -1;
-  ParamCounts params;  // count_params(run.model), once per search
+  ParamCounts params;                    // count_params(run.model), once per search
+  std::array<Efficiency, 2> efficiency;  // the query's, at each Precision (indexed by it): not copied per configuration
 
   void enumerate();
   void build_groups(std::size_t split, std::vector<Group>& out) const;
@@ -394,8 +396,7 @@ bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k,
   p.sequence_parallel = k.sequence_parallel;
   p.zero = k.zero;
   p.reshard_after_forward = p.pp == 1;  // the step op's default (run_json.cpp)
-  Efficiency eff = query.efficiency;
-  eff.precision = k.precision;
+  const Efficiency& eff = efficiency[std::size_t(k.precision)];
   // Pruning (engine/API.md, "plan"): lower bounds of memory and step time, known before the schedule is timed. The
   // memory bound needs no cost model, so a configuration that cannot fit (nor be the closest miss) is refused before
   // its core (the cost model's first phase) is built.
@@ -457,6 +458,10 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   st.run.model.source.clear();
   st.run.cluster = st.query.cluster;
   st.params = count_params(st.run.model);
+  for (const Precision precision : {Precision::bf16, Precision::fp8}) {
+    st.efficiency[std::size_t(precision)] = st.query.efficiency;
+    st.efficiency[std::size_t(precision)].precision = precision;
+  }
   // Link and model names only label the step op's per-axis table: a name past the short-string buffer costs an
   // allocation on every copy of the run and every placement of a group (place_ranks names its link).
   for (std::string* name : {&st.run.model.name, &st.run.hardware.name, &st.run.hardware.intra_link,
