@@ -103,19 +103,21 @@ const char* rejection_id(PlanRejection reason) {
 namespace {
 
 /// One advance() call's clock. A pipeline timing that the slice cannot expect to finish by its end waits for the next
-/// slice, unless the slice is still in its first half (so that slices stay long: a worker pays a few ms between two)
-/// or has decided nothing yet (so that every slice makes progress). A call then ends by about half a slice plus one
-/// timing, rather than a whole slice plus one.
+/// slice (where it comes first, so that every slice makes progress). Its expected cost: its schedule's ops at the
+/// slowest rate seen so far (ops bound what a simulation runs; a timing that repeats early runs far fewer), and at
+/// most the longest timing seen so far. A call then ends by about the slice, plus what a timing longer than any
+/// before it adds.
 struct Slice {
   std::chrono::steady_clock::time_point start;
   double limit = 0;           ///< kSliceSeconds
   double seconds_per_op = 0;  ///< the slowest long pipeline timing seen in the search, per op of its schedule
+  double longest = 0;         ///< the longest pipeline timing seen in the search, in seconds
   bool first = true;          ///< nothing was decided yet in this slice
   /// Whether a timing of a schedule of `ops` ops may start now.
   bool may_time(std::int64_t ops) const {
     if (first) return true;
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return spent < 0.5 * limit || spent + double(ops) * seconds_per_op <= limit;
+    return spent + std::min(double(ops) * seconds_per_op, longest) <= limit;
   }
 };
 
@@ -135,6 +137,7 @@ struct PlanSearch::State {
   std::int64_t considered = 0;
   PlanResult out;
   double seconds_per_op = 0;  // the slowest long pipeline timing so far per op of its schedule (Slice::may_time)
+  double longest_timing = 0;  // the longest pipeline timing so far, in seconds (Slice::may_time)
   std::unordered_map<std::int64_t, PlanCandidate> cells;
   // The run being evaluated (its parallel block rewritten per configuration) and the cost model's first phase for
   // the last (split, group, core knobs), shared by the ZeRO stages that follow it.
@@ -426,7 +429,9 @@ bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k,
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // A rate from long timings only: a short one's fixed costs would make every estimate too high.
     if (took > 1e-3) seconds_per_op = std::max(seconds_per_op, took / double(std::max<std::int64_t>(1, ops)));
+    longest_timing = std::max(longest_timing, took);
     slice.seconds_per_op = seconds_per_op;
+    slice.longest = longest_timing;
   }
   const StepResult r = detail::finish_step(run, eff, *core, false);
   PlanCandidate c;
@@ -531,7 +536,7 @@ bool slice_spent(std::chrono::steady_clock::time_point start, std::int64_t steps
 bool PlanSearch::advance(std::int64_t max_configs) {
   State& st = *state_;
   const auto start = std::chrono::steady_clock::now();
-  Slice slice{start, kSliceSeconds, st.seconds_per_op};
+  Slice slice{start, kSliceSeconds, st.seconds_per_op, st.longest_timing};
   std::int64_t budget = std::max<std::int64_t>(0, max_configs);
   std::int64_t timed = st.out.evaluated;
   for (std::int64_t steps = 1; budget > 0 && st.split < st.splits.size(); ++steps) {
