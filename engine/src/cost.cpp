@@ -246,6 +246,12 @@ Scheduled schedule(const PipelineSpec& spec, bool with_sends) {
   return out;
 }
 
+/// The recomputation whose FLOPs MFU and HFU count (build_layer_part says why selective counts as none with
+/// FlashAttention).
+Recompute counted_recompute(const ParallelConfig& p, const Efficiency& eff) {
+  return p.recompute == Recompute::selective && eff.flash_attention ? Recompute::none : p.recompute;
+}
+
 /// What build_core reads of one layer of each kind and of the output layer: a function of the run's split, microbatch
 /// size, recompute, sequence parallelism and precision, never of its pipeline schedule, interleaving or ZeRO stage but
 /// for DualPipe's paired all-to-alls (layer_times). The planner times many schedules of one split and microbatch size.
@@ -293,8 +299,7 @@ void build_layer_part(const TrainingRun& run, const Efficiency& eff, LayerPart& 
   // With FlashAttention, selective recomputation (Korthikanti's: the attention core) has nothing left to do: the fused
   // kernel stores no score matrix and its backward rebuilds the scores anyway, which the attention backward's time
   // already holds. So the hardware does the FLOPs of no recomputation (and selective costs and saves nothing).
-  const Recompute counted = p.recompute == Recompute::selective && eff.flash_attention ? Recompute::none : p.recompute;
-  out.flops = flops_per_token(m, eff.attention, counted);
+  out.flops = flops_per_token(m, eff.attention, counted_recompute(p, eff));
   out.work = detail::layer_work(run, eff);
   out.comm = layer_comm(run, eff, out.work);
 
@@ -435,7 +440,6 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, Laye
   StepResult& r = c.r;
   r.parallel = p;
   r.microbatches = p.microbatches();
-  r.stage_layers = stage_layer_counts(m.layers, p);
   const double mb = double(r.microbatches);
   const double chunks = double(p.pp * p.vpp);
 
@@ -514,7 +518,10 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, Laye
   c.max_b = max_b;
   c.p2p = p2p;
   c.p2p_bytes = p2p_bytes;
-  c.flops = part.flops;  // build_layer_part says which recomputation MFU and HFU count
+  // build_layer_part says which recomputation MFU and HFU count. The numbers only: finish_step writes the formula's
+  // text when asked for it (a string copied per core cost the planner an allocation each).
+  c.flops.model = part.flops.model;
+  c.flops.hardware = part.flops.hardware;
 }
 
 /// The pipeline the core's schedule times: the run's schedule, stages, microbatches and chunks at the slowest stage's
@@ -593,6 +600,7 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
   const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
   StepResult r = c.r;
   r.parallel = p;
+  r.stage_layers = stage_layer_counts(m.layers, p);  // for the answer only: not per core (the planner builds many)
   const double mb = c.mb;
   const double vpp = double(p.vpp);
   const LayerComm& comm = c.comm;
@@ -740,7 +748,7 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
   r.tokens_per_second = tokens_per_step / r.step_time;
   r.flops_per_token = flops.model;
   r.hardware_flops_per_token = flops.hardware;
-  if (with_axes) r.formula = flops.formula;
+  if (with_axes) r.formula = flops_per_token(m, eff.attention, counted_recompute(p, eff)).formula;
   r.mfu = flops.model * r.tokens_per_second / (gpus * peak);
   r.hfu = flops.hardware * r.tokens_per_second / (gpus * peak);
   r.useful_at_peak = flops.model * tokens_per_step / gpus / peak;
