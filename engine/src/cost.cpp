@@ -568,6 +568,18 @@ StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_s
   return core;
 }
 
+void rebuild_step_core(StepCorePtr& core, const TrainingRun& run, const Efficiency& eff, LayerMemo* memo) {
+  if (!core) {
+    core = step_core(run, eff, false, memo);
+    return;
+  }
+  // Every field build_core does not set is schedule_core's, which the reset flag makes it set again before use.
+  StepCore& c = *core;
+  c.r = StepResult{};
+  c.scheduled_done = false;
+  build_core(run, eff, c, memo);
+}
+
 void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends, PipelineMemo* memo) {
   if (!core.scheduled_done) schedule_core(run, core, with_sends, memo);
 }

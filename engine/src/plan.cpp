@@ -410,7 +410,7 @@ bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k,
     return true;
   }
   if (!core || core_split != split || core_group != group || core_knobs != k.core) {
-    core = detail::step_core(run, eff, false, layer_memo.get());
+    detail::rebuild_step_core(core, run, eff, layer_memo.get());
     core_split = split, core_group = group, core_knobs = k.core;
     core_makespan_bound = detail::makespan_lower_bound(run, *core);
   }

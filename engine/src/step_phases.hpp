@@ -37,6 +37,9 @@ LayerMemoPtr make_layer_memo();
 /// pipeline schedule (its costly part) waits for schedule_step_core, so that a caller can first ask the bound below.
 StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool with_schedule = true,
                       LayerMemo* memo = nullptr);
+/// step_core(run, efficiency, false, memo) into `core`'s storage when it holds one (the planner builds hundreds of
+/// thousands in turn): the same core as a new one.
+void rebuild_step_core(StepCorePtr& core, const TrainingRun& run, const Efficiency& efficiency, LayerMemo* memo);
 /// `with_sends` false skips what only breakdown.pp_comm and breakdown.bubble read (ZB-H2's second run, without sends):
 /// finish_step then leaves those two (and dashboard_utilization) NaN; every other number is the same. With `memo`
 /// a timing with the same inputs is reused rather than run again (the same numbers: the same spec is timed).
