@@ -519,10 +519,12 @@ namespace {
 
 /// How long one advance() may run before it returns, whatever n it was given: a slice short enough that a Web
 /// Worker between slices can take a cancel within ~50 ms. One configuration, at most one pipeline timing, is the unit
-/// that cannot be cut: in the DeepSeek-V3 search at most ~6 ms natively (a ZB-H2 run that settles late), ~15 ms in
-/// the wasm. A timing the slice cannot expect to finish by this limit (Slice::may_time) waits for the next slice,
-/// where it comes first (tests/bench/plan-slices.mjs). The answer does not depend on where slices end.
-constexpr double kSliceSeconds = 0.03;
+/// that cannot be cut: in the DeepSeek-V3 search up to ~9 ms natively (a ZB-H2 run that settles late), ~20 ms in the
+/// wasm. A timing the slice cannot expect to finish by this limit (Slice::may_time) waits for the next slice, where it
+/// comes first; one longer than any before it can still overrun, by less than its own length: 25 ms leaves room for
+/// that (the wasm's longest call 30-38 ms at 30 ms slices, tests/bench/plan-slices.mjs). The answer does not depend
+/// on where slices end.
+constexpr double kSliceSeconds = 0.025;
 
 /// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
 /// (up to a pipeline simulation each) and every 16th step otherwise (a memory bound or a rule: microseconds).
