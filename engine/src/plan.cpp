@@ -111,7 +111,7 @@ struct Slice {
   std::chrono::steady_clock::time_point start;
   double limit = 0;           ///< kSliceSeconds
   double seconds_per_op = 0;  ///< the slowest long pipeline timing seen in the search, per op of its schedule
-  double longest = 0;         ///< the longest pipeline timing seen in the search, in seconds
+  double longest = 0;         ///< the longest recent pipeline timing in the search, in seconds (it fades)
   bool first = true;          ///< nothing was decided yet in this slice
   /// Whether a timing of a schedule of `ops` ops may start now.
   bool may_time(std::int64_t ops) const {
@@ -137,7 +137,7 @@ struct PlanSearch::State {
   std::int64_t considered = 0;
   PlanResult out;
   double seconds_per_op = 0;  // the slowest long pipeline timing so far per op of its schedule (Slice::may_time)
-  double longest_timing = 0;  // the longest pipeline timing so far, in seconds (Slice::may_time)
+  double longest_timing = 0;  // the longest recent pipeline timing, in seconds, fading (Slice::may_time)
   std::unordered_map<std::int64_t, PlanCandidate> cells;
   // The run being evaluated (its parallel block rewritten per configuration) and the cost model's first phase for
   // the last (split, group, core knobs), shared by the ZeRO stages that follow it.
@@ -429,7 +429,9 @@ bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k,
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     // A rate from long timings only: a short one's fixed costs would make every estimate too high.
     if (took > 1e-3) seconds_per_op = std::max(seconds_per_op, took / double(std::max<std::int64_t>(1, ops)));
-    longest_timing = std::max(longest_timing, took);
+    // The longest fades by a tenth per timing: one stretched by a busy machine (the clock is wall time) would
+    // otherwise leave every later slice one timing long.
+    longest_timing = std::max(took, 0.9 * longest_timing);
     slice.seconds_per_op = seconds_per_op;
     slice.longest = longest_timing;
   }
