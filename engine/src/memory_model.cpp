@@ -216,50 +216,64 @@ LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff
 
 namespace {
 
-/// memory_per_gpu over the stages `visit_stages` names (all it may count, in stage order, each with its parameters).
-template <typename VisitStages>
-MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
-                         const LayerActivations& act, VisitStages visit_stages) {
+/// What stage s's GPU holds (its layer counts `n`, its parameters `held`) with these activation sets per stage.
+MemoryPerGpu stage_memory(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                          const LayerActivations& act, double runtime, std::int64_t s, const StageLayerCounts& n,
+                          const ParamsOnGpu& held) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   const double act_dense = act.dense, act_moe = act.moe, rebuilt = act.rebuilt;
+  MemoryPerGpu mem = states_on_gpu(run, eff, held);
+
+  // Activations: the stage holds, for every microbatch whose backward has not run, its chunk's layers
+  // (peak_activations per stage, counted by the schedule); a chunk holds n/vpp of the stage's n layers on average.
+  const double per_layer =
+      n.layers > 0 ? (double(n.layers - n.moe) * act_dense + double(n.moe) * act_moe) / double(n.layers) : 0.0;
+  if (std::size_t(s) < peaks) {
+    mem.activations = double(peak[s]) * double(n.layers) / double(p.vpp) * per_layer;
+  }
+  mem.activations += rebuilt;
+  // The peak's transient: on the last stage the loss's logits for one microbatch (loss_bytes_per_logit: the
+  // bf16 logits and the cross-entropy's fp32 copies, vocabulary split over tp; Korthikanti et al. 2022 Sec. 4.3
+  // count the fp32 logits alone; with tp > 1 the vocabulary-parallel loss's own temporaries,
+  // loss_parallel_extra_bytes), elsewhere, or when larger, one layer's backward workspace.
+  const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
+  const double per_logit = eff.loss_bytes_per_logit + (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
+  const double loss = s == p.pp - 1 ? per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
+  mem.peak_at_loss = loss > act.workspace;
+  mem.transient = std::max(loss, act.workspace);
+  const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
+  // The caching allocator's reserve grows where blocks of changing sizes come and go: activations, the loss's
+  // logits, the backward's workspace. The model states are allocated once at start-up as a few large buffers
+  // (Megatron-Core's param and grad buffers, FSDP2's flat shards, the optimizer's states) and never freed, so they
+  // leave no free blocks to strand. The reserve fills at most the device's free bytes: before it reports out of
+  // memory the allocator frees its cached blocks and retries (c10/cuda/CUDACachingAllocator.cpp, malloc's
+  // release_cached_blocks), so a run whose allocated bytes fit starts with less cache.
+  mem.allocator_reserve = eff.allocator_reserve * (mem.activations + mem.transient);
+  if (run.hardware.memory_bytes > 0) {
+    const double free = std::max(0.0, run.hardware.memory_bytes - allocated - runtime);
+    mem.allocator_reserve = std::min(mem.allocator_reserve, free);
+  }
+  mem.runtime = runtime;
+  mem.total = allocated + mem.allocator_reserve + mem.runtime;
+  return mem;
+}
+
+/// memory_per_gpu over the stages `visit_stages` names (all it may count, in stage order, each with its parameters):
+/// the most loaded (the first on a tie), and its place among them in `most`.
+template <typename VisitStages>
+MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                         const LayerActivations& act, VisitStages visit_stages, std::size_t* most = nullptr) {
   const double runtime = runtime_bytes(run, eff);
   MemoryPerGpu best;
+  std::size_t visited = 0;
   visit_stages([&](std::int64_t s, const StageLayerCounts& n, const ParamsOnGpu& held) {
-    MemoryPerGpu mem = states_on_gpu(run, eff, held);
-
-    // Activations: the stage holds, for every microbatch whose backward has not run, its chunk's layers
-    // (peak_activations per stage, counted by the schedule); a chunk holds n/vpp of the stage's n layers on average.
-    const double per_layer =
-        n.layers > 0 ? (double(n.layers - n.moe) * act_dense + double(n.moe) * act_moe) / double(n.layers) : 0.0;
-    if (std::size_t(s) < peaks) {
-      mem.activations = double(peak[s]) * double(n.layers) / double(p.vpp) * per_layer;
+    const MemoryPerGpu mem = stage_memory(run, eff, peak, peaks, act, runtime, s, n, held);
+    if (s == 0 || mem.total > best.total) {
+      best = mem;
+      if (most) *most = visited;
     }
-    mem.activations += rebuilt;
-    // The peak's transient: on the last stage the loss's logits for one microbatch (loss_bytes_per_logit: the
-    // bf16 logits and the cross-entropy's fp32 copies, vocabulary split over tp; Korthikanti et al. 2022 Sec. 4.3
-    // count the fp32 logits alone; with tp > 1 the vocabulary-parallel loss's own temporaries,
-    // loss_parallel_extra_bytes), elsewhere, or when larger, one layer's backward workspace.
-    const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
-    const double per_logit = eff.loss_bytes_per_logit + (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
-    const double loss = s == p.pp - 1 ? per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
-    mem.peak_at_loss = loss > act.workspace;
-    mem.transient = std::max(loss, act.workspace);
-    const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
-    // The caching allocator's reserve grows where blocks of changing sizes come and go: activations, the loss's
-    // logits, the backward's workspace. The model states are allocated once at start-up as a few large buffers
-    // (Megatron-Core's param and grad buffers, FSDP2's flat shards, the optimizer's states) and never freed, so they
-    // leave no free blocks to strand. The reserve fills at most the device's free bytes: before it reports out of
-    // memory the allocator frees its cached blocks and retries (c10/cuda/CUDACachingAllocator.cpp, malloc's
-    // release_cached_blocks), so a run whose allocated bytes fit starts with less cache.
-    mem.allocator_reserve = eff.allocator_reserve * (mem.activations + mem.transient);
-    if (run.hardware.memory_bytes > 0) {
-      const double free = std::max(0.0, run.hardware.memory_bytes - allocated - runtime);
-      mem.allocator_reserve = std::min(mem.allocator_reserve, free);
-    }
-    mem.runtime = runtime;
-    mem.total = allocated + mem.allocator_reserve + mem.runtime;
-    if (s == 0 || mem.total > best.total) best = mem;
+    ++visited;
   });
   return best;
 }
@@ -288,10 +302,22 @@ void counted_stages(const TrainingRun& run, const int* peak, std::size_t peaks, 
 }
 
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
-                            const CountedStages& counted, const LayerActivations& act) {
-  return most_loaded(run, eff, peak, peaks, act, [&](auto&& count) {
-    for (std::size_t i = 0; i < counted.stage.size(); ++i) count(counted.stage[i], counted.layers[i], counted.held[i]);
-  });
+                            const CountedStages& counted, const LayerActivations& act, std::size_t* most) {
+  return most_loaded(
+      run, eff, peak, peaks, act,
+      [&](auto&& count) {
+        for (std::size_t i = 0; i < counted.stage.size(); ++i) {
+          count(counted.stage[i], counted.layers[i], counted.held[i]);
+        }
+      },
+      most);
+}
+
+double counted_stage_total(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+                           const CountedStages& counted, const LayerActivations& act, std::size_t i) {
+  return stage_memory(run, eff, peak, peaks, act, runtime_bytes(run, eff), counted.stage[i], counted.layers[i],
+                      counted.held[i])
+      .total;
 }
 
 }  // namespace parascope::detail

@@ -58,6 +58,10 @@ LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff
 /// recompute, sequence parallelism, ZeRO stage and precision, and the same peaks) with `act` (layer_activations' for
 /// the same run but for its pipeline and ZeRO stage): the same answer, bit for bit.
 MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,
-                            const CountedStages& counted, const LayerActivations& act);
+                            const CountedStages& counted, const LayerActivations& act, std::size_t* most = nullptr);
+/// The total of one of `counted`'s stages (index i), as the call above computes it: that call's total is the largest
+/// of these (the first on a tie; `most` gives its index), so it is at least this one, bit for bit.
+double counted_stage_total(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,
+                           const CountedStages& counted, const LayerActivations& act, std::size_t i);
 
 }  // namespace parascope::detail

@@ -40,7 +40,7 @@ ZbH2Run::ZbH2Run(const PipelineSpec& spec)
       leaves_(1) {
   if (spec.forward_only) throw std::logic_error("zb-h2 runs its backward passes: it is never drawn forward only");
   while (leaves_ < p) leaves_ *= 2;
-  tree_.assign(2 * std::size_t(leaves_), Node{0.0, -1});
+  tree_.assign(2 * std::size_t(leaves_), Node{kNone, -1});
   refresh();
 }
 
@@ -54,7 +54,7 @@ void ZbH2Run::refresh() {
 
 ZbH2Run::Node ZbH2Run::leaf(int s) const {
   const ZbH2Stage& st = stages[std::size_t(s)];
-  return st.has_next ? Node{st.next.value, s} : Node{0.0, -1};
+  return st.has_next ? Node{st.next.value, s} : Node{kNone, -1};
 }
 
 // The earlier next time, the lower stage on a tie; the values first (SumClock::compare's quick answer).
@@ -79,16 +79,26 @@ void ZbH2Run::decide(int s) {
   SumTime b, f;  // when the B and the F have their inputs (an end plus a send from another stage)
   if (b_ready) b = s == p - 1 ? end_f[std::size_t(s)].at(st.b) : clock.plus(end_b[std::size_t(s) + 1].at(st.b), 3);
   if (f_ready && s > 0) f = clock.plus(end_f[std::size_t(s) - 1].at(st.f), 3);
-  bool any = w_pending;
-  SumTime when = st.free_at;
-  for (const auto& [ready, at] : {std::pair{b_ready, &b}, std::pair{f_ready, &f}}) {
-    if (!ready) continue;
-    const SumTime& start = clock.later(st.free_at, *at);
-    if (!any || clock.compare(start, when) < 0) when = start;
-    any = true;
+  // The earliest of: the stage's free time if a W is pending, and each ready op's start (the later of its input and
+  // the free time), the first listed on a tie; then the first of B, F and W that can start then. Every start is at
+  // or after the free time (compare is antisymmetric: a start later than the free time compares so both ways), so
+  // with a W pending the stage is next free at its free time, and a ready op runs then if its input is there by then.
+  // Otherwise the earlier of the ready ops' starts wins, B on a tie. Each comparison is asked once.
+  const int cb = b_ready ? clock.compare(b, st.free_at) : 0;  // > 0: B waits for its input
+  const int cf = f_ready ? clock.compare(f, st.free_at) : 0;
+  if (w_pending) {
+    st.next = st.free_at;
+    st.kind = b_ready && cb <= 0 ? 'B' : f_ready && cf <= 0 ? 'F' : 'W';
+    return;
   }
-  st.next = when;
-  st.kind = b_ready && clock.compare(b, when) <= 0 ? 'B' : f_ready && clock.compare(f, when) <= 0 ? 'F' : 'W';
+  const bool f_first = b_ready && f_ready && cb > 0 && (cf <= 0 || clock.compare(f, b) < 0);
+  if (b_ready && !f_first) {
+    st.next = cb > 0 ? b : st.free_at;
+    st.kind = 'B';
+  } else {
+    st.next = cf > 0 ? f : st.free_at;
+    st.kind = 'F';
+  }
 }
 
 // Stage s ran an op (and t, if any, got an input from it): both decide again, then every node above them is played
@@ -98,9 +108,16 @@ void ZbH2Run::update(int s, int t) {
   decide(s);
   tree_[std::size_t(leaves_ + s)] = leaf(s);
   if (t >= 0) {
+    // A reader with a W pending stays next free at its free time, whatever its new input: when its next time (all
+    // that the tree reads of it: its value and its counts) is the same, no node of its path changes but where that
+    // path meets the other stage's, which is played anyway.
+    const ZbH2Stage& reader = stages[std::size_t(t)];
+    const bool had_next = reader.has_next;
+    const SumTime before = reader.next;
     decide(t);
-    tree_[std::size_t(leaves_ + t)] = leaf(t);
+    if (had_next && reader.has_next && before.n == reader.next.n && before.value == reader.next.value) t = -1;
   }
+  if (t >= 0) tree_[std::size_t(leaves_ + t)] = leaf(t);
   std::size_t i = std::size_t(leaves_ + s) / 2, j = t >= 0 ? std::size_t(leaves_ + t) / 2 : i;
   for (; i >= 1; i /= 2, j /= 2) {
     play(i);
@@ -108,10 +125,17 @@ void ZbH2Run::update(int s, int t) {
   }
 }
 
+// earlier(b, a) without a branch where the two keys are far apart (SumClock::quick_order decides, as in earlier): a
+// stage with no next op has the key kNone, after every time a run forms (each below 10^12 · 10^6), so it loses to
+// every stage that has one; two such keys (or two close ones) go to earlier itself.
 void ZbH2Run::play(std::size_t i) {
-  const Node& a = tree_[2 * i];
-  const Node& b = tree_[2 * i + 1];
-  tree_[i] = earlier(b, a) ? b : a;
+  const double a = tree_[2 * i].key, b = tree_[2 * i + 1].key;
+  const double gap = b - a;
+  if (std::abs(gap) > 1e-9 * (a + b)) {
+    tree_[i] = tree_[2 * i + (gap < 0 ? 1 : 0)];
+  } else {
+    tree_[i] = earlier(tree_[2 * i + 1], tree_[2 * i]) ? tree_[2 * i + 1] : tree_[2 * i];
+  }
 }
 
 bool ZbH2Run::step(ZbH2Op& op) {

@@ -40,9 +40,12 @@ class SumClock {
   double value_of(const std::array<std::int32_t, 4>& n) const {
     return ((double(n[0]) * d_[0] + double(n[1]) * d_[1]) + double(n[2]) * d_[2]) + double(n[3]) * d_[3];
   }
-  /// `t` plus one duration (0 f, 1 b, 2 w) or one send (3).
+  /// `t` plus one duration (0 f, 1 b, 2 w) or one send (3). Every count gets 0 or 1 added (no count when the slot is
+  /// −1): the same sum as incrementing the one count, formed without a 4-byte store that the next 16-byte read of the
+  /// counts would wait for (a store-forwarding stall on the simulator's critical path).
   SumTime plus(SumTime t, int what) const {
-    if (slot_[what] >= 0) ++t.n[std::size_t(slot_[what])];
+    const int slot = slot_[what];
+    for (int i = 0; i < 4; ++i) t.n[std::size_t(i)] += i == slot ? 1 : 0;
     t.value += d_[what];
     return t;
   }

@@ -70,7 +70,8 @@ class ZbH2Run {
   std::int64_t done = 0;  ///< ops run
 
  private:
-  /// A node of the min-tree over the stages' next times: a stage (−1 for none) and its next.value.
+  /// A node of the min-tree over the stages' next times: a stage and its next.value, or −1 and kNone for none.
+  static constexpr double kNone = 1e300;
   struct Node {
     double key;
     int stage;

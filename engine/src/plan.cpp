@@ -3,6 +3,7 @@
 #include "parascope/plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -99,6 +100,29 @@ const char* rejection_id(PlanRejection reason) {
   return "?";
 }
 
+namespace {
+
+/// One advance() call's clock. A pipeline timing that the slice cannot expect to finish by its end waits for the next
+/// slice (where it comes first, so that every slice makes progress). Its expected cost: its schedule's ops at the
+/// slowest rate seen so far (ops bound what a simulation runs; a timing that repeats early runs far fewer), and at
+/// most the longest timing seen so far. A call then ends by about the slice, plus what a timing longer than any
+/// before it adds.
+struct Slice {
+  std::chrono::steady_clock::time_point start;
+  double limit = 0;           ///< kSliceSeconds
+  double seconds_per_op = 0;  ///< the slowest long pipeline timing seen in the search, per op of its schedule
+  double longest = 0;         ///< the longest recent pipeline timing in the search, in seconds (it fades)
+  bool first = true;          ///< nothing was decided yet in this slice
+  /// Whether a timing of a schedule of `ops` ops may start now.
+  bool may_time(std::int64_t ops) const {
+    if (first) return true;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return spent + std::min(double(ops) * seconds_per_op, longest) <= limit;
+  }
+};
+
+}  // namespace
+
 struct PlanSearch::State {
   PlanQuery query;
   std::vector<Split> splits;
@@ -112,6 +136,8 @@ struct PlanSearch::State {
   std::size_t split = 0, group = 0, knob = 0;
   std::int64_t considered = 0;
   PlanResult out;
+  double seconds_per_op = 0;  // the slowest long pipeline timing so far per op of its schedule (Slice::may_time)
+  double longest_timing = 0;  // the longest recent pipeline timing, in seconds, fading (Slice::may_time)
   std::unordered_map<std::int64_t, PlanCandidate> cells;
   // The run being evaluated (its parallel block rewritten per configuration) and the cost model's first phase for
   // the last (split, group, core knobs), shared by the ZeRO stages that follow it.
@@ -121,6 +147,7 @@ struct PlanSearch::State {
   int core_knobs = -1;
   double core_makespan_bound = 0;  // step_time ≥ this for every ZeRO stage of the core
   detail::PipelineMemoPtr pipeline_memo = detail::make_pipeline_memo();  // pipeline timings by their exact inputs
+  detail::LayerMemoPtr layer_memo = detail::make_layer_memo();           // layer times by the fields that fix them
 
   /// Whether a configuration with these lower bounds (memory per GPU, step time) provably cannot change the answer:
   /// it does not fit and cannot be the closest miss (out_of_memory), or it cannot enter the top k nor the Pareto front
@@ -133,20 +160,28 @@ struct PlanSearch::State {
 
   /// A lower bound of the run's memory per GPU, known before its schedule is timed: the memory model at the
   /// activation sets each stage's program holds (exact for every schedule but ZB-H2, where it is a floor).
-  double memory_bound(const Efficiency& eff, int core_knobs_now);
+  /// `cannot_fit_now`: whether cannot_fit holds for it (then the bound returned may be one stage's, below the most).
+  double memory_bound(const Efficiency& eff, int core_knobs_now, bool& cannot_fit_now);
+  std::size_t most_stage = 0;   // which of floor_stages held the most at the last full memory_bound
   std::vector<int> peak_floor;  // memory_bound's activation sets per stage for the group below, its storage reused
   detail::CountedStages floor_stages;  // the stages memory_per_gpu counts at peak_floor, and their parameters
   std::size_t floor_split = SIZE_MAX, floor_group = SIZE_MAX;
-  detail::LayerActivations activations;  // for the core below
-  std::size_t act_split = SIZE_MAX, act_group = SIZE_MAX;
-  int act_knobs = -1;
-  ParamCounts params;  // count_params(run.model), once per search
+  // The activation bytes per layer of each core knob index, for the split and microbatch size below (what they
+  // depend on beside the core knobs: layer_activations), so each schedule of the microbatch size finds them.
+  std::vector<detail::LayerActivations> activations;
+  std::vector<bool> activations_known;
+  std::size_t act_split = SIZE_MAX;
+  std::int64_t act_microbatch_size = -1;
+  ParamCounts params;                    // count_params(run.model), once per search
+  std::array<Efficiency, 2> efficiency;  // the query's, at each Precision (indexed by it): not copied per configuration
 
   void enumerate();
   void build_groups(std::size_t split, std::vector<Group>& out) const;
   /// The groups of split i (built when first asked for, and their configurations counted into `enumerated`).
   const std::vector<Group>& groups_of(std::size_t split);
-  void consider(const Split& s, const Group& g, const Knobs& k);
+  /// Decides one configuration, or returns false having counted nothing when it needs a pipeline timing that `slice`
+  /// says not to start now (the same call in a later slice then decides it, the same way).
+  bool consider(const Split& s, const Group& g, const Knobs& k, Slice& slice);
   void keep(const PlanCandidate& c);
 };
 
@@ -326,23 +361,49 @@ bool PlanSearch::State::cannot_win(double step_bound, double memory_bound) const
   return false;
 }
 
-double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now) {
+double PlanSearch::State::memory_bound(const Efficiency& eff, int core_knobs_now, bool& cannot_fit_now) {
   // The activation sets per stage depend on the pipeline's shape alone, fixed within a group.
   // So do the stages the memory model counts (the rest cannot be the most loaded).
   if (floor_split != split || floor_group != group) {
     detail::peak_activations_floor(detail::pipeline_spec_of(run.parallel), peak_floor);
     detail::counted_stages(run, peak_floor.data(), peak_floor.size(), params, floor_stages);
     floor_split = split, floor_group = group;
+    most_stage = 0;
   }
-  // The activation bytes per layer are fixed within a core (all but the ZeRO stage).
-  if (act_split != split || act_group != group || act_knobs != core_knobs_now) {
-    activations = detail::layer_activations(run, eff);
-    act_split = split, act_group = group, act_knobs = core_knobs_now;
+  // The activation bytes per layer are fixed within a core (all but the ZeRO stage), and across the schedules and
+  // interleaving degrees of one microbatch size.
+  if (act_split != split || act_microbatch_size != run.parallel.microbatch_size) {
+    activations_known.assign(activations_known.size(), false);
+    act_split = split, act_microbatch_size = run.parallel.microbatch_size;
   }
-  return detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, activations).total;
+  const std::size_t at = std::size_t(core_knobs_now);
+  if (at >= activations.size()) {
+    activations.resize(at + 1);
+    activations_known.resize(at + 1, false);
+  }
+  if (!activations_known[at]) {
+    activations[at] = detail::layer_activations(run, eff);
+    activations_known[at] = true;
+  }
+  const detail::LayerActivations& act = activations[at];
+  // The bound is the most any counted stage holds, so one stage's total is at most it (the same doubles): the stage
+  // that held the most last time, asked first, often proves alone that the configuration cannot fit.
+  cannot_fit_now = false;
+  if (most_stage < floor_stages.stage.size()) {
+    const double one =
+        detail::counted_stage_total(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, act, most_stage);
+    if (cannot_fit(one)) {
+      cannot_fit_now = true;
+      return one;
+    }
+  }
+  const double total =
+      detail::memory_per_gpu(run, eff, peak_floor.data(), peak_floor.size(), floor_stages, act, &most_stage).total;
+  cannot_fit_now = cannot_fit(total);
+  return total;
 }
 
-void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k) {
+bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k, Slice& slice) {
   const std::int64_t order = considered;
   ParallelConfig& p = run.parallel;
   p.dp = s.dp, p.tp = s.tp, p.pp = s.pp, p.cp = s.cp, p.ep = s.ep;
@@ -355,27 +416,42 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   p.sequence_parallel = k.sequence_parallel;
   p.zero = k.zero;
   p.reshard_after_forward = p.pp == 1;  // the step op's default (run_json.cpp)
-  Efficiency eff = query.efficiency;
-  eff.precision = k.precision;
+  const Efficiency& eff = efficiency[std::size_t(k.precision)];
   // Pruning (engine/API.md, "plan"): lower bounds of memory and step time, known before the schedule is timed. The
   // memory bound needs no cost model, so a configuration that cannot fit (nor be the closest miss) is refused before
   // its core (the cost model's first phase) is built.
-  const double memory = query.prune ? memory_bound(eff, k.core) : 0.0;
-  if (query.prune && cannot_fit(memory)) {
+  bool out_of_memory = false;
+  const double memory = query.prune ? memory_bound(eff, k.core, out_of_memory) : 0.0;
+  if (query.prune && out_of_memory) {
     ++out.rejected[std::size_t(PlanRejection::out_of_memory)];
-    return;
+    return true;
   }
   if (!core || core_split != split || core_group != group || core_knobs != k.core) {
-    core = detail::step_core(run, eff, false);
+    detail::rebuild_step_core(core, run, eff, layer_memo.get());
     core_split = split, core_group = group, core_knobs = k.core;
     core_makespan_bound = detail::makespan_lower_bound(run, *core);
   }
   if (query.prune && cannot_win(core_makespan_bound, memory)) {
     ++out.rejected[std::size_t(PlanRejection::cannot_win)];
-    return;
+    return true;
   }
   // The planner reads step_time, mfu and memory, never the pp_comm/bubble split: skip ZB-H2's run without sends.
-  detail::schedule_step_core(run, *core, false, pipeline_memo.get());
+  // The timing is the one costly step: left to the next slice when this one cannot expect to end it in time. Its cost
+  // grows with the schedule's ops (p · m · v · kinds) at most, so the slowest rate seen so far bounds it.
+  if (!detail::step_core_scheduled(*core)) {
+    const std::int64_t ops = pipeline_op_count(detail::pipeline_spec_of(p));
+    if (!slice.may_time(ops)) return false;
+    const auto t0 = std::chrono::steady_clock::now();
+    detail::schedule_step_core(run, *core, false, pipeline_memo.get());
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // A rate from long timings only: a short one's fixed costs would make every estimate too high.
+    if (took > 1e-3) seconds_per_op = std::max(seconds_per_op, took / double(std::max<std::int64_t>(1, ops)));
+    // The longest fades by a tenth per timing: one stretched by a busy machine (the clock is wall time) would
+    // otherwise leave every later slice one timing long.
+    longest_timing = std::max(took, 0.9 * longest_timing);
+    slice.seconds_per_op = seconds_per_op;
+    slice.longest = longest_timing;
+  }
   const StepResult r = detail::finish_step(run, eff, *core, false);
   PlanCandidate c;
   c.parallel = p;
@@ -387,6 +463,7 @@ void PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k)
   c.order = order;
   ++out.evaluated;
   keep(c);
+  return true;
 }
 
 PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
@@ -405,6 +482,10 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   st.run.model.source.clear();
   st.run.cluster = st.query.cluster;
   st.params = count_params(st.run.model);
+  for (const Precision precision : {Precision::bf16, Precision::fp8}) {
+    st.efficiency[std::size_t(precision)] = st.query.efficiency;
+    st.efficiency[std::size_t(precision)].precision = precision;
+  }
   // Link and model names only label the step op's per-axis table: a name past the short-string buffer costs an
   // allocation on every copy of the run and every placement of a group (place_ranks names its link).
   for (std::string* name : {&st.run.model.name, &st.run.hardware.name, &st.run.hardware.intra_link,
@@ -457,9 +538,12 @@ namespace {
 
 /// How long one advance() may run before it returns, whatever n it was given: a slice short enough that a Web
 /// Worker between slices can take a cancel within ~50 ms. One configuration, at most one pipeline timing, is the unit
-/// that cannot be cut: in the DeepSeek-V3 search at most ~6 ms natively (a ZB-H2 run that settles late), ~15 ms in
-/// the wasm, so a slice ends by ~45 ms (tests/bench/plan-slices.mjs). The answer does not depend on where slices end.
-constexpr double kSliceSeconds = 0.03;
+/// that cannot be cut: in the DeepSeek-V3 search up to ~9 ms natively (a ZB-H2 run that settles late), ~20 ms in the
+/// wasm. A timing the slice cannot expect to finish by this limit (Slice::may_time) waits for the next slice, where it
+/// comes first; one longer than any before it can still overrun, by less than its own length: 25 ms leaves room for
+/// that (the wasm's longest call 30-38 ms at 30 ms slices, tests/bench/plan-slices.mjs). The answer does not depend
+/// on where slices end.
+constexpr double kSliceSeconds = 0.025;
 
 /// Whether the slice begun at `start` is spent. The clock is read after every configuration the cost model timed
 /// (up to a pipeline simulation each) and every 16th step otherwise (a memory bound or a rule: microseconds).
@@ -473,11 +557,13 @@ bool slice_spent(std::chrono::steady_clock::time_point start, std::int64_t steps
 bool PlanSearch::advance(std::int64_t max_configs) {
   State& st = *state_;
   const auto start = std::chrono::steady_clock::now();
+  Slice slice{start, kSliceSeconds, st.seconds_per_op, st.longest_timing};
   std::int64_t budget = std::max<std::int64_t>(0, max_configs);
   std::int64_t timed = st.out.evaluated;
   for (std::int64_t steps = 1; budget > 0 && st.split < st.splits.size(); ++steps) {
     if (steps > 1 && slice_spent(start, steps, st.out.evaluated != timed)) break;
     timed = st.out.evaluated;
+    slice.first = steps == 1;
     const Split& s = st.splits[st.split];
     if (s.rejected) {
       ++st.out.rejected[std::size_t(s.reason)];
@@ -504,7 +590,7 @@ bool PlanSearch::advance(std::int64_t max_configs) {
       budget -= take;
       st.knob += std::size_t(take);
     } else {
-      st.consider(s, g, ks[st.knob]);
+      if (!st.consider(s, g, ks[st.knob], slice)) break;  // its timing waits for the next slice
       ++st.considered;
       --budget;
       ++st.knob;

@@ -32,6 +32,7 @@ std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const Paral
   if (shared <= 0) return counts;
   // The stages still open, ends first: last, first, pp−2, 1, pp−3, 2, ...
   std::vector<std::size_t> ends_first;
+  ends_first.reserve(std::size_t(pp));  // one allocation (a planner asks this of every cost-model core it builds)
   for (std::int64_t i = 0; i < pp; ++i) {
     const std::int64_t s = i % 2 == 0 ? pp - 1 - i / 2 : i / 2;
     if (counts[std::size_t(s)] < 0) ends_first.push_back(std::size_t(s));

@@ -1,49 +1,15 @@
-// The cost model's first phase: each kind of layer timed once, every stage's op times from its real layers (the
-// output layer on the last), the slowest stage, the stage-to-stage send and the FLOPs MFU counts.
+// The cost model's first phase: from each kind of layer's times (layer_part), every stage's op times from its real
+// layers (the output layer on the last), the slowest stage, the stage-to-stage send and the FLOPs MFU counts.
 #include "step_core.hpp"
 
 #include <algorithm>
 
-#include "kernel_model.hpp"
+#include "layer_part.hpp"
 #include "parascope/stages.hpp"
 
 namespace parascope::detail {
 
 namespace {
-
-/// The output layer's seconds for one microbatch (forward, backward, and its GEMMs' math), on the last stage's last
-/// chunk (Megatron places it there).
-struct LogitsSeconds {
-  double fwd = 0, bwd = 0, math = 0;
-};
-LogitsSeconds logits_seconds(const TrainingRun& run, const Efficiency& eff) {
-  const LogitsTimes logits_t = logits_kernel_times(run, eff);
-  const double logits_gemm = logits_t.gemm_fwd;
-  LogitsSeconds s;
-  s.fwd = logits_gemm + logits_t.mem_fwd;
-  s.bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits_t.mem_fwd;
-  s.math = 3.0 * logits_gemm;
-  return s;
-}
-
-/// The two kinds of layer a stage mixes, each timed once: a dense-FFN layer and an MoE layer.
-struct LayerKinds {
-  ChunkTimes dense, moe;
-};
-LayerKinds layer_kinds(const TrainingRun& run, const Efficiency& eff, const LayerWork& work, const LayerComm& comm) {
-  LayerKinds k;
-  if (!run.model.is_moe()) {
-    // A dense model has no MoE layer whatever first_dense_layers and moe_layer_freq say (ModelShape::moe_layers), so
-    // both kinds of layer are the run's own layer: the same numbers, timed once.
-    k.dense = k.moe = layer_times(run, eff, work, comm);
-  } else {
-    const TrainingRun dense_run = with_layer_kind(run, false), moe_run = with_layer_kind(run, true);
-    const LayerWork dense_work = layer_work(dense_run, eff), moe_work = layer_work(moe_run, eff);
-    k.dense = layer_times(dense_run, eff, dense_work, layer_comm(dense_run, eff, dense_work));
-    k.moe = layer_times(moe_run, eff, moe_work, layer_comm(moe_run, eff, moe_work));
-  }
-  return k;
-}
 
 /// The slowest stage (the most forward + backward seconds), its layers' seconds per chunk, and the longest forward
 /// and backward of any stage's chunk.
@@ -62,8 +28,18 @@ SlowestStage slowest_stage(const TrainingRun& run, const LayerKinds& kinds, cons
   const double vpp = double(p.vpp);
   SlowestStage out;
   double slowest_total = -1;
+  // A stage before the last with the layer counts of an earlier one has its f and b, so it changes neither maximum
+  // nor (not being strictly slower) the slowest stage: only the first of each kind is timed (a few, whatever pp).
+  StageLayerCounts seen[8];
+  std::size_t kinds_seen = 0;
   for (std::int64_t s = 0; s < p.pp; ++s) {
     const StageLayerCounts& n = stages[std::size_t(s)];
+    if (s < p.pp - 1) {
+      std::size_t k = 0;
+      while (k < kinds_seen && (seen[k].layers != n.layers || seen[k].moe != n.moe)) ++k;
+      if (k < kinds_seen) continue;
+      if (kinds_seen < 8) seen[kinds_seen++] = n;
+    }
     const ChunkTimes stage = kinds.dense.scaled(double(n.layers - n.moe)).plus(kinds.moe.scaled(double(n.moe)));
     const bool last = s == p.pp - 1;
     const double f = stage.forward() + (last ? logits.fwd : 0.0), b = stage.backward() + (last ? logits.bwd : 0.0);
@@ -83,6 +59,7 @@ void stage_send(const TrainingRun& run, const Efficiency& eff, const LayerWork& 
   // Each stage boundary sends the microbatch's activations forward and their gradient back; with tp > 1 each rank
   // sends 1/tp and the rest is all-gathered over NVLink (Narayanan et al. 2021, Sec. 4.1).
   const ParallelConfig& p = run.parallel;
+  c.p2p = c.p2p_bytes = 0;  // none at pp = 1 (rebuild_step_core reuses a core that may have had sends)
   if (p.pp > 1) {
     const Link link = link_of(place_group(run.cluster, p, Axis::pipeline), eff);
     c.p2p_bytes = work.tokens * double(run.model.hidden) * 2.0 / double(p.tp);
@@ -92,21 +69,22 @@ void stage_send(const TrainingRun& run, const Efficiency& eff, const LayerWork& 
 
 }  // namespace
 
-void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
+void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c, LayerMemo* memo) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   c.r.parallel = p;
   c.r.microbatches = p.microbatches();
-  c.r.stage_layers = stage_layer_counts(m.layers, p);
   c.mb = double(c.r.microbatches);
   const double chunks = double(p.pp * p.vpp);
 
-  const LayerWork work = layer_work(run, eff);
-  c.comm = layer_comm(run, eff, work);
-  c.logits = logits_work(run);
-  const LogitsSeconds logits = logits_seconds(run, eff);
+  LayerPart scratch;
+  const LayerPart& part = layer_part(run, eff, memo, scratch);
+  const LayerWork& work = part.work;
+  c.comm = part.comm;
+  c.logits = part.logits;
+  const LogitsSeconds& logits = part.logits_seconds;
   c.logits_math = logits.math;
-  const LayerKinds kinds = layer_kinds(run, eff, work, c.comm);
+  const LayerKinds& kinds = part.kinds;
   // The average chunk: the model's dense-FFN and MoE layers over the pp·vpp chunks.
   const double moe_layers = double(m.moe_layers());
   c.avg = kinds.dense.scaled(double(m.layers) - moe_layers).plus(kinds.moe.scaled(moe_layers)).scaled(1.0 / chunks);
@@ -122,21 +100,33 @@ void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& c) {
   // Zero-bubble and DualPipe split the backward into input-gradient (B) and weight-gradient (W) passes; W runs the
   // weight-gradient GEMMs, half of the backward GEMM FLOPs (Qi et al. 2023, Sec. 2).
   c.w_part = schedule_info(p.schedule).splits_backward ? slowest.per_chunk.gemm_wgrad : 0.0;
-  // MFU and HFU count the model's FLOPs per token (PaLM App. B): fixed by the model and the recomputation.
-  // With FlashAttention, selective recomputation (Korthikanti's: the attention core) has nothing left to do: the fused
-  // kernel stores no score matrix and its backward rebuilds the scores anyway, which the attention backward's time
-  // already holds. So the hardware does the FLOPs of no recomputation (and selective costs and saves nothing).
-  const Recompute counted = p.recompute == Recompute::selective && eff.flash_attention ? Recompute::none : p.recompute;
-  c.flops = flops_per_token(m, eff.attention, counted);
+  // layer_part's counted_recompute says which recomputation MFU and HFU count. The numbers only: flop_utilization
+  // writes the formula's text when asked for it (a string copied per core cost the planner an allocation each).
+  c.flops.model = part.flops.model;
+  c.flops.hardware = part.flops.hardware;
 }
 
 void StepCoreDeleter::operator()(StepCore* core) const { delete core; }
 
-StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_schedule) {
+StepCorePtr step_core(const TrainingRun& run, const Efficiency& eff, bool with_schedule, LayerMemo* memo) {
   StepCorePtr core(new StepCore);
-  build_core(run, eff, *core);
+  build_core(run, eff, *core, memo);
   if (with_schedule) schedule_core(run, *core);
   return core;
 }
+
+void rebuild_step_core(StepCorePtr& core, const TrainingRun& run, const Efficiency& eff, LayerMemo* memo) {
+  if (!core) {
+    core = step_core(run, eff, false, memo);
+    return;
+  }
+  // Every field build_core does not set is schedule_core's, which the reset flag makes it set again before use.
+  StepCore& c = *core;
+  c.r = StepResult{};
+  c.scheduled_done = false;
+  build_core(run, eff, c, memo);
+}
+
+bool step_core_scheduled(const StepCore& core) { return core.scheduled_done; }
 
 }  // namespace parascope::detail

@@ -25,7 +25,7 @@ struct Scheduled {
 
 /// What the split and the schedule fix, before the ZeRO stage: evaluate_step's first half (see step_phases.hpp).
 struct StepCore {
-  StepResult r;                          ///< parallel, microbatches, stage_layers and pipeline_makespan set
+  StepResult r;                          ///< parallel, microbatches and pipeline_makespan set
   double mb = 0;                         ///< microbatches per pipeline per step
   LayerComm comm;                        ///< one layer's full communication per microbatch
   LogitsWork logits;                     ///< the output layer's work (last stage)
@@ -40,11 +40,12 @@ struct StepCore {
   bool scheduled_done = false;           ///< `scheduled` and `busy` set
   Scheduled scheduled;                   ///< the pipeline schedule at these op times
   double busy = 0;                       ///< the busiest stage's seconds of work in it
-  FlopsPerToken flops;                   ///< the model's and the hardware's FLOPs per token
+  FlopsPerToken flops;                   ///< the model's and the hardware's FLOPs per token (no formula text)
 };
 
 /// Fills `core` with the first phase's arithmetic, the schedule not yet timed.
-void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& core);
+/// With `memo` each kind of layer's times come from it (layer_part.hpp): the same core as without.
+void build_core(const TrainingRun& run, const Efficiency& eff, StepCore& core, LayerMemo* memo = nullptr);
 /// The pipeline the core's schedule times: the run's schedule, stages, microbatches and chunks at the slowest stage's
 /// op times (its forward, its backward less the weight-gradient part split off, that part, one stage-to-stage send).
 PipelineSpec core_spec(const TrainingRun& run, const StepCore& core);

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <limits>
 
+#include "layer_part.hpp"
+#include "parascope/stages.hpp"
+
 namespace parascope::detail {
 
 OptimizerTimes optimizer_times(const TrainingRun& run, const Efficiency& eff, const StepCore& c, const HeldParams& h) {
@@ -64,7 +67,8 @@ double step_time(const StepCore& c, const StepBreakdown& b, double dp_slowdown, 
   return c.scheduled.metrics.makespan + b.dp_comm + b.optimizer + dp_slowdown + accumulation;
 }
 
-void flop_utilization(const TrainingRun& run, const StepCore& c, bool with_formula, StepResult& r) {
+void flop_utilization(const TrainingRun& run, const Efficiency& eff, const StepCore& c, bool with_formula,
+                      StepResult& r) {
   // MFU and HFU (PaLM App. B): model FLOPs per token × tokens per second over the cluster's peak.
   const double peak = run.hardware.peak_flops;
   const FlopsPerToken& flops = c.flops;
@@ -73,7 +77,8 @@ void flop_utilization(const TrainingRun& run, const StepCore& c, bool with_formu
   r.tokens_per_second = tokens_per_step / r.step_time;
   r.flops_per_token = flops.model;
   r.hardware_flops_per_token = flops.hardware;
-  if (with_formula) r.formula = flops.formula;
+  // The core keeps the numbers only (build_core): the formula's text is written here, when asked for.
+  if (with_formula) r.formula = flops_per_token(run.model, eff.attention, counted_recompute(run.parallel, eff)).formula;
   r.mfu = flops.model * r.tokens_per_second / (gpus * peak);
   r.hfu = flops.hardware * r.tokens_per_second / (gpus * peak);
   r.useful_at_peak = flops.model * tokens_per_step / gpus / peak;
@@ -98,6 +103,8 @@ void memory_fit(const TrainingRun& run, const Efficiency& eff, const StepCore& c
 StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const StepCore& c, bool with_axes) {
   StepResult r = c.r;
   r.parallel = run.parallel;
+  // For the answer only: not in the core (the planner builds many).
+  r.stage_layers = stage_layer_counts(run.model.layers, run.parallel);
   const HeldParams held = held_params(run, c);
   const DataParallelComm dp = data_parallel_comm(run, eff, c, held);
   r.breakdown.dp_comm = dp.exposed;
@@ -107,7 +114,7 @@ StepResult finish_step(const TrainingRun& run, const Efficiency& eff, const Step
   layer_comm_breakdown(run, c, r.breakdown);
   pipeline_breakdown(run, c, r.breakdown);
   r.step_time = step_time(c, r.breakdown, dp.slowdown, opt.accumulation);
-  flop_utilization(run, c, with_axes, r);
+  flop_utilization(run, eff, c, with_axes, r);
   dashboard_utilization(eff, r);
   memory_fit(run, eff, c, r);
   if (with_axes) axis_traffic(run, c, dp, r);

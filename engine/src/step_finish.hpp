@@ -50,7 +50,8 @@ void pipeline_breakdown(const TrainingRun& run, const StepCore& core, StepBreakd
 /// step_time: the schedule's makespan, then what follows it (exposed DP, optimizer, slowdown, accumulation).
 double step_time(const StepCore& core, const StepBreakdown& breakdown, double dp_slowdown, double accumulation);
 /// MFU, HFU, tokens/s, FLOPs per token and the compute split at peak, from step_time and breakdown.compute.
-void flop_utilization(const TrainingRun& run, const StepCore& core, bool with_formula, StepResult& r);
+void flop_utilization(const TrainingRun& run, const Efficiency& eff, const StepCore& core, bool with_formula,
+                      StepResult& r);
 /// dashboard_utilization: the share of the step some kernel is resident, from step_time and breakdown.bubble.
 void dashboard_utilization(const Efficiency& eff, StepResult& r);
 /// memory, memory_capacity and fits: the most loaded stage's bytes against the GPU's.

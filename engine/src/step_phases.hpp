@@ -25,13 +25,29 @@ struct PipelineMemoDeleter {
 using PipelineMemoPtr = std::unique_ptr<PipelineMemo, PipelineMemoDeleter>;
 PipelineMemoPtr make_pipeline_memo();
 
+/// Each layer kind's times, kept by the run fields that fix them, to share across the schedules and interleaving
+/// degrees one search times for a split and a microbatch size (a core built with it equals one built without).
+struct LayerMemo;
+struct LayerMemoDeleter {
+  void operator()(LayerMemo* memo) const;
+};
+using LayerMemoPtr = std::unique_ptr<LayerMemo, LayerMemoDeleter>;
+LayerMemoPtr make_layer_memo();
+
 /// The first phase. Nothing in it reads parallel.zero or parallel.reshard_after_forward. Without `with_schedule` the
 /// pipeline schedule (its costly part) waits for schedule_step_core, so that a caller can first ask the bound below.
-StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool with_schedule = true);
+StepCorePtr step_core(const TrainingRun& run, const Efficiency& efficiency, bool with_schedule = true,
+                      LayerMemo* memo = nullptr);
+/// step_core(run, efficiency, false, memo) into `core`'s storage when it holds one (the planner builds hundreds of
+/// thousands in turn): the same core as a new one.
+void rebuild_step_core(StepCorePtr& core, const TrainingRun& run, const Efficiency& efficiency, LayerMemo* memo);
 /// `with_sends` false skips what only breakdown.pp_comm and breakdown.bubble read (ZB-H2's second run, without sends):
 /// finish_step then leaves those two (and dashboard_utilization) NaN; every other number is the same. With `memo`
 /// a timing with the same inputs is reused rather than run again (the same numbers: the same spec is timed).
 void schedule_step_core(const TrainingRun& run, StepCore& core, bool with_sends = true, PipelineMemo* memo = nullptr);
+
+/// Whether the core's pipeline schedule is timed (schedule_step_core then does nothing).
+bool step_core_scheduled(const StepCore& core);
 
 /// Throws the PipelineError schedule_step_core would (the schedule's rules at the core's op times), timing nothing.
 void check_step_core(const TrainingRun& run, const StepCore& core);
