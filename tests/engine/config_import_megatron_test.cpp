@@ -2,7 +2,6 @@
 // config_import megatron gives back a request that costs the same, over the presets and seeded random requests.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -10,6 +9,7 @@
 #include <string>
 
 #include "../../engine/src/config_import_formats.hpp"
+#include "fixture_text.hpp"
 #include "parascope/api.hpp"
 #include "parascope/presets.hpp"
 
@@ -19,13 +19,7 @@ using nlohmann::json;
 
 json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/megatron-args/" + name);
-  EXPECT_TRUE(in) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fixture(const std::string& name) { return parascope::test::fixture_text("megatron-args", name); }
 
 json import(const std::string& text, json extra = json::object()) {
   json r = {{"op", "config_import"}, {"format", "megatron"}, {"text", text}};

@@ -2,13 +2,12 @@
 // export as Bridge overrides and re-import to the same request; malformed YAML is refused naming its line.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 #include <string>
 
 #include "../../engine/src/yaml_reader.hpp"
+#include "fixture_text.hpp"
 #include "parascope/api.hpp"
 #include "parascope/error.hpp"
 #include "parascope/presets.hpp"
@@ -19,13 +18,7 @@ using nlohmann::json;
 
 json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/nemo-recipes/" + name);
-  EXPECT_TRUE(in) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fixture(const std::string& name) { return parascope::test::fixture_text("nemo-recipes", name); }
 
 json import(const std::string& text, const json& base = nullptr) {
   json r = {{"op", "config_import"}, {"format", "nemo"}, {"text", text}};

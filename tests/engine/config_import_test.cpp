@@ -2,11 +2,10 @@
 // presets of the same models; every key is mapped, ignored with a reason or listed as unmapped; bad files refused.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
+#include "fixture_text.hpp"
 #include "parascope/api.hpp"
 
 namespace {
@@ -15,13 +14,7 @@ using nlohmann::json;
 
 json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/hf-configs/" + name);
-  EXPECT_TRUE(in) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fixture(const std::string& name) { return parascope::test::fixture_text("hf-configs", name); }
 
 json import(const std::string& file, json extra = json::object()) {
   json request = {{"op", "config_import"}, {"format", "huggingface"}, {"text", fixture(file)}};

@@ -2,12 +2,11 @@
 // cost as the engine's presets, export back to TOML and re-import to the same request; bad TOML is refused by line.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <sstream>
 #include <string>
 
+#include "fixture_text.hpp"
 #include "parascope/api.hpp"
 
 namespace {
@@ -16,13 +15,7 @@ using nlohmann::json;
 
 json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(PARASCOPE_SOURCE_DIR) + "/tests/fixtures/torchtitan-configs/" + name);
-  EXPECT_TRUE(in) << name;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string fixture(const std::string& name) { return parascope::test::fixture_text("torchtitan-configs", name); }
 
 json import(const std::string& text, const json& base) {
   return ask({{"op", "config_import"}, {"format", "torchtitan"}, {"text", text}, {"base", base}});
