@@ -57,6 +57,16 @@ std::string_view named_item(const json& v, const std::string& path, const std::v
                      path + " must be one of " + allowed + "; got \"" + v.get<std::string>() + "\"", path);
 }
 
+/// The memory per GPU the search lets a configuration need (bytes). "band": the capacity over the p90 of measured /
+/// predicted peak memory on the published runs the memory model was not fitted to (engine/data/error_bands.json), so
+/// a pick would have started where 9 in 10 of those runs' peaks did; "none": the capacity itself, `step`'s `fits`.
+double memory_limit(const std::string& margin, const PlanQuery& q) {
+  const double capacity = q.hardware.memory_bytes;
+  if (margin == "none" || capacity <= 0) return capacity;
+  const RatioBand band = error_bands(q.software, q.hardware.id).memory;
+  return band.rows > 0 && band.p90 > 1 ? capacity / band.p90 : capacity;
+}
+
 PlanQuery read_plan_query(RequestReader& request) {
   PlanQuery q;
   q.model = resolve_model(request, "model");
@@ -108,6 +118,7 @@ PlanQuery read_plan_query(RequestReader& request) {
                                          : PlanObjective::mfu;
   q.software = request.choice_or("software", "megatron-core", software_ids());
   q.efficiency = default_efficiency(q.hardware, q.software);
+  q.memory_limit = memory_limit(request.choice_or("memory_margin", "band", {"band", "none"}), q);
   if (!q.efficiency.flash_attention &&
       std::find(q.recompute.begin(), q.recompute.end(), Recompute::op) != q.recompute.end()) {
     throw RequestError(code::inconsistent,
@@ -144,7 +155,8 @@ std::string gigabytes(double bytes) { return format_fixed(bytes / 1e9, 1); }
 
 /// The ranked results read through the error band (engine/data/error_bands.json): each with its MFU range, whether
 /// its memory is within the memory band of the GPU's capacity (`memory_tight`: it may not start), and whether its
-/// MFU is within the band's half-width of the best (`tie_with_best`). Configurations that surely fit come first;
+/// MFU is within the band's half-width of the best (`tie_with_best`). None is tight unless the request's memory_margin
+/// is "none" (the search's own limit leaves that room otherwise). Configurations that surely fit come first;
 /// within each kind the search's order stays.
 json ranked_with_bands(const std::vector<PlanCandidate>& results, const PlanQuery& q) {
   const ErrorBands bands = error_bands(q.software, q.hardware.id);
@@ -177,11 +189,16 @@ json plan_to_json(const PlanResult& r, const PlanQuery& q) {
               {"pareto", list(r.pareto)},
               {"scatter", list(r.scatter)},
               {"elapsed", r.elapsed}};
+  const bool margin = q.memory_limit > 0 && q.memory_limit < q.hardware.memory_bytes;
+  if (q.memory_limit > 0) out["memory_limit"] = q.memory_limit;
   if (r.results.empty()) {
     if (r.has_closest_miss) {
+      const std::string gpu = q.hardware.id.empty() ? std::string("GPU") : q.hardware.id;
       out["why_empty"] = "nothing fits in memory: the closest miss needs " + gigabytes(r.closest_miss.memory_per_gpu) +
-                         " GB per GPU and the " + (q.hardware.id.empty() ? std::string("GPU") : q.hardware.id) +
-                         " has " + gigabytes(q.hardware.memory_bytes) + " GB";
+                         " GB per GPU and the " + gpu + " has " + gigabytes(q.hardware.memory_bytes) + " GB" +
+                         (margin ? ", of which the planner allows " + gigabytes(q.memory_limit) +
+                                       " GB to leave room for the memory model's error (memory_margin)"
+                                 : std::string());
       out["closest_miss"] = candidate_to_json(r.closest_miss);
     } else {
       out["why_empty"] = "every configuration was ruled out before timing (see rejected)";

@@ -153,6 +153,8 @@ struct PlanSearch::State {
   /// it does not fit and cannot be the closest miss (out_of_memory), or it cannot enter the top k nor the Pareto front
   /// (cannot_win; asked only of what can fit).
   bool cannot_fit(double memory_bound) const;
+  /// The memory per GPU a fitting configuration may need (bytes; 0: no limit).
+  double limit() const { return query.memory_limit > 0 ? query.memory_limit : query.hardware.memory_bytes; }
   bool cannot_win(double step_bound, double memory_bound) const;
 
   const std::vector<Knobs>& knobs_for(const Split& s) const { return s.tp > 1 ? knobs : knobs_no_tp; }
@@ -341,7 +343,7 @@ void PlanSearch::State::keep(const PlanCandidate& c) {
 }
 
 bool PlanSearch::State::cannot_fit(double memory_bound) const {
-  const double capacity = query.hardware.memory_bytes;
+  const double capacity = limit();
   const bool answered = !out.results.empty();
   return capacity > 0 && memory_bound > capacity &&
          (answered || (out.has_closest_miss && memory_bound > out.closest_miss.memory_per_gpu));
@@ -459,7 +461,7 @@ bool PlanSearch::State::consider(const Split& s, const Group& g, const Knobs& k,
   c.mfu = r.mfu;
   c.step_time = r.step_time;
   c.memory_per_gpu = r.memory.total;
-  c.fits = r.fits;
+  c.fits = limit() <= 0 || r.memory.total <= limit();
   c.order = order;
   ++out.evaluated;
   keep(c);

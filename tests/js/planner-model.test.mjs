@@ -179,6 +179,20 @@ test("an empty answer says why in the reader's words and this figure's units (th
   assert.doesNotMatch(text, /\bGB\b|a100-80gb/, 'one byte unit family in the figure (issue 25, item 11)');
 });
 
+test('a configuration inside the capacity but not the room the planner keeps reads as too close to be sure', () => {
+  const capacity = 80 * GiB;
+  const entry = { ...fakeAnswer({}).scatter[0], memory_per_gpu: 75 * GiB, fits: false };
+  assert.match(
+    configurationText(entry, capacity),
+    /75\u00a0GiB per GPU, too close to the 80\u00a0GiB to be sure it starts$/,
+  );
+  const miss = { ...fakeAnswer({ empty: true }), memory_limit: 66 * GiB, closest_miss: entry };
+  assert.match(
+    emptyText(miss, capacity),
+    /^No configuration to rank: none fits in the 80\u00a0GiB of one GPU with room for /,
+  );
+});
+
 test('the scatter is named for what it draws: the costed count, and its dots as the best of their neighbours', () => {
   const answer = { ...fakeAnswer({}), evaluated: 1669 };
   const label = scatterLabel(answer, 80 * GiB);

@@ -33,6 +33,10 @@ struct PlanQuery {
   Efficiency efficiency;                   ///< the software generation's defaults; precision is set per candidate
   std::string software = "megatron-core";  ///< the stack those defaults are of (its error band ranks the answer)
   bool prune = true;                       ///< skip what provably cannot win (false: time everything, for tests)
+  /// Memory per GPU a configuration may need to count as fitting (bytes); 0 = the hardware's capacity. The `plan` op
+  /// sets it to the capacity over the memory band's p90 (engine/API.md, "plan"), so a pick starts where 9 in 10 of
+  /// the published runs' peaks would have fitted.
+  double memory_limit = 0;
 };
 
 /// One evaluated configuration: its split and what the cost model says of it (exactly what `step` answers for it).

@@ -37,7 +37,14 @@ export function configurationText(entry, capacity) {
   const p = entry.parallel;
   const extras = extrasText(p);
   const memory = memoryOf(entry);
-  const fit = entry.fits ? `fits in ${nb(bytes(capacity))}` : `does not fit in ${nb(bytes(capacity))}`;
+  // The engine's `fits` leaves room for its memory error (the plan answer's memory_limit); between that and the
+  // capacity a configuration may or may not start.
+  const room = nb(bytes(capacity));
+  const fit = entry.fits
+    ? `fits in ${room}`
+    : memory <= capacity
+      ? `too close to the ${room} to be sure it starts`
+      : `does not fit in ${room}`;
   return (
     `${splitText(p)}${extras ? ` (${extras})` : ''}, ${scheduleLabel(p.schedule)}, microbatch ${microbatchText(p.microbatch_size)}: ` +
     `MFU ${nb(percent(entry.mfu))}, step ${nb(seconds(entry.step_time))}, ${nb(bytes(memory))} per GPU, ${fit}`
@@ -79,7 +86,8 @@ export function emptyText(answer, capacity) {
   // The reader's sentence is built from the answer's numbers in this figure's units (why_empty stays in the JSON).
   if (answer.closest_miss && capacity) {
     return (
-      `No configuration to rank: none fits in the ${nb(bytes(capacity))} of one GPU. The closest miss: ` +
+      `No configuration to rank: none fits in the ${nb(bytes(capacity))} of one GPU` +
+      `${answer.memory_limit < capacity ? ' with room for the memory estimate’s error' : ''}. The closest miss: ` +
       `${configurationText(answer.closest_miss, capacity)}.`
     );
   }
