@@ -32,8 +32,9 @@ constexpr double kSustainedShare2021 = 0.90;
 /// Megatron-DeepSpeed (`deepspeed`; BLOOM's runs on A100, one publication: its held-out error uses every other
 /// stack's fit): 0.725.
 constexpr double kSustainedShareDeepSpeed = 0.725;
-/// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.675.
-constexpr double kSustainedSharePytorch = 0.675;
+/// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.75 (0.675
+/// until Hopper's FlashAttention-2 was timed as PyTorch's SDPA backend runs it, engine/data/hardware.json).
+constexpr double kSustainedSharePytorch = 0.75;
 
 /// Host seconds per kernel issued for one local expert in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
 /// the all-to-all token dispatcher copies the tokens-per-expert counts to the host (a device-to-host sync, since the
