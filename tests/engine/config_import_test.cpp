@@ -161,4 +161,40 @@ TEST(ConfigImport, Qwen3DenseAndMoeGptNeoxAndGptOssConfigsAreReadKeyByKey) {
   EXPECT_TRUE(lists(oss["ignored"], "swiglu_limit"));
 }
 
+TEST(ConfigImport, Gemma2AndQwen2ConfigsAreReadKeyByKey) {
+  // Gemma 2 9B: head_dim 256 apart from hidden / heads (3584 / 16 = 224), a tied embedding by gemma2's default, a
+  // tanh-approximated GELU gate (the gated MLP's three matrices), logit soft-capping; sliding window 4096.
+  const json gemma = import("gemma-2-9b.json", {{"seq", 4096}});
+  expect_every_key_named(gemma, "gemma-2-9b.json");
+  const json& g = gemma["request"]["model"];
+  EXPECT_TRUE(holds(g, {{"layers", 42},
+                        {"hidden", 3584},
+                        {"heads", 16},
+                        {"head_dim", 256},
+                        {"kv_heads", 8},
+                        {"ffn", 14336},
+                        {"activation", "swiglu"},
+                        {"vocab", 256000},
+                        {"tied_embeddings", true}}))
+      << g.dump();
+  EXPECT_TRUE(gemma["unmapped"].empty()) << gemma["unmapped"].dump();  // the 4096 window spans a 4096 sequence
+  const json longer = import("gemma-2-9b.json", {{"seq", 8192}});
+  EXPECT_TRUE(lists(longer["unmapped"], "sliding_window")) << longer["unmapped"].dump();
+
+  // Qwen2 7B: untied, GQA 28 / 4, q/k/v biases (assumed away, named), the sliding window off (use_sliding_window).
+  const json qwen = import("qwen2-7b.json", {{"seq", 4096}});
+  expect_every_key_named(qwen, "qwen2-7b.json");
+  const json& q = qwen["request"]["model"];
+  EXPECT_TRUE(holds(q, {{"layers", 28},
+                        {"hidden", 3584},
+                        {"heads", 28},
+                        {"kv_heads", 4},
+                        {"ffn", 18944},
+                        {"vocab", 152064},
+                        {"tied_embeddings", false},
+                        {"bias", false}}))
+      << q.dump();
+  EXPECT_TRUE(qwen["unmapped"].empty()) << qwen["unmapped"].dump();
+}
+
 }  // namespace
