@@ -68,7 +68,9 @@ export async function importPanel(widget, { base, keeps, needsStep, onUse }, clo
     h('option', { value: '' }, 'Detect from the file'),
     IMPORT_FORMATS.map(([id, name]) => h('option', { value: id }, name)),
   );
-  const seq = h('input', { type: 'number', name: 'config-seq', min: 1, step: 1, inputmode: 'numeric' });
+  const number = (name) => h('input', { type: 'number', name, min: 1, step: 1, inputmode: 'numeric' });
+  const seq = number('config-seq');
+  const vocab = number('config-vocab');
   const file = h('input', { type: 'file', name: 'config-file', accept: '.json,.yaml,.yml,.toml,.sh,.txt' });
   const result = h('div', { class: 'cfg-result', 'data-out': 'config-result', 'aria-live': 'polite' });
   const drop = h('div', { class: 'cfg-drop', 'data-out': 'drop-zone' }, text);
@@ -85,8 +87,8 @@ export async function importPanel(widget, { base, keeps, needsStep, onUse }, clo
       result.replaceChildren(h('p', { class: 'cfg-error' }, 'Which format is this? Choose it above.'));
       return;
     }
-    const seqValue = Number(seq.value);
-    const request = importRequest(chosen, body, { base, seq: seq.value ? seqValue : null });
+    const typed = (input) => (input.value ? Number(input.value) : null);
+    const request = importRequest(chosen, body, { base, seq: typed(seq), vocab: typed(vocab) });
     let got;
     try {
       got = wasm.call(request);
@@ -102,7 +104,7 @@ export async function importPanel(widget, { base, keeps, needsStep, onUse }, clo
   };
 
   const showAnswer = (chosen) => {
-    const v = importView(answer);
+    const v = importView(answer, (id) => widget.presets?.hardware.find((x) => x.id === id)?.name ?? id);
     let refusal = null;
     try {
       wasm.call({ ...answer.request, op: 'step_check' });
@@ -185,6 +187,7 @@ export async function importPanel(widget, { base, keeps, needsStep, onUse }, clo
   file.addEventListener('change', () => file.files[0] && takeFile(file.files[0]));
   format.addEventListener('change', read);
   seq.addEventListener('change', read);
+  vocab.addEventListener('change', read);
   const readButton = h('button', { type: 'button', class: 'tool', name: 'config-read', onclick: read }, 'Read it');
 
   return h(
@@ -200,12 +203,8 @@ export async function importPanel(widget, { base, keeps, needsStep, onUse }, clo
       'div',
       { class: 'cfg-row' },
       h('label', { class: 'control' }, h('span', { class: 'label' }, 'Format'), format),
-      h(
-        'label',
-        { class: 'control' },
-        h('span', { class: 'label' }, 'Sequence length, tokens (config.json only; else its longest context)'),
-        seq,
-      ),
+      h('label', { class: 'control' }, h('span', { class: 'label' }, 'Sequence length, tokens (config.json)'), seq),
+      h('label', { class: 'control' }, h('span', { class: 'label' }, 'Vocabulary, tokens (Megatron-LM)'), vocab),
       h('label', { class: 'control cfg-file' }, h('span', { class: 'label' }, 'Or choose a file'), file),
       readButton,
     ),

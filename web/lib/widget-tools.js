@@ -72,10 +72,10 @@ export function widgetTools(widget) {
     'div',
     { class: 'tools screen-only', hidden: !copy && downloads.length === 0 && !extra },
     copy,
+    extra,
     downloads.length
       ? h('span', { class: 'tools-downloads' }, h('span', { class: 'tools-label' }, 'Download'), ...downloads)
       : null,
-    extra,
     status,
     linkField,
   );

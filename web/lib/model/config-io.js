@@ -53,12 +53,14 @@ export function detectFormat(text, fileName = '') {
 /**
  * The engine's config_import request. `base`: the figure's own run as config_import's `base` takes it, given only
  * where the format has no model or split of its own (DeepSpeed); elsewhere the engine's defaults, listed back in
- * `assumed`. `seq`: the sequence length a reader typed (Hugging Face), or null.
+ * `assumed`. `seq`: the sequence length a reader typed (Hugging Face), `vocab` the vocabulary (Megatron-LM), or null.
  */
-export function importRequest(format, text, { base = null, seq = null } = {}) {
+export function importRequest(format, text, { base = null, seq = null, vocab = null } = {}) {
   const request = { op: 'config_import', format, text };
+  const given = (n) => Number.isInteger(n) && n > 0;
   if (format === 'deepspeed' && base) request.base = base;
-  if (format === 'huggingface' && Number.isInteger(seq) && seq > 0) request.seq = seq;
+  if (format === 'huggingface' && given(seq)) request.seq = seq;
+  if (format === 'megatron' && given(vocab)) request.vocab = vocab; // Megatron reads it from the tokenizer's files
   return request;
 }
 
@@ -74,7 +76,7 @@ export function modelWords(model) {
 }
 
 /** The mapped request in a reader's sentences: the model, where it runs, how it is split. */
-export function requestSentences(request) {
+export function requestSentences(request, hardwareName = (id) => id) {
   const q = request.parallel ?? {};
   const gpus = request.cluster?.gpus;
   const split = ['tp', 'pp', 'vpp', 'cp', 'ep']
@@ -87,7 +89,7 @@ export function requestSentences(request) {
       : '';
   const lines = [
     `Model: ${modelWords(request.model)}${seq}.`,
-    `Runs on ${gpus ? count(gpus, 'accelerator', 'accelerators') : 'the default cluster'} (${request.hardware ?? 'the default accelerator'}).`,
+    `Runs on ${gpus ? count(gpus, 'accelerator', 'accelerators') : 'the default cluster'}: ${hardwareName(request.hardware)}.`,
     `Split: ${split || 'data parallel only'}; global batch ${count(q.global_batch ?? 0, 'sequence', 'sequences')}` +
       `${q.microbatch_size ? `, microbatches of ${q.microbatch_size}` : ''}.`,
   ];
@@ -102,22 +104,42 @@ export function requestSentences(request) {
   return lines;
 }
 
-/** An engine reason for a reader: backquoted names kept as names, the first letter capital, a full stop. */
+/** An engine reason for a reader, after the name it explains: backquoted names kept as names, a full stop. */
 export function reasonText(why) {
   const text = String(why).replace(/`([^`]+)`/g, '$1');
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+  return `${text}${/[.!?]$/.test(text) ? '' : '.'}`;
+}
+
+/**
+ * What the engine assumed, for a reader: the two assumptions that name config_import's own fields (`seq`, `base`)
+ * said as what the reader can do here; any other as the engine gives its reason.
+ */
+export function assumedText({ field, why }, request, hardwareName = (id) => id) {
+  const seq = typeof request.model === 'object' ? request.model.seq : null;
+  if (field === 'seq') {
+    const tokens = seq ? ` (${count(seq, 'token', 'tokens')})` : '';
+    return (
+      'the file gives only its longest context' + tokens + ', used as the sequence length: type yours to change it.'
+    );
+  }
+  if (/\b(hardware|cluster)\b/.test(field) && /base/.test(why)) {
+    const gpus = count(request.cluster?.gpus ?? 0, 'accelerator', 'accelerators');
+    const batch = count(request.parallel?.global_batch ?? 0, 'sequence', 'sequences');
+    return `the file describes the model only: the engine runs it on ${gpus} (${hardwareName(request.hardware)}), a global batch of ${batch}.`;
+  }
+  return reasonText(why);
 }
 
 /**
  * What the preview shows of a config_import answer: { sentences, unmapped: [{ key, why }], assumed, ignored } with
  * every reason in reader form. Nothing is left out: each list is the engine's, whole.
  */
-export function importView(answer) {
+export function importView(answer, hardwareName = (id) => id) {
   const listed = (items, name) => (items ?? []).map((x) => ({ key: x[name], why: reasonText(x.why) }));
   return {
-    sentences: requestSentences(answer.request),
+    sentences: requestSentences(answer.request, hardwareName),
     unmapped: listed(answer.unmapped, 'key'),
-    assumed: listed(answer.assumed, 'field'),
+    assumed: (answer.assumed ?? []).map((x) => ({ key: x.field, why: assumedText(x, answer.request, hardwareName) })),
     ignored: listed(answer.ignored, 'key'),
   };
 }
@@ -142,6 +164,8 @@ export function importErrorText(error, format) {
   if (error.code === 'wrong_type') return `The text is not laid out as ${what} is${at}: is it the right format?`;
   if (error.code === 'too_large') return 'The text is longer than the engine reads (1 MiB): paste the file itself.';
   if (error.field === 'seq') return 'The file gives no context length: type the sequence length you train with.';
+  if (error.field === 'vocab')
+    return 'The arguments do not give the vocabulary (Megatron reads it from the tokenizer): type its size.';
   if (error.field === 'base.model')
     return `${capital(what)} does not describe a model, and the figure has none to add.`;
   if (error.field === 'format') return 'Choose which format the text is in.';

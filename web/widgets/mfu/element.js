@@ -505,7 +505,7 @@ class ParascopeMfu extends ParascopeWidget {
         return {
           request: this.shownStep.request,
           words: this.exportFigure().words,
-          title: `${p.label} as split now, in a launcher's settings (written by the engine):`,
+          title: `This run (${p.label}), as split now, in a launcher's settings (written by the engine):`,
         };
       },
     });

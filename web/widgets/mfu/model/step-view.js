@@ -40,7 +40,7 @@ export function recomputeHint(recompute, twins, label = (v) => v) {
   if (!twins.length) return '';
   const pair = [recompute, ...twins].sort().join(' ');
   if (pair === 'none selective') {
-    const why = 'FlashAttention keeps no attention scores, so selective recomputation has nothing to redo';
+    const why = 'FlashAttention leaves it no attention scores to recompute';
     return recompute === 'none'
       ? `Selective is not offered: the engine answers the same step as none (${why}).`
       : `None is not offered: the engine answers the same step as selective (${why}).`;
