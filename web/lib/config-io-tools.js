@@ -50,7 +50,7 @@ export function configTools(widget, { importing, exporting }) {
       name: 'config-import',
       onclick: () => show('import', (code) => code.importPanel(widget, importing(), close)),
     },
-    'Use my model / my config…',
+    'Use my config…',
   );
   buttons.export = h(
     'button',
