@@ -72,6 +72,7 @@ test('the preview lists every key the engine left unmapped, set aside or assumed
     for (const x of [...v.unmapped, ...v.ignored, ...v.assumed]) {
       assert.match(x.why, /\.$/, `${path} ${x.key}: a sentence`);
       assert.doesNotMatch(x.why, /`/, `${path} ${x.key}: no API quoting`);
+      assert.doesNotMatch(x.why, /\bbase\b|until you give/, `${path} ${x.key}: no API advice`);
     }
     assert.ok(v.sentences.length >= 3, path);
     assert.doesNotMatch(v.sentences.join(' '), /undefined|NaN|\[object/);
@@ -85,6 +86,17 @@ test('the preview lists every key the engine left unmapped, set aside or assumed
   assert.equal(
     hardware.why,
     'the file describes the model only: the engine runs it on 8 accelerators (h100-sxm), a global batch of 8 sequences.',
+  );
+  const recipe = engine.call(
+    importRequest('nemo', await fixture('nemo-recipes/llama3_8b_pretrain_2gpu_h100_bf16.yaml')),
+  );
+  const named = importView(recipe, (id) => presets.hardware.find((x) => x.id === id).name).assumed;
+  assert.deepEqual(
+    named.map((x) => x.why),
+    [
+      'a recipe does not name the GPU: NVIDIA H100 SXM5 80GB.',
+      'a recipe does not say how many GPUs (the launcher does): 2, one data-parallel replica of its split.',
+    ],
   );
   const ds = engine.call(
     importRequest('deepspeed', await fixture('deepspeed-configs/ds_config_zero3.json'), { base: BASE }),

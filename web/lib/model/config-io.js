@@ -111,8 +111,9 @@ export function reasonText(why) {
 }
 
 /**
- * What the engine assumed, for a reader: the two assumptions that name config_import's own fields (`seq`, `base`)
- * said as what the reader can do here; any other as the engine gives its reason.
+ * What the engine assumed, for a reader. config_import's reasons speak to a caller of the API ("until you give
+ * `base`", "from base"): here `base` is the figure's own run and the reader has no such field, so those clauses are
+ * said as what happens in the page; the config.json's sequence length and cluster are said from the request.
  */
 export function assumedText({ field, why }, request, hardwareName = (id) => id) {
   const seq = typeof request.model === 'object' ? request.model.seq : null;
@@ -122,12 +123,16 @@ export function assumedText({ field, why }, request, hardwareName = (id) => id) 
       'the file gives only its longest context' + tokens + ', used as the sequence length: type yours to change it.'
     );
   }
-  if (/\b(hardware|cluster)\b/.test(field) && /base/.test(why)) {
+  if (field === 'hardware, cluster, parallel') {
     const gpus = count(request.cluster?.gpus ?? 0, 'accelerator', 'accelerators');
     const batch = count(request.parallel?.global_batch ?? 0, 'sequence', 'sequences');
     return `the file describes the model only: the engine runs it on ${gpus} (${hardwareName(request.hardware)}), a global batch of ${batch}.`;
   }
-  return reasonText(why);
+  let text = String(why)
+    .replace(/,? until you give `?base(\.[a-z_]+)?`?/g, '')
+    .replace(/\bbase\b/g, "the figure's run");
+  if (typeof request.hardware === 'string') text = text.split(request.hardware).join(hardwareName(request.hardware));
+  return reasonText(text);
 }
 
 /**
