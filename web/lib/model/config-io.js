@@ -2,6 +2,8 @@
 // config_export requests, and their answers and refusals in a reader's words. Every mapping is the engine's
 // (engine/API.md, config_import / config_export); nothing here reads or writes a launcher's settings itself.
 
+import { count, modelWords } from './model-words.js';
+
 /**
  * The formats config_import reads, in a reader's words. The engine does not publish this list (its presets answer
  * has none); the five ids are issue 32's contract, and an id the engine does not know is refused by name.
@@ -62,17 +64,6 @@ export function importRequest(format, text, { base = null, seq = null, vocab = n
   if (format === 'huggingface' && given(seq)) request.seq = seq;
   if (format === 'megatron' && given(vocab)) request.vocab = vocab; // Megatron reads it from the tokenizer's files
   return request;
-}
-
-const count = (n, one, many) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
-/** The model of a step request in a few words: a preset's id, or an imported shape's widths. */
-export function modelWords(model) {
-  if (typeof model === 'string') return model;
-  const m = model ?? {};
-  if (m.name) return m.name;
-  const experts = m.experts > 1 ? `, ${count(m.experts, 'expert', 'experts')} (${m.top_k ?? 1} per token)` : '';
-  return `${count(m.layers ?? 0, 'layer', 'layers')} of width ${(m.hidden ?? 0).toLocaleString('en-US')}, ${count(m.heads ?? 0, 'head', 'heads')}${experts}, a ${(m.vocab ?? 0).toLocaleString('en-US')}-token vocabulary`;
 }
 
 /** The mapped request in a reader's sentences: the model, where it runs, how it is split. */

@@ -1,6 +1,6 @@
 // The <parascope-mfu> modes that run a run not among its presets: a model, accelerator and GPU count given by
 // attributes (a planned run), and a run imported from the reader's own config (config_import's request).
-import { modelWords } from '../../../lib/model/config-io.js';
+import { modelWords } from '../../../lib/model/model-words.js';
 import { grouped } from '../../../lib/format.js';
 import { deviceWords } from './devices.js';
 
