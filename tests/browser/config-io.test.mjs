@@ -160,3 +160,63 @@ test('planner: a dropped Megatron-LM launch sets the model, GPUs and batch, and 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('every control of the panels: format chosen by hand, sequence length, a chosen file, copy, close, keyboard', async () => {
+  const { page, problems, context } = await openPage(site(), '', { width: 360 });
+  const widget = await widgetReady(page, 'parascope-mfu');
+  // Keyboard: the tools row's button opens the panel.
+  await widget.locator('button[name="config-import"]').focus();
+  await page.keyboard.press('Enter');
+  await widget.locator('textarea[name="config-text"]').waitFor();
+  assert.equal(await widget.locator('button[name="config-import"]').getAttribute('aria-expanded'), 'true');
+  // A chosen file (the file input), read as its name says.
+  await widget.locator('input[name="config-file"]').setInputFiles({ name: 'config.json', mimeType: 'application/json',
+    buffer: Buffer.from(llama8b) });
+  await widget.locator('[data-out="config-read"]').waitFor();
+  assert.match(await widget.locator('[data-out="config-read"]').textContent(), /at 8,192 tokens per sequence/);
+  // A typed sequence length reaches the engine.
+  await widget.locator('input[name="config-seq"]').fill('2048');
+  await widget.locator('input[name="config-seq"]').dispatchEvent('change');
+  await page.waitForFunction(() => /at 2,048 tokens per sequence/.test(document.querySelector('parascope-mfu').shadowRoot
+    .querySelector('[data-out="config-read"]')?.textContent));
+  assert.deepEqual(await listed(widget, 'config-assumed'),
+    engine.call(importRequest('huggingface', llama8b, { seq: 2048 })).assumed.map((a) => a.field));
+  // The wrong format chosen by hand: the engine refuses, said for a reader.
+  for (const format of ['megatron', 'nemo', 'torchtitan', 'deepspeed', 'huggingface']) {
+    await widget.locator('select[name="config-format"]').selectOption(format);
+    let refusal = null;
+    try {
+      engine.call(importRequest(format, llama8b, { seq: 2048, base: await widget.evaluate((el) =>
+        ({ ...el.exportFigure().data.request, op: undefined })) }));
+    } catch (err) {
+      refusal = err;
+    }
+    if (refusal) {
+      await widget.locator('[data-out="config-error"]').waitFor();
+      assert.doesNotMatch(await widget.locator('[data-out="config-error"]').textContent(), new RegExp(refusal.message.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    } else {
+      await widget.locator('[data-out="config-read"]').waitFor();
+    }
+  }
+  // The "read it" button reads again; the panel closes with its button.
+  await widget.locator('button[name="config-read"]').click();
+  await widget.locator('[data-out="config-read"]').waitFor();
+  await widget.locator('button[name="config-import"]').click();
+  assert.equal(await widget.locator('[data-out="config-panel"] > *').count(), 0);
+  // Export: copy (the clipboard, or the text selected where the page may not write it), then close.
+  await widget.locator('button[name="config-export"]').click();
+  await widget.locator('[data-out="export-text"]').waitFor();
+  await widget.locator('button[name="export-copy"]').click();
+  await page.waitForFunction(() => /^(Copied|Selected: copy it with your keyboard)$/.test(
+    document.querySelector('parascope-mfu').shadowRoot.querySelector('[data-out="export-status"]').textContent));
+  await widget.locator('button[name="export-close"]').click();
+  assert.equal(await widget.locator('[data-out="config-panel"] > *').count(), 0);
+  // "Your run" has no split: the export button says so instead of an empty panel.
+  await widget.locator('input[name="preset"][value="your-run"]').check();
+  await widget.locator('button[name="config-export"]').click();
+  assert.match(await widget.locator('[data-out="config-panel"]').textContent(), /there is none to export/);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `the page is ${width} px wide`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
