@@ -25,19 +25,22 @@ export function configTools(widget, { importing, exporting }) {
     room.replaceChildren();
     mark();
   };
+  let shown = 0; // the latest panel asked for: a slower earlier one never replaces it
   const show = async (key, build) => {
     if (open === key && key !== 'export-row') return close();
     open = key === 'export-row' ? 'export' : key;
+    const mine = (shown += 1);
     mark();
     room.replaceChildren(h('p', { class: 'cfg-wait' }, 'Loading…'));
     try {
-      const code = await panelsCode();
-      if (open !== (key === 'export-row' ? 'export' : key)) return undefined;
-      room.replaceChildren(await build(code));
-    } catch (err) {
-      room.replaceChildren(
-        h('p', { class: 'cfg-error', role: 'alert' }, `This panel could not load (${err.message}).`),
-      );
+      const panel = await build(await panelsCode());
+      if (mine === shown && open) room.replaceChildren(panel);
+    } catch {
+      // its code or the planner's engine could not be fetched or compiled (offline, a blocked file)
+      if (mine === shown && open)
+        room.replaceChildren(
+          h('p', { class: 'cfg-error', role: 'alert' }, 'This panel could not load: its code did not arrive.'),
+        );
     }
     return undefined;
   };
@@ -64,6 +67,7 @@ export function configTools(widget, { importing, exporting }) {
         else if (open === 'export') close();
         else {
           open = 'export';
+          shown += 1;
           mark();
           room.replaceChildren(
             h('p', { class: 'cfg-wait' }, 'Choose a run with a split first: there is none to export.'),
