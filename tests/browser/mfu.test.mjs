@@ -312,6 +312,12 @@ test('every slider position and enabled option of every preset gives the engine\
     for (const name of ['schedule', 'recompute', 'zero']) {
       const values = await widget.locator(`select[name="${name}"] option:not([disabled])`).evaluateAll((os) => os.map((o) => o.value));
       for (const v of values) {
+        // A recomputation choice the engine answers as the one now chosen leaves the list (issue 25 item 4): said why.
+        if (await widget.locator(`select[name="${name}"] option[value="${v}"]:not([disabled])`).count() === 0) {
+          assert.equal(name, 'recompute', `${p.id}: ${name} = ${v} left the list`);
+          assert.match(await widget.locator('select[name="recompute"] ~ .hint').textContent(), / is not offered: the engine answers the same step as /);
+          continue;
+        }
         await widget.locator(`select[name="${name}"]`).selectOption(v);
         await check(`${p.id} ${name} = ${v}`);
       }
