@@ -42,10 +42,20 @@ const listed = (widget, out) => widget.locator(`[data-out="${out}"] li code`).al
 test('MFU figure: a dropped config.json is shown as the engine reads it, then runs with its numbers', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 1280 });
   const widget = await widgetReady(page, 'parascope-mfu');
+  const asked = [];
+  page.on('request', (r) => asked.push([r.method(), new URL(r.url()).pathname, r.postData() ?? '']));
   await openImport(widget);
   await dropFile(page, widget, 'config.json', llama8b);
   const read = widget.locator('[data-out="config-read"]');
   await read.waitFor();
+  // Nothing leaves the page: files are fetched (the panels' code; the planner's engine, preloaded), nothing is sent (the harness
+  // also aborts any request to another origin).
+  for (const [method, path, body] of asked) {
+    assert.equal(method, 'GET', path);
+    assert.equal(body, '', path);
+    assert.ok(!path.includes('128256'), path);
+  }
+  assert.ok(asked.some(([, path]) => /\/config-io[^/]*\.js$/.test(path)), 'the panels\' code, on the first click');
   const answer = engine.call(importRequest('huggingface', llama8b));
   assert.match(await read.textContent(), /32 layers of width 4,096, 32 heads/);
   assert.equal(await widget.locator('textarea[name="config-text"]').inputValue(), llama8b);
