@@ -312,6 +312,12 @@ test('every slider position and enabled option of every preset gives the engine\
     for (const name of ['schedule', 'recompute', 'zero']) {
       const values = await widget.locator(`select[name="${name}"] option:not([disabled])`).evaluateAll((os) => os.map((o) => o.value));
       for (const v of values) {
+        // A recomputation choice the engine answers as the one now chosen leaves the list (issue 25 item 4): said why.
+        if (await widget.locator(`select[name="${name}"] option[value="${v}"]:not([disabled])`).count() === 0) {
+          assert.equal(name, 'recompute', `${p.id}: ${name} = ${v} left the list`);
+          assert.match(await widget.locator('select[name="recompute"] ~ .hint').textContent(), / is not offered: the engine answers the same step as /);
+          continue;
+        }
         await widget.locator(`select[name="${name}"]`).selectOption(v);
         await check(`${p.id} ${name} = ${v}`);
       }
@@ -374,31 +380,40 @@ test('the headline is announced politely and the tiles\' name says how many chip
   await context.close();
 });
 
-test('selective recompute under FlashAttention is said to save nothing beside its control; ZeRO-3\'s memory is explained', async () => {
+test('selective recompute under FlashAttention is not offered apart from none, and why is said beside it; ZeRO-3\'s memory is explained', async () => {
   const { page, problems, context } = await openPage(site(), '', { width: 1280 });
   const widget = await widgetReady(page, 'parascope-mfu');
   const hint = widget.locator('select[name="recompute"] ~ .hint');
   const note = widget.locator('[data-out="memory-note"]');
+  const options = () => widget.locator('select[name="recompute"] option').evaluateAll((els) => els.map((o) => o.value));
   await widget.locator('input[name="preset"][value="llama3-405b"]').check();
-  assert.ok(await hint.isHidden());
-  await widget.locator('select[name="recompute"]').selectOption('selective');
   const none = engine.call(stepRequest('llama3-405b'));
   const selective = engine.call(stepRequest('llama3-405b', { recompute: 'selective' }));
-  assert.equal(selective.hfu, none.hfu, 'the engine: the same HFU as no recomputation');
-  assert.equal(Number(await modelled(widget).getAttribute('data-value')), selective.mfu);
-  assert.ok(await hint.isVisible(), 'the hint is shown beside the control');
-  assert.equal(await hint.textContent(),
-    'Same as none here: FlashAttention keeps no attention scores to recompute.');
+  assert.deepEqual(selective, none, 'the engine: the same step answer for both');
+  assert.ok(!(await options()).includes('selective'), 'selective is not a distinct choice');
+  assert.ok((await options()).includes('full'));
+  assert.ok(await hint.isVisible(), 'the reason is shown beside the control');
+  assert.equal(await hint.getAttribute('title'),
+    'Selective is not offered: the engine answers the same step as none (FlashAttention leaves it no attention ' +
+    'scores to recompute).');
+  // Full recomputation differs: the hint goes, both none and full are there (selective still the same as none).
+  await widget.locator('select[name="recompute"]').selectOption('full');
+  const full = engine.call(stepRequest('llama3-405b', { recompute: 'full' }));
+  assert.equal(Number(await modelled(widget).getAttribute('data-value')), full.mfu);
+  assert.ok(await hint.isHidden());
+  assert.ok((await options()).includes('selective'), 'beside full, selective differs: offered');
+  await widget.locator('select[name="recompute"]').selectOption('none');
   assert.equal(await note.textContent(), '', 'ZeRO-2: nothing to explain');
   await widget.locator('select[name="zero"]').selectOption('3');
-  const zero3 = engine.call(stepRequest('llama3-405b', { recompute: 'selective', zero: 3 }));
+  const zero3 = engine.call(stepRequest('llama3-405b', { zero: 3 }));
   assert.ok(zero3.memory_per_gpu.note, 'the engine notes ZeRO-3 in a pipeline');
   assert.match(await note.textContent(), /^Why more than ZeRO-2: in a pipeline, ZeRO-3 keeps the gathered weights/);
   assert.ok(await note.isVisible());
   assert.equal(await hint.textContent(), await hint.getAttribute('title'), 'the whole hint in its title');
-  // Megatron-LM of 2022 ran without FlashAttention: selective recomputes the attention core there, and nothing is said.
+  // Megatron-LM of 2022 ran without FlashAttention: selective recomputes the attention core there, and is offered.
   await widget.locator('input[name="preset"][value="gpt3-175b"]').check();
   assert.equal(await widget.locator('select[name="recompute"]').inputValue(), 'selective');
+  assert.ok((await options()).includes('none'));
   assert.ok(await hint.isHidden());
   assert.equal(await note.textContent(), '');
   assert.deepEqual(problems, []);
@@ -426,7 +441,7 @@ for (const width of [1280, 360]) {
     await widget.locator('select[name="schedule"]').selectOption('dualpipe'); // a hint under vpp, maybe more
     await measure('dualpipe');
     await widget.locator('input[name="preset"][value="llama3-405b"]').check();
-    await widget.locator('select[name="recompute"]').selectOption('selective'); // "same as none" beside it
+    // "selective is not offered" beside recomputation (at none)
     await widget.locator('select[name="zero"]').selectOption('3'); // why ZeRO-3 holds more, under the memory bar
     assert.notEqual(await widget.locator('[data-out="memory-note"]').textContent(), '');
     await measure('zero-3 note');

@@ -47,7 +47,7 @@ test('a small plan shows the engine\'s ranking; its best row loads into the MFU 
   const text = await out(page, 'best');
   assert.match(text, new RegExp(`MFU ${(best.mfu * 100).toFixed(1)}\\s%`));
 
-  await page.locator('parascope-planner tbody tr[data-rank="1"] button').click();
+  await page.locator('parascope-planner tbody tr[data-rank="1"] button.planner-load').click();
   await page.waitForFunction((v) => {
     const el = document.querySelector('parascope-mfu');
     return el?.hasAttribute('data-ready') && el.shadowRoot.querySelector('[data-out="modelled-mfu"]')?.dataset.value === String(v);

@@ -5,7 +5,9 @@ import { test } from 'node:test';
 
 import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 import { deviceWords } from '../../web/widgets/mfu/model/devices.js';
-import { presetSplit, stepRequest } from '../../web/widgets/mfu/model/split.js';
+import { presetSplit, sameStepChoices, stepRequest } from '../../web/widgets/mfu/model/split.js';
+import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
+import { engineList } from '../../web/lib/model/engine-lists.js';
 import { bandText, memoryNote, recomputeHint, stepView } from '../../web/widgets/mfu/model/step-view.js';
 import { nodeEngine } from './node-engine.mjs';
 
@@ -53,21 +55,30 @@ test("one pipeline stage: the engine's float-noise bubble is not called waiting"
   assert.doesNotMatch(v.dashboardNote, /\(0 %/);
 });
 
-test('beside recomputation: selective under FlashAttention is said to save nothing, as the engine answers (issue 25 item 4)', () => {
+test('beside recomputation: a choice the engine answers as the one chosen is not offered, and why (issue 25 item 4)', () => {
+  const twins = (id, patch = {}) => {
+    const p = PRESETS.find((x) => x.id === id);
+    const ask = makeAsker(engine);
+    return sameStepChoices(ask, p, { ...presetSplit(p), ...patch }, engineList('recompute'));
+  };
   const none = view('llama3-405b', { recompute: 'none' }).r;
   const selective = view('llama3-405b', { recompute: 'selective' }).r;
-  assert.equal(selective.hfu, none.hfu, 'the engine: same HFU as none');
-  assert.equal(selective.memory_per_gpu.total, none.memory_per_gpu.total);
+  assert.deepEqual(selective, none, 'the engine: the whole step answer is the same');
+  assert.deepEqual(twins('llama3-405b'), ['selective']);
+  assert.deepEqual(twins('llama3-405b', { recompute: 'selective' }), ['none']);
   assert.equal(
-    recomputeHint('selective', selective),
-    'Same as none here: FlashAttention keeps no attention scores to recompute.',
+    recomputeHint('none', ['selective']),
+    'Selective is not offered: the engine answers the same step as none (FlashAttention leaves it no attention ' +
+      'scores to recompute).',
   );
-  assert.equal(recomputeHint('none', none), '');
-  // Megatron-LM of 2022 ran without FlashAttention: there selective recomputes the attention core, and nothing is said.
-  const gpt3 = view('gpt3-175b', { recompute: 'selective' }).r;
-  assert.ok(gpt3.compute_split.recompute_at_peak > 0);
-  assert.equal(recomputeHint('selective', gpt3), '');
-  assert.equal(recomputeHint('full', view('llama3-405b', { recompute: 'full' }).r), '');
+  assert.match(
+    recomputeHint('selective', ['none']),
+    /^None is not offered: the engine answers the same step as selective/,
+  );
+  assert.equal(recomputeHint('none', []), '');
+  // Megatron-LM of 2022 ran without FlashAttention: there selective recomputes the attention core, and is offered.
+  assert.deepEqual(twins('gpt3-175b'), []);
+  assert.deepEqual(twins('llama3-405b', { recompute: 'full' }), []);
 });
 
 test("ZeRO-3 in a pipeline: the engine's memory note reaches the reader in a reader's words (issue 25 item 8)", () => {

@@ -67,10 +67,12 @@ export function widgetTools(widget) {
         ),
       )
     : [];
+  const extra = widget.extraTools?.() ?? null; // a figure's own tools (lib/config-io-tools.js: import, export)
   const element = h(
     'div',
-    { class: 'tools screen-only', hidden: !copy && downloads.length === 0 },
+    { class: 'tools screen-only', hidden: !copy && downloads.length === 0 && !extra },
     copy,
+    extra,
     downloads.length
       ? h('span', { class: 'tools-downloads' }, h('span', { class: 'tools-label' }, 'Download'), ...downloads)
       : null,

@@ -12,14 +12,28 @@ import { yourRunPanel } from './your-run.js';
 import { makeAsker } from './model/asker.js';
 import { deviceWords } from './model/devices.js';
 import { ATTRIBUTES as A } from './attributes.js';
-import { MFU_CUSTOM } from './model/custom.js';
-import { SELECTS, SLIDERS, choices, offered, presetSplit, resolve, settle, stepRequest } from './model/split.js';
+import { MFU_CUSTOM, MFU_IMPORTED, importedRun } from './model/custom.js';
+import { configTools } from '../../lib/config-io-tools.js';
+import {
+  SELECTS,
+  SLIDERS,
+  choices,
+  offered,
+  presetSplit,
+  resolve,
+  sameStepChoices,
+  settle,
+  stepRequest,
+} from './model/split.js';
 import { recomputeHint, stepView } from './model/step-view.js';
 import { stepBar } from './step-bar.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
+
+/** The recomputation values the figure may offer (the engine's list). */
+const offeredRecompute = (listed) => listed.recompute.map(([v]) => v);
 
 /** A control's value as the reader sees it ("2,048", "Interleaved 1F1B"); `listed`: the widget's this.choices. */
 function shown(key, value, listed) {
@@ -213,6 +227,7 @@ class ParascopeMfu extends ParascopeWidget {
 
   preset() {
     if (this.mode === MFU_CUSTOM) return this.custom;
+    if (this.mode === MFU_IMPORTED) return this.imported;
     return PRESETS.find((p) => p.id === this.mode) ?? null;
   }
 
@@ -294,7 +309,9 @@ class ParascopeMfu extends ParascopeWidget {
     this.about.textContent =
       p.id === MFU_CUSTOM
         ? `${p.label} on ${p.where}, split as the planner (or this figure's attributes) chose; move the controls to re-split it.`
-        : `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
+        : p.id === MFU_IMPORTED
+          ? `Your config: ${p.label} on ${p.where}, split as your file says; move the controls to re-split it.`
+          : `${p.label} on ${p.where}. Not stated in the paper, our choice: ${p.assumed}`;
     this.showPublished(p);
     this.update(this.startMoves ?? []);
     this.startMoves = [];
@@ -320,7 +337,11 @@ class ParascopeMfu extends ParascopeWidget {
     this.shownStep = { request, response: answer.response };
     if (!answer.response) throw new Error(`internal: the settled split was refused (${answer.error.message})`);
     if (!keepHints) this.paintStep(p, answer.response); // a drag's release: the figure is already this split's
-    this.showMoves(moved, keepHints, { recompute: recomputeHint(this.split.recompute, answer.response) });
+    // Choices the engine answers exactly as the one chosen are not offered apart from it (issue 25 item 4).
+    if (renew || !this.twins) this.twins = sameStepChoices(this.asker, p, this.split, offeredRecompute(this.choices));
+    const standing = recomputeHint(this.split.recompute, this.twins, (v) => shown('recompute', v, this.choices));
+    this.showMoves(moved, keepHints);
+    if (!moved.some((m) => m.key === 'recompute')) this.hintOn('recompute', standing);
     this.stateChanged();
     // Mid-drag the offers stay as they were, unless a moved control now holds a value its slider does not offer.
     if (!renew && SLIDERS.every(([key]) => this.stops[key].includes(this.split[key]))) {
@@ -335,6 +356,8 @@ class ParascopeMfu extends ParascopeWidget {
       c.input.disabled = offers[key].length < 2;
       c.set(offers[key].indexOf(this.split[key]));
     }
+    const listed = this.choices.recompute.filter(([v]) => !this.twins.includes(v));
+    this.controls.recompute.input.replaceChildren(...listed.map(([v, t]) => h('option', { value: v }, t)));
     for (const [key] of SELECTS) {
       const c = this.controls[key];
       for (const option of c.input.options) {
@@ -435,7 +458,7 @@ class ParascopeMfu extends ParascopeWidget {
 
   /** The run shown, as attributes (permalinks, file names): the preset and its split, or "your run"'s fields. */
   linkState() {
-    if (!this.mode) return null;
+    if (!this.mode || this.mode === MFU_IMPORTED) return null; // an imported model is no attribute: no link to it
     if (this.mode === YOUR_RUN) {
       const r = this.run;
       return {
@@ -462,6 +485,41 @@ class ParascopeMfu extends ParascopeWidget {
     for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];
     for (const [key] of SELECTS) state[key] = this.split[key] === '' ? null : this.split[key];
     return state;
+  }
+
+  /** "Use my config" and "Export as…" in the tools row (lib/config-io-tools.js; their code loads on first use). */
+  extraTools() {
+    this.configTools ??= configTools(this, {
+      importing: () => ({
+        // A DeepSpeed config has no model nor tp/pp: the run shown now gives them (config_import's `base`).
+        base: this.preset() ? { ...stepRequest(this.preset(), this.split), op: undefined } : null,
+        keeps:
+          'Used here: the model, the accelerators, the split, the batch and the memory settings; the controls then ' +
+          're-split it.',
+        needsStep: true,
+        onUse: (request) => this.useImported(request),
+      }),
+      exporting: () => {
+        const p = this.preset();
+        if (!p || !this.shownStep) return null;
+        return {
+          request: this.shownStep.request,
+          words: this.exportFigure().words,
+          title: `This run (${p.label}), as split now, in a launcher's settings (written by the engine):`,
+        };
+      },
+    });
+    return this.configTools.element;
+  }
+
+  /** Runs an imported step request (config_import's, checked by the engine) as the figure's run. */
+  useImported(request) {
+    this.imported = importedRun(request, this.presets);
+    for (const radio of this.root.querySelectorAll('input[name="preset"]')) radio.checked = false;
+    this.mode = MFU_IMPORTED;
+    this.split = settle(this.asker, this.imported, presetSplit(this.imported)).split;
+    this.startMoves = [];
+    this.show();
   }
 
   showPublished(p) {

@@ -22,6 +22,8 @@ import {
   tableRows,
 } from './model/view.js';
 import { watchSize } from '../../lib/size-watch.js';
+import { configTools } from '../../lib/config-io-tools.js';
+import { IMPORTED, importedInputs, modelLabel } from './model/imported.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
@@ -61,13 +63,13 @@ class ParascopePlanner extends ParascopeWidget {
       globalBatch: this.intAttribute('global-batch', A['global-batch']),
       objective: this.choiceAttribute('objective', this.presets.plan_objectives, A.objective.fallback),
     };
-    const options = controlOptions(this.presets, this.inputs);
+    const options = this.#options();
     const select = (key, label) =>
       selectControl({
         label,
         name: key,
         options: options[key],
-        value: String(this.inputs[key]),
+        value: key === 'model' && typeof this.inputs.model !== 'string' ? IMPORTED : String(this.inputs[key]),
         onChange: (v) => this.change(key, v),
       });
     this.controls = {
@@ -181,7 +183,8 @@ class ParascopePlanner extends ParascopeWidget {
 
   /** The reader changed a control: a new search (which cancels the running one). */
   change(key, value) {
-    const next = { ...this.inputs, [key]: key === 'gpus' || key === 'globalBatch' ? Number(value) : value };
+    const typed = key === 'model' && value === IMPORTED ? this.importedModel : value;
+    const next = { ...this.inputs, [key]: key === 'gpus' || key === 'globalBatch' ? Number(typed) : typed };
     if (sameInputs(next, this.inputs)) return;
     this.inputs = next;
     this.search();
@@ -277,6 +280,22 @@ class ParascopePlanner extends ParascopeWidget {
               },
               String(r.rank),
             ),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'planner-export',
+                name: 'planner-export',
+                'aria-label': `Export rank ${r.rank} as a launcher's settings`,
+                title: "Export as a launcher's settings",
+                onclick: (e) => {
+                  e.stopPropagation();
+                  const what = this.#rowExport(i);
+                  if (what) this.configTools?.openExport(what);
+                },
+              },
+              '⤓',
+            ),
           ),
           h(
             'td',
@@ -310,6 +329,12 @@ class ParascopePlanner extends ParascopeWidget {
     const result = this.answer?.results[i];
     if (!result) return;
     const inputs = this.answered.inputs;
+    if (typeof inputs.model !== 'string') {
+      this.out.loaded.textContent =
+        "An imported model cannot be loaded into the other figures: they run the engine's own models. Its row's " +
+        "Export button writes it in a launcher's settings.";
+      return;
+    }
     const step = this.ask(stepRequestOf(inputs, result), 'load');
     if (!step) return;
     const plan = loadValues(inputs, result.parallel, step);
@@ -358,7 +383,67 @@ class ParascopePlanner extends ParascopeWidget {
 
   /** The inputs as attributes (permalinks, file names). */
   linkState() {
+    if (this.inputs && typeof this.inputs.model !== 'string') return null; // an imported model is no attribute
     return this.inputs ? inputsAsAttributes(this.inputs) : null;
+  }
+
+  /** The model select's options with the imported model (if any) among them, and the other controls' options. */
+  #options() {
+    const options = controlOptions(this.presets, this.inputs);
+    if (this.importedModel) options.model = [...options.model, [IMPORTED, modelLabel(this.importedModel)]];
+    return options;
+  }
+
+  /** "Use my config" and "Export as…" in the tools row (lib/config-io-tools.js; their code loads on first use). */
+  extraTools() {
+    this.configTools ??= configTools(this, {
+      importing: () => ({
+        // A DeepSpeed config has no model: the planner's model, accelerator, GPUs and batch are config_import's base.
+        base: {
+          model: this.inputs.model,
+          hardware: this.inputs.hardware,
+          cluster: { gpus: this.inputs.gpus },
+          parallel: { global_batch: this.inputs.globalBatch },
+        },
+        keeps:
+          'Used here: the model, the accelerator, the GPU count and the global batch; the planner searches the split ' +
+          "itself (and costs the engine's default software stack).",
+        needsStep: false,
+        onUse: (request) => this.useImported(request),
+      }),
+      exporting: () => this.#rowExport(Math.max(0, this.loadedIndex ?? 0)),
+    });
+    return this.configTools.element;
+  }
+
+  /** Result `i` as the export panel takes it: its step request, file-name words and a title; null without one. */
+  #rowExport(i) {
+    const result = this.answer?.results[i];
+    if (!result) return null;
+    const inputs = this.answered.inputs;
+    const r = tableRows(this.answer, this.capacity())[i];
+    return {
+      request: stepRequestOf(inputs, result),
+      words: ['plan', `rank${i + 1}`, modelLabel(inputs.model, true), `${inputs.gpus}x${inputs.hardware}`],
+      title: `Rank ${i + 1} (${r.split}, ${r.schedule}) in a launcher's settings (written by the engine):`,
+    };
+  }
+
+  /** Takes an imported run's model, accelerator, GPU count and global batch, and searches again. */
+  useImported(request) {
+    const next = importedInputs(this.inputs, request, this.presets);
+    if (typeof next.model !== 'string') this.importedModel = next.model;
+    this.inputs = next;
+    const options = this.#options();
+    for (const [key, c] of Object.entries(this.controls)) {
+      const value = key === 'model' && typeof next.model !== 'string' ? IMPORTED : String(next[key]);
+      c.input.replaceChildren(
+        ...options[key].map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+      );
+      c.input.value = value;
+    }
+    this.search();
+    this.stateChanged();
   }
 
   /** What an export holds: the figure as drawn, the engine's plan answer, the ranked rows as a table. */
@@ -367,8 +452,8 @@ class ParascopePlanner extends ParascopeWidget {
     const i = this.answered?.inputs ?? this.inputs;
     const rows = this.answer ? tableRows(this.answer, this.capacity()) : [];
     return {
-      title: `Plan: ${i.model} on ${i.gpus} × ${i.hardware}, global batch ${i.globalBatch}`,
-      words: ['plan', i.model, `${i.gpus}x${i.hardware}`, `gb${i.globalBatch}`],
+      title: `Plan: ${modelLabel(i.model)} on ${i.gpus} × ${i.hardware}, global batch ${i.globalBatch}`,
+      words: ['plan', modelLabel(i.model, true), `${i.gpus}x${i.hardware}`, `gb${i.globalBatch}`],
       root: this.root,
       data: { request: this.answered?.request ?? this.request, response: this.answer ?? null },
       table: [

@@ -224,3 +224,17 @@ export function settle(ask, preset, split) {
   const own = ask(stepRequest(preset, base));
   return { split: settled(base, own.response), moved: [], response: own.response, fellBack: true };
 }
+
+/**
+ * The recomputation choices the engine answers exactly as the one chosen: offered values whose whole `step` answer
+ * equals the current split's (under FlashAttention selective recomputes nothing, so it answers as none:
+ * engine/src/layer_part.cpp). The figure does not offer them as distinct choices. Asks `step` once per value.
+ */
+export function sameStepChoices(ask, preset, split, offers) {
+  const own = JSON.stringify(ask(stepRequest(preset, split)).response);
+  return offers.filter((v) => {
+    if (v === split.recompute) return false;
+    const answer = ask(stepRequest(preset, { ...split, recompute: v }));
+    return Boolean(answer.response) && JSON.stringify(answer.response) === own;
+  });
+}

@@ -32,12 +32,20 @@ export function bandText(band) {
 }
 
 /**
- * The line beside the recomputation control: with selective chosen and the engine's answer recomputing nothing
- * (`compute_split.recompute_at_peak` 0: under FlashAttention the engine treats selective as none), say so.
+ * The line beside the recomputation control when choices are not offered because the engine answers the same step
+ * for them as for the one chosen (`twins`: from sameStepChoices). Selective beside none is the case the engine has:
+ * under FlashAttention the attention core keeps no score matrix, so selective recomputation has nothing to redo.
  */
-export function recomputeHint(recompute, r) {
-  if (recompute !== 'selective' || r.compute_split.recompute_at_peak !== 0) return '';
-  return 'Same as none here: FlashAttention keeps no attention scores to recompute.';
+export function recomputeHint(recompute, twins, label = (v) => v) {
+  if (!twins.length) return '';
+  const pair = [recompute, ...twins].sort().join(' ');
+  if (pair === 'none selective') {
+    const why = 'FlashAttention leaves it no attention scores to recompute';
+    return recompute === 'none'
+      ? `Selective is not offered: the engine answers the same step as none (${why}).`
+      : `None is not offered: the engine answers the same step as selective (${why}).`;
+  }
+  return `Not offered: ${twins.map(label).join(', ')}, for which the engine answers the same step as this.`;
 }
 
 /**
