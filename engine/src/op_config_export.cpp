@@ -171,6 +171,11 @@ json op_config_export(RequestReader& request) {
   const StepRequest s = read_step_request(step);
   step.finish();
   request.finish();
+  try {
+    check(s);  // step's own rules: a run step refuses has no launch settings
+  } catch (const RequestError& e) {
+    throw RequestError(e.code, e.message, e.field.empty() ? "request" : "request." + e.field);
+  }
   if (format != "megatron") {
     json tt = format == "torchtitan" ? export_torchtitan(s) : format == "nemo" ? export_nemo(s) : export_deepspeed(s);
     json out;

@@ -162,4 +162,22 @@ TEST(ConfigExport, RefusalsNameTheField) {
   EXPECT_NE(r["error"]["field"].get<std::string>().find("request."), std::string::npos) << r.dump();
 }
 
+TEST(ConfigExport, ARunStepRefusesGetsNoLaunchSettingsInAnyFormat) {
+  // DualPipe at one stage: step refuses it (inconsistent, parallel.pp); an export used to write it with a note.
+  const json run = {{"op", "step"},
+                    {"model", "llama3-8b"},
+                    {"hardware", "h100-sxm"},
+                    {"cluster", {{"gpus", 16}}},
+                    {"parallel", {{"tp", 2}, {"global_batch", 16}, {"schedule", "dualpipe"}}}};
+  const json step = ask(run);
+  ASSERT_TRUE(step.contains("error")) << step.dump();
+  for (const char* format : {"megatron", "nemo", "torchtitan", "deepspeed"}) {
+    const json r = ask({{"op", "config_export"}, {"format", format}, {"request", run}});
+    ASSERT_TRUE(r.contains("error")) << format << " " << r.dump();
+    EXPECT_EQ(r["error"]["code"], step["error"]["code"]) << format;
+    EXPECT_EQ(r["error"]["message"], step["error"]["message"]) << format;
+    EXPECT_EQ(r["error"]["field"], "request." + step["error"]["field"].get<std::string>()) << format;
+  }
+}
+
 }  // namespace
