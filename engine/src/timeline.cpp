@@ -269,6 +269,7 @@ Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std
     g.stage = s;
     g.gpu = s * per_stage_gpus;
     g.slowest = s == m.core.slowest_stage;
+    g.events.reserve(std::size_t(count_events(run, m, {s})));
     double stream = 0;  // seconds the compute stream is busy or waits on an exposed collective
     for (std::size_t i = begin[std::size_t(s)]; i < begin[std::size_t(s) + 1]; ++i) {
       const PipelineOp& op = sim.ops[i];

@@ -2,8 +2,10 @@
 // (<= 100 ms in the wasm: the requests are kept for run-web.mjs), its Chrome trace <= 20 MB. Measured, never asserted.
 #include <string>
 
+#include "../../engine/src/timeline.hpp"
 #include "bench.hpp"
 #include "parascope/api.hpp"
+#include "parascope/presets.hpp"
 
 namespace {
 
@@ -31,6 +33,26 @@ const bool registered = add("timeline (issue 29 budget)", [] {
     report(std::string("timeline, 64 x 512, ") + format + " answer size", double(answer.size()) / 1e6, "MB",
            std::string(format) == "chrome" ? "<= 20 MB" : "");
   }
+  // The events alone, no JSON: what the op spends before writing its answer (default efficiencies, not
+  // megatron-core's).
+  parascope::TrainingRun run;
+  run.model = *parascope::find_model("megatron-1t");
+  run.hardware = *parascope::find_hardware("a100-80gb");
+  run.cluster.gpus = 3072;
+  run.cluster.gpus_per_node = run.hardware.gpus_per_node;
+  run.cluster.intra_bandwidth = run.hardware.intra_bandwidth;
+  run.cluster.intra_latency = run.hardware.intra_latency;
+  run.cluster.inter_bandwidth = run.hardware.inter_bandwidth;
+  run.cluster.inter_latency = run.hardware.inter_latency;
+  run.parallel.tp = 8;
+  run.parallel.pp = 64;
+  run.parallel.dp = 6;
+  run.parallel.global_batch = 3072;
+  const parascope::Efficiency eff;
+  std::int64_t events = 0;
+  const Timing built = time_calls([&] { events = parascope::detail::build_timeline(run, eff, {}).events; }, 1.0);
+  report("timeline, 64 x 512, the events alone (build_timeline, no JSON), " + std::to_string(events) + " events",
+         built.median * 1e3, "ms", "<= 50 ms native");
   // One stage only: what a figure showing the slowest GPU asks.
   std::string one = request("columns");
   one.insert(one.size() - 1, R"(,"stages":[63])");
