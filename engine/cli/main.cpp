@@ -1,10 +1,14 @@
 // The native CLI: one JSON request from stdin (or a file named as the argument) -> one JSON response on stdout.
-// Exit 0 on success, 2 when the response is an error object, 1 when the input cannot be read.
+// Exit 0 on success, 2 when the response is an error object, 1 when the input cannot be read (or written).
+// --trace FILE: for a step or timeline request, also writes the step's Chrome trace (the timeline op's "chrome").
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "parascope/api.hpp"
 
@@ -28,20 +32,58 @@ std::optional<std::string> read_request(std::FILE* in) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc > 2 || (argc == 2 && (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help"))) {
-    std::cerr << "usage: parascope [request.json]   (reads the request from stdin when no file is given)\n"
-                 "example: echo '{\"op\": \"version\"}' | parascope\n";
-    return argc == 2 ? 0 : 1;
+/// The timeline op's Chrome trace of a step or timeline request, written to `path`: 0, or 2 (the engine refused it:
+/// its error object on stdout) or 1 (not such a request, or the file cannot be written; a line on stderr).
+int write_trace(const std::string& request_text, const std::string& path) {
+  nlohmann::json request = nlohmann::json::parse(request_text, nullptr, false);
+  const bool timed =
+      request.is_object() && request.contains("op") && (request["op"] == "step" || request["op"] == "timeline");
+  if (!timed) {
+    std::cerr << "parascope: --trace takes a \"step\" or \"timeline\" request\n";
+    return 1;
   }
-  std::FILE* in = argc == 2 ? std::fopen(argv[1], "rb") : stdin;
+  request["op"] = "timeline";
+  request["format"] = "chrome";
+  const std::string trace = parascope::call(request.dump());
+  if (parascope::is_error_response(trace)) {
+    std::cout << trace << "\n";
+    return 2;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << trace << "\n";
+  if (!out.flush()) {
+    std::cerr << "parascope: cannot write " << path << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string trace_path;
+  if (args.size() >= 2 && args[0] == "--trace") {
+    trace_path = args[1];
+    args.erase(args.begin(), args.begin() + 2);
+  }
+  if (args.size() > 1 || (args.size() == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "--trace"))) {
+    std::cerr
+        << "usage: parascope [--trace FILE] [request.json]   (reads the request from stdin when no file is given)\n"
+           "  --trace FILE  also write a step or timeline request's Chrome trace (Perfetto, chrome://tracing)\n"
+           "example: echo '{\"op\": \"version\"}' | parascope\n";
+    return args.size() == 1 && args[0] != "--trace" ? 0 : 1;
+  }
+  const std::string name = args.empty() ? "standard input" : args[0];
+  std::FILE* in = args.empty() ? stdin : std::fopen(args[0].c_str(), "rb");
   std::optional<std::string> request = in ? read_request(in) : std::nullopt;
   if (in && in != stdin) std::fclose(in);
   if (!request) {
-    std::cerr << "parascope: cannot read " << (argc == 2 ? argv[1] : "standard input") << "\n";
+    std::cerr << "parascope: cannot read " << name << "\n";
     return 1;
   }
   const std::string response = parascope::call(*request);
+  if (!trace_path.empty() && !parascope::is_error_response(response)) {
+    if (const int status = write_trace(*request, trace_path); status != 0) return status;
+  }
   std::cout << response << "\n";
   return parascope::is_error_response(response) ? 2 : 0;
 }

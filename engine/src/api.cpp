@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "json_out.hpp"
+#include "json_text.hpp"
 #include "ops.hpp"
 #include "parse_json.hpp"
 #include "pipeline_compiled.hpp"
@@ -168,9 +169,14 @@ std::string call(std::string_view request_text) {
   std::string response = detail::answer_or_error([&] {
     json request;
     std::string refusal;
-    return detail::read_request(request_text, request, refusal) ? detail::checked(detail::dispatch(request)) : refusal;
+    if (!detail::read_request(request_text, request, refusal)) return refusal;
+    const json answer = detail::dispatch(request);
+    // An answer too large to build as a tree comes as text (json_text.hpp: the timeline's columns and trace).
+    if (!detail::text_answer().empty()) return std::move(detail::text_answer());
+    return detail::checked(answer);
   });
-  detail::trim_compiled_pipelines();  // keep only small schedules compiled for the next call
+  std::string().swap(detail::text_answer());  // released, like the attachment: the wasm heap never shrinks
+  detail::trim_compiled_pipelines();          // keep only small schedules compiled for the next call
   return response;
 }
 

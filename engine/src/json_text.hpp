@@ -1,0 +1,38 @@
+/// JSON written straight as text, for answers too large to build as a tree first (the timeline's columns and Chrome
+/// trace: hundreds of thousands of events, ~1 KB each as nlohmann objects, ~100 bytes as text). Numbers and strings
+/// come out exactly as the JSON writer writes them, so such an answer reads like any other.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "json_out.hpp"
+
+namespace parascope::detail {
+
+class JsonText {
+ public:
+  /// A double as json(x).dump() writes it ("1.0", "2.5e-07"); throws out_of_range when it is not finite.
+  void number(double x);
+  void integer(std::int64_t n);
+  /// A string, quoted and escaped as the JSON writer does.
+  void string(std::string_view s);
+  /// `"key":`
+  void key(std::string_view k);
+  void raw(std::string_view s) { out_ += s; }
+  void raw(char c) { out_ += c; }
+  std::string& text() { return out_; }
+
+ private:
+  std::string out_;
+};
+
+/// `header`'s text with its member `key` (null in it) written as `body`: a small tree around a large text, keys
+/// kept in the writer's order.
+std::string splice(const json& header, const char* key, const std::string& body);
+
+/// The answer an op wrote as text (call() answers it as it is, instead of the op's returned JSON, when not empty).
+std::string& text_answer();
+
+}  // namespace parascope::detail

@@ -1,0 +1,73 @@
+// The "timeline" operation: a step request -> that step per GPU and stream, as events, columns or a Chrome trace.
+#include <algorithm>
+
+#include "json_out.hpp"
+#include "json_text.hpp"
+#include "ops.hpp"
+#include "step_json.hpp"
+#include "timeline.hpp"
+#include "timeline_chrome.hpp"
+#include "timeline_json.hpp"
+
+namespace parascope::detail {
+
+namespace {
+
+/// Events an answer may carry, by format: objects cost ~1 KB each to build as JSON (engine/API.md, "timeline");
+/// columns and the Chrome trace are written as text (~60 and ~190 bytes an event) beside the events (~80 bytes).
+constexpr std::int64_t kMaxObjectEvents = 25'000;
+constexpr std::int64_t kMaxListedEvents = 500'000;
+
+/// The optional "stages" list: distinct stage indices in [0, pp), at least one.
+std::vector<std::int64_t> read_stages(RequestReader& request, std::int64_t pp) {
+  std::vector<std::int64_t> stages;
+  request.accept("stages");
+  if (!request.has("stages")) return stages;
+  const json& list = request.value("stages");
+  if (!list.is_array() || list.empty()) {
+    refuse(code::wrong_type, {"stages must be a non-empty array of pipeline stage indices"}, "stages");
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& v = list[i];
+    const std::string field = "stages[" + std::to_string(i) + "]";
+    if (!v.is_number_integer() && !v.is_number_unsigned()) {
+      refuse(code::wrong_type, {"each stage must be an integer index"}, field);
+    }
+    const std::int64_t s =
+        v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(pp) ? pp : v.get<std::int64_t>();
+    if (s < 0 || s >= pp)
+      refuse(code::out_of_range, {"a stage index is in [0, ", pp - 1, "] (parallel.pp = ", pp, "); got ", s}, field);
+    if (std::find(stages.begin(), stages.end(), s) != stages.end()) {
+      refuse(code::invalid_value, {"stage ", s, " is listed twice"}, field);
+    }
+    stages.push_back(s);
+  }
+  return stages;
+}
+
+}  // namespace
+
+json op_timeline(RequestReader& request) {
+  const StepRequest s = read_step_request(request);
+  const std::vector<std::int64_t> stages = read_stages(request, s.run.parallel.pp);
+  const std::string format = request.choice_or("format", "objects", {"objects", "columns", "chrome"});
+  const bool sent_format = request.has("format");
+  request.finish();
+  check(s);  // the step op's refusals, in its words
+  const std::int64_t events = timeline_event_count(s.run, s.efficiency, stages);
+  const std::int64_t limit = format == "objects" ? kMaxObjectEvents : kMaxListedEvents;
+  if (events > limit) {
+    refuse(code::too_large,
+           {"this timeline has ", events, " events; an answer carries at most ", kMaxObjectEvents,
+            " as objects (format \"objects\", the default) and ", kMaxListedEvents,
+            " as \"columns\" or \"chrome\"; fewer stages (\"stages\") or microbatches make fewer"},
+           sent_format ? "format" : "stages");
+  }
+  const Timeline t = build_timeline(s.run, s.efficiency, stages);
+  if (format == "objects") return timeline_objects(t);
+  // Columns and the trace are written as text (json_text.hpp): call() answers that text.
+  text_answer() = format == "chrome" ? timeline_chrome_text(t) : timeline_columns_text(t);
+  return json();
+}
+
+}  // namespace parascope::detail

@@ -1,0 +1,289 @@
+// The timeline: the cost model's step (step_core, finish_step's phases) and its pipeline simulated op by op at the
+// same op times; each op's slot filled with its stage's own work (timeline_work), then the step's tail.
+#include "timeline.hpp"
+
+#include <algorithm>
+
+#include "parascope/pipeline.hpp"
+#include "parascope/schedule.hpp"
+#include "step_finish.hpp"
+#include "timeline_work.hpp"
+
+namespace parascope::detail {
+
+const char* lane_id(Lane lane) {
+  static const char* const ids[kLanes] = {"compute", "tp", "dp", "pp", "ep", "cp", "optimizer"};
+  return ids[int(lane)];
+}
+
+Lane lane_of(EventKind piece) {
+  switch (piece) {
+    case EventKind::tp:
+      return Lane::tp;
+    case EventKind::ep:
+      return Lane::ep;
+    case EventKind::cp:
+      return Lane::cp;
+    case EventKind::send:
+      return Lane::pp;
+    case EventKind::dp:
+      return Lane::dp;
+    case EventKind::optimizer:
+      return Lane::optimizer;
+    default:
+      return Lane::compute;
+  }
+}
+
+namespace {
+
+/// The pipeline stage whose layers an op runs: its own, or on DualPipe's second direction (chunk 1) the mirrored one
+/// (pipeline_orders.cpp: rank r holds part r of one direction and part p−1−r of the other).
+std::int64_t layers_stage(const ParallelConfig& p, std::int64_t stage, int chunk) {
+  return schedule_info(p.schedule).holds_two_stages && p.pp > 1 && chunk == 1 ? p.pp - 1 - stage : stage;
+}
+
+/// The stage an op's output goes to, or −1 when it stays on this GPU (the last forward, the first backward, W).
+std::int32_t send_target(const ParallelConfig& p, std::int64_t stage, int chunk, char kind) {
+  if (kind == 'W' || p.pp == 1) return -1;
+  const std::int64_t pp = p.pp;
+  if (schedule_info(p.schedule).holds_two_stages) {
+    // Direction 0 flows from stage 0 to p−1, direction 1 back; a backward runs against its direction.
+    const int step = ((chunk == 0) == (kind == 'F')) ? 1 : -1;
+    const std::int64_t to = stage + step;
+    return to < 0 || to >= pp ? -1 : std::int32_t(to);
+  }
+  // Chunk c of stage s is virtual stage c·p + s (interleaved 1F1B); the forward goes to the next one.
+  const std::int64_t v = std::int64_t(chunk) * pp + stage, last = pp * p.vpp - 1;
+  const std::int64_t to = kind == 'F' ? v + 1 : v - 1;
+  if (to < 0 || to > last || to % pp == stage) return -1;
+  return std::int32_t(to % pp);
+}
+
+/// The pipeline the timeline simulates: the cost model's (core_spec), ops recorded; DualPipe on one stage as
+/// pipeline_metrics times it (ZB-H1's order).
+PipelineSpec timeline_spec(const TrainingRun& run, const StepCore& core) {
+  PipelineSpec spec = core_spec(run, core);
+  if (spec.stages == 1 && spec.schedule == Schedule::dualpipe) spec.schedule = Schedule::zb_h1;
+  spec.record_ops = true;
+  return spec;
+}
+
+/// Everything one op's events read: the op's slot and the stage's work in it.
+struct Slots {
+  double f = 0, b = 0, w = 0;
+  double of(char kind) const { return kind == 'F' ? f : kind == 'B' ? b : w; }
+};
+
+const OpWork& work_of(const StageWork& s, char kind) { return kind == 'F' ? s.f : kind == 'B' ? s.b : s.w; }
+
+/// Seconds of an op's slot its stage does not fill: emitted as a wait when more than rounding.
+double wait_of(const OpWork& w, double slot) {
+  const double rest = slot - w.total();
+  return rest > 1e-9 * slot ? rest : 0.0;
+}
+
+int events_of(const OpWork& w, double slot, bool sends) {
+  return (w.kernels > 0) + (w.memory > 0) + (w.tp_full > 0) + (w.ep_full > 0) + (w.cp_full > 0) +
+         (wait_of(w, slot) > 0) + (sends ? 1 : 0);
+}
+
+/// What the timeline reads of the cost model, built once.
+struct Model {
+  StepCore core;
+  StepResult step;
+  DataParallelComm dp;
+  OptimizerTimes opt;
+  TimelineKinds kinds;
+  Slots slots;
+  std::vector<StageWork> work;  ///< every stage's ops
+};
+
+void build_model(const TrainingRun& run, const Efficiency& eff, Model& m, bool scheduled) {
+  build_core(run, eff, m.core);
+  const StepCore& c = m.core;
+  const bool split = schedule_info(run.parallel.schedule).splits_backward;
+  m.slots = {c.max_f, c.max_b - c.w_part, c.w_part};
+  m.kinds = timeline_kinds(run, eff);
+  for (std::int64_t s = 0; s < run.parallel.pp; ++s) {
+    m.work.push_back(stage_work(run, eff, m.kinds, c.stages[std::size_t(s)], s == run.parallel.pp - 1, m.slots.b,
+                                split ? m.slots.w : 0.0));
+  }
+  // finish_step's own phases (step_finish.hpp), which read none of the schedule: the same numbers as its breakdown's.
+  const HeldParams held = held_params(run, m.core);
+  m.dp = data_parallel_comm(run, eff, m.core, held);
+  m.opt = optimizer_times(run, eff, m.core, held);
+  if (!scheduled) return;
+  schedule_core(run, m.core);
+  m.step = finish_step(run, eff, m.core, true);
+}
+
+/// The ops stage `s` runs, by chunk and kind: microbatches each (DualPipe: half per direction).
+template <class Visit>
+void for_each_op_kind(const ParallelConfig& p, const PipelineSpec& spec, Visit visit) {
+  const bool split = schedule_info(spec.schedule).splits_backward;
+  const bool two = schedule_info(spec.schedule).holds_two_stages;
+  const std::int64_t m = p.microbatches();
+  for (int chunk = 0; chunk < (two ? 2 : int(p.vpp)); ++chunk) {
+    const std::int64_t n = two ? m / 2 : m;
+    visit(chunk, 'F', n);
+    visit(chunk, 'B', n);
+    if (split) visit(chunk, 'W', n);
+  }
+}
+
+int tail_events(const Model& m) {
+  return (m.dp.time > 0) + (m.dp.slowdown > 0) + (m.opt.accumulation > 0) + (m.opt.optimizer > 0);
+}
+
+std::vector<std::int64_t> chosen(const ParallelConfig& p, const std::vector<std::int64_t>& stages) {
+  if (!stages.empty()) return stages;
+  std::vector<std::int64_t> all;
+  for (std::int64_t s = 0; s < p.pp; ++s) all.push_back(s);
+  return all;
+}
+
+std::int64_t count_events(const TrainingRun& run, const Model& m, const std::vector<std::int64_t>& stages) {
+  const ParallelConfig& p = run.parallel;
+  const PipelineSpec spec = timeline_spec(run, m.core);
+  std::int64_t total = 0;
+  for (std::int64_t s : chosen(p, stages)) {
+    for_each_op_kind(p, spec, [&](int chunk, char kind, std::int64_t n) {
+      const OpWork& w = work_of(m.work[std::size_t(layers_stage(p, s, chunk))], kind);
+      total += n * events_of(w, m.slots.of(kind), send_target(p, s, chunk, kind) >= 0);
+    });
+    total += tail_events(m);
+  }
+  return total;
+}
+
+/// Adds one event (skipped when it has no length and is not a collective of some length).
+TimelineEvent& add(TimelineGpu& g, EventKind piece, double start, double end, double exposed, double amount) {
+  TimelineEvent& e = g.events.emplace_back();
+  e.piece = piece;
+  e.start = start;
+  e.end = end;
+  e.exposed = exposed;
+  e.amount = amount;
+  return e;
+}
+
+/// One op's events on its GPU: kernels, element-wise kernels, then the exposed tails of its collectives (each
+/// collective's hidden part under the kernels before), the slot's rest as a wait, and the send of its output.
+void lay_op(const PipelineOp& op, const OpWork& w, double slot, std::int32_t target, double p2p, double p2p_bytes,
+            TimelineGpu& g, GpuExposed& x) {
+  const std::size_t first = g.events.size();
+  double t = op.start;
+  if (w.kernels > 0) add(g, EventKind::kernels, t, t + w.kernels, w.kernels, w.flops).interference = w.interference;
+  t += w.kernels;
+  if (w.memory > 0) add(g, EventKind::memory, t, t + w.memory, w.memory, w.memory_bytes);
+  t += w.memory;
+  const double stream_end = t;
+  auto collective = [&](EventKind piece, double exposed, double full, double bytes, double count) {
+    if (full <= 0) return;
+    const double start = std::max(op.start, stream_end - (full - exposed));
+    add(g, piece, start, t + exposed, exposed, bytes).count = count;
+    t += exposed;
+  };
+  collective(EventKind::tp, w.tp, w.tp_full, w.tp_bytes, w.tp_count);
+  collective(EventKind::ep, w.ep, w.ep_full, w.ep_bytes, w.ep_count);
+  collective(EventKind::cp, w.cp, w.cp_full, w.cp_bytes, w.cp_count);
+  const double wait = wait_of(w, slot);
+  if (wait > 0) add(g, EventKind::wait, t, t + wait, wait, 0);
+  if (target >= 0) add(g, EventKind::send, op.end, op.end + p2p, 0, p2p_bytes).peer = target;
+  for (std::size_t i = first; i < g.events.size(); ++i) {
+    g.events[i].microbatch = op.microbatch;
+    g.events[i].chunk = op.chunk;
+    g.events[i].op = op.kind;
+  }
+  x.compute += w.kernels;
+  x.memory_bound += w.memory;
+  x.tp_comm += w.tp;
+  x.ep_comm += w.ep;
+  x.cp_comm += w.cp;
+  x.other += wait;
+}
+
+/// After the schedule: the exposed data-parallel wait (the collectives' hidden rest drawn under the last ops), the
+/// kernels' slowdown from the hidden part, a separate gradient accumulation, then the optimizer (step_time's order).
+void lay_tail(const Model& m, double makespan, TimelineGpu& g, GpuExposed& x) {
+  double t = makespan;
+  if (m.dp.time > 0) {
+    add(g, EventKind::dp, std::max(0.0, t - (m.dp.time - m.dp.exposed)), t + m.dp.exposed, m.dp.exposed, m.dp.bytes)
+        .count = m.dp.count;
+  }
+  t += m.dp.exposed;
+  if (m.dp.slowdown > 0) add(g, EventKind::stretch, t, t + m.dp.slowdown, m.dp.slowdown, 0);
+  t += m.dp.slowdown;
+  const double hbm = m.kinds.hbm;
+  if (m.opt.accumulation > 0)
+    add(g, EventKind::accumulation, t, t + m.opt.accumulation, m.opt.accumulation, m.opt.accumulation * hbm);
+  t += m.opt.accumulation;
+  if (m.opt.optimizer > 0) add(g, EventKind::optimizer, t, t + m.opt.optimizer, m.opt.optimizer, m.opt.optimizer * hbm);
+  x.dp_comm = m.dp.exposed;
+  x.compute += m.dp.slowdown;
+  x.memory_bound += m.opt.accumulation;
+  x.optimizer = m.opt.optimizer;
+}
+
+void name_lanes(const StepResult& r, Timeline& out) {
+  for (const AxisTraffic& a : r.axes) {
+    const Lane lane = a.axis == Axis::data       ? Lane::dp
+                      : a.axis == Axis::tensor   ? Lane::tp
+                      : a.axis == Axis::pipeline ? Lane::pp
+                      : a.axis == Axis::expert   ? Lane::ep
+                                                 : Lane::cp;
+    out.links[int(lane)] = a.link;
+    out.collectives[int(lane)] = a.collective;
+  }
+}
+
+}  // namespace
+
+std::int64_t timeline_event_count(const TrainingRun& run, const Efficiency& eff,
+                                  const std::vector<std::int64_t>& stages) {
+  Model m;
+  build_model(run, eff, m, false);
+  check_step_core(run, m.core);
+  return count_events(run, m, stages);
+}
+
+Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std::vector<std::int64_t>& stages) {
+  Model m;
+  build_model(run, eff, m, true);
+  const ParallelConfig& p = run.parallel;
+  const PipelineResult sim = run_pipeline(timeline_spec(run, m.core));
+  Timeline out;
+  out.step = m.step;
+  out.pipeline_makespan = sim.metrics.makespan;
+  out.slowest_stage = m.core.slowest_stage;
+  name_lanes(m.step, out);
+  const std::int64_t per_stage_gpus = run.cluster.gpus / p.pp;
+  // Ops come stage by stage (PipelineResult): where each stage's begin.
+  std::vector<std::size_t> begin(std::size_t(p.pp) + 1, sim.ops.size());
+  for (std::size_t i = sim.ops.size(); i-- > 0;) begin[std::size_t(sim.ops[i].stage)] = i;
+  for (std::int64_t s = p.pp - 1; s >= 0; --s)
+    begin[std::size_t(s)] = std::min(begin[std::size_t(s)], begin[std::size_t(s) + 1]);
+  for (std::int64_t s : chosen(p, stages)) {
+    TimelineGpu& g = out.gpus.emplace_back();
+    g.stage = s;
+    g.gpu = s * per_stage_gpus;
+    g.slowest = s == m.core.slowest_stage;
+    g.events.reserve(std::size_t(count_events(run, m, {s})));
+    double stream = 0;  // seconds the compute stream is busy or waits on an exposed collective
+    for (std::size_t i = begin[std::size_t(s)]; i < begin[std::size_t(s) + 1]; ++i) {
+      const PipelineOp& op = sim.ops[i];
+      const OpWork& w = work_of(m.work[std::size_t(layers_stage(p, s, op.chunk))], op.kind);
+      const double slot = m.slots.of(op.kind);
+      lay_op(op, w, slot, send_target(p, s, op.chunk, op.kind), m.core.p2p, m.core.p2p_bytes, g, g.exposed);
+      stream += w.total() + wait_of(w, slot);
+    }
+    g.exposed.idle = std::max(0.0, out.pipeline_makespan - stream);
+    lay_tail(m, out.pipeline_makespan, g, g.exposed);
+    out.events += std::int64_t(g.events.size());
+  }
+  out.makespan = out.pipeline_makespan + m.dp.exposed + m.dp.slowdown + m.opt.accumulation + m.opt.optimizer;
+  return out;
+}
+
+}  // namespace parascope::detail

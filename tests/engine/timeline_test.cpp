@@ -1,0 +1,306 @@
+// The timeline op: built from the step's own cost model, so on every published and calibration row and on a seeded
+// random set, each GPU's events add up to step's breakdown and end at step_time; its Chrome trace checked for format.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "parascope/api.hpp"
+#include "published_runs.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
+
+json as_timeline(json request, const std::string& format) {
+  request["op"] = "timeline";
+  request["format"] = format;
+  return request;
+}
+
+/// Each event's fields from an answer's columns, one GPU at a time.
+struct Event {
+  std::string piece, lane;
+  double start, end, exposed;
+};
+std::vector<Event> events_of(const json& answer, const json& gpu) {
+  std::vector<Event> out;
+  const json& c = gpu["events"];
+  const json& pieces = answer["pieces"];
+  for (std::size_t i = 0; i < c["piece"].size(); ++i) {
+    const json& piece = pieces[c["piece"][i].get<std::size_t>()];
+    out.push_back({piece["id"], piece["lane"], c["start"][i], c["end"][i], c["exposed"][i]});
+  }
+  return out;
+}
+
+/// Which breakdown term each piece's exposed seconds count toward.
+const std::map<std::string, std::string> kTerm = {
+    {"kernels", "compute"}, {"stretch", "compute"},    {"memory", "memory_bound"}, {"accumulation", "memory_bound"},
+    {"tp", "tp_comm"},      {"ep", "ep_comm"},         {"cp", "cp_comm"},          {"wait", "other"},
+    {"dp", "dp_comm"},      {"optimizer", "optimizer"}};
+const char* const kAveraged[] = {"compute", "memory_bound", "tp_comm", "ep_comm", "cp_comm", "other"};
+
+/// Checks a timeline answer against the step answer for the same request; `label` names the case on failure.
+void check_against_step(const json& step, const json& t, const std::string& label) {
+  ASSERT_FALSE(t.contains("error")) << label << ": " << t.dump();
+  const double step_time = step["step_time"];
+  const double tol = 1e-9 * step_time;
+  const json& b = step["breakdown"];
+  EXPECT_EQ(t["step_time"], step["step_time"]) << label;
+  EXPECT_EQ(t["breakdown"], b) << label;
+  EXPECT_NEAR(t["makespan"].get<double>(), step_time, tol) << label;
+  EXPECT_NEAR(t["pipeline_makespan"].get<double>(), step["pipeline_makespan"].get<double>(), tol) << label;
+  const double pipeline_end = t["pipeline_makespan"];
+  std::map<std::string, double> mean;
+  double last_end = 0;
+  for (const json& gpu : t["gpus"]) {
+    std::map<std::string, double> sums;
+    double stream = 0, previous_end = 0;
+    for (const Event& e : events_of(t, gpu)) {
+      EXPECT_GE(e.start, -tol) << label;
+      EXPECT_GE(e.end, e.start) << label;
+      EXPECT_LE(e.exposed, e.end - e.start + tol) << label << " " << e.piece;
+      last_end = std::max(last_end, e.end);
+      if (e.piece == "send") {
+        EXPECT_EQ(e.exposed, 0) << label;
+        continue;
+      }
+      sums[kTerm.at(e.piece)] += e.exposed;
+      if (e.piece != "dp" && e.start < pipeline_end - tol) stream += e.exposed;
+      if (e.lane == "compute") {
+        // The compute stream runs one kernel at a time: its events never overlap.
+        EXPECT_GE(e.start, previous_end - tol) << label << " stage " << gpu["stage"];
+        previous_end = e.end;
+      }
+    }
+    sums["idle"] = pipeline_end - stream;
+    // Each GPU: the gaps of its compute stream are the schedule's idle (sends and fill/drain), the same on every
+    // stage; the data-parallel wait and the optimizer are the step's; everything adds up to step_time.
+    EXPECT_NEAR(sums["idle"], b["pp_comm"].get<double>() + b["bubble"].get<double>(), tol) << label;
+    EXPECT_NEAR(sums["dp_comm"], b["dp_comm"].get<double>(), tol) << label;
+    EXPECT_NEAR(sums["optimizer"], b["optimizer"].get<double>(), tol) << label;
+    double total = 0;
+    for (const auto& [term, seconds] : sums) total += seconds;
+    EXPECT_NEAR(total, step_time, tol) << label << " stage " << gpu["stage"];
+    for (const auto& [term, seconds] : gpu["exposed"].items()) {
+      EXPECT_NEAR(seconds.get<double>(), sums[term], tol) << label << " " << term;
+    }
+    for (const char* term : kAveraged) mean[term] += sums[term] / double(t["gpus"].size());
+  }
+  // Across the stages (each GPU its own stage's layers): the breakdown's per-GPU average.
+  for (const char* term : kAveraged) EXPECT_NEAR(mean[term], b[term].get<double>(), tol) << label << " " << term;
+  EXPECT_NEAR(last_end, step_time, tol) << label;
+}
+
+/// Answers `request` as step and as timeline (columns) and checks one against the other; false when step refuses.
+bool check_request(const json& request, const std::string& label) {
+  const json step = ask(request);
+  const json t = ask(as_timeline(request, "columns"));
+  if (step.contains("error")) {
+    EXPECT_EQ(t, step) << label;  // the same refusal, word for word
+    return false;
+  }
+  check_against_step(step, t, label);
+  return true;
+}
+
+TEST(Timeline, EveryPublishedRowAddsUpToItsStep) {
+  int checked = 0;
+  for (const parascope::test::PublishedRun& run : parascope::test::published_runs()) {
+    if (check_request(run.request, run.source + " " + run.label)) ++checked;
+  }
+  EXPECT_GT(checked, 50);
+}
+
+TEST(Timeline, ASeededRandomSetAddsUpToItsSteps) {
+  std::mt19937_64 rng(29);
+  auto pick = [&](std::initializer_list<json> values) {
+    return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
+  };
+  int answered = 0, moe = 0, split = 0;
+  for (int i = 0; i < 300; ++i) {
+    const json model = pick({"gpt3-175b", "llama3-8b", "llama3-70b", "mixtral-8x7b", "deepseek-v3", "gpt2-124m"});
+    const json tp = pick({1, 2, 4, 8}), pp = pick({1, 2, 3, 4, 8}), dp = pick({1, 2, 4}), cp = pick({1, 1, 2});
+    json parallel = {{"tp", tp},
+                     {"pp", pp},
+                     {"cp", cp},
+                     {"global_batch", dp.get<int>() * pick({1, 2, 4, 8, 16}).get<int>()},
+                     {"schedule", pick({"1f1b", "gpipe", "interleaved", "zb-h1", "zb-h2", "dualpipe"})},
+                     {"zero", pick({0, 1, 2, 3})},
+                     {"recompute", pick({"none", "selective", "full"})}};
+    if (parallel["schedule"] == "interleaved") parallel["vpp"] = pick({1, 2, 3});
+    if (model == "mixtral-8x7b" || model == "deepseek-v3") parallel["ep"] = pick({1, 2});
+    const int gpus = tp.get<int>() * pp.get<int>() * dp.get<int>() * cp.get<int>();
+    json request = {
+        {"op", "step"},
+        {"model", model},
+        {"hardware", pick({"a100-80gb", "h100-sxm", "mi300x", "b200"})},
+        {"cluster", {{"gpus", gpus}}},
+        {"parallel", parallel},
+        {"efficiency",
+         {{"tp_overlap", pick({0.0, 0.5})}, {"nccl_sms", pick({0, 16})}, {"ep_overlap", pick({0.0, 0.7})}}}};
+    if (check_request(request, request.dump())) {
+      ++answered;
+      moe += parallel.contains("ep");
+      split += parallel["schedule"] == "zb-h1" || parallel["schedule"] == "zb-h2" || parallel["schedule"] == "dualpipe";
+    }
+  }
+  EXPECT_GT(answered, 100);
+  EXPECT_GT(moe, 10);
+  EXPECT_GT(split, 20);
+}
+
+/// A GPT-3 step with TP overlapped and NCCL taking SMs: the kernels it hides under are stretched.
+json overlapped_request() {
+  return {{"op", "timeline"},
+          {"model", "gpt3-175b"},
+          {"hardware", "h100-sxm"},
+          {"cluster", {{"gpus", 64}}},
+          {"parallel", {{"tp", 8}, {"pp", 4}, {"global_batch", 16}}},
+          {"efficiency", {{"tp_overlap", 0.6}, {"nccl_sms", 16}}}};
+}
+
+TEST(Timeline, OverlapIsAnEventUnderAnotherAndInterferenceStretchesTheKernels) {
+  const json t = ask(overlapped_request());
+  ASSERT_FALSE(t.contains("error")) << t.dump();
+  const json& events = t["gpus"][0]["events"];
+  int under = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i]["piece"] != "tp") continue;
+    const json& kernels = events[i - 2];  // kernels, element-wise kernels, then the op's TP collectives
+    ASSERT_EQ(kernels["piece"], "kernels");
+    EXPECT_GT(kernels["interference"].get<double>(), 0);
+    EXPECT_LT(events[i]["start"].get<double>(), kernels["end"].get<double>());  // it starts under the kernels
+    EXPECT_LT(events[i]["exposed"].get<double>(), events[i]["end"].get<double>() - events[i]["start"].get<double>());
+    EXPECT_EQ(events[i]["link"], "NVLink 4");
+    ++under;
+  }
+  EXPECT_GT(under, 0);
+}
+
+TEST(Timeline, RefusesWhatStepRefusesAndBadStagesAndTooManyEvents) {
+  json bad = overlapped_request();
+  bad["parallel"]["tp"] = 3;
+  json step = bad;
+  step["op"] = "step";
+  EXPECT_EQ(ask(bad), ask(step));
+  json stages = overlapped_request();
+  for (const auto& [list, code, field] :
+       {std::tuple{json{4}, "out_of_range", "stages[0]"}, std::tuple{json{1, 1}, "invalid_value", "stages[1]"},
+        std::tuple{json{"0"}, "wrong_type", "stages[0]"}, std::tuple{json::array(), "wrong_type", "stages"}}) {
+    stages["stages"] = list;
+    const json e = ask(stages)["error"];
+    EXPECT_EQ(e["code"], code) << list;
+    EXPECT_EQ(e["field"], field) << list;
+  }
+  json many = overlapped_request();
+  many["parallel"]["global_batch"] = 8192;
+  const json e = ask(many)["error"];
+  EXPECT_EQ(e["code"], "too_large");
+  EXPECT_EQ(e["field"], "stages");
+  many["format"] = "columns";
+  EXPECT_FALSE(ask(many).contains("error"));
+}
+
+TEST(Timeline, StagesPicksGpusAndMarksTheSlowest) {
+  json request = overlapped_request();
+  request["stages"] = {3, 1};
+  const json t = ask(request);
+  ASSERT_EQ(t["gpus"].size(), 2u);
+  EXPECT_EQ(t["gpus"][0]["stage"], 3);
+  EXPECT_EQ(t["gpus"][0]["gpu"], 48);  // rank order tp, cp, dp, pp: stage 3's first GPU
+  EXPECT_EQ(t["gpus"][1]["gpu"], 16);
+  EXPECT_EQ(t["slowest_stage"], 3);  // the last stage carries the output layer
+  EXPECT_TRUE(t["gpus"][0]["slowest"].get<bool>());
+  EXPECT_FALSE(t["gpus"][1]["slowest"].get<bool>());
+}
+
+/// The Chrome Trace Event format's rules the file must keep (docs: "Trace Event Format", Google, the JSON Object
+/// Format; what Perfetto's importer reads): checked here, each a way the file can fail.
+void check_chrome_trace(const json& trace, const json& objects) {
+  ASSERT_TRUE(trace.is_object());
+  ASSERT_TRUE(trace["traceEvents"].is_array());
+  EXPECT_EQ(trace["displayTimeUnit"], "ms");
+  std::set<long long> named_processes;
+  std::set<std::pair<long long, long long>> named_threads;
+  std::map<long long, std::vector<std::pair<double, double>>> spans;
+  std::size_t complete = 0;
+  for (const json& e : trace["traceEvents"]) {
+    ASSERT_TRUE(e.is_object());
+    ASSERT_TRUE(e["ph"].is_string());
+    ASSERT_TRUE(e["pid"].is_number_integer());
+    ASSERT_TRUE(e["tid"].is_number_integer());
+    ASSERT_TRUE(e["name"].is_string());
+    const long long pid = e["pid"], tid = e["tid"];
+    if (e["ph"] == "M") {
+      ASSERT_TRUE(e["args"].is_object());
+      if (e["name"] == "process_name") named_processes.insert(pid);
+      if (e["name"] == "thread_name") named_threads.insert({pid, tid});
+      if (e["name"] != "process_sort_index") EXPECT_TRUE(e["args"]["name"].is_string());
+      continue;
+    }
+    ASSERT_EQ(e["ph"], "X") << e.dump();
+    ASSERT_TRUE(e["ts"].is_number());
+    ASSERT_TRUE(e["dur"].is_number());
+    EXPECT_GE(e["ts"].get<double>(), 0);
+    EXPECT_GE(e["dur"].get<double>(), 0);
+    EXPECT_TRUE(e["cat"].is_string());
+    EXPECT_TRUE(named_processes.count(pid)) << "an event before its process_name: " << e.dump();
+    EXPECT_TRUE(named_threads.count({pid, tid})) << "an event on an unnamed thread: " << e.dump();
+    if (tid == 0) spans[pid].push_back({e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
+    ++complete;
+  }
+  EXPECT_EQ(complete, objects["event_count"].get<std::size_t>());
+  // The same events as the objects answer: pid = GPU, ts and dur in microseconds (to the nanosecond).
+  std::size_t i = 0;
+  const json& first = objects["gpus"][0];
+  for (const json& e : trace["traceEvents"]) {
+    if (e["ph"] != "X" || e["pid"] != first["gpu"]) continue;
+    const json& o = first["events"][i++];
+    EXPECT_EQ(e["name"], o["name"]);
+    EXPECT_NEAR(e["ts"].get<double>(), o["start"].get<double>() * 1e6, 1e-3);
+    EXPECT_NEAR(e["ts"].get<double>() + e["dur"].get<double>(), o["end"].get<double>() * 1e6, 2e-3);
+  }
+  EXPECT_EQ(i, first["events"].size());
+  for (auto& [pid, list] : spans) {
+    for (std::size_t k = 1; k < list.size(); ++k) EXPECT_GE(list[k].first, list[k - 1].second - 2e-3) << pid;
+  }
+}
+
+TEST(Timeline, ChromeTraceKeepsTheFormat) {
+  json request = overlapped_request();
+  const json objects = ask(request);
+  request["format"] = "chrome";
+  check_chrome_trace(ask(request), objects);
+}
+
+TEST(Timeline, CliWritesTheTraceOfAStepRequest) {
+  json step = overlapped_request();
+  step["op"] = "step";
+  const std::string dir = testing::TempDir();
+  const std::string request_file = dir + "timeline_request.json", trace_file = dir + "timeline_trace.json";
+  std::ofstream(request_file) << step.dump();
+  const std::string cmd = std::string(PARASCOPE_CLI) + " --trace " + trace_file + " " + request_file;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(pipe)), 0);
+  EXPECT_EQ(out, parascope::call(step.dump()) + "\n");  // stdout: the step's answer, as without --trace
+  std::ifstream in(trace_file);
+  const json trace = json::parse(in);
+  check_chrome_trace(trace, ask(overlapped_request()));
+}
+
+}  // namespace
