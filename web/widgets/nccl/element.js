@@ -74,12 +74,16 @@ class ParascopeNccl extends ParascopeWidget {
       { class: 'nccl' },
       h('div', { class: 'controls' }, this.controls.example.element, this.controls.table.element),
       h('label', { class: 'nccl-paste-label' }, h('span', { class: 'label' }, 'nccl-tests output'), this.paste),
-      this.out.status,
-      this.out.title,
-      this.out.fit,
-      h('div', { class: 'nccl-stage' }, this.out.chart, h('p', { class: 'nccl-legend' }, h('span', { class: 'nccl-key measured' }, 'measured busbw'), h('span', { class: 'nccl-key model' }, 'the fitted model'))),
-      this.out.meaning,
-      this.out.algbw,
+      h(
+        'div',
+        { class: 'nccl-result' }, // holds one size whatever the paste (nccl.css), so nothing below it moves
+        this.out.status,
+        this.out.title,
+        this.out.fit,
+        h('div', { class: 'nccl-stage' }, this.out.chart, h('p', { class: 'nccl-legend' }, h('span', { class: 'nccl-key measured' }, 'measured busbw'), h('span', { class: 'nccl-key model' }, 'the fitted model'))),
+        this.out.meaning,
+        this.out.algbw,
+      ),
       h('div', { class: 'nccl-actions' }, this.useButton),
       this.out.used,
     );
@@ -171,7 +175,7 @@ class ParascopeNccl extends ParascopeWidget {
     this.out.status.dataset.code = '';
     this.out.status.textContent =
       `${a.tables.length} table${a.tables.length === 1 ? '' : 's'} read, ${rows} rows in this one` +
-      (points.length ? `; the model is within ${(worstMiss(points) * 100).toFixed(1)} % of every measured busbw drawn` : '') +
+      (points.length ? `; the model is within ${Number((worstMiss(points) * 100).toPrecision(2))} % of every measured busbw drawn` : '') +
       (leftOff ? ` (${leftOff} row${leftOff === 1 ? '' : 's'} of 0.00 GB/s left off the log scale)` : '') +
       '.';
     this.out.title.textContent = tableTitle(t);
