@@ -63,12 +63,12 @@ class ParascopeRun extends ParascopeWidget {
         onInput: (i) => this.change({ failureRate: this.rateOf(i) }),
       }),
       mode: selectControl({
-        label: 'Checkpoints',
+        label: 'Checkpoint writes',
         name: 'checkpoint-mode',
         value: s.checkpointMode,
         options: [
-          ['sync', 'sync: training waits'],
-          ['async', 'async: staged'],
+          ['sync', 'synchronous'],
+          ['async', 'asynchronous'],
         ],
         onChange: (v) => this.change({ checkpointMode: v }),
       }),
