@@ -39,7 +39,11 @@ export function busbwChart(points, label) {
       svg(
         'circle',
         { cx: px(p.bytes).toFixed(1), cy: py(p.measured).toFixed(1), r: 3, class: 'nccl-dot', 'data-bytes': p.bytes },
-        svg('title', {}, `${bytes(p.bytes)}: measured ${si(p.measured, 'B/s')}, model ${si(p.model, 'B/s')} (line ${p.line})`),
+        svg(
+          'title',
+          {},
+          `${bytes(p.bytes)}: measured ${si(p.measured, 'B/s')}, model ${si(p.model, 'B/s')} (line ${p.line})`,
+        ),
       ),
     );
   }

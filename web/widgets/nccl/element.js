@@ -44,7 +44,13 @@ class ParascopeNccl extends ParascopeWidget {
         options: [...EXAMPLES.map((e) => [e.id, e.label]), ['none', 'none: my own paste']],
         onChange: (v) => this.pickExample(v),
       }),
-      table: selectControl({ label: 'Table', name: 'table', value: '0', options: [], onChange: (v) => this.pickTable(Number(v)) }),
+      table: selectControl({
+        label: 'Table',
+        name: 'table',
+        value: '0',
+        options: [],
+        onChange: (v) => this.pickTable(Number(v)),
+      }),
     };
     this.paste = h('textarea', {
       class: 'nccl-paste',
@@ -53,7 +59,8 @@ class ParascopeNccl extends ParascopeWidget {
       spellcheck: 'false',
       autocomplete: 'off',
       'aria-label': 'nccl-tests output',
-      placeholder: 'Paste what all_reduce_perf (or all_gather_perf, reduce_scatter_perf, alltoall_perf) printed, or its -J JSON file',
+      placeholder:
+        'Paste what all_reduce_perf (or all_gather_perf, reduce_scatter_perf, alltoall_perf) printed, or its -J JSON file',
     });
     this.paste.addEventListener('input', () => {
       clearTimeout(this.timer);
@@ -68,7 +75,11 @@ class ParascopeNccl extends ParascopeWidget {
       algbw: h('p', { class: 'nccl-algbw', 'data-out': 'algbw' }),
       used: h('p', { class: 'nccl-used', 'data-out': 'used', 'aria-live': 'polite' }),
     };
-    this.useButton = h('button', { type: 'button', class: 'nccl-use', 'data-out': 'use', onclick: () => this.use() }, 'Use my cluster in the whole-run figure');
+    this.useButton = h(
+      'button',
+      { type: 'button', class: 'nccl-use', 'data-out': 'use', onclick: () => this.use() },
+      'Use my cluster in the whole-run figure',
+    );
     this.root = h(
       'div',
       { class: 'nccl' },
@@ -80,7 +91,17 @@ class ParascopeNccl extends ParascopeWidget {
         this.out.status,
         this.out.title,
         this.out.fit,
-        h('div', { class: 'nccl-stage' }, this.out.chart, h('p', { class: 'nccl-legend' }, h('span', { class: 'nccl-key measured' }, 'measured busbw'), h('span', { class: 'nccl-key model' }, 'the fitted model'))),
+        h(
+          'div',
+          { class: 'nccl-stage' },
+          this.out.chart,
+          h(
+            'p',
+            { class: 'nccl-legend' },
+            h('span', { class: 'nccl-key measured' }, 'measured busbw'),
+            h('span', { class: 'nccl-key model' }, 'the fitted model'),
+          ),
+        ),
         this.out.meaning,
         this.out.algbw,
       ),
@@ -157,12 +178,16 @@ class ParascopeNccl extends ParascopeWidget {
   draw() {
     const a = this.answer;
     const select = this.controls.table.input;
-    select.replaceChildren(...(a?.tables ?? []).map((t, i) => h('option', { value: i, selected: i === this.state.table }, tableTitle(t))));
+    select.replaceChildren(
+      ...(a?.tables ?? []).map((t, i) => h('option', { value: i, selected: i === this.state.table }, tableTitle(t))),
+    );
     this.controls.table.element.hidden = !a || a.tables.length < 2;
     this.useButton.disabled = !a;
     this.root.toggleAttribute('data-refused', Boolean(this.refusal));
     if (!a) {
-      this.out.status.textContent = this.refusal ? pasteErrorText(this.refusal) : 'Paste nccl-tests output above to fit your network.';
+      this.out.status.textContent = this.refusal
+        ? pasteErrorText(this.refusal)
+        : 'Paste nccl-tests output above to fit your network.';
       this.out.status.dataset.code = this.refusal?.code ?? '';
       for (const key of ['title', 'fit', 'meaning', 'algbw']) this.out[key].textContent = '';
       this.out.chart.replaceChildren();
@@ -175,7 +200,9 @@ class ParascopeNccl extends ParascopeWidget {
     this.out.status.dataset.code = '';
     this.out.status.textContent =
       `${a.tables.length} table${a.tables.length === 1 ? '' : 's'} read, ${rows} rows in this one` +
-      (points.length ? `; the model is within ${Number((worstMiss(points) * 100).toPrecision(2))} % of every measured busbw drawn` : '') +
+      (points.length
+        ? `; the model is within ${Number((worstMiss(points) * 100).toPrecision(2))} % of every measured busbw drawn`
+        : '') +
       (leftOff ? ` (${leftOff} row${leftOff === 1 ? '' : 's'} of 0.00 GB/s left off the log scale)` : '') +
       '.';
     this.out.title.textContent = tableTitle(t);
@@ -216,8 +243,26 @@ class ParascopeNccl extends ParascopeWidget {
       root: this.root,
       data: { response: a },
       table: [
-        ['table', 'line', 'bytes', 'time (s)', 'model time (s)', 'measured algbw (B/s)', 'measured busbw (B/s)', 'model busbw (B/s)'],
-        ...(a?.points ?? []).map((p) => [p.table, p.line, p.bytes, p.time, p.model_time, p.measured_algbw, p.measured_busbw, p.model_busbw]),
+        [
+          'table',
+          'line',
+          'bytes',
+          'time (s)',
+          'model time (s)',
+          'measured algbw (B/s)',
+          'measured busbw (B/s)',
+          'model busbw (B/s)',
+        ],
+        ...(a?.points ?? []).map((p) => [
+          p.table,
+          p.line,
+          p.bytes,
+          p.time,
+          p.model_time,
+          p.measured_algbw,
+          p.measured_busbw,
+          p.model_busbw,
+        ]),
       ],
     };
   }

@@ -10,7 +10,7 @@ import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { goodputChart } from './goodput-chart.js';
-import { curvePoints, curveSentence } from './model/curve.js';
+import { curvePoints, curveSentence, neverFinishes } from './model/curve.js';
 import { runErrorText } from './model/errors.js';
 import { defaultsUsed, headline, wallParts, wallSentence } from './model/readout.js';
 import { RATE_STEPS, rateAt, rateIndex, runRequest, scaleLadder } from './model/request.js';
@@ -101,8 +101,28 @@ class ParascopeRun extends ParascopeWidget {
       this.out.facts,
       this.out.bar,
       this.out.wall,
-      h('p', { class: 'run-legend' }, ...['useful', 'checkpoint', 'failures'].map((k) => h('span', { class: `run-key ${k}` }, { useful: 'training', checkpoint: 'checkpoint stalls', failures: 'lost to failures' }[k]))),
-      h('div', { class: 'run-stage' }, this.out.chart, h('p', { class: 'run-legend' }, h('span', { class: 'run-key goodput' }, 'goodput'), h('span', { class: 'run-key effective-mfu' }, 'MFU × goodput'))),
+      h(
+        'p',
+        { class: 'run-legend' },
+        ...['useful', 'checkpoint', 'failures'].map((k) =>
+          h(
+            'span',
+            { class: `run-key ${k}` },
+            { useful: 'training', checkpoint: 'checkpoint stalls', failures: 'lost to failures' }[k],
+          ),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'run-stage' },
+        this.out.chart,
+        h(
+          'p',
+          { class: 'run-legend' },
+          h('span', { class: 'run-key goodput' }, 'goodput'),
+          h('span', { class: 'run-key effective-mfu' }, 'MFU × goodput'),
+        ),
+      ),
       this.out.curve,
       h(
         'details',
@@ -125,18 +145,18 @@ class ParascopeRun extends ParascopeWidget {
     return rateAt(this.reference, i);
   }
 
-  /** One `run` answer at `gpus` GPUs for the current settings, or null with the refusal kept in this.refusal. */
-  answerAt(gpus) {
+  /** One `run` answer at `gpus` GPUs for the current settings: { gpus, answer, error } (answer null: refused). */
+  askAt(gpus) {
     if (this.answers.has(gpus)) return this.answers.get(gpus);
-    let answer = null;
+    const asked = { gpus, answer: null, error: null };
     try {
-      answer = this.engine.call(runRequest(this.state, gpus));
+      asked.answer = this.engine.call(runRequest(this.state, gpus));
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
-      if (gpus === this.state.gpus) this.refusal = err;
+      asked.error = err;
     }
-    this.answers.set(gpus, answer);
-    return answer;
+    this.answers.set(gpus, asked);
+    return asked;
   }
 
   change(patch) {
@@ -157,9 +177,8 @@ class ParascopeRun extends ParascopeWidget {
 
   /** Asks the engine for every count of the ladder (the current one included), then draws. */
   refresh() {
-    this.refusal = null;
-    const answered = this.ladder.map((gpus) => ({ gpus, answer: this.answerAt(gpus) }));
-    this.points = curvePoints(answered);
+    this.asked = this.ladder.map((gpus) => this.askAt(gpus));
+    this.points = curvePoints(this.asked);
     const at = this.points.findIndex((p) => p.gpus === this.state.gpus);
     const scale = this.controls.scale;
     scale.input.max = String(Math.max(0, this.points.length - 1));
@@ -170,7 +189,8 @@ class ParascopeRun extends ParascopeWidget {
 
   render() {
     const s = this.state;
-    const a = this.answerAt(s.gpus);
+    const { answer: a, error } = this.askAt(s.gpus);
+    this.refusal = error;
     this.out.config.textContent = configText(this.presets, s);
     this.out.problem.hidden = Boolean(a);
     this.root.toggleAttribute('data-refused', !a);
@@ -193,7 +213,12 @@ class ParascopeRun extends ParascopeWidget {
           'div',
           { class: 'run-fact', 'data-key': r.key },
           h('dt', {}, r.label),
-          h('dd', { 'data-value': r.value }, h('span', { class: 'big' }, r.text), h('span', { class: 'run-note' }, r.note)),
+          h(
+            'dd',
+            { 'data-value': r.value },
+            h('span', { class: 'big' }, r.text),
+            h('span', { class: 'run-note' }, r.note),
+          ),
         ),
       ),
     );
@@ -213,12 +238,12 @@ class ParascopeRun extends ParascopeWidget {
   drawCurve() {
     if (!this.points.length) {
       this.out.chart.replaceChildren();
-      this.out.curve.textContent = '';
+      this.out.curve.textContent = 'The engine answered none of these GPU counts, so there is no curve to draw.';
       return;
     }
     const chart = goodputChart(this.points, this.state.gpus, 'Goodput and MFU × goodput against the GPU count');
     this.out.chart.replaceChildren(chart.element);
-    this.out.curve.textContent = curveSentence(this.points);
+    this.out.curve.textContent = curveSentence(this.points, neverFinishes(this.asked));
   }
 
   linkState() {
@@ -247,7 +272,16 @@ class ParascopeRun extends ParascopeWidget {
 
 /** The unit of each headline value as exported. */
 function unitOf(key) {
-  return { days: 'days', failures: 'failures', checkpoint: 's', goodput: 'fraction', 'effective-mfu': 'fraction', 'gpu-hours': 'GPU-hours', energy: 'MWh', cost: '$' }[key];
+  return {
+    days: 'days',
+    failures: 'failures',
+    checkpoint: 's',
+    goodput: 'fraction',
+    'effective-mfu': 'fraction',
+    'gpu-hours': 'GPU-hours',
+    energy: 'MWh',
+    cost: '$',
+  }[key];
 }
 
 /** "Llama 3 405B on 16,384 H100 SXM, tp 8 · pp 16 · dp 128, 15.6 T tokens". */
@@ -255,8 +289,15 @@ function configText(presets, s) {
   const model = presets.models.find((m) => m.id === s.model)?.name ?? s.model;
   const hw = presets.hardware.find((x) => x.id === s.hardware)?.name ?? s.hardware;
   const dp = s.gpus / (s.tp * s.pp * s.cp);
-  const split = [`tp ${s.tp}`, `pp ${s.pp}`, s.cp > 1 ? `cp ${s.cp}` : '', s.ep > 1 ? `ep ${s.ep}` : '', Number.isInteger(dp) ? `dp ${dp}` : ''];
-  const tokens = s.tokens >= 1e12 ? `${Number((s.tokens / 1e12).toPrecision(3))} T` : `${Number((s.tokens / 1e9).toPrecision(3))} B`;
+  const split = [
+    `tp ${s.tp}`,
+    `pp ${s.pp}`,
+    s.cp > 1 ? `cp ${s.cp}` : '',
+    s.ep > 1 ? `ep ${s.ep}` : '',
+    Number.isInteger(dp) ? `dp ${dp}` : '',
+  ];
+  const tokens =
+    s.tokens >= 1e12 ? `${Number((s.tokens / 1e12).toPrecision(3))} T` : `${Number((s.tokens / 1e9).toPrecision(3))} B`;
   const own = s.interBandwidth || s.intraBandwidth ? ', on your measured network' : '';
   return `${model} on ${grouped(s.gpus)} × ${hw}, ${split.filter(Boolean).join(' · ')}, ${tokens} tokens${own}.`;
 }

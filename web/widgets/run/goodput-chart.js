@@ -14,7 +14,8 @@ const short = (g) => (g >= 1_000_000 ? `${g / 1_000_000}M` : g >= 1000 ? `${Math
 export function goodputChart(points, at, label) {
   const xs = points.map((p) => p.gpus);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs, Math.min(...xs) * 2)];
-  const px = (g) => M.left + ((Math.log2(g) - Math.log2(x0)) / (Math.log2(x1) - Math.log2(x0))) * (W - M.left - M.right);
+  const px = (g) =>
+    M.left + ((Math.log2(g) - Math.log2(x0)) / (Math.log2(x1) - Math.log2(x0))) * (W - M.left - M.right);
   const py = (f) => H - M.bottom - f * (H - M.top - M.bottom);
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'run-chart', role: 'img', 'aria-label': label });
   for (const f of [0, 0.25, 0.5, 0.75, 1]) {

@@ -19,7 +19,8 @@ export function runErrorText(e) {
   if (field === 'gpu_power')
     return "The engine knows no power draw for this accelerator, so it cannot count the run's energy or finish the sum.";
   const name = FIELD_WORDS[field.replace(/^.*\./, '')];
-  if (name && e.code === 'out_of_range') return `The engine cannot use ${name} given here: it is outside what it accepts (a price cannot be negative, a rate must be above zero).`;
+  if (name && e.code === 'out_of_range')
+    return `The engine cannot use ${name} given here: it is outside what it accepts (a price cannot be negative, a rate must be above zero).`;
   if (field.startsWith('parallel') || field.startsWith('cluster'))
     return 'This split does not run on this many GPUs (the GPUs must divide into the parallel groups, and the batch over the data-parallel replicas).';
   if (field.startsWith('memory') || e.code === 'too_large')

@@ -23,7 +23,13 @@ export function headline(a) {
   const c = a.checkpoint;
   const f = a.failures;
   return [
-    { key: 'days', label: 'Wall clock', value: a.wall_clock_days, text: days(a.wall_time), note: `${days(a.useful_time)} of it training` },
+    {
+      key: 'days',
+      label: 'Wall clock',
+      value: a.wall_clock_days,
+      text: days(a.wall_time),
+      note: `${days(a.useful_time)} of it training`,
+    },
     {
       key: 'failures',
       label: 'Expected failures',
@@ -38,7 +44,13 @@ export function headline(a) {
       text: `every ${seconds(c.interval)}`,
       note: `${bytes(c.size)} written in ${seconds(c.write_time)}; ${c.mode === 'async' ? 'staged in' : 'training waits'} ${seconds(c.blocking_time)}`,
     },
-    { key: 'goodput', label: 'Goodput', value: a.goodput, text: percent(a.goodput), note: 'useful training time ÷ wall clock' },
+    {
+      key: 'goodput',
+      label: 'Goodput',
+      value: a.goodput,
+      text: percent(a.goodput),
+      note: 'useful training time ÷ wall clock',
+    },
     {
       key: 'effective-mfu',
       label: 'MFU × goodput',
@@ -46,7 +58,13 @@ export function headline(a) {
       text: percent(a.effective_mfu),
       note: `MFU ${percent(a.mfu)} while a step runs`,
     },
-    { key: 'gpu-hours', label: 'GPU-hours', value: a.gpu_hours, text: big(a.gpu_hours), note: `${grouped(a.steps)} steps of ${seconds(a.step_time)}` },
+    {
+      key: 'gpu-hours',
+      label: 'GPU-hours',
+      value: a.gpu_hours,
+      text: big(a.gpu_hours),
+      note: `${grouped(a.steps)} steps of ${seconds(a.step_time)}`,
+    },
     {
       key: 'energy',
       label: 'Energy',

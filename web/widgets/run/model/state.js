@@ -19,8 +19,14 @@ export function readState(reader, A, presets) {
     return v === '' ? null : v;
   };
   const s = {
-    model: choiceOf('model', presets.models.map((m) => m.id)),
-    hardware: choiceOf('hardware', presets.hardware.map((x) => x.id)),
+    model: choiceOf(
+      'model',
+      presets.models.map((m) => m.id),
+    ),
+    hardware: choiceOf(
+      'hardware',
+      presets.hardware.map((x) => x.id),
+    ),
     gpus: reader.intAttribute('gpus', A.gpus),
     tp: reader.intAttribute('tp', A.tp),
     pp: reader.intAttribute('pp', A.pp),
@@ -30,12 +36,16 @@ export function readState(reader, A, presets) {
     microbatchSize: reader.intAttribute('microbatch-size', A['microbatch-size']),
     globalBatch: reader.intAttribute('global-batch', A['global-batch']),
     recompute: choiceOf('recompute', presets.recompute),
-    schedule: choiceOf('schedule', presets.schedules.map((x) => x.id)),
+    schedule: choiceOf(
+      'schedule',
+      presets.schedules.map((x) => x.id),
+    ),
     zero: choiceOf('zero', presets.zero.map(String)),
     sequenceParallel: reader.flagAttribute('sequence-parallel'),
     tokens: reader.numberAttribute('tokens', A.tokens),
     checkpointMode: choiceOf('checkpoint-mode', A['checkpoint-mode'].choices),
-    gpusPerNode: reader.rawAttribute('gpus-per-node') === null ? null : reader.intAttribute('gpus-per-node', A['gpus-per-node']),
+    gpusPerNode:
+      reader.rawAttribute('gpus-per-node') === null ? null : reader.intAttribute('gpus-per-node', A['gpus-per-node']),
   };
   for (const [key, attr] of OPTIONAL_NUMBERS) {
     s[key] = reader.rawAttribute(attr) === null ? null : reader.numberAttribute(attr, A[attr]);
