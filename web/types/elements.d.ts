@@ -176,7 +176,7 @@ export interface ParascopeRunAttributes {
   'checkpoint-interval'?: number | `${number}`;
   /** checkpoint storage, bytes/s aggregate. above 0, at most 10000000000000000; default the engine's (engine/API.md, run). */
   'storage-bandwidth'?: number | `${number}`;
-  /** $ per GPU-hour. 0 to 1000000; default the engine's (engine/API.md, run). */
+  /** $ per GPU-hour (a negative one is left to the engine to refuse). 0 to 1000000; default the engine's (engine/API.md, run). */
   'price'?: number | `${number}`;
   /** power usage effectiveness of the data centre. above 0, at most 5; default the engine's (engine/API.md, run). */
   'pue'?: number | `${number}`;

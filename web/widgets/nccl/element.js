@@ -122,12 +122,15 @@ class ParascopeNccl extends ParascopeWidget {
   loadExample(id) {
     const url = EXAMPLE_URLS[id];
     if (!url) {
+      this.removeAttribute('data-loading');
       this.paste.value = '';
       this.pasted();
       return;
     }
     const { root } = this;
     this.out.status.textContent = 'Loading the example…';
+    this.setAttribute('data-loading', ''); // until the example is fitted (tests wait for it: harness widgetReady)
+    const done = () => root.isConnected && this.state.example === id && this.removeAttribute('data-loading');
     fetch(url())
       .then((r) => {
         if (!r.ok) throw new Error(`HTTP ${r.status}`);
@@ -138,10 +141,12 @@ class ParascopeNccl extends ParascopeWidget {
           if (!root.isConnected || this.state.example !== id) return;
           this.paste.value = text;
           this.pasted();
+          done();
         },
         () => {
           if (!root.isConnected) return;
           this.out.status.textContent = 'The example did not load; paste your own nccl-tests output above.';
+          done();
         },
       );
   }

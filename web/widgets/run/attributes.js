@@ -28,7 +28,9 @@ export const ATTRIBUTES = {
     defaultText: "Daly's optimum",
   }),
   'storage-bandwidth': number(0, 1e16, null, 'checkpoint storage, bytes/s aggregate', { defaultText: ENGINE_DEFAULT }),
-  price: number(-1, 1e6, null, '$ per GPU-hour', { defaultText: ENGINE_DEFAULT }),
+  price: number(-Number.MAX_VALUE, 1e6, null, '$ per GPU-hour (a negative one is left to the engine to refuse)', {
+    defaultText: ENGINE_DEFAULT,
+  }),
   pue: number(0, 5, null, 'power usage effectiveness of the data centre', { defaultText: ENGINE_DEFAULT }),
   'intra-bandwidth': number(0, 1e16, null, 'your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it)', {
     defaultText: "the hardware preset's",

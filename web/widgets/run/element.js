@@ -215,7 +215,7 @@ class ParascopeRun extends ParascopeWidget {
           h('dt', {}, r.label),
           h(
             'dd',
-            { 'data-value': r.value },
+            { 'data-value': r.value, 'data-out': r.key },
             h('span', { class: 'big' }, r.text),
             h('span', { class: 'run-note' }, r.note),
           ),
