@@ -185,8 +185,8 @@ for (const name of ENGINES) {
         assert.equal(shown.goodput, null, 'no number for a refused run');
         assert.equal(shown.gpus, 4096);
         await page.evaluate(setControl, 'parascope-run', 'input[name="price"]', 3);
-        await page.waitFor((win) => win.document.querySelector('parascope-run').shadowRoot
-          .querySelector('[data-out="goodput"]'), [], { what: 'the run answered' });
+        await page.waitFor((win) => Boolean(win.document.querySelector('parascope-run').shadowRoot
+          .querySelector('[data-out="goodput"]')), [], { what: 'the run answered' });
         const a = engine.call(runRequest(stateFrom({ price: 3, gpus: 4096 })));
         const cost = await page.evaluate((win) => win.document.querySelector('parascope-run').shadowRoot
           .querySelector('[data-out="cost"]').dataset.value);
