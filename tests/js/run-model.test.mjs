@@ -80,7 +80,7 @@ test('every headline number is a field of the answer, and the wall clock parts a
   assert.match(wallSentence(a), /^Of 108 days on the wall clock, 91\.1 % trains the model/);
 });
 
-test('the scale ladder: whole data-parallel groups around the reader’s count; goodput falls as GPUs grow', () => {
+test('the scale ladder: power-of-two replicas of the split, the same whatever count is picked; goodput falls as GPUs grow', () => {
   const s = defaultState();
   const ladder = scaleLadder(s);
   assert.ok(ladder.includes(s.gpus));
@@ -89,7 +89,10 @@ test('the scale ladder: whole data-parallel groups around the reader’s count; 
     [...ladder].sort((a, b) => a - b),
   );
   for (const g of ladder) assert.equal(g % (s.tp * s.pp * s.cp), 0);
-  assert.equal(ladder[0], s.gpus / 16);
+  assert.equal(ladder[0], s.tp * s.pp * s.cp);
+  assert.equal(ladder[ladder.length - 1], s.tp * s.pp * s.cp * s.globalBatch);
+  for (const gpus of ladder) assert.deepEqual(scaleLadder({ ...s, gpus }), ladder, `picked ${gpus}`);
+  assert.deepEqual(scaleLadder({ ...s, gpus: 1536 }), [...ladder, 1536].sort((a, b) => a - b));
   const asked = ladder.map((gpus) => {
     try {
       return { gpus, answer: engine.call(runRequest(s, gpus)), error: null };
@@ -106,7 +109,7 @@ test('the scale ladder: whole data-parallel groups around the reader’s count; 
     assert.ok(points[i].mtbf < points[i - 1].mtbf, `MTBF at ${points[i].gpus}`);
   }
   const sentence = curveSentence(points, neverFinishes(asked));
-  assert.match(sentence, /^From 1,024 to 131,072 GPUs goodput goes from 99\.0 % to 41\.4 %/);
+  assert.match(sentence, /^From 128 to 131,072 GPUs goodput goes from 99\.7 % to 41\.4 %/);
   assert.match(sentence, /On 262,144 GPUs it never finishes/);
   // a count the engine refuses is left off the curve, not guessed
   const odd = curvePoints([

@@ -77,22 +77,17 @@ export function runRequest(s, gpus = s.gpus) {
   return request;
 }
 
-/** How far the scale ladder reaches each way from the reader's GPU count: ×2^-SPAN … ×2^SPAN. */
-export const SPAN = 4;
-
 /**
- * The GPU counts the scale curve asks about: the reader's count times each power of two within SPAN doublings, kept
- * to whole data-parallel groups (a multiple of tp·pp·cp) and at least one group. The engine answers each; a count
- * it refuses (a batch that does not split over that many replicas) is left off the curve, not guessed.
+ * The GPU counts the scale curve asks about: every power-of-two data-parallel size of the split (tp·pp·cp GPUs per
+ * replica) up to as many replicas as the batch has microbatches, and the reader's own count. The same counts whatever
+ * count the reader picked among them, so a link opens the same curve. The engine answers each; a count it refuses
+ * (a batch that does not split over that many replicas, a run that never finishes) is left off the curve, not guessed.
  */
 export function scaleLadder(s) {
   const group = s.tp * s.pp * s.cp;
-  const out = new Set();
-  for (let k = -SPAN; k <= SPAN; k += 1) {
-    const g = Math.round(s.gpus * 2 ** k);
-    if (g >= group && g % group === 0 && g <= 10_000_000) out.add(g);
-  }
-  out.add(s.gpus);
+  const most = Math.floor(s.globalBatch / s.microbatchSize);
+  const out = new Set([s.gpus]);
+  for (let dp = 1; dp <= most && group * dp <= 10_000_000; dp *= 2) out.add(group * dp);
   return [...out].sort((a, b) => a - b);
 }
 
