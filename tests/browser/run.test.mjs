@@ -213,15 +213,31 @@ for (const name of ENGINES) {
         const fit = engine.call({ op: 'nccl_fit', text });
         assert.equal(fitted.bandwidth, String(fit.tables[0].bandwidth));
         assert.equal(fitted.invalid, 'false');
+        // two outputs in one paste: one table each, the second picked from the table menu
+        status = fitted.status;
+        const both = `${text}\n${fixture('h200-2x8-all-reduce.txt')}`;
+        await page.evaluate(pasteInto, both);
+        await page.waitFor(ncclShown, [status], { what: 'the two tables fitted' });
+        const twoFits = engine.call({ op: 'nccl_fit', text: both });
+        assert.equal(await page.evaluate(setControl, 'parascope-nccl', 'select[name="table"]', 1), '1');
+        const second = await page.evaluate((win) => {
+          const root = win.document.querySelector('parascope-nccl').shadowRoot;
+          return { hidden: root.querySelector('select[name="table"]').closest('label').hidden,
+            options: root.querySelectorAll('select[name="table"] option').length,
+            bandwidth: root.querySelector('[data-out="fit"]').dataset.bandwidth,
+            dots: root.querySelectorAll('.nccl-dot').length };
+        });
+        assert.deepEqual(second, { hidden: false, options: 2, bandwidth: String(twoFits.tables[1].bandwidth), dots: 5 });
         await start(page, 'parascope-run');
         await page.evaluate(clickUse);
         await page.waitFor((win) => /your measured network/.test(win.document.querySelector('parascope-run').shadowRoot
           .querySelector('[data-out="config"]').textContent), [], { what: 'the run on your network' });
         const shown = await page.evaluate(runShown);
-        const a = engine.call(runRequest(stateFrom(runValues(fit))));
+        const a = engine.call(runRequest(stateFrom(runValues(twoFits))));
         assert.equal(shown.goodput, String(a.goodput));
         assert.notEqual(a.step_time, engine.call(runRequest(stateFrom({}))).step_time, 'the fitted links change the step');
-        await page.waitFor((win) => win.location.hash.includes('run.intra-bandwidth='), [], { what: 'the links in the link' });
+        await page.waitFor((win) => win.location.hash.includes('run.intra-bandwidth=')
+          && win.location.hash.includes('run.inter-bandwidth='), [], { what: 'the links in the link' });
       });
     });
   });

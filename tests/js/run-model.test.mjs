@@ -92,7 +92,10 @@ test('the scale ladder: power-of-two replicas of the split, the same whatever co
   assert.equal(ladder[0], s.tp * s.pp * s.cp);
   assert.equal(ladder[ladder.length - 1], s.tp * s.pp * s.cp * s.globalBatch);
   for (const gpus of ladder) assert.deepEqual(scaleLadder({ ...s, gpus }), ladder, `picked ${gpus}`);
-  assert.deepEqual(scaleLadder({ ...s, gpus: 1536 }), [...ladder, 1536].sort((a, b) => a - b));
+  assert.deepEqual(
+    scaleLadder({ ...s, gpus: 1536 }),
+    [...ladder, 1536].sort((a, b) => a - b),
+  );
   const asked = ladder.map((gpus) => {
     try {
       return { gpus, answer: engine.call(runRequest(s, gpus)), error: null };

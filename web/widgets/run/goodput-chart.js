@@ -26,7 +26,7 @@ export function goodputChart(points, at, label) {
   }
   const every = Math.max(1, Math.ceil(points.length / 5)); // at most ~5 labels on a phone-wide axis
   points.forEach((p, i) => {
-    if (i % every && i !== points.length - 1) return;
+    if ((points.length - 1 - i) % every) return; // counted from the last, which is always labelled
     root.append(svg('text', { x: px(p.gpus), y: H - M.bottom + 17, class: 'run-tick x' }, short(p.gpus)));
   });
   root.append(svg('text', { x: (M.left + W - M.right) / 2, y: H - 6, class: 'run-axis' }, 'GPUs (log scale)'));
