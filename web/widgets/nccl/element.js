@@ -195,6 +195,8 @@ class ParascopeNccl extends ParascopeWidget {
         : 'Paste nccl-tests output above to fit your network.';
       this.out.status.dataset.code = this.refusal?.code ?? '';
       for (const key of ['title', 'fit', 'meaning', 'algbw']) this.out[key].textContent = '';
+      delete this.out.fit.dataset.bandwidth;
+      delete this.out.fit.dataset.value;
       this.out.chart.replaceChildren();
       if (this.refusal) this.announce(this.out.status.textContent);
       return;
@@ -213,6 +215,7 @@ class ParascopeNccl extends ParascopeWidget {
     this.out.title.textContent = tableTitle(t);
     this.out.fit.textContent = fitText(t);
     this.out.fit.dataset.bandwidth = String(t.bandwidth);
+    this.out.fit.dataset.value = String(t.bandwidth); // the engine number the figure leads with (B, bytes/s)
     this.out.chart.replaceChildren(points.length ? busbwChart(points, `busbw by message size, ${tableTitle(t)}`) : '');
     this.out.meaning.textContent = t.busbw_meaning;
     this.out.algbw.textContent = algbwText(t, points);
