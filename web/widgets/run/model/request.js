@@ -78,16 +78,27 @@ export function runRequest(s, gpus = s.gpus) {
 }
 
 /**
+ * The most microbatches per replica the curve goes down to. The engine keeps the pipeline schedules it compiled for
+ * `step` only up to 2^16 ops together (engine/API.md, "Cost of the largest request"); a replica of 16 stages running
+ * 2,048 microbatches is 65,536 ops alone, which evicts the other counts' schedules, so that every move of the
+ * failure-rate slider compiled them again (80 ms a move in Chromium). At 256 the whole ladder stays compiled.
+ */
+export const MOST_MICROBATCHES = 256;
+
+/**
  * The GPU counts the scale curve asks about: every power-of-two data-parallel size of the split (tp·pp·cp GPUs per
- * replica) up to as many replicas as the batch has microbatches, and the reader's own count. The same counts whatever
- * count the reader picked among them, so a link opens the same curve. The engine answers each; a count it refuses
- * (a batch that does not split over that many replicas, a run that never finishes) is left off the curve, not guessed.
+ * replica), from the one whose replicas each run MOST_MICROBATCHES microbatches up to as many replicas as the batch
+ * has microbatches, and the reader's own count. The same counts whatever count the reader picked among them, so a
+ * link opens the same curve. The engine answers each; a count it refuses (a batch that does not split over that many
+ * replicas, a run that never finishes) is left off the curve, not guessed.
  */
 export function scaleLadder(s) {
   const group = s.tp * s.pp * s.cp;
   const most = Math.floor(s.globalBatch / s.microbatchSize);
   const out = new Set([s.gpus]);
-  for (let dp = 1; dp <= most && group * dp <= 10_000_000; dp *= 2) out.add(group * dp);
+  for (let dp = 1; dp <= most && group * dp <= 10_000_000; dp *= 2) {
+    if (most / dp <= MOST_MICROBATCHES) out.add(group * dp);
+  }
   return [...out].sort((a, b) => a - b);
 }
 
