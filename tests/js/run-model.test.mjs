@@ -241,7 +241,7 @@ test('nccl: a malformed paste names its line in the reader’s words; the exampl
 
 test('nccl chart ticks: 1-2-5 decades inside the range, powers of two for sizes', () => {
   assert.deepEqual(logTicks(3e8, 6e11), [1e9, 1e10, 1e11]);
-  assert.deepEqual(logTicks(3.5e11, 6.3e11), [3.5e11, 6.3e11]); // one 1-2-5 value inside: the ends instead
+  assert.deepEqual(logTicks(3.5e11, 6.3e11), [3.9e11, 4.7e11, 5.6e11]); // one 1-2-5 value inside: three of its own
   assert.deepEqual(logTicks(1e6, 1e12), [1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12]);
   assert.deepEqual(byteTicks(64, 2 ** 33), [64, 2 ** 12, 2 ** 18, 2 ** 24, 2 ** 30]);
   assert.deepEqual(byteTicks(2 ** 30, 2 ** 34), [2 ** 30, 2 ** 31, 2 ** 32, 2 ** 33, 2 ** 34]);

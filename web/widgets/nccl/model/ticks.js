@@ -1,6 +1,6 @@
 // Tick values for the busbw chart's two log axes. Pure.
 
-/** For a log axis over [lo, hi]: 1-2-5 × 10^k inside it (only the 10^k when that makes more than 6), else its ends. */
+/** For a log axis over [lo, hi]: 1-2-5 × 10^k inside it (only the 10^k when that makes more than 6), else three inside. */
 export function logTicks(lo, hi) {
   const out = [];
   for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e += 1) {
@@ -10,7 +10,9 @@ export function logTicks(lo, hi) {
     }
   }
   const kept = out.length > 6 ? out.filter((t) => t.m === 1) : out;
-  return kept.length >= 2 ? kept.map((t) => t.v) : [lo, hi].map((v) => Number(v.toPrecision(2)));
+  if (kept.length >= 2) return kept.map((t) => t.v);
+  // a narrow range: three values a fifth, half and four fifths of the way up, off the corners where the axes' labels meet
+  return [0.2, 0.5, 0.8].map((f) => Number((lo * (hi / lo) ** f).toPrecision(2)));
 }
 
 /** Powers of two over [lo, hi], at most `most` of them (every 2nd, 3rd, … power when there are more). */
