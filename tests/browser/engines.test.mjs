@@ -101,6 +101,13 @@ function trackMedian(win, tag) {
   return win.document.querySelector(tag).shadowRoot.querySelector('[data-out="summary"]')?.dataset.value ?? null;
 }
 
+/** The bandwidth <parascope-nccl> fitted to its paste, once fitted (null while its example loads). */
+function ncclFit(win, tag) {
+  const el = win.document.querySelector(tag);
+  if (el.hasAttribute('data-loading')) return null;
+  return el.shadowRoot.querySelector('[data-out="fit"]')?.dataset.bandwidth ?? null;
+}
+
 function ringState(win, tag) {
   const shadow = win.document.querySelector(tag).shadowRoot;
   const round = shadow.querySelector('[data-out="status"]')?.dataset.round;
@@ -163,6 +170,19 @@ const WIDGETS = [
     until: plannedMfu,
     read: (page, tag) => page.evaluate(plannedMfu, tag),
     act: (page, tag) => page.evaluate(pickOther, tag, 'gpus'),
+  },
+  {
+    tag: 'parascope-run',
+    what: 'the failure-rate slider changes the goodput the engine answers',
+    read: (page, tag) => page.evaluate(out, tag, 'goodput'),
+    act: (page, tag) => page.evaluate(moveSlider, tag, 'input[name="failure-rate"]'),
+  },
+  {
+    tag: 'parascope-nccl',
+    what: 'the other example gives another fitted bandwidth',
+    until: ncclFit,
+    read: (page, tag) => page.evaluate(ncclFit, tag),
+    act: (page, tag) => page.evaluate(pickOther, tag, 'example'),
   },
 ];
 

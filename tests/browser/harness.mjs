@@ -94,10 +94,11 @@ export async function openPage(site, path = '', { width = 1000, height = 900, co
 export async function widgetReady(page, selector) {
   const widget = page.locator(selector);
   await widget.scrollIntoViewIfNeeded();
-  // data-routing: <parascope-axes> routes its MoE layer just after its first frame; tests read the settled figure.
+  // data-routing: <parascope-axes> routes its MoE layer just after its first frame; data-loading: <parascope-nccl>
+  // fetches its example after it; tests read the settled figure.
   await page.waitForFunction((sel) => {
     const el = document.querySelector(sel);
-    return el?.hasAttribute('data-ready') && !el.hasAttribute('data-routing');
+    return el?.hasAttribute('data-ready') && !el.hasAttribute('data-routing') && !el.hasAttribute('data-loading');
   }, selector);
   return widget;
 }

@@ -64,6 +64,15 @@ const WIDGETS = {
     await w.locator('input[name="preset"][value="gpt3-175b"]').check();
     await w.locator('select[name="recompute"]').selectOption('full');
   },
+  run: async (w) => {
+    await set(w, 'input[name="gpus"]', 2);
+    await set(w, 'input[name="failure-rate"]', 9);
+    await set(w, 'select[name="checkpoint-mode"]', 'async');
+  },
+  nccl: async (w) => {
+    await set(w, 'select[name="example"]', 'a100-1x8');
+    await w.page().waitForFunction((el) => !el.hasAttribute('data-loading'), await w.elementHandle());
+  },
 };
 
 for (const [name, move] of Object.entries(WIDGETS)) {

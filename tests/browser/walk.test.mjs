@@ -26,7 +26,7 @@ const planner = await nodePlannerEngine();
 /** Whether figure `tag` has started (the planner: finished its search with rows; the track: drawn its record). */
 function ready(win, tag) {
   const el = win.document.querySelector(tag);
-  if (!el?.hasAttribute('data-ready') || el.hasAttribute('data-routing')) return false;
+  if (!el?.hasAttribute('data-ready') || el.hasAttribute('data-routing') || el.hasAttribute('data-loading')) return false;
   if (tag === 'parascope-track') return Boolean(el.shadowRoot.querySelector('[data-out="summary"][data-value]'));
   if (tag !== 'parascope-planner') return true;
   return !el.hasAttribute('data-searching') && el.shadowRoot.querySelectorAll('tr[data-rank]').length > 0;
@@ -102,6 +102,9 @@ function drawStates(random) {
     mfu: { preset: pick(['palm-540b', 'gpt3-175b', 'megatron-1t', 'llama3-405b']), recompute: pick(['none', 'selective', 'full']) },
     planner: { gpus: String(pick([256, 512, 1024])), objective: pick(['mfu', 'step_time', 'memory']) },
     track: { view: pick(['speed', 'memory']), stack: pick(['all', 'pytorch', 'megatron-core']) },
+    run: { gpus: String(pick([4096, 16384, 65536])), 'checkpoint-mode': pick(['sync', 'async']),
+      'failure-rate': pick(['0.00001', '0.00004']), price: pick(['1.5', '2', '3.2']) },
+    nccl: { example: pick(['h200-2x8', 'a100-1x8', 'none']) },
   };
 }
 
@@ -116,6 +119,9 @@ function rowInFigures(inputs, p) {
     'parascope-axes': text({ ...run, tp: p.tp, pp: p.pp, ep: p.ep, 'global-batch': inputs.globalBatch }),
     'parascope-bubble': text({ stages: Math.min(32, p.pp), schedule: p.schedule, chunks: Math.min(8, p.vpp) }),
     'parascope-mfu': text({ preset: 'custom', ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, 'microbatch-size': p.microbatch_size,
+      'global-batch': inputs.globalBatch, recompute: p.recompute, schedule: p.schedule, zero: p.zero, cp: p.cp,
+      ep: p.ep, 'sequence-parallel': p.sequence_parallel }),
+    'parascope-run': text({ ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, 'microbatch-size': p.microbatch_size,
       'global-batch': inputs.globalBatch, recompute: p.recompute, schedule: p.schedule, zero: p.zero, cp: p.cp,
       ep: p.ep, 'sequence-parallel': p.sequence_parallel }),
   };
@@ -168,7 +174,7 @@ for (const name of ENGINES) {
       await page.waitFor(ready, [tag], { timeout, what: `${tag} to start` });
     };
 
-    test('a seeded planner row loads into the axes, bubble and MFU figures, each with the row\'s values', async () => {
+    test('a seeded planner row loads into the axes, bubble, MFU and whole-run figures, each with the row\'s values', async () => {
       await onPage('tests/planner.html', async (page) => {
         await start(page, 'parascope-planner', 120_000);
         const { inputs, rows } = await page.evaluate(plannerRows);

@@ -219,9 +219,10 @@ export function loadEngine(moduleOptions = {}) {
 
 /**
  * Makes loadEngine load another module (a widget's own: lib/widget-engines.js) and starts its download and its glue's
- * import at once. Only before the page's first loadEngine (later, the page keeps the engine it has).
+ * import at once. Only before the page's first loadEngine (later, the page keeps the engine it has). `planner`: the
+ * module is the planner's, which loadPlannerEngine then shares rather than loading it a second time.
  */
-export function useEngine(wasm, importGlue) {
+export function useEngine(wasm, importGlue, { planner = false } = {}) {
   if (shared.figures) return;
   let glue = importGlue();
   const compiling = startCompiling(wasm);
@@ -235,6 +236,7 @@ export function useEngine(wasm, importGlue) {
     },
     compiling,
   );
+  if (planner) shared.planner ??= shared.figures; // the planner's module alone: loadPlannerEngine answers with it too
 }
 
 /**

@@ -1,7 +1,7 @@
 // How a widget asks the engine (one concern of the widget base, lib/widget.js): the page's one engine, loaded once
 // and guarded so that a broken call (a trap, a bug) shows a note in this figure; the presets answer asked once per
 // page; a refusal turned into a note under its key, with null for the widget to keep its last state.
-import { EngineError, loadEngine } from './engine.js';
+import { EngineError, loadEngine, loadPlannerEngine } from './engine.js';
 import { useEngineLists } from './model/engine-lists.js';
 
 /** The presets answer's text per engine: asked once a page, however many widgets read it (enginePresets). */
@@ -12,9 +12,12 @@ export const WithEngine = (Base) =>
   class extends Base {
     #engine = null;
 
-    /** Loads the page's engine (once per page: lib/engine.js) and keeps it, guarded, as this.engine. */
+    /**
+     * Loads the page's engine (once per page: lib/engine.js) and keeps it, guarded, as this.engine. A figure whose ops
+     * only the planner's module answers (`static plannerEngine = true`: run, nccl_fit) loads that module instead.
+     */
     async connectEngine() {
-      this.#engine = await loadEngine();
+      this.#engine = await (this.constructor.plannerEngine ? loadPlannerEngine() : loadEngine());
       this.engine = this.#guarded(this.#engine);
     }
 

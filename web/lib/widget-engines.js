@@ -4,7 +4,7 @@
 // checks that each module here answers every op its widget's code asks.
 import { FIGURES } from '../widgets/index.js';
 import { asset } from './assets.js';
-import { useEngine } from './engine.js';
+import { plannerWasmUrl, useEngine } from './engine.js';
 
 /** module name -> [its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
 const MODULES = {
@@ -20,6 +20,8 @@ const MODULES = {
     () => asset(new URL('../wasm/parascope-axes-engine.wasm', import.meta.url), 'wasm/parascope-axes-engine.wasm'),
     () => import('../wasm/parascope-axes-engine.mjs'),
   ],
+  // <parascope-run> and <parascope-nccl>: run and nccl_fit are the planner module's alone (CMakeLists.txt).
+  'parascope-planner': [plannerWasmUrl, () => import('../wasm/parascope-planner.mjs')],
   'parascope-step-engine': [
     () => asset(new URL('../wasm/parascope-step-engine.wasm', import.meta.url), 'wasm/parascope-step-engine.wasm'),
     () => import('../wasm/parascope-step-engine.mjs'),
@@ -33,7 +35,7 @@ export const WIDGET_ENGINES = Object.fromEntries(FIGURES.map(({ tag, engine }) =
 export function useWidgetEngine(tag) {
   const engine = WIDGET_ENGINES[tag];
   if (!engine) return false;
-  const [, wasmUrl, importGlue] = engine;
-  useEngine(wasmUrl(), importGlue);
+  const [name, wasmUrl, importGlue] = engine;
+  useEngine(wasmUrl(), importGlue, { planner: name === 'parascope-planner' });
   return true;
 }

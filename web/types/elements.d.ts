@@ -136,6 +136,76 @@ export interface ParascopePlannerAttributes {
   'permalink'?: string;
 }
 
+/** <parascope-run>: undefined */
+export interface ParascopeRunAttributes {
+  /** model preset. one of the engine's model presets; default llama3-405b. */
+  'model'?: ModelId;
+  /** accelerator preset. one of the engine's hardware presets; default h100-sxm. */
+  'hardware'?: HardwareId;
+  /** GPUs (or TPU chips) of the run. 1 to 10,000,000, whole; default 16,384. */
+  'gpus'?: number | `${number}`;
+  /** tensor-parallel size. 1 to 1,000,000, whole; default 8. */
+  'tp'?: number | `${number}`;
+  /** pipeline stages. 1 to 1,000,000, whole; default 16. */
+  'pp'?: number | `${number}`;
+  /** virtual stages per pipeline rank. 1 to 1,000,000, whole; default 1. */
+  'vpp'?: number | `${number}`;
+  /** context-parallel size. 1 to 1,000,000, whole; default 1. */
+  'cp'?: number | `${number}`;
+  /** expert-parallel size (MoE models). 1 to 1,000,000, whole; default 1. */
+  'ep'?: number | `${number}`;
+  /** sequences per microbatch. 1 to 1,000,000, whole; default 1. */
+  'microbatch-size'?: number | `${number}`;
+  /** sequences per step. 1 to 1,000,000, whole; default 2,048. */
+  'global-batch'?: number | `${number}`;
+  /** activation recomputation. one of the engine's recomputation modes; default the engine's. */
+  'recompute'?: Recompute;
+  /** pipeline schedule. one of the engine's pipeline schedules; default the engine's. */
+  'schedule'?: ScheduleId;
+  /** ZeRO stage. one of the engine's ZeRO stages; default 1. */
+  'zero'?: `${ZeroStage}`;
+  /** sequence parallelism on. present or absent; default absent. */
+  'sequence-parallel'?: boolean | '' | 'true' | 'false';
+  /** tokens the run trains on. above 1, at most 10000000000000000; default 15,600,000,000,000. */
+  'tokens'?: number | `${number}`;
+  /** failures per GPU per hour. above 0, at most 1; default the engine's (engine/API.md, run). */
+  'failure-rate'?: number | `${number}`;
+  /** checkpoint writes block training (sync) or are staged (async). sync, async; default sync. */
+  'checkpoint-mode'?: 'sync' | 'async';
+  /** s of training between checkpoints. above 0, at most 1000000000; default Daly's optimum. */
+  'checkpoint-interval'?: number | `${number}`;
+  /** checkpoint storage, bytes/s aggregate. above 0, at most 10000000000000000; default the engine's (engine/API.md, run). */
+  'storage-bandwidth'?: number | `${number}`;
+  /** $ per GPU-hour (a negative one is left to the engine to refuse). 0 to 1000000; default the engine's (engine/API.md, run). */
+  'price'?: number | `${number}`;
+  /** power usage effectiveness of the data centre. above 0, at most 5; default the engine's (engine/API.md, run). */
+  'pue'?: number | `${number}`;
+  /** your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it). above 0, at most 10000000000000000; default the hardware preset's. */
+  'intra-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step inside a node. above 0, at most 1; default the preset's. */
+  'intra-latency'?: number | `${number}`;
+  /** your cluster: bytes/s per GPU between nodes. above 0, at most 10000000000000000; default the preset's. */
+  'inter-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step between nodes. above 0, at most 1; default the preset's. */
+  'inter-latency'?: number | `${number}`;
+  /** your cluster: GPUs per node. 1 to 1,000,000, whole; default the preset's. */
+  'gpus-per-node'?: number | `${number}`;
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
+/** <parascope-nccl>: undefined */
+export interface ParascopeNcclAttributes {
+  /** the published nccl-tests output shown until the reader pastes their own (none: an empty box). h200-2x8, a100-1x8, none; default h200-2x8. */
+  'example'?: 'h200-2x8' | 'a100-1x8' | 'none';
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
 /** Each element's attributes, by tag. */
 export interface ParascopeElementAttributes {
   'parascope-axes': ParascopeAxesAttributes;
@@ -144,6 +214,8 @@ export interface ParascopeElementAttributes {
   'parascope-mfu': ParascopeMfuAttributes;
   'parascope-track': ParascopeTrackAttributes;
   'parascope-planner': ParascopePlannerAttributes;
+  'parascope-run': ParascopeRunAttributes;
+  'parascope-nccl': ParascopeNcclAttributes;
 }
 
 /** The attributes any HTML element takes, as a page or JSX writes them on a parascope element. */
@@ -179,6 +251,8 @@ declare global {
     'parascope-mfu': ParascopeElement;
     'parascope-track': ParascopeElement;
     'parascope-planner': ParascopeElement;
+    'parascope-run': ParascopeElement;
+    'parascope-nccl': ParascopeElement;
   }
   interface HTMLElementEventMap {
     /** Fired (bubbling) when a figure has started and drawn its first state. */

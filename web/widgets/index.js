@@ -17,6 +17,9 @@ export const FIGURES = [
   { name: 'track', tag: 'parascope-track', engine: 'parascope-step-engine' },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).
   { name: 'planner', tag: 'parascope-planner', engine: 'parascope-step-engine' },
+  // run and nccl_fit are answered by the planner's module alone (CMakeLists.txt): these two run on it, page and embed.
+  { name: 'run', tag: 'parascope-run', engine: 'parascope-planner' },
+  { name: 'nccl', tag: 'parascope-nccl', engine: 'parascope-planner' },
 ];
 
 /**

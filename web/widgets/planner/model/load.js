@@ -6,7 +6,7 @@ import { splitText } from './view.js';
 import { MFU_CUSTOM } from '../../mfu/model/custom.js';
 
 /** The figures a row loads into, by tag. */
-export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu'];
+export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu', 'parascope-run'];
 
 /** The <parascope-mfu> mode that runs a model, accelerator and GPU count given by attributes (a planned run). */
 export { MFU_CUSTOM };
@@ -87,6 +87,25 @@ export function loadValues(inputs, parallel, step) {
     note:
       `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
       `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
+  };
+  out['parascope-run'] = {
+    values: {
+      model: inputs.model,
+      hardware: inputs.hardware,
+      gpus: inputs.gpus,
+      tp: p.tp,
+      pp: p.pp,
+      vpp: p.vpp,
+      cp: p.cp,
+      ep: p.ep,
+      'microbatch-size': p.microbatch_size,
+      'global-batch': inputs.globalBatch,
+      recompute: p.recompute,
+      schedule: p.schedule,
+      zero: p.zero,
+      'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+    },
+    note: `${head} The whole run costs it as planned; the tokens, failure rate and prices stay as they were.`,
   };
   return out;
 }

@@ -1,0 +1,46 @@
+// <parascope-run>'s attributes: kind, range, default and what each does (lib/model/attributes.js gathers every element's).
+// Every run field left out is the engine's own default, with its source (engine/API.md, `run`).
+import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
+import { RUN_FIGURE_DEFAULTS as D } from './model/request.js';
+
+const number = (min, max, fallback, about, extra = {}) => ({ kind: 'number', min, max, fallback, about, ...extra });
+const ENGINE_DEFAULT = "the engine's (engine/API.md, run)";
+
+export const ATTRIBUTES = {
+  model: choice(null, D.model, 'model preset', { engine: 'models' }),
+  hardware: choice(null, D.hardware, 'accelerator preset', { engine: 'hardware' }),
+  gpus: int(1, 10_000_000, D.gpus, 'GPUs (or TPU chips) of the run'),
+  tp: int(1, 1_000_000, D.tp, 'tensor-parallel size'),
+  pp: int(1, 1_000_000, D.pp, 'pipeline stages'),
+  vpp: int(1, 1_000_000, 1, 'virtual stages per pipeline rank'),
+  cp: int(1, 1_000_000, 1, 'context-parallel size'),
+  ep: int(1, 1_000_000, 1, 'expert-parallel size (MoE models)'),
+  'microbatch-size': int(1, 1_000_000, 1, 'sequences per microbatch'),
+  'global-batch': int(1, 1_000_000, D.globalBatch, 'sequences per step'),
+  recompute: choice(null, null, 'activation recomputation', { defaultText: "the engine's", engine: 'recompute' }),
+  schedule: choice(null, null, 'pipeline schedule', { defaultText: "the engine's", engine: 'schedules' }),
+  zero: choice(null, D.zero, 'ZeRO stage', { engine: 'zero' }),
+  'sequence-parallel': { kind: 'flag', fallback: false, about: 'sequence parallelism on' },
+  tokens: number(1, 1e16, D.tokens, 'tokens the run trains on'),
+  'failure-rate': number(0, 1, null, 'failures per GPU per hour', { defaultText: ENGINE_DEFAULT }),
+  'checkpoint-mode': choice(['sync', 'async'], 'sync', 'checkpoint writes block training (sync) or are staged (async)'),
+  'checkpoint-interval': number(0, 1e9, null, 's of training between checkpoints', {
+    defaultText: "Daly's optimum",
+  }),
+  'storage-bandwidth': number(0, 1e16, null, 'checkpoint storage, bytes/s aggregate', { defaultText: ENGINE_DEFAULT }),
+  price: number(-Number.MAX_VALUE, 1e6, null, '$ per GPU-hour (a negative one is left to the engine to refuse)', {
+    defaultText: ENGINE_DEFAULT,
+  }),
+  pue: number(0, 5, null, 'power usage effectiveness of the data centre', { defaultText: ENGINE_DEFAULT }),
+  'intra-bandwidth': number(0, 1e16, null, 'your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it)', {
+    defaultText: "the hardware preset's",
+  }),
+  'intra-latency': number(0, 1, null, 'your cluster: s per step inside a node', { defaultText: "the preset's" }),
+  'inter-bandwidth': number(0, 1e16, null, 'your cluster: bytes/s per GPU between nodes', {
+    defaultText: "the preset's",
+  }),
+  'inter-latency': number(0, 1, null, 'your cluster: s per step between nodes', { defaultText: "the preset's" }),
+  'gpus-per-node': int(1, 1_000_000, null, 'your cluster: GPUs per node', { defaultText: "the preset's" }),
+  theme: THEME,
+  permalink: PERMALINK,
+};
