@@ -383,8 +383,14 @@ json cluster(MegatronFlags& f, const ImportOptions& o, ImportedRequest& out) {
   json c = o.base.value("cluster", json::object());
   if (!f.has("torchrun --nproc-per-node")) {
     if (!c.contains("gpus")) {
-      c["gpus"] = 8;
-      assume(out, "cluster.gpus", "no torchrun --nproc-per-node and no base.cluster: 8");
+      // One node of 8, or one model replica where tp × pp × cp does not divide 8 (as the torchtitan reader does).
+      const long long replica = f.integer("--tensor-model-parallel-size", 1) *
+                                f.integer("--pipeline-model-parallel-size", 1) *
+                                f.integer("--context-parallel-size", 1);
+      c["gpus"] = 8 % replica == 0 ? 8 : replica;
+      assume(out, "cluster.gpus",
+             "no torchrun --nproc-per-node and no base.cluster: " + std::to_string(c["gpus"].get<long long>()) +
+                 (8 % replica == 0 ? std::string() : " (one replica of tp × pp × cp)"));
     }
     return c;
   }

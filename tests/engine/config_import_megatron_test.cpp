@@ -150,4 +150,16 @@ TEST(ConfigImportMegatron, UnknownAndUnsetAreNamed) {
   EXPECT_EQ(r["error"]["field"], "text") << r.dump();
 }
 
+TEST(ConfigImportMegatron, BareFlagsGetAClusterTheirSplitFits) {
+  // No torchrun line: one node of 8 where tp × pp × cp divides 8, else one replica (tp 4 × pp 4 = 16 was refused).
+  const std::string base = "--num-layers 8 --hidden-size 64 --num-attention-heads 4 --seq-length 128 --vocab-size 256 ";
+  json r = import(base + "--tensor-model-parallel-size 4 --pipeline-model-parallel-size 4");
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  EXPECT_EQ(r["request"]["cluster"]["gpus"], 16) << r.dump();
+  EXPECT_FALSE(ask(r["request"]).contains("error")) << "step answers the imported request";
+  r = import(base + "--tensor-model-parallel-size 2");
+  EXPECT_EQ(r["request"]["cluster"]["gpus"], 8) << r.dump();
+  EXPECT_FALSE(ask(r["request"]).contains("error")) << "step answers the imported request";
+}
+
 }  // namespace
