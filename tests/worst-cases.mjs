@@ -135,6 +135,15 @@ export function worstCases() {
       op: 'moe_route', tokens: L.assignments / topK, experts: L.experts, top_k: topK, skew: 10, ep: L.ep,
       capacity_factor: 1, hidden: 1_000_000, bandwidth: 1, latency: 1 } });
   }
+  // memory_timeline: 250,000 ops recorded, 20,000 of them on one stage (op_memory_timeline.cpp); context_ring: cp 64.
+  for (const schedule of ['1f1b', 'zb-h1']) {
+    const kinds = schedule === '1f1b' ? 2 : 3;
+    cases.push({ name: `memory_timeline, ${schedule} pp 10, ${Math.floor(20_000 / kinds)} microbatches`, request: {
+      op: 'memory_timeline', model: thin, hardware: hw, cluster: { gpus: 10 },
+      parallel: { pp: 10, global_batch: Math.floor(20_000 / kinds), schedule } } });
+  }
+  cases.push({ name: 'context_ring, cp 64', request: { op: 'context_ring', model: { ...thin, layers: 2, seq: 128 },
+    hardware: hw, cluster: { gpus: 64 }, parallel: { cp: 64, global_batch: 1 } } });
   cases.push({ name: 'run, zb-h2 pp 1024 (the step\'s largest)', module: 'parascope-planner',
     request: { op: 'run', model: thin, hardware: hw, cluster: { gpus: 1024 }, parallel: zbh2 } });
   cases.push(...planCases(L), importCase(), ...launchImportCases(), ncclCase());

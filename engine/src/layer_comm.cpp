@@ -94,8 +94,10 @@ void cp_comm(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, 
   const Link link = link_of(place_group(run.cluster, p, Axis::context), eff);
   const double kv = 2.0 * w.tokens * double(m.kv_heads * m.head_dim) * 2.0 / double(p.tp);
   const double steps = double(p.cp - 1);
-  c.cp_fwd = steps * (link.latency + kv / link.bandwidth);
-  c.cp_bwd = steps * (link.latency + 2.0 * kv / link.bandwidth) + (full_recompute ? c.cp_fwd : 0.0);
+  c.cp_step_fwd = link.latency + kv / link.bandwidth;
+  c.cp_step_bwd = link.latency + 2.0 * kv / link.bandwidth;
+  c.cp_fwd = steps * c.cp_step_fwd;
+  c.cp_bwd = steps * c.cp_step_bwd + (full_recompute ? c.cp_fwd : 0.0);
   c.cp_count = steps * (full_recompute ? 4.0 : 3.0);
   c.cp_bytes = steps * kv * (full_recompute ? 4.0 : 3.0);
 }

@@ -18,6 +18,7 @@ struct LayerComm {
   double tp_fwd = 0, tp_bwd = 0, tp_bytes = 0, tp_count = 0;
   double ep_fwd = 0, ep_bwd = 0, ep_bytes = 0, ep_count = 0;
   double cp_fwd = 0, cp_bwd = 0, cp_bytes = 0, cp_count = 0;
+  double cp_step_fwd = 0, cp_step_bwd = 0;  ///< one ring step's K/V transfer, forward and backward (context_ring.hpp)
 };
 
 /// Every axis's share of one layer's communication (each zero where its axis is 1).

@@ -2,6 +2,7 @@
 // communication that overlap leaves exposed, and what the hidden share costs the kernels it runs under.
 #include "layer_times.hpp"
 
+#include "context_ring.hpp"
 #include "kernel_model.hpp"
 
 namespace parascope::detail {
@@ -58,9 +59,13 @@ void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm&
     t.ep_fwd *= shown;
     t.ep_bwd *= shown;
   }
-  // Ring attention overlaps each KV step with the attention block it feeds: only the excess is exposed.
-  t.cp_fwd = std::max(0.0, c.cp_fwd - t.attn_fwd);
-  t.cp_bwd = std::max(0.0, c.cp_bwd - 2.0 * t.attn_fwd);
+  // Ring attention runs cp attention steps and sends the next step's K/V block beside each but the last: each
+  // transfer is hidden by its own step's compute, 1/cp of the attention under the zig-zag split, and exposed by what
+  // it exceeds it (context_ring.hpp, ring_exposed). Full recomputation runs the forward ring again in the backward.
+  const std::int64_t cp = run.parallel.cp;
+  t.cp_fwd = ring_exposed(cp, c.cp_step_fwd, t.attn_fwd / double(cp));
+  t.cp_bwd = ring_exposed(cp, c.cp_step_bwd, 2.0 * t.attn_fwd / double(cp)) +
+             (run.parallel.recompute == Recompute::full ? t.cp_fwd : 0.0);
   // Hidden is not free: what the collectives hide behind this layer's kernels slows them (overlap_slowdown).
   const double hidden_fwd = (c.tp_fwd - t.tp_fwd) + (c.ep_fwd - t.ep_fwd) + (c.cp_fwd - t.cp_fwd);
   const double hidden_bwd = (c.tp_bwd - t.tp_bwd) + (c.ep_bwd - t.ep_bwd) + (c.cp_bwd - t.cp_bwd);

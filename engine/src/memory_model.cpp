@@ -216,8 +216,14 @@ LayerActivations layer_activations(const TrainingRun& run, const Efficiency& eff
 
 namespace {
 
-/// What stage s's GPU holds (its layer counts `n`, its parameters `held`) with these activation sets per stage.
-MemoryPerGpu stage_memory(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
+/// The moment memory_per_gpu counts for stage s: the schedule's most activation sets (none when `peak` does not reach
+/// the stage), during a backward, with the loss's logits on the last stage.
+MemoryMoment peak_moment(const int* peak, std::size_t peaks, std::int64_t s) {
+  return {std::size_t(s) < peaks ? peak[s] : -1, true, true};
+}
+
+/// What stage s's GPU holds (its layer counts `n`, its parameters `held`) at `moment` (MemoryMoment).
+MemoryPerGpu stage_memory(const TrainingRun& run, const Efficiency& eff, const MemoryMoment& moment,
                           const LayerActivations& act, double runtime, std::int64_t s, const StageLayerCounts& n,
                           const ParamsOnGpu& held) {
   const ModelShape& m = run.model;
@@ -229,19 +235,20 @@ MemoryPerGpu stage_memory(const TrainingRun& run, const Efficiency& eff, const i
   // (peak_activations per stage, counted by the schedule); a chunk holds n/vpp of the stage's n layers on average.
   const double per_layer =
       n.layers > 0 ? (double(n.layers - n.moe) * act_dense + double(n.moe) * act_moe) / double(n.layers) : 0.0;
-  if (std::size_t(s) < peaks) {
-    mem.activations = double(peak[s]) * double(n.layers) / double(p.vpp) * per_layer;
+  if (moment.sets >= 0) {
+    mem.activations = double(moment.sets) * double(n.layers) / double(p.vpp) * per_layer;
   }
-  mem.activations += rebuilt;
+  if (moment.backward) mem.activations += rebuilt;
   // The peak's transient: on the last stage the loss's logits for one microbatch (loss_bytes_per_logit: the
   // bf16 logits and the cross-entropy's fp32 copies, vocabulary split over tp; Korthikanti et al. 2022 Sec. 4.3
   // count the fp32 logits alone; with tp > 1 the vocabulary-parallel loss's own temporaries,
   // loss_parallel_extra_bytes), elsewhere, or when larger, one layer's backward workspace.
   const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
   const double per_logit = eff.loss_bytes_per_logit + (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
-  const double loss = s == p.pp - 1 ? per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
-  mem.peak_at_loss = loss > act.workspace;
-  mem.transient = std::max(loss, act.workspace);
+  const double loss = moment.loss && s == p.pp - 1 ? per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
+  const double workspace = moment.backward ? act.workspace : 0.0;
+  mem.peak_at_loss = loss > workspace;
+  mem.transient = std::max(loss, workspace);
   const double allocated = mem.weights + mem.gradients + mem.optimizer + mem.activations + mem.transient;
   // The caching allocator's reserve grows where blocks of changing sizes come and go: activations, the loss's
   // logits, the backward's workspace. The model states are allocated once at start-up as a few large buffers
@@ -268,7 +275,7 @@ MemoryPerGpu most_loaded(const TrainingRun& run, const Efficiency& eff, const in
   MemoryPerGpu best;
   std::size_t visited = 0;
   visit_stages([&](std::int64_t s, const StageLayerCounts& n, const ParamsOnGpu& held) {
-    const MemoryPerGpu mem = stage_memory(run, eff, peak, peaks, act, runtime, s, n, held);
+    const MemoryPerGpu mem = stage_memory(run, eff, peak_moment(peak, peaks, s), act, runtime, s, n, held);
     if (s == 0 || mem.total > best.total) {
       best = mem;
       if (most) *most = visited;
@@ -315,9 +322,24 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& eff, const
 
 double counted_stage_total(const TrainingRun& run, const Efficiency& eff, const int* peak, std::size_t peaks,
                            const CountedStages& counted, const LayerActivations& act, std::size_t i) {
-  return stage_memory(run, eff, peak, peaks, act, runtime_bytes(run, eff), counted.stage[i], counted.layers[i],
-                      counted.held[i])
+  return stage_memory(run, eff, peak_moment(peak, peaks, counted.stage[i]), act, runtime_bytes(run, eff),
+                      counted.stage[i], counted.layers[i], counted.held[i])
       .total;
+}
+
+StageMemoryInputs stage_memory_inputs(const TrainingRun& run, const Efficiency& eff, std::int64_t stage) {
+  StageMemoryInputs in;
+  in.stage = stage;
+  in.layers = stage_kinds(run)[std::size_t(stage)];
+  in.held = params_held(run, count_params(run.model), stage, in.layers);
+  in.act = layer_activations(run, eff);
+  in.runtime = runtime_bytes(run, eff);
+  return in;
+}
+
+MemoryPerGpu stage_memory_at(const TrainingRun& run, const Efficiency& eff, const StageMemoryInputs& in,
+                             const MemoryMoment& moment) {
+  return stage_memory(run, eff, moment, in.act, in.runtime, in.stage, in.layers, in.held);
 }
 
 }  // namespace parascope::detail

@@ -64,4 +64,25 @@ MemoryPerGpu memory_per_gpu(const TrainingRun& run, const Efficiency& efficiency
 double counted_stage_total(const TrainingRun& run, const Efficiency& efficiency, const int* peak, std::size_t peaks,
                            const CountedStages& counted, const LayerActivations& act, std::size_t i);
 
+/// One moment of a stage's step (memory_timeline): `sets` activation sets in flight (−1: none counted), the loss's
+/// logits held (`loss`, the last stage only), a backward running (`backward`: one layer's workspace and what full
+/// recomputation rebuilds). memory_per_gpu counts each stage at the schedule's most sets with both.
+struct MemoryMoment {
+  int sets = -1;
+  bool loss = false, backward = false;
+};
+/// What stage_memory_at reads of a stage, computed once per stage.
+struct StageMemoryInputs {
+  std::int64_t stage = 0;
+  StageLayerCounts layers;
+  ParamsOnGpu held;
+  LayerActivations act;
+  double runtime = 0;  ///< bytes outside the allocator (CUDA context, NCCL buffers)
+};
+StageMemoryInputs stage_memory_inputs(const TrainingRun& run, const Efficiency& efficiency, std::int64_t stage);
+/// The stage's memory at `moment`, by memory_per_gpu's own arithmetic: at the schedule's peak sets with loss and
+/// backward, memory_per_gpu's answer for that stage, bit for bit.
+MemoryPerGpu stage_memory_at(const TrainingRun& run, const Efficiency& efficiency, const StageMemoryInputs& in,
+                             const MemoryMoment& moment);
+
 }  // namespace parascope::detail

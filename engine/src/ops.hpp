@@ -54,6 +54,8 @@ json op_config_export(RequestReader& request);
 json op_run(RequestReader& request);
 json op_nccl_fit(RequestReader& request);
 json op_timeline(RequestReader& request);
+json op_context_ring(RequestReader& request);
+json op_memory_timeline(RequestReader& request);
 
 /// Dispatches a parsed request object on its "op" (throws RequestError).
 json dispatch(const json& request);

@@ -1,0 +1,140 @@
+// One GPU's memory through one step (memory_timeline op): its peak is step's memory_per_gpu.total on every published
+// and calibration row and on seeded random runs; the activation sets in flight follow the schedule's closed forms.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+#include "published_runs.hpp"
+#include "step_request.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+/// The timeline and the step for one request (its op replaced); false when step refuses it.
+bool timeline_and_step(json request, json& timeline, json& step) {
+  request["op"] = "step";
+  step = step_request::ask(request);
+  if (step.contains("error")) return false;
+  request["op"] = "memory_timeline";
+  timeline = step_request::ask(request);
+  EXPECT_FALSE(timeline.contains("error")) << timeline.dump() << "\n" << request.dump();
+  return !timeline.contains("error");
+}
+
+/// The timeline's own invariants: the peak is its largest segment, no segment holds more sets than the peak's stage
+/// may, the time axis runs from 0 to the step's end without gaps.
+void expect_consistent(const json& t, const std::string& label) {
+  const json& seg = t["segments"];
+  const std::size_t n = seg["total"].size();
+  ASSERT_GT(n, 0u) << label;
+  double most = 0, at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    most = std::max(most, seg["total"][i].get<double>());
+    EXPECT_EQ(seg["start"][i].get<double>(), at) << label << " segment " << i;
+    at = seg["end"][i].get<double>();
+  }
+  EXPECT_EQ(at, t["step_time"].get<double>()) << label;
+  EXPECT_EQ(t["peak"]["total"].get<double>(), most) << label;
+  EXPECT_EQ(seg["kind"].get<std::string>().size(), n) << label;
+}
+
+TEST(MemoryTimeline, PeakEqualsStepsMemoryPerGpuOnEveryPublishedRow) {
+  int checked = 0;
+  for (const parascope::test::PublishedRun& run : parascope::test::published_runs()) {
+    json t, step;
+    if (!timeline_and_step(run.request, t, step)) continue;
+    EXPECT_EQ(t["stage"], t["most_loaded_stage"]) << run.label;
+    EXPECT_EQ(t["peak"]["total"].get<double>(), step["memory_per_gpu"]["total"].get<double>()) << run.label;
+    EXPECT_EQ(t["peak"]["activations"].get<double>(), step["memory_per_gpu"]["activations"].get<double>()) << run.label;
+    expect_consistent(t, run.label);
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
+}
+
+template <class T>
+T pick(std::mt19937_64& rng, std::initializer_list<T> values) {
+  return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));
+}
+
+TEST(MemoryTimeline, PeakEqualsStepsMemoryPerGpuOnSeededRandomRuns) {
+  std::mt19937_64 rng(20261206);
+  int checked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const std::string model = pick<std::string>(rng, {"gpt3-175b", "llama3-8b", "llama3-70b", "mixtral-8x7b"});
+    const std::int64_t tp = pick<std::int64_t>(rng, {1, 2, 4, 8}), pp = pick<std::int64_t>(rng, {1, 2, 4, 8});
+    const std::int64_t cp = pick<std::int64_t>(rng, {1, 1, 2}), dp = pick<std::int64_t>(rng, {1, 2, 4});
+    const std::int64_t ep = model == "mixtral-8x7b" ? pick<std::int64_t>(rng, {1, 2}) : 1;
+    const std::int64_t mbs = pick<std::int64_t>(rng, {1, 2});
+    const std::string schedule = pick<std::string>(rng, {"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"});
+    json parallel = {{"tp", tp},
+                     {"pp", pp},
+                     {"cp", cp},
+                     {"ep", ep},
+                     {"microbatch_size", mbs},
+                     {"global_batch", dp * mbs * pick<std::int64_t>(rng, {1, 3, 8, 16})},
+                     {"schedule", schedule},
+                     {"recompute", pick<std::string>(rng, {"none", "selective", "full"})},
+                     {"zero", pick<int>(rng, {0, 1, 2, 3})}};
+    if (schedule == "interleaved") parallel["vpp"] = pick<std::int64_t>(rng, {1, 2});
+    if (tp > 1) parallel["sequence_parallel"] = pick<bool>(rng, {false, true});
+    const json request = {{"model", model},
+                          {"hardware", pick<std::string>(rng, {"a100-80gb", "h100-sxm"})},
+                          {"cluster", {{"gpus", tp * pp * cp * dp}}},
+                          {"parallel", parallel}};
+    json t, step;
+    if (!timeline_and_step(request, t, step)) continue;
+    EXPECT_EQ(t["peak"]["total"].get<double>(), step["memory_per_gpu"]["total"].get<double>()) << request.dump();
+    expect_consistent(t, request.dump());
+    ++checked;
+  }
+  EXPECT_GT(checked, 150);
+}
+
+/// The timeline of `stage` for GPT-3 on 32 A100s at pp 4, 8 microbatches per pipeline, the given schedule.
+json gpt3_timeline(const std::string& schedule, std::int64_t stage) {
+  const json r = step_request::ask({{"op", "memory_timeline"},
+                                    {"model", "gpt3-175b"},
+                                    {"hardware", "a100-80gb"},
+                                    {"cluster", {{"gpus", 32}}},
+                                    {"parallel", {{"tp", 8}, {"pp", 4}, {"global_batch", 8}, {"schedule", schedule}}},
+                                    {"stage", stage}});
+  EXPECT_FALSE(r.contains("error")) << r.dump();
+  return r;
+}
+
+TEST(MemoryTimeline, OneFOneBHoldsPSetsOnTheFirstStageAndOneOnTheLast) {
+  // 1F1B: stage s runs p − s forwards before its first backward (Narayanan et al. 2021, Sec. 2.2); GPipe all m.
+  for (std::int64_t s = 0; s < 4; ++s) EXPECT_EQ(gpt3_timeline("1f1b", s)["peak"]["sets"], 4 - s) << s;
+  EXPECT_EQ(gpt3_timeline("gpipe", 0)["peak"]["sets"], 8);
+  EXPECT_EQ(gpt3_timeline("gpipe", 3)["peak"]["sets"], 8);
+}
+
+TEST(MemoryTimeline, EveryMicrobatchsActivationsAreHeldFromItsForwardToItsBackward) {
+  const json t = gpt3_timeline("1f1b", 1);
+  const json& sets = t["activation_sets"];
+  ASSERT_EQ(sets["microbatch"].size(), 8u);
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_LT(sets["from"][i].get<double>(), sets["to"][i].get<double>()) << i;
+  // A segment's activations are its sets in flight times one set's bytes (no backward's rebuilt layer: none here).
+  const json& seg = t["segments"];
+  for (std::size_t i = 0; i < seg["total"].size(); ++i) {
+    EXPECT_DOUBLE_EQ(seg["activations"][i].get<double>(), seg["sets"][i].get<double>() * t["set_bytes"].get<double>());
+  }
+}
+
+TEST(MemoryTimeline, RefusesAStageOutsideThePipeline) {
+  const json r = step_request::ask({{"op", "memory_timeline"},
+                                    {"model", "gpt3-175b"},
+                                    {"hardware", "a100-80gb"},
+                                    {"cluster", {{"gpus", 32}}},
+                                    {"parallel", {{"tp", 8}, {"pp", 4}, {"global_batch", 8}}},
+                                    {"stage", 4}});
+  EXPECT_EQ(r["error"]["code"], "out_of_range");
+  EXPECT_EQ(r["error"]["field"], "stage");
+}
+
+}  // namespace
