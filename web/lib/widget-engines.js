@@ -20,22 +20,32 @@ const MODULES = {
     () => asset(new URL('../wasm/parascope-axes-engine.wasm', import.meta.url), 'wasm/parascope-axes-engine.wasm'),
     () => import('../wasm/parascope-axes-engine.mjs'),
   ],
-  // <parascope-run> and <parascope-nccl>: run and nccl_fit are the planner module's alone (CMakeLists.txt).
   'parascope-planner': [plannerWasmUrl, () => import('../wasm/parascope-planner.mjs')],
   'parascope-step-engine': [
     () => asset(new URL('../wasm/parascope-step-engine.wasm', import.meta.url), 'wasm/parascope-step-engine.wasm'),
     () => import('../wasm/parascope-step-engine.mjs'),
+  ],
+  'parascope-context-engine': [
+    () => asset(new URL('../wasm/parascope-context-engine.wasm', import.meta.url), 'wasm/parascope-context-engine.wasm'),
+    () => import('../wasm/parascope-context-engine.mjs'),
+  ],
+  'parascope-run-engine': [
+    () => asset(new URL('../wasm/parascope-run-engine.wasm', import.meta.url), 'wasm/parascope-run-engine.wasm'),
+    () => import('../wasm/parascope-run-engine.mjs'),
   ],
 };
 
 /** tag -> [its module's name, its wasm's URL, its glue's import()], for each figure of widgets/index.js. */
 export const WIDGET_ENGINES = Object.fromEntries(FIGURES.map(({ tag, engine }) => [tag, [engine, ...MODULES[engine]]]));
 
+/** The modules that answer, alone on a page, what the article asks the planner's module for (run, nccl_fit). */
+const PLANNER_OPS_MODULES = new Set(['parascope-planner', 'parascope-run-engine']);
+
 /** Makes the page's engine (loadEngine) the one of widget `tag` and starts downloading it; false for an unknown tag. */
 export function useWidgetEngine(tag) {
   const engine = WIDGET_ENGINES[tag];
   if (!engine) return false;
   const [name, wasmUrl, importGlue] = engine;
-  useEngine(wasmUrl(), importGlue, { planner: name === 'parascope-planner' });
+  useEngine(wasmUrl(), importGlue, { planner: PLANNER_OPS_MODULES.has(name) });
   return true;
 }

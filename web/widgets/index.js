@@ -17,9 +17,10 @@ export const FIGURES = [
   { name: 'track', tag: 'parascope-track', engine: 'parascope-step-engine' },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).
   { name: 'planner', tag: 'parascope-planner', engine: 'parascope-step-engine' },
-  // run and nccl_fit are answered by the planner's module alone (CMakeLists.txt): these two run on it, page and embed.
-  { name: 'run', tag: 'parascope-run', engine: 'parascope-planner' },
-  { name: 'nccl', tag: 'parascope-nccl', engine: 'parascope-planner' },
+  // run and nccl_fit: the article's engine (wasm/parascope.wasm) leaves them to the planner's module; embedded alone,
+  // these two figures run on a module of their own (CMakeLists.txt).
+  { name: 'run', tag: 'parascope-run', engine: 'parascope-run-engine' },
+  { name: 'nccl', tag: 'parascope-nccl', engine: 'parascope-run-engine' },
 ];
 
 /**
