@@ -21,6 +21,8 @@ const perThousandDays = (rate) => `${Number((rate * 24_000).toPrecision(2))} per
 
 class ParascopeRun extends ParascopeWidget {
   static plannerEngine = true;
+  /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
+  static takesNetwork = true;
 
   setup(body) {
     this.presets = this.enginePresets();

@@ -4,6 +4,7 @@ import { LIMITS } from '../../bubble/model/state.js';
 import { scheduleLabel } from '../../../lib/model/engine-lists.js';
 import { splitText } from './view.js';
 import { MFU_CUSTOM } from '../../mfu/model/custom.js';
+import { withNetwork } from '../../../lib/model/network.js';
 
 /** The figures a row loads into, by tag. */
 export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu', 'parascope-run'];
@@ -28,7 +29,7 @@ function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = fa
 
 /**
  * For each target tag: { values (attribute -> text, read as a permalink's), note (what was loaded and what the
- * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch }; parallel: the result's block;
+ * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch, network }; parallel: the result's block;
  * step: the engine's `step` answer for it (its `microbatches` per pipeline).
  */
 export function loadValues(inputs, parallel, step) {
@@ -83,6 +84,7 @@ export function loadValues(inputs, parallel, step) {
       cp: p.cp,
       ep: p.ep,
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+      ...inputs.network,
     },
     note:
       `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
@@ -104,6 +106,7 @@ export function loadValues(inputs, parallel, step) {
       schedule: p.schedule,
       zero: p.zero,
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+      ...inputs.network,
     },
     note: `${head} The whole run costs it as planned; the tokens, failure rate and prices stay as they were.`,
   };
@@ -116,7 +119,7 @@ export function stepRequestOf(inputs, result) {
     op: 'step',
     model: inputs.model,
     hardware: inputs.hardware,
-    cluster: { gpus: inputs.gpus },
+    cluster: withNetwork({ gpus: inputs.gpus }, inputs.network),
     parallel: { ...result.parallel, global_batch: inputs.globalBatch },
     ...(result.precision ? { precision: result.precision } : {}),
   };
