@@ -158,7 +158,7 @@ for (const width of [1280, 360]) {
     await page.waitForTimeout(300);
     const rows = await page.evaluate(reservedAndDrawn, WIDGETS);
     const wrong = rows.filter(({ reserved, drawn }) => drawn > reserved + 2 || reserved - drawn > 40);
-    assert.deepEqual(wrong, [], `retune --reserve-${width < 760 ? 'narrow' : 'wide'} in web/css/embed.css: ${JSON.stringify(wrong)}`);
+    assert.deepEqual(wrong, [], `retune reserve.${width < 760 ? 'narrow' : 'wide'} in web/widgets/index.js (then UPDATE=1 node --test tests/js/embed-css.test.mjs): ${JSON.stringify(wrong)}`);
     await context.close();
   });
 }

@@ -1,26 +1,77 @@
 // Every parascope figure, listed once: its name, its element's tag, its module, its attribute list and the wasm module
-// that serves it embedded alone (its files follow from its name: filesOf). Everything that needs the list of figures reads it here: lib/widget-modules.js (what
-// main.js and embed.js register), lib/widget-engines.js, lib/model/attributes.js, embed.js's names, scripts/bundle.mjs
-// (the figures' stylesheets), the tests. A figure's folder <name>/ holds the rest of it (see lib/README.md).
+// that serves it embedded alone (its files follow from its name: filesOf). Everything that needs the list of figures
+// reads it here: lib/widget-modules.js (what main.js and embed.js register), lib/widget-engines.js,
+// lib/model/attributes.js, embed.js's names, scripts/bundle.mjs (the figures' stylesheets), css/embed.css (written
+// from it: lib/model/embed-css.js), the tests. A figure's folder <name>/ holds the rest of it (see lib/README.md).
 // Data only, no import: any page may read it without loading a figure.
 
 /**
- * name: the folder and the permalink/iframe key; title: the figure in a reader's words, in a sentence's middle; tag: the custom element; engine: the wasm module (CMakeLists.txt,
- * PARASCOPE_WASM_MODULES) it runs on when embedded alone. In the article's order.
+ * name: the folder and the permalink/iframe key; title: the figure in a reader's words, in a sentence's middle; tag:
+ * the custom element; engine: the wasm module (CMakeLists.txt, PARASCOPE_WASM_MODULES) it runs on when embedded
+ * alone; reserve: the height in px it holds before it draws when 332 and when 760 px wide (css/embed.css says how;
+ * tests/browser/steady.test.mjs measures it). In the article's order.
  */
 export const FIGURES = [
-  { name: 'axes', title: 'the four axes', tag: 'parascope-axes', engine: 'parascope-axes-engine' },
-  { name: 'ring', title: 'the ring all-reduce', tag: 'parascope-ring', engine: 'parascope-ring-engine' },
-  { name: 'bubble', title: 'the bubble', tag: 'parascope-bubble', engine: 'parascope-bubble-engine' },
-  { name: 'mfu', title: 'the MFU figure', tag: 'parascope-mfu', engine: 'parascope-step-engine' },
+  {
+    name: 'axes',
+    title: 'the four axes',
+    tag: 'parascope-axes',
+    engine: 'parascope-axes-engine',
+    reserve: { narrow: 2944, wide: 1507 },
+  },
+  {
+    name: 'ring',
+    title: 'the ring all-reduce',
+    tag: 'parascope-ring',
+    engine: 'parascope-ring-engine',
+    reserve: { narrow: 1922, wide: 1094 },
+  },
+  {
+    name: 'bubble',
+    title: 'the bubble',
+    tag: 'parascope-bubble',
+    engine: 'parascope-bubble-engine',
+    reserve: { narrow: 1437, wide: 998 },
+  },
+  {
+    name: 'mfu',
+    title: 'the MFU figure',
+    tag: 'parascope-mfu',
+    engine: 'parascope-step-engine',
+    reserve: { narrow: 3548, wide: 1668 },
+  },
   // The track record asks step for each stack's error band (its runs come from web/data/track-record.json).
-  { name: 'track', title: 'the track record', tag: 'parascope-track', engine: 'parascope-step-engine' },
+  {
+    name: 'track',
+    title: 'the track record',
+    tag: 'parascope-track',
+    engine: 'parascope-step-engine',
+    reserve: { narrow: 1760, wide: 1300 },
+  },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).
-  { name: 'planner', title: 'the planner', tag: 'parascope-planner', engine: 'parascope-step-engine' },
+  {
+    name: 'planner',
+    title: 'the planner',
+    tag: 'parascope-planner',
+    engine: 'parascope-step-engine',
+    reserve: { narrow: 1852, wide: 1277 },
+  },
   // run and nccl_fit: the article's engine (wasm/parascope.wasm) leaves them to the planner's module; embedded alone,
   // these two figures run on a module of their own (CMakeLists.txt).
-  { name: 'run', title: 'the whole run', tag: 'parascope-run', engine: 'parascope-run-engine' },
-  { name: 'nccl', title: 'your network', tag: 'parascope-nccl', engine: 'parascope-run-engine' },
+  {
+    name: 'run',
+    title: 'the whole run',
+    tag: 'parascope-run',
+    engine: 'parascope-run-engine',
+    reserve: { narrow: 1620, wide: 1260 },
+  },
+  {
+    name: 'nccl',
+    title: 'your network',
+    tag: 'parascope-nccl',
+    engine: 'parascope-run-engine',
+    reserve: { narrow: 1130, wide: 1065 },
+  },
 ];
 
 /**
