@@ -10,6 +10,8 @@
  */
 export const FIGURES = [
   { name: 'axes', tag: 'parascope-axes', engine: 'parascope-axes-engine' },
+  // context_ring alone (engine/API.md): the fifth axis, right after the four.
+  { name: 'context', tag: 'parascope-context', engine: 'parascope-context-engine' },
   { name: 'ring', tag: 'parascope-ring', engine: 'parascope-ring-engine' },
   { name: 'bubble', tag: 'parascope-bubble', engine: 'parascope-bubble-engine' },
   { name: 'mfu', tag: 'parascope-mfu', engine: 'parascope-step-engine' },
