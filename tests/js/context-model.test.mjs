@@ -12,13 +12,7 @@ import { curvePoints } from '../../web/widgets/context/model/curve.js';
 import { contextErrorText } from '../../web/widgets/context/model/errors.js';
 import { laneRows } from '../../web/widgets/context/model/lanes.js';
 import { breakEvenText, facts } from '../../web/widgets/context/model/readout.js';
-import {
-  CP_VALUES,
-  SEQUENCES,
-  contextRequest,
-  ladderKey,
-  withValue,
-} from '../../web/widgets/context/model/request.js';
+import { CP_VALUES, SEQUENCES, contextRequest, ladderKey, withValue } from '../../web/widgets/context/model/request.js';
 import { block, chunkOwners, positionsOf, stepView } from '../../web/widgets/context/model/step-view.js';
 
 const engine = await nodeEngine();
@@ -41,7 +35,10 @@ test('the default request asks what the Llama 3 8B fixture asks, and gets its an
   const mine = contextRequest(presets.models, state());
   assert.equal(mine.op, 'context_ring');
   assert.equal(mine.model.seq, req.model.seq);
-  assert.deepEqual([mine.parallel.tp, mine.parallel.cp, mine.hardware], [req.parallel.tp, req.parallel.cp, req.hardware]);
+  assert.deepEqual(
+    [mine.parallel.tp, mine.parallel.cp, mine.hardware],
+    [req.parallel.tp, req.parallel.cp, req.hardware],
+  );
   const fromFixture = JSON.parse(fixture.response);
   const answer = ask(state());
   // One layer's numbers do not depend on the batch or the replicas: the fixture's 64 GPUs and 8 sequences give them too.
@@ -64,21 +61,33 @@ for (const kernel of ['fused', 'unfused']) {
         for (let i = 0; i < cp; i += 1) {
           const view = stepView(answer, { split, variant: 'p2p' }, i);
           assert.deepEqual(drawnPerGpu(view, cp), answer.ring[i][`${split}_blocks`], `${split} step ${i}`);
-          assert.deepEqual(view.gpus.map((g) => g.blocks), answer.ring[i][`${split}_blocks`]);
-          assert.deepEqual(view.gpus.map((g) => g.kv[0]), answer.ring[i].kv_from);
+          assert.deepEqual(
+            view.gpus.map((g) => g.blocks),
+            answer.ring[i][`${split}_blocks`],
+          );
+          assert.deepEqual(
+            view.gpus.map((g) => g.kv[0]),
+            answer.ring[i].kv_from,
+          );
         }
         // By the last step every block of the pass is drawn once: the engine's per-GPU totals.
         const last = stepView(answer, { split, variant: 'p2p' }, cp - 1);
         const totals = new Array(cp).fill(0);
         for (const c of last.cells) totals[c.gpu] += c.weight;
-        assert.deepEqual(totals, answer.gpus.map((g) => g[`${split}_blocks`]));
+        assert.deepEqual(
+          totals,
+          answer.gpus.map((g) => g[`${split}_blocks`]),
+        );
         assert.equal(last.cells.length, 4 * cp * cp);
         // All-gather: nothing at the gather, the whole pass at the attention.
         assert.equal(stepView(answer, { split, variant: 'all-gather' }, 0).cells.length, 0);
         const gathered = stepView(answer, { split, variant: 'all-gather' }, 1);
         const all = new Array(cp).fill(0);
         for (const c of gathered.cells) all[c.gpu] += c.weight;
-        assert.deepEqual(all, answer.gpus.map((g) => g[`${split}_blocks`]));
+        assert.deepEqual(
+          all,
+          answer.gpus.map((g) => g[`${split}_blocks`]),
+        );
       }
     });
   }

@@ -9,7 +9,11 @@ export const ATTRIBUTES = {
   sequence: int(1024, 1_048_576, 32_768, 'sequence length in tokens (must split into 2·cp chunks)'),
   split: choice(['zigzag', 'contiguous'], 'zigzag', 'how the 2·cp chunks are dealt to the GPUs'),
   variant: choice(['p2p', 'all-gather'], 'p2p', 'K/V passed around a ring (P2P) or gathered at once (all-gather)'),
-  kernel: choice(['fused', 'unfused'], 'fused', 'fused attention skips the causally masked blocks; unfused computes all'),
+  kernel: choice(
+    ['fused', 'unfused'],
+    'fused',
+    'fused attention skips the causally masked blocks; unfused computes all',
+  ),
   theme: THEME,
   permalink: PERMALINK,
 };

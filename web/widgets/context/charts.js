@@ -45,7 +45,7 @@ const k = (n) => (n >= 1024 * 1024 ? `${n / 1024 / 1024}M` : `${n / 1024}k`);
 /** Compute and transfer time per forward ring step against sequence length, log-log; the crossing and `seq` marked. */
 export function breakEvenSvg(points, answer, label) {
   const H = 170;
-  const box = { x0: 60, x1: W - 16, y0: 22, y1: 140 };
+  const box = { x0: 74, x1: W - 16, y0: 22, y1: 140 };
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'context-curve', role: 'img', 'aria-label': label });
   if (points.length < 2) return root;
   const xs = points.map((p) => p.seq);
@@ -61,7 +61,11 @@ export function breakEvenSvg(points, answer, label) {
       svg('line', { x1: X(be), x2: X(be), y1: box.y0, y2: box.y1, class: 'context-break-even' }),
       svg(
         'text',
-        { x: X(be) + (X(be) < W / 2 ? 4 : -4), y: box.y0 - 8, class: `context-label axis ${X(be) < W / 2 ? 'start' : 'end'}` },
+        {
+          x: X(be) + (X(be) < W / 2 ? 4 : -4),
+          y: box.y0 - 8,
+          class: `context-label axis ${X(be) < W / 2 ? 'start' : 'end'}`,
+        },
         `break-even ${grouped(Math.round(be))}`,
       ),
     );

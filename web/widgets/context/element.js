@@ -128,7 +128,11 @@ class ParascopeContext extends ParascopeWidget {
     this.buttons = {
       reset: h('button', { type: 'button', name: 'reset', onclick: () => this.go(0) }, '↺ Start'),
       back: h('button', { type: 'button', name: 'back', onclick: () => this.back() }, '◀ Back'),
-      play: h('button', { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() }, '▶ Play'),
+      play: h(
+        'button',
+        { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() },
+        '▶ Play',
+      ),
       forward: h('button', { type: 'button', name: 'forward', onclick: () => this.forward() }, 'Step ▶'),
     };
     const key = (cls, text) => h('span', { class: `context-key ${cls}` }, text);
@@ -266,7 +270,11 @@ class ParascopeContext extends ParascopeWidget {
     );
     const points = curvePoints(this.sequences.map((seq) => this.askAt(seq)));
     this.out.curve.replaceChildren(
-      breakEvenSvg(points, answer, `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`),
+      breakEvenSvg(
+        points,
+        answer,
+        `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`,
+      ),
     );
     this.out.curveNote.textContent =
       'Each point is the engine at that length; attention grows with the square of a chunk, its transfer with its length.';
@@ -395,7 +403,7 @@ class ParascopeContext extends ParascopeWidget {
     const a = this.answer;
     return {
       title: this.out.summary.textContent,
-      words: ['context', s.model, s.hardware, `cp${s.cp}`, `tp${s.tp}`, `${s.sequence}tok`, s.split, s.variant],
+      words: [s.model, s.hardware, `cp${s.cp}`, `tp${s.tp}`, `${s.sequence}tok`, s.split, s.variant],
       root: this.root,
       data: { request: contextRequest(this.models, s), response: a },
       table: [

@@ -69,7 +69,11 @@ export function contextFigure(cp) {
       const w = c.w / g.kv.length;
       chips[i].replaceChildren(
         ...g.kv.map((from, j) =>
-          svg('rect', { x: j * w, y: 0, width: w, height: c.h, rx: 2, fill: gpuColour(from, cp) }, svg('title', {}, `keys and values of GPU ${from}`)),
+          svg(
+            'rect',
+            { x: j * w, y: 0, width: w, height: c.h, rx: 2, fill: gpuColour(from, cp) },
+            svg('title', {}, `keys and values of GPU ${from}`),
+          ),
         ),
       );
     });

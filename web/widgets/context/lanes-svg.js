@@ -36,7 +36,9 @@ export function lanesSvg({ rows, scale }, current, label) {
       const cls = `context-bar ${b.kind}${b.step === current ? ' current' : ''}`;
       const w = Math.max(0.6, x(b.end) - x(b.start));
       const rect = svg('rect', { x: x(b.start), y: y + lane * (BAR + 4), width: w, height: BAR, class: cls });
-      rect.append(svg('title', {}, `${b.kind === 'exposed' ? 'waiting for K/V' : b.kind}: ${seconds(b.end - b.start)}`));
+      rect.append(
+        svg('title', {}, `${b.kind === 'exposed' ? 'waiting for K/V' : b.kind}: ${seconds(b.end - b.start)}`),
+      );
       root.append(rect);
     }
   });

@@ -3,7 +3,7 @@
 
 export const VIEW_W = 400;
 export const VIEW_H = 530;
-export const FONT = 14; // user units: 11.5 px at the narrowest figure (332 px)
+export const FONT = 15; // user units: 11 px or more while the figure is at least 294 px wide (a 360 px phone)
 const BAR = { y: 22, h: 22 };
 const STRIP = { y: 90, h: 42, gap: 8 };
 const MATRIX = { x: 40, y: 178, size: VIEW_W - 44 };
@@ -25,7 +25,9 @@ export function contextLayout(cp) {
   const wrap = `M${VIEW_W - 10 + 1},${bottom - 10} H${VIEW_W - 3} V${bottom + 12} H3 V${bottom - 10} H8`;
   const s = MATRIX.size / chunks;
   const cells = (q, k) => ({ x: MATRIX.x + k * s, y: MATRIX.y + q * s, s });
-  const labelEvery = s >= FONT * 1.05 ? 1 : s >= FONT * 0.55 ? 2 : 4;
+  const digits = String(chunks - 1).length;
+  const need = digits * 0.62 * FONT + 4; // a label's width and a gap
+  const labelEvery = s >= need ? 1 : 2 * s >= need ? 2 : 4;
   const rowLabels = [];
   const colLabels = [];
   for (let c = 0; c < chunks; c += labelEvery) {
@@ -34,9 +36,9 @@ export function contextLayout(cp) {
   }
   const swatch = (q) => ({ x: MATRIX.x - 8, y: MATRIX.y + q * s + 1, w: 6, h: s - 2 });
   const titles = [
-    { x: 0, y: BAR.y - 8, text: 'The sequence: 2·cp chunks, by whose queries' },
-    { x: 0, y: STRIP.y - 10, text: 'The ring: whose keys and values each GPU holds' },
-    { x: 0, y: MATRIX.y - FONT - 12, text: 'Attention blocks: queries ↓ against keys →' },
+    { x: 0, y: BAR.y - 8, text: 'Sequence: 2·cp chunks, by whose queries' },
+    { x: 0, y: STRIP.y - 10, text: 'Ring: whose keys and values each GPU holds' },
+    { x: 0, y: MATRIX.y - FONT - 12, text: 'Attention blocks: queries ↓, keys →' },
   ];
   const labelText = bw >= 4.2 * FONT ? (g) => `GPU ${g}` : (g) => String(g);
   return { chunks, bar, barLabels, boxes, chip, wrap, cells, swatch, rowLabels, colLabels, titles, labelText };

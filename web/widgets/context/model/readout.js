@@ -4,6 +4,8 @@ import { bytes, grouped, seconds, si } from '../../../lib/format.js';
 
 const ratio = (x) => `${Number(x.toFixed(2))}×`;
 const tokens = (n) => `${grouped(Math.round(n))} tokens`;
+/** An exposed time: "nothing" when the engine says 0 (the transfer is wholly hidden). */
+const exposedText = (t) => (t > 0 ? seconds(t) : 'nothing');
 
 /** The link in words: its name, rate and whether the cp group crosses nodes. */
 export function linkText(link) {
@@ -56,9 +58,9 @@ export function facts(answer, { split, variant }) {
       key: 'exposed',
       label: 'Exposed',
       text:
-        `${seconds(ring ? p2p.exposed : ag.exposed)} per layer, forward and backward; ` +
-        `${seconds(ring ? p2p.exposed_per_step : ag.exposed_per_step)} per sequence over all layers ` +
-        `(${ring ? 'all-gather' : 'ring'}: ${seconds(ring ? ag.exposed_per_step : p2p.exposed_per_step)})`,
+        `${exposedText(ring ? p2p.exposed : ag.exposed)} per layer, forward and backward; ` +
+        `${exposedText(ring ? p2p.exposed_per_step : ag.exposed_per_step)} per sequence over all layers ` +
+        `(${ring ? 'all-gather' : 'ring'}: ${exposedText(ring ? ag.exposed_per_step : p2p.exposed_per_step)})`,
       value: ring ? p2p.exposed_per_step : ag.exposed_per_step,
     },
     {
@@ -86,6 +88,6 @@ export function summary(answer, { split, variant }, names) {
   return (
     `${names.model}, ${tokens(answer.sequence)} over ${answer.cp} GPUs (${names.hardware}): ` +
     `${answer.chunks} chunks of ${grouped(answer.chunk_tokens)}, ${split === 'zigzag' ? 'zig-zag' : 'contiguous'}, ` +
-    `keys and values ${how}; ${seconds(exposed)} exposed per layer.`
+    `keys and values ${how}; ${exposed > 0 ? `${seconds(exposed)} exposed per layer` : 'the link wholly hidden'}.`
   );
 }

@@ -9,7 +9,8 @@ export const CP_VALUES = [2, 4, 8, 16];
 export const TP_VALUES = [1, 2, 4, 8];
 
 /** `values` with `value` in it, sorted: a setting from an attribute that the list does not hold joins it. */
-export const withValue = (values, value) => (values.includes(value) ? values : [...values, value].sort((a, b) => a - b));
+export const withValue = (values, value) =>
+  values.includes(value) ? values : [...values, value].sort((a, b) => a - b);
 
 /**
  * The `context_ring` request for `state` ({ model, hardware, tp, cp, sequence, kernel }) at sequence length `seq`:
