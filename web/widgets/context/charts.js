@@ -9,8 +9,8 @@ const W = 400;
 export function balanceSvg(answer, split, label) {
   const H = 130;
   const x0 = 8;
-  const y0 = 18;
-  const base = 100;
+  const y0 = 28;
+  const base = 104;
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'context-balance', role: 'img', 'aria-label': label });
   const most = Math.max(...answer.gpus.flatMap((g) => [g.zigzag_flops, g.contiguous_flops]));
   const group = (W - x0) / answer.gpus.length;
@@ -42,11 +42,15 @@ export function balanceSvg(answer, split, label) {
 
 const k = (n) => (n >= 1024 * 1024 ? `${n / 1024 / 1024}M` : `${n / 1024}k`);
 
-/** Compute and transfer time per forward ring step against sequence length, log-log; the crossing and `seq` marked. */
+/**
+ * Compute and transfer time per forward ring step against sequence length, log-log; the crossing and the answer's
+ * length marked. The <svg> returned has mark(seq), which moves that mark (the curves depend on the rest only).
+ */
 export function breakEvenSvg(points, answer, label) {
   const H = 170;
   const box = { x0: 74, x1: W - 16, y0: 22, y1: 140 };
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'context-curve', role: 'img', 'aria-label': label });
+  root.mark = () => {};
   if (points.length < 2) return root;
   const xs = points.map((p) => p.seq);
   const ys = points.flatMap((p) => [p.compute, p.transfer]).filter((v) => v > 0);
@@ -77,19 +81,32 @@ export function breakEvenSvg(points, answer, label) {
       .join(' ');
     root.append(svg('path', { d, class: `context-series ${kind}` }));
   }
-  const here = points.find((p) => p.seq === answer.sequence);
-  if (here) {
-    for (const kind of ['compute', 'transfer'])
-      if (here[kind] > 0)
-        root.append(svg('circle', { cx: X(here.seq), cy: Y(here[kind]), r: 4.5, class: `context-dot ${kind}` }));
-  }
+  const dots = ['compute', 'transfer'].map((kind) => {
+    const dot = svg('circle', { r: 4.5, class: `context-dot ${kind}` });
+    root.append(dot);
+    return dot;
+  });
+  /** Marks sequence length `seq` on both curves (hidden where the chart has no point for it). */
+  const mark = (seq) => {
+    const here = points.find((p) => p.seq === seq);
+    ['compute', 'transfer'].forEach((kind, i) => {
+      const show = Boolean(here && here[kind] > 0);
+      dots[i].toggleAttribute('hidden', !show);
+      dots[i].setAttribute('visibility', show ? 'visible' : 'hidden');
+      if (show) {
+        dots[i].setAttribute('cx', X(here.seq).toFixed(1));
+        dots[i].setAttribute('cy', Y(here[kind]).toFixed(1));
+      }
+    });
+  };
+  mark(answer.sequence);
+  root.mark = mark;
   xs.filter((_, i) => i % 2 === 0).forEach((v) =>
     root.append(svg('text', { x: X(v), y: box.y1 + 16, class: 'context-label' }, k(v))),
   );
   root.append(
     svg('text', { x: box.x0 - 6, y: box.y0, class: 'context-label axis end' }, seconds(Math.exp(ly1))),
     svg('text', { x: box.x0 - 6, y: box.y1, class: 'context-label axis end' }, seconds(Math.exp(ly0))),
-    svg('text', { x: box.x1, y: H - 2, class: 'context-label axis end' }, 'tokens'),
   );
   return root;
 }

@@ -20,6 +20,7 @@ import { CP_VALUES, SEQUENCES, TP_VALUES, contextRequest, ladderKey, withValue }
 import { positionsOf, stepView } from './model/step-view.js';
 
 const STEP_MS = 800; // one ring step's travel at 1×
+const KEPT_LADDERS = 16; // settings whose answers (10 sequence lengths each) are kept for a control moved back
 
 class ParascopeContext extends ParascopeWidget {
   setup(body) {
@@ -41,7 +42,11 @@ class ParascopeContext extends ParascopeWidget {
     };
     this.position = 0;
     this.playing = false;
-    this.answers = new Map(); // sequence length -> { answer, error } for the current ladder key
+    this.ladders = new Map(); // ladderKey -> (sequence length -> { answer, error }), the newest KEPT_LADDERS
+    this.figures = new Map(); // cp -> its drawing (figure.js)
+    this.figureCp = null;
+    this.factRows = null;
+    this.curve = null;
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
     this.build(body, presets);
     this.refresh();
@@ -116,7 +121,11 @@ class ParascopeContext extends ParascopeWidget {
       facts: h('dl', { class: 'facts context-facts', 'data-out': 'facts' }),
       balance: h('div', { class: 'context-chart', 'data-out': 'balance' }),
       curve: h('div', { class: 'context-chart', 'data-out': 'curve' }),
-      curveNote: h('p', { class: 'formula', 'data-out': 'curve-note' }),
+      curveNote: h(
+        'p',
+        { class: 'formula', 'data-out': 'curve-note' },
+        'Each point is the engine at that length; attention grows with the square of a chunk, its transfer with its length.',
+      ),
     };
     this.figureBox = h('div', {
       class: 'context-figure',
@@ -169,7 +178,7 @@ class ParascopeContext extends ParascopeWidget {
       h('p', { class: 'context-chart-title' }, 'Attention FLOPs per GPU'),
       this.out.balance,
       h('p', { class: 'context-legend' }, key('contiguous', 'contiguous'), key('zigzag', 'zig-zag')),
-      h('p', { class: 'context-chart-title' }, 'Where the ring starts to hide its transfers'),
+      h('p', { class: 'context-chart-title' }, 'Where the ring starts to hide its transfers (tokens; log scales)'),
       this.out.curve,
       h('p', { class: 'context-legend' }, key('compute', 'attention per step'), key('transfer', 'K/V per step')),
       this.out.curveNote,
@@ -193,11 +202,12 @@ class ParascopeContext extends ParascopeWidget {
   /** The engine's answer at sequence length `seq` for the current settings: { answer, error }, asked once. */
   askAt(seq) {
     const key = ladderKey(this.state);
-    if (key !== this.answersKey) {
-      this.answers.clear();
-      this.answersKey = key;
+    if (!this.ladders.has(key)) {
+      if (this.ladders.size >= KEPT_LADDERS) this.ladders.delete(this.ladders.keys().next().value); // the oldest
+      this.ladders.set(key, new Map());
     }
-    if (this.answers.has(seq)) return this.answers.get(seq);
+    const answers = this.ladders.get(key);
+    if (answers.has(seq)) return answers.get(seq);
     const asked = { seq, answer: null, error: null };
     try {
       asked.answer = this.engine.call(contextRequest(this.models, this.state, seq));
@@ -205,7 +215,7 @@ class ParascopeContext extends ParascopeWidget {
       if (!(err instanceof EngineError)) throw err;
       asked.error = err;
     }
-    this.answers.set(seq, asked);
+    answers.set(seq, asked);
     return asked;
   }
 
@@ -233,8 +243,13 @@ class ParascopeContext extends ParascopeWidget {
       return;
     }
     if (this.figureCp !== answer.cp) {
-      this.figure = contextFigure(answer.cp);
-      this.figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
+      // One drawing per cp, kept: a cp slider moving back and forth swaps drawings instead of rebuilding 4cp² blocks.
+      if (!this.figures.has(answer.cp)) {
+        const figure = contextFigure(answer.cp);
+        figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
+        this.figures.set(answer.cp, figure);
+      }
+      this.figure = this.figures.get(answer.cp);
       this.figureBox.replaceChildren(this.figure.element);
       this.figureCp = answer.cp;
     }
@@ -249,13 +264,19 @@ class ParascopeContext extends ParascopeWidget {
     this.announce(this.out.summary.textContent);
   }
 
+  /** The facts panel: its rows made once, their words and values rewritten on each change. */
   drawFacts(answer) {
-    this.out.facts.replaceChildren(
-      ...facts(answer, this.state).flatMap((f) => [
-        h('dt', {}, f.label),
-        h('dd', { 'data-out': f.key, 'data-value': String(f.value) }, f.text),
-      ]),
-    );
+    const rows = facts(answer, this.state);
+    if (!this.factRows) {
+      this.factRows = new Map(rows.map((f) => [f.key, { dt: h('dt', {}), dd: h('dd', { 'data-out': f.key }) }]));
+      this.out.facts.replaceChildren(...[...this.factRows.values()].flatMap((r) => [r.dt, r.dd]));
+    }
+    for (const f of rows) {
+      const row = this.factRows.get(f.key);
+      if (row.dt.textContent !== f.label) row.dt.textContent = f.label;
+      if (row.dd.textContent !== f.text) row.dd.textContent = f.text;
+      row.dd.dataset.value = String(f.value);
+    }
   }
 
   drawCharts(answer) {
@@ -268,16 +289,16 @@ class ParascopeContext extends ParascopeWidget {
           `${Number((zig ? answer.balance.zigzag_max_over_mean : answer.balance.contiguous_max_over_mean).toFixed(2))}× the mean.`,
       ),
     );
-    const points = curvePoints(this.sequences.map((seq) => this.askAt(seq)));
-    this.out.curve.replaceChildren(
-      breakEvenSvg(
-        points,
-        answer,
-        `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`,
-      ),
-    );
-    this.out.curveNote.textContent =
-      'Each point is the engine at that length; attention grows with the square of a chunk, its transfer with its length.';
+    const label = `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`;
+    const key = ladderKey(this.state);
+    if (this.curveKey !== key || !this.curve) {
+      // Drawn once per setting but the length: the length slider only moves its mark.
+      this.curve = breakEvenSvg(curvePoints(this.sequences.map((seq) => this.askAt(seq))), answer, label);
+      this.curveKey = key;
+      this.out.curve.replaceChildren(this.curve);
+    }
+    this.curve.mark(answer.sequence);
+    this.curve.setAttribute('aria-label', label);
   }
 
   /** Draws the stepper's position: the figure, the status, the lanes with the current step outlined. */

@@ -59,6 +59,8 @@ export function contextFigure(cp) {
       cells.set(q * L.chunks + k, g);
     }
   }
+  const drawn = new Map(); // block -> its look as last written
+  let shownOwners = '';
   let raf = 0;
   let arrive = null;
 
@@ -81,22 +83,31 @@ export function contextFigure(cp) {
 
   /** Shows `view` (model/step-view.js stepView): owners, chips, the blocks computed so far. */
   function show(view) {
-    bar.forEach((rect, c) => {
-      const owner = view.owners[c];
-      rect.setAttribute('fill', gpuColour(owner, cp));
-      rect.firstChild.textContent = `chunk ${c}: queries on GPU ${owner}`;
-    });
-    swatches.forEach((rect, q) => rect.setAttribute('fill', gpuColour(view.owners[q], cp)));
-    drawChips(view);
-    for (const g of cells.values()) {
-      g.removeAttribute('fill');
-      g.setAttribute('class', g.dataset.base);
+    const owners = view.owners.join();
+    if (owners !== shownOwners) {
+      shownOwners = owners;
+      bar.forEach((rect, c) => {
+        const owner = view.owners[c];
+        rect.setAttribute('fill', gpuColour(owner, cp));
+        rect.firstChild.textContent = `chunk ${c}: queries on GPU ${owner}`;
+      });
+      swatches.forEach((rect, q) => rect.setAttribute('fill', gpuColour(view.owners[q], cp)));
     }
+    drawChips(view);
+    // Only the blocks whose look changed are written (a step changes 4cp of the 4cp² blocks).
+    const next = new Map();
     for (const c of view.cells) {
-      const g = cells.get(c.q * L.chunks + c.k);
-      g.setAttribute('fill', gpuColour(c.gpu, cp));
       const wasted = c.masked && c.weight > 0 ? ' wasted' : '';
-      g.setAttribute('class', `${g.dataset.base} done ${c.current ? 'current' : 'past'}${wasted}`);
+      next.set(c.q * L.chunks + c.k, [` done ${c.current ? 'current' : 'past'}${wasted}`, gpuColour(c.gpu, cp)]);
+    }
+    for (const [at, g] of cells) {
+      const [cls, fill] = next.get(at) ?? ['', null];
+      const key = `${cls}|${fill}`;
+      if (drawn.get(at) === key) continue;
+      drawn.set(at, key);
+      g.setAttribute('class', g.dataset.base + cls);
+      if (fill) g.setAttribute('fill', fill);
+      else g.removeAttribute('fill');
     }
   }
 

@@ -2,11 +2,11 @@
 // strip of GPUs with the keys and values each holds, and the 2cp × 2cp attention matrix. Pure.
 
 export const VIEW_W = 400;
-export const VIEW_H = 530;
+export const VIEW_H = 544;
 export const FONT = 15; // user units: 11 px or more while the figure is at least 294 px wide (a 360 px phone)
 const BAR = { y: 22, h: 22 };
 const STRIP = { y: 90, h: 42, gap: 8 };
-const MATRIX = { x: 40, y: 178, size: VIEW_W - 44 };
+const MATRIX = { x: 40, y: 186, size: VIEW_W - 44 };
 
 /** Geometry for cp GPUs: { chunks, bar: [{ x, y, w, h }], barLabels, boxes: [{ x, y, w, h }], chip(g), wrap, cells(q, k),
  *  cell, rowLabels, colLabels, titles }. */
@@ -22,7 +22,7 @@ export function contextLayout(cp) {
   const boxes = Array.from({ length: cp }, (_, g) => ({ x: 10 + g * (bw + STRIP.gap), y: STRIP.y, w: bw, h: STRIP.h }));
   const chip = (g) => ({ x: boxes[g].x + 3, y: STRIP.y + STRIP.h - 17, w: bw - 6, h: 13 });
   const bottom = STRIP.y + STRIP.h;
-  const wrap = `M${VIEW_W - 10 + 1},${bottom - 10} H${VIEW_W - 3} V${bottom + 12} H3 V${bottom - 10} H8`;
+  const wrap = `M${VIEW_W - 10 + 1},${bottom - 10} H${VIEW_W - 3} V${bottom + 8} H3 V${bottom - 10} H8`;
   const s = MATRIX.size / chunks;
   const cells = (q, k) => ({ x: MATRIX.x + k * s, y: MATRIX.y + q * s, s });
   const digits = String(chunks - 1).length;
@@ -40,7 +40,9 @@ export function contextLayout(cp) {
     { x: 0, y: STRIP.y - 10, text: 'Ring: whose keys and values each GPU holds' },
     { x: 0, y: MATRIX.y - FONT - 12, text: 'Attention blocks: queries ↓, keys →' },
   ];
-  const labelText = bw >= 4.2 * FONT ? (g) => `GPU ${g}` : (g) => String(g);
+  // "GPU g" where it fits, else the number; where two digits do not fit, every other GPU's number.
+  const fits = bw >= String(cp - 1).length * 0.62 * FONT + 2;
+  const labelText = bw >= 4.2 * FONT ? (g) => `GPU ${g}` : fits ? (g) => String(g) : (g) => (g % 2 ? '' : String(g));
   return { chunks, bar, barLabels, boxes, chip, wrap, cells, swatch, rowLabels, colLabels, titles, labelText };
 }
 
