@@ -151,13 +151,12 @@ class ParascopeContext extends ParascopeWidget {
       this.out.status,
       this.figureBox,
       h('div', { class: 'context-transport' }, ...Object.values(this.buttons)),
+      h('p', { class: 'context-legend' }, key('current', 'computed at this step'), key('past', 'at an earlier step')),
       h(
         'p',
-        { class: 'context-legend' },
-        key('current', 'computed at this step'),
-        key('past', 'at an earlier step'),
-        key('pending', 'still to compute'),
-        key('masked', 'masked (causal)'),
+        { class: 'context-legend-note' },
+        'Grey squares are still to compute; the blank ones above the diagonal are masked: a token never attends to ' +
+          'a later one, and a fused kernel skips them.',
       ),
     );
     stage.addEventListener('keydown', (e) => this.key(e));

@@ -106,8 +106,14 @@ export function contextFigure(cp) {
       if (drawn.get(at) === key) continue;
       drawn.set(at, key);
       g.setAttribute('class', g.dataset.base + cls);
-      if (fill) g.setAttribute('fill', fill);
-      else g.removeAttribute('fill');
+      // The outline of a block done at an earlier step is its GPU's colour too (currentColor, context.css).
+      if (fill) {
+        g.setAttribute('fill', fill);
+        g.setAttribute('color', fill);
+      } else {
+        g.removeAttribute('fill');
+        g.removeAttribute('color');
+      }
     }
   }
 

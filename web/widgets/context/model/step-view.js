@@ -79,5 +79,5 @@ function statusOf(answer, { split, variant }, p, positions, gpus) {
   const head = `Ring step ${p + 1} of ${positions}: `;
   if (p === 0) return `${head}each GPU attends its own keys and values; ${even}. Meanwhile they pass to the next GPU.`;
   const sends = p < positions - 1 ? ' while passing them on' : '; nothing left to pass';
-  return `${head}each GPU holds the keys and values of the GPU ${p} behind it${sends}; ${even}.`;
+  return `${head}each GPU holds the keys and values of the GPU ${p} place${p > 1 ? 's' : ''} back on the ring${sends}; ${even}.`;
 }
