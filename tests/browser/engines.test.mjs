@@ -134,6 +134,12 @@ const WIDGETS = [
     act: (page, tag) => page.evaluate(moveSlider, tag, 'input[name="skew"]'),
   },
   {
+    tag: 'parascope-context',
+    what: 'the sequence-length slider changes the K/V bytes each ring step sends',
+    read: (page, tag) => page.evaluate(out, tag, 'kv'),
+    act: (page, tag) => page.evaluate(moveSlider, tag, 'input[name="sequence"]'),
+  },
+  {
     tag: 'parascope-ring',
     what: 'the right-arrow key steps one round of the engine trace',
     read: (page, tag) => page.evaluate(ringState, tag),

@@ -63,6 +63,11 @@ const CASES = {
     vector: true, // the chart drawn as vectors (widgets/bubble/gantt-svg.js, loaded with the export code), not the canvas's pixels
   },
   ring: { path: '', name: 'parascope-ring-4gpus-h100-sxm-intra-1gib', numbers: () => ['3.6 ms'] },
+  context: {
+    path: '',
+    name: 'parascope-context-llama3-8b-h100-sxm-cp4-tp2-32768tok-zigzag-p2p',
+    numbers: () => ['Llama 3 8B', '16 MiB forward'],
+  },
   axes: { path: '', name: 'parascope-axes-mixtral-8x7b-64gpus-tp2-pp4-ep8-all', numbers: () => ['Mixtral 8x7B'] },
   mfu: { path: '', name: 'parascope-mfu-palm-540b-tp12-pp1-mbs4-gb2048-full-zero3', numbers: () => ['46.2 % MFU'] },
 };

@@ -69,6 +69,11 @@ const WIDGETS = {
     await set(w, 'input[name="failure-rate"]', 9);
     await set(w, 'select[name="checkpoint-mode"]', 'async');
   },
+  context: async (w) => {
+    await set(w, 'input[name="cp"]', 2);
+    await set(w, 'select[name="tp"]', '8');
+    await set(w, 'select[name="variant"]', 'all-gather');
+  },
   nccl: async (w) => {
     await set(w, 'select[name="example"]', 'a100-1x8');
     await w.page().waitForFunction((el) => !el.hasAttribute('data-loading'), await w.elementHandle());

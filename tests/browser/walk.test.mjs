@@ -95,6 +95,8 @@ function drawStates(random) {
   const stages = pick([2, 4, 6, 8]);
   return {
     axes: { axis: pick(['data', 'tensor', 'pipeline', 'expert', 'all']), skew: pick(['0', '0.5', '1.5', '2.3']) },
+    context: { cp: pick(['2', '4', '8']), sequence: pick(['8192', '32768', '131072']),
+      split: pick(['zigzag', 'contiguous']), variant: pick(['p2p', 'all-gather']) },
     ring: { gpus: String(pick([2, 3, 5, 6, 8])), hardware: pick(['h100-sxm', 'a100-80gb']), link: 'intra',
       bytes: String(pick([2 ** 24, 2 ** 30])) },
     bubble: { schedule: pick(['gpipe', '1f1b', 'zb-h1', 'zb-h2']), stages: String(stages),
@@ -215,7 +217,7 @@ for (const name of ENGINES) {
     }
 
     test('one hash with every figure opens each in its state, at the figure named first', async () => {
-      const order = [...FIGURES.slice(2), ...FIGURES.slice(0, 2)]; // the bubble leads: not the page's first figure
+      const order = ['bubble', ...FIGURES.filter((f) => f !== 'bubble')]; // the bubble leads: not the page's first figure
       await onPage(`#${order.map((f) => hashOf(f, states[f])).join('&')}`, async (page) => {
         await page.waitFor(ready, ['parascope-bubble'], { what: 'the leading figure to start' });
         await page.waitFor(openedAt, ['parascope-bubble'], { what: 'the page to open at the bubble' }).catch(() => {});

@@ -59,12 +59,13 @@ test("the modules: the figures', the planner's, and each widget's own, none unus
   assert.ok(OPS.length >= 12, unknown);
   const own = new Set(Object.values(WIDGET_ENGINES).map(([name]) => name));
   for (const name of own) assert.ok(names.includes(name), `dist/wasm has no ${name}.wasm`);
-  // The planner's module is also the own module of <parascope-run> and <parascope-nccl> (run and nccl_fit are its alone).
+  // The figures' module serves the article; the planner's, the planner's worker (and the article's run and nccl_fit);
+  // <parascope-run> and <parascope-nccl> embedded alone run a module of their own (widgets/index.js).
   assert.deepEqual(
     names.filter((n) => !own.has(n)),
-    ['parascope'],
+    ['parascope', 'parascope-planner'],
   );
-  assert.equal(WIDGET_ENGINES['parascope-run'][0], 'parascope-planner');
+  assert.equal(WIDGET_ENGINES['parascope-run'][0], 'parascope-run-engine');
   assert.deepEqual(carried('parascope-planner'), OPS);
   // The planner's own ops (CMakeLists.txt leaves them out of the figures' module for its bytes).
   const plannerOnly = new Set(['plan', 'config_import', 'config_export', 'run', 'nccl_fit']);

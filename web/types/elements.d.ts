@@ -30,6 +30,30 @@ export interface ParascopeAxesAttributes {
   'permalink'?: string;
 }
 
+/** <parascope-context>: Context parallelism step by step: zig-zag chunks, keys and values around a ring, what the link leaves exposed. */
+export interface ParascopeContextAttributes {
+  /** model preset. one of the engine's model presets; default llama3-8b. */
+  'model'?: ModelId;
+  /** accelerator preset. one of the engine's hardware presets; default h100-sxm. */
+  'hardware'?: HardwareId;
+  /** tensor-parallel size inside each context-parallel rank (tp · cp GPUs in all). 1 to 64, whole; default 2. */
+  'tp'?: number | `${number}`;
+  /** context-parallel size: GPUs sharing one sequence. 2 to 16, whole; default 4. */
+  'cp'?: number | `${number}`;
+  /** sequence length in tokens (must split into 2·cp chunks). 1,024 to 1,048,576, whole; default 32,768. */
+  'sequence'?: number | `${number}`;
+  /** how the 2·cp chunks are dealt to the GPUs. zigzag, contiguous; default zigzag. */
+  'split'?: 'zigzag' | 'contiguous';
+  /** K/V passed around a ring (P2P) or gathered at once (all-gather). p2p, all-gather; default p2p. */
+  'variant'?: 'p2p' | 'all-gather';
+  /** fused attention skips the causally masked blocks; unfused computes all. fused, unfused; default fused. */
+  'kernel'?: 'fused' | 'unfused';
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
 /** <parascope-ring>: A ring all-reduce chunk by chunk, with its cost on real links and at scale. */
 export interface ParascopeRingAttributes {
   /** GPUs on the ring. 2 to 16, whole; default 4. */
@@ -229,6 +253,7 @@ export interface ParascopeNcclAttributes {
 /** Each element's attributes, by tag. */
 export interface ParascopeElementAttributes {
   'parascope-axes': ParascopeAxesAttributes;
+  'parascope-context': ParascopeContextAttributes;
   'parascope-ring': ParascopeRingAttributes;
   'parascope-bubble': ParascopeBubbleAttributes;
   'parascope-mfu': ParascopeMfuAttributes;
@@ -266,6 +291,7 @@ export type ParascopeIntrinsicElements = {
 declare global {
   interface HTMLElementTagNameMap {
     'parascope-axes': ParascopeElement;
+    'parascope-context': ParascopeElement;
     'parascope-ring': ParascopeElement;
     'parascope-bubble': ParascopeElement;
     'parascope-mfu': ParascopeElement;

@@ -19,6 +19,14 @@ export const FIGURES = [
     engine: 'parascope-axes-engine',
     reserve: { narrow: 2944, wide: 1507 },
   },
+  // context_ring alone (engine/API.md): the fifth axis, right after the four.
+  {
+    name: 'context',
+    title: 'context parallelism',
+    tag: 'parascope-context',
+    engine: 'parascope-context-engine',
+    reserve: { narrow: 2442, wide: 1580 },
+  },
   {
     name: 'ring',
     title: 'the ring all-reduce',

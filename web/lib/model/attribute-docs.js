@@ -5,6 +5,8 @@ import { ATTRIBUTES, defaultText, presetValues, rangeText } from './attributes.j
 
 const ABOUT = {
   'parascope-axes': 'One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends.',
+  'parascope-context':
+    'Context parallelism step by step: zig-zag chunks, keys and values around a ring, what the link leaves exposed.',
   'parascope-ring': 'A ring all-reduce chunk by chunk, with its cost on real links and at scale.',
   'parascope-bubble':
     "A pipeline schedule's timeline, the bubble hatched, honest efficiency beside the dashboard's 100 %.",

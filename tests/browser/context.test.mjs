@@ -1,0 +1,183 @@
+// <parascope-context> in Chromium, Firefox ESR and WebKitGTK: every cp and sequence length the sliders reach shows
+// the engine's own numbers for that setting (the figures' module in node, the same request); the arrow keys, Home
+// and End walk the ring's steps and the all-gather variant has two; a split the sequence cannot take reads as a
+// sentence; light and dark at 1280 and 360 px are drawn to screenshots/<engine>/context-*.png.
+// PARASCOPE_ENGINES=firefox,webkit narrows the engines.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+
+import { serve } from '../../scripts/serve.mjs';
+import { ATTRIBUTES as A } from '../../web/widgets/context/attributes.js';
+import { CP_VALUES, SEQUENCES, contextRequest } from '../../web/widgets/context/model/request.js';
+import { nodeEngine } from '../js/node-engine.mjs';
+import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
+
+const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
+const engine = await nodeEngine();
+const presets = engine.call({ op: 'presets' });
+const DEFAULTS = Object.fromEntries(Object.entries(A).map(([k, v]) => [k, v.fallback]));
+const answer = (patch) => engine.call(contextRequest(presets.models, { ...DEFAULTS, ...patch }));
+const TAG = 'parascope-context';
+
+// ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
+
+function ready(win, tag) {
+  const el = win.document.querySelector(tag);
+  return Boolean(el?.hasAttribute('data-ready'));
+}
+
+function scrollTo(win, tag) {
+  win.document.querySelector(tag).scrollIntoView({ block: 'start' });
+  return true;
+}
+
+/** What the figure shows: its facts' engine values, the stepper's position and count, the problem sentence. */
+function shown(win, tag) {
+  const root = win.document.querySelector(tag).shadowRoot;
+  const value = (key) => root.querySelector(`[data-out="${key}"]`)?.dataset.value ?? null;
+  const problem = root.querySelector('[data-out="problem"]');
+  const box = root.querySelector('.context-figure');
+  return {
+    exposed: value('exposed'),
+    kv: value('kv'),
+    breakEven: value('break-even'),
+    balance: value('balance'),
+    position: Number(box.getAttribute('aria-valuenow')),
+    positions: Number(box.getAttribute('aria-valuemax')),
+    current: root.querySelectorAll('.context-cell.current').length,
+    problem: problem.hidden ? null : problem.textContent,
+    text: root.textContent,
+  };
+}
+
+/** Sets a slider or select the way a drag does: value, then input and change. */
+function setControl(win, tag, selector, value) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
+  el.value = String(value);
+  el.dispatchEvent(new win.Event('input', { bubbles: true }));
+  el.dispatchEvent(new win.Event('change', { bubbles: true }));
+  return el.value;
+}
+
+function focusFigure(win, tag) {
+  const shadow = win.document.querySelector(tag).shadowRoot;
+  const el = shadow.querySelector('.context-figure');
+  el.scrollIntoView({ block: 'center' });
+  el.focus();
+  return shadow.activeElement === el;
+}
+
+const moved = (win, tag, before) =>
+  Number(win.document.querySelector(tag).shadowRoot.querySelector('.context-figure').getAttribute('aria-valuenow')) !==
+  before;
+
+// ---- the tests ----
+
+let site;
+before(async () => {
+  site = await serve({ port: 0 });
+});
+after(async () => {
+  await new Promise((resolve) => site?.server.close(resolve));
+});
+
+for (const name of ENGINES) {
+  describe(`${name}: context parallelism step by step`, () => {
+    let browser;
+    let launchFailure;
+    before(async () => {
+      browser = await launchEngine(name).catch((err) => {
+        launchFailure = err;
+      });
+    });
+    after(async () => {
+      await browser?.close();
+    });
+    const onPage = async (path, body, size = { width: 1280, height: 1000 }) => {
+      if (!browser) throw launchFailure;
+      const page = await browser.open(`${site.url}${path}`, size);
+      try {
+        await page.evaluate(scrollTo, TAG);
+        await page.waitFor(ready, [TAG], { timeout: 60_000, what: `${TAG} to start` });
+        await body(page);
+        assert.deepEqual(await page.problems(), [], `${name}: errors in the page`);
+      } finally {
+        await page.close();
+      }
+    };
+
+    test("every cp and length on the sliders shows the engine's numbers; keys walk the ring", async () => {
+      await onPage('', async (page) => {
+        const first = await page.evaluate(shown, TAG);
+        const a = answer({});
+        assert.deepEqual([first.exposed, first.kv, first.breakEven], [String(a.p2p.exposed_per_step), String(a.kv_bytes), String(a.break_even.sequence)]);
+        assert.deepEqual([first.position, first.positions], [1, a.cp]);
+        for (const [i, cp] of CP_VALUES.entries()) {
+          await page.evaluate(setControl, TAG, 'input[name="cp"]', i);
+          const s = await page.evaluate(shown, TAG);
+          const b = answer({ cp });
+          assert.deepEqual([s.exposed, s.balance, s.positions], [String(b.p2p.exposed_per_step), String(b.balance.zigzag_max_over_mean), cp], `cp ${cp}`);
+          assert.equal(s.current, 4 * cp, 'each GPU computes its two query chunks against two key chunks');
+        }
+        await page.evaluate(setControl, TAG, 'input[name="cp"]', CP_VALUES.indexOf(4));
+        for (const [i, sequence] of SEQUENCES.entries()) {
+          await page.evaluate(setControl, TAG, 'input[name="sequence"]', i);
+          const s = await page.evaluate(shown, TAG);
+          const b = answer({ sequence });
+          assert.deepEqual([s.exposed, s.kv], [String(b.p2p.exposed_per_step), String(b.kv_bytes)], `${sequence} tokens`);
+        }
+        assert.ok(await page.evaluate(focusFigure, TAG));
+        await page.press('ArrowRight');
+        await page.waitFor(moved, [TAG, 1], { what: 'the arrow key to step the ring' });
+        await page.press('End');
+        await page.waitFor((win, tag) => win.document.querySelector(tag).shadowRoot.querySelector('.context-figure').getAttribute('aria-valuenow') === '4', [TAG], { what: 'End' });
+        await page.press('Home');
+        await page.waitFor(moved, [TAG, 4], { what: 'Home' });
+        await page.evaluate(setControl, TAG, 'select[name="variant"]', 'all-gather');
+        const g = await page.evaluate(shown, TAG);
+        assert.equal(g.positions, 2);
+        assert.equal(g.exposed, String(answer({ sequence: SEQUENCES.at(-1) }).all_gather.exposed_per_step));
+        await page.evaluate(setControl, TAG, 'select[name="split"]', 'contiguous');
+        assert.equal((await page.evaluate(shown, TAG)).balance, String(a.balance.contiguous_max_over_mean));
+      });
+    });
+
+    test('a split the sequence cannot take reads as a sentence, and a good one brings the numbers back', async () => {
+      await onPage('#context.cp=6&context.sequence=32768', async (page) => {
+        const s = await page.evaluate(shown, TAG);
+        assert.match(s.problem, /do not cut into 12 equal chunks for 6 GPUs/);
+        assert.ok(!/must divide/.test(s.text), "the engine's own message is not shown");
+        await page.evaluate(setControl, TAG, 'input[name="cp"]', 0);
+        const t = await page.evaluate(shown, TAG);
+        assert.equal(t.problem, null);
+        assert.equal(t.exposed, String(answer({ cp: 2 }).p2p.exposed_per_step));
+      });
+    });
+
+    test('light and dark at 1280 and 360 px: drawn, nothing wider than the page', async () => {
+      const dir = new URL(`./screenshots/${name}/`, import.meta.url);
+      await mkdir(dir, { recursive: true });
+      for (const scheme of ['light', 'dark']) {
+        const themed = await launchEngine(name, { colorScheme: scheme });
+        try {
+          for (const width of [1280, 360]) {
+            const page = await themed.open(`${site.url}#context`, { width, height: 1000 });
+            try {
+              await page.evaluate(scrollTo, TAG);
+              await page.waitFor(ready, [TAG], { timeout: 60_000, what: `${TAG} to start` });
+              const wide = await page.evaluate((win) => win.document.documentElement.scrollWidth <= win.innerWidth + 1);
+              assert.ok(wide, `${width} px: the page scrolls sideways`);
+              await page.screenshot(new URL(`context-${width}-${scheme}.png`, dir).pathname);
+              assert.deepEqual(await page.problems(), []);
+            } finally {
+              await page.close();
+            }
+          }
+        } finally {
+          await themed.close();
+        }
+      }
+    });
+  });
+}

@@ -1,0 +1,454 @@
+// <parascope-context>: context parallelism step by step. The sequence cut into 2·cp chunks (zig-zag or contiguous),
+// keys and values passed around a ring of GPUs (or all-gathered), the causal attention blocks each step computes,
+// each step's attention beside its transfer with the exposed part hatched, and what it buys and costs. Every number
+// is the engine's `context_ring` answer (engine/API.md); model/*.js turns it into what to draw and say.
+import { selectControl, sliderControl } from '../../lib/controls.js';
+import { h } from '../../lib/dom.js';
+import { EngineError } from '../../lib/engine.js';
+import { grouped, seconds } from '../../lib/format.js';
+import { sheet } from '../../lib/sheets.js';
+import { ParascopeWidget } from '../../lib/widget.js';
+import { ATTRIBUTES as A } from './attributes.js';
+import { balanceSvg, breakEvenSvg } from './charts.js';
+import { contextFigure } from './figure.js';
+import { lanesSvg } from './lanes-svg.js';
+import { curvePoints } from './model/curve.js';
+import { contextErrorText } from './model/errors.js';
+import { laneRows } from './model/lanes.js';
+import { breakEvenText, facts, summary } from './model/readout.js';
+import { CP_VALUES, SEQUENCES, TP_VALUES, contextRequest, ladderKey, withValue } from './model/request.js';
+import { positionsOf, stepView } from './model/step-view.js';
+
+const STEP_MS = 800; // one ring step's travel at 1×
+const KEPT_LADDERS = 16; // settings whose answers (10 sequence lengths each) are kept for a control moved back
+
+class ParascopeContext extends ParascopeWidget {
+  setup(body) {
+    const presets = this.enginePresets();
+    this.models = presets.models;
+    this.names = {
+      model: new Map(presets.models.map((m) => [m.id, m.name])),
+      hardware: new Map(presets.hardware.map((x) => [x.id, x.name])),
+    };
+    this.state = {
+      model: this.choiceAttribute('model', [...this.names.model.keys()], A.model.fallback),
+      hardware: this.choiceAttribute('hardware', [...this.names.hardware.keys()], A.hardware.fallback),
+      tp: this.intAttribute('tp', A.tp),
+      cp: this.intAttribute('cp', A.cp),
+      sequence: this.intAttribute('sequence', A.sequence),
+      split: this.choiceAttribute('split', A.split.choices, A.split.fallback),
+      variant: this.choiceAttribute('variant', A.variant.choices, A.variant.fallback),
+      kernel: this.choiceAttribute('kernel', A.kernel.choices, A.kernel.fallback),
+    };
+    this.position = 0;
+    this.playing = false;
+    this.ladders = new Map(); // ladderKey -> (sequence length -> { answer, error }), the newest KEPT_LADDERS
+    this.figures = new Map(); // cp -> its drawing (figure.js)
+    this.figureCp = null;
+    this.factRows = null;
+    this.curve = null;
+    this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+    this.build(body, presets);
+    this.refresh();
+  }
+
+  build(body, presets) {
+    const s = this.state;
+    const select = (label, name, value, options) =>
+      selectControl({ label, name, value: String(value), options, onChange: (v) => this.change({ [name]: v }) })
+        .element;
+    this.sequences = withValue(SEQUENCES, s.sequence);
+    this.cps = withValue(CP_VALUES, s.cp);
+    const controls = h(
+      'div',
+      { class: 'controls' },
+      select(
+        'Model',
+        'model',
+        s.model,
+        presets.models.map((m) => [m.id, m.name]),
+      ),
+      select(
+        'Accelerator',
+        'hardware',
+        s.hardware,
+        presets.hardware.map((x) => [x.id, x.name]),
+      ),
+      selectControl({
+        label: 'Tensor parallel (per cp rank)',
+        name: 'tp',
+        value: String(s.tp),
+        options: withValue(TP_VALUES, s.tp).map((v) => [String(v), String(v)]),
+        onChange: (v) => this.change({ tp: Number(v) }),
+      }).element,
+      sliderControl({
+        label: 'Context parallel (GPUs per sequence)',
+        name: 'cp',
+        value: this.cps.indexOf(s.cp),
+        min: 0,
+        max: this.cps.length - 1,
+        format: (i) => String(this.cps[i]),
+        onInput: (i) => this.change({ cp: this.cps[i] }),
+      }).element,
+      sliderControl({
+        label: 'Sequence length',
+        name: 'sequence',
+        value: this.sequences.indexOf(s.sequence),
+        min: 0,
+        max: this.sequences.length - 1,
+        format: (i) => `${grouped(this.sequences[i])} tokens`,
+        onInput: (i) => this.change({ sequence: this.sequences[i] }),
+      }).element,
+      select('Chunks', 'split', s.split, [
+        ['zigzag', 'zig-zag (balanced)'],
+        ['contiguous', 'contiguous'],
+      ]),
+      select('Keys and values', 'variant', s.variant, [
+        ['p2p', 'passed around a ring (P2P)'],
+        ['all-gather', 'all-gathered at once'],
+      ]),
+      select('Attention kernel', 'kernel', s.kernel, [
+        ['fused', 'fused: skips masked blocks'],
+        ['unfused', 'unfused: computes every block'],
+      ]),
+    );
+    this.out = {
+      summary: h('p', { class: 'context-summary', 'aria-live': 'polite', 'data-out': 'summary' }),
+      problem: h('p', { class: 'context-problem', role: 'alert', 'data-out': 'problem', hidden: true }),
+      status: h('p', { class: 'context-status', 'data-out': 'status' }),
+      lanes: h('div', { class: 'context-lanes-box', 'data-out': 'lanes' }),
+      lanesNote: h('p', { class: 'formula', 'data-out': 'lanes-note' }),
+      facts: h('dl', { class: 'facts context-facts', 'data-out': 'facts' }),
+      balance: h('div', { class: 'context-chart', 'data-out': 'balance' }),
+      curve: h('div', { class: 'context-chart', 'data-out': 'curve' }),
+      curveNote: h(
+        'p',
+        { class: 'formula', 'data-out': 'curve-note' },
+        'Each point is the engine at that length; attention grows with the square of a chunk, its transfer with its length.',
+      ),
+    };
+    this.figureBox = h('div', {
+      class: 'context-figure',
+      tabindex: '0',
+      role: 'slider',
+      'aria-valuemin': '1',
+      'aria-keyshortcuts': 'ArrowLeft ArrowRight Home End Space',
+    });
+    this.buttons = {
+      reset: h('button', { type: 'button', name: 'reset', onclick: () => this.go(0) }, '↺ Start'),
+      back: h('button', { type: 'button', name: 'back', onclick: () => this.back() }, '◀ Back'),
+      play: h(
+        'button',
+        { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() },
+        '▶ Play',
+      ),
+      forward: h('button', { type: 'button', name: 'forward', onclick: () => this.forward() }, 'Step ▶'),
+    };
+    const key = (cls, text) => h('span', { class: `context-key ${cls}` }, text);
+    const stage = h(
+      'div',
+      { class: 'context-stage' },
+      this.out.status,
+      this.figureBox,
+      h('div', { class: 'context-transport' }, ...Object.values(this.buttons)),
+      h('p', { class: 'context-legend' }, key('current', 'computed at this step'), key('past', 'at an earlier step')),
+      h(
+        'p',
+        { class: 'context-legend-note' },
+        'Grey squares are still to compute; the blank ones above the diagonal are masked: a token never attends to ' +
+          'a later one, and a fused kernel skips them.',
+      ),
+    );
+    stage.addEventListener('keydown', (e) => this.key(e));
+    const side = h(
+      'div',
+      { class: 'context-side result' },
+      h('p', { class: 'context-chart-title' }, 'One layer on the busiest GPU: attention beside K/V transfer'),
+      this.out.lanes,
+      h(
+        'p',
+        { class: 'context-legend' },
+        key('compute', 'attention'),
+        key('transfer', 'K/V transfer'),
+        key('exposed', 'exposed: attention waits'),
+      ),
+      this.out.lanesNote,
+      this.out.facts,
+      h('p', { class: 'context-chart-title' }, 'Attention FLOPs per GPU'),
+      this.out.balance,
+      h('p', { class: 'context-legend' }, key('contiguous', 'contiguous'), key('zigzag', 'zig-zag')),
+      h('p', { class: 'context-chart-title' }, 'Where the ring starts to hide its transfers (tokens; log scales)'),
+      this.out.curve,
+      h('p', { class: 'context-legend' }, key('compute', 'attention per step'), key('transfer', 'K/V per step')),
+      this.out.curveNote,
+    );
+    this.root = h(
+      'div',
+      { class: 'context' },
+      controls,
+      this.out.summary,
+      this.out.problem,
+      h('div', { class: 'context-layout' }, stage, side),
+    );
+    body.append(this.root);
+  }
+
+  stop() {
+    this.pause();
+    this.figure?.cancel();
+  }
+
+  /** The engine's answer at sequence length `seq` for the current settings: { answer, error }, asked once. */
+  askAt(seq) {
+    const key = ladderKey(this.state);
+    if (!this.ladders.has(key)) {
+      if (this.ladders.size >= KEPT_LADDERS) this.ladders.delete(this.ladders.keys().next().value); // the oldest
+      this.ladders.set(key, new Map());
+    }
+    const answers = this.ladders.get(key);
+    if (answers.has(seq)) return answers.get(seq);
+    const asked = { seq, answer: null, error: null };
+    try {
+      asked.answer = this.engine.call(contextRequest(this.models, this.state, seq));
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      asked.error = err;
+    }
+    answers.set(seq, asked);
+    return asked;
+  }
+
+  change(patch) {
+    const before = JSON.stringify([this.state.cp, this.state.variant]);
+    Object.assign(this.state, patch);
+    if (JSON.stringify([this.state.cp, this.state.variant]) !== before) this.position = 0;
+    this.refresh();
+    this.stateChanged();
+  }
+
+  /** Asks the engine for the settings (and the chart's ladder, once per ladder key) and draws everything. */
+  refresh() {
+    this.pause();
+    this.figure?.cancel();
+    const { answer, error } = this.askAt(this.state.sequence);
+    this.answer = answer;
+    this.root.toggleAttribute('data-refused', !answer);
+    this.out.problem.hidden = Boolean(answer);
+    this.toggleAttribute('data-stale', !answer);
+    if (!answer) {
+      this.out.problem.textContent = contextErrorText(error, this.state);
+      this.out.problem.dataset.code = error?.code ?? '';
+      this.announce(this.out.problem.textContent);
+      return;
+    }
+    if (this.figureCp !== answer.cp) {
+      // One drawing per cp, kept: a cp slider moving back and forth swaps drawings instead of rebuilding 4cp² blocks.
+      if (!this.figures.has(answer.cp)) {
+        const figure = contextFigure(answer.cp);
+        figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
+        this.figures.set(answer.cp, figure);
+      }
+      this.figure = this.figures.get(answer.cp);
+      this.figureBox.replaceChildren(this.figure.element);
+      this.figureCp = answer.cp;
+    }
+    const names = {
+      model: this.names.model.get(this.state.model),
+      hardware: this.names.hardware.get(this.state.hardware),
+    };
+    this.out.summary.textContent = summary(answer, this.state, names);
+    this.drawFacts(answer);
+    this.drawCharts(answer);
+    this.render();
+    this.announce(this.out.summary.textContent);
+  }
+
+  /** The facts panel: its rows made once, their words and values rewritten on each change. */
+  drawFacts(answer) {
+    const rows = facts(answer, this.state);
+    if (!this.factRows) {
+      this.factRows = new Map(rows.map((f) => [f.key, { dt: h('dt', {}), dd: h('dd', { 'data-out': f.key }) }]));
+      this.out.facts.replaceChildren(...[...this.factRows.values()].flatMap((r) => [r.dt, r.dd]));
+    }
+    for (const f of rows) {
+      const row = this.factRows.get(f.key);
+      if (row.dt.textContent !== f.label) row.dt.textContent = f.label;
+      if (row.dd.textContent !== f.text) row.dd.textContent = f.text;
+      row.dd.dataset.value = String(f.value);
+    }
+  }
+
+  drawCharts(answer) {
+    const zig = this.state.split === 'zigzag';
+    this.out.balance.replaceChildren(
+      balanceSvg(
+        answer,
+        this.state.split,
+        `Attention FLOPs of one forward pass per GPU, contiguous against zig-zag chunks; the busiest GPU does ` +
+          `${Number((zig ? answer.balance.zigzag_max_over_mean : answer.balance.contiguous_max_over_mean).toFixed(2))}× the mean.`,
+      ),
+    );
+    const label = `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`;
+    const key = ladderKey(this.state);
+    if (this.curveKey !== key || !this.curve) {
+      // Drawn once per setting but the length: the length slider only moves its mark.
+      this.curve = breakEvenSvg(curvePoints(this.sequences.map((seq) => this.askAt(seq))), answer, label);
+      this.curveKey = key;
+      this.out.curve.replaceChildren(this.curve);
+    }
+    this.curve.mark(answer.sequence);
+    this.curve.setAttribute('aria-label', label);
+  }
+
+  /** Draws the stepper's position: the figure, the status, the lanes with the current step outlined. */
+  render() {
+    const a = this.answer;
+    if (!a) return;
+    const view = stepView(a, this.state, this.position);
+    this.view = view;
+    this.figure.show(view);
+    this.out.status.textContent = view.status;
+    this.out.status.dataset.position = String(view.position);
+    this.figureBox.setAttribute('aria-valuemax', String(view.positions));
+    this.figureBox.setAttribute('aria-valuenow', String(view.position + 1));
+    this.figureBox.setAttribute('aria-valuetext', view.label);
+    this.figureBox.setAttribute('aria-label', `Step of context parallelism over ${a.cp} GPUs`);
+    const lanes = laneRows(a, this.state.variant);
+    this.out.lanes.replaceChildren(
+      lanesSvg(
+        lanes,
+        view.position,
+        `One layer's attention forward and backward on the busiest GPU: ${seconds(lanes.rows[0].total)} and ` +
+          `${seconds(lanes.rows[1].total)}, of which ${seconds(lanes.rows[0].exposed)} and ` +
+          `${seconds(lanes.rows[1].exposed)} exposed.`,
+      ),
+    );
+    this.out.lanesNote.textContent =
+      this.state.split === 'contiguous'
+        ? `Timed as the engine prices the ring, zig-zag; contiguous chunks make its busiest GPU ` +
+          `${Number(a.balance.contiguous_slowdown.toFixed(2))}× slower (${a.balance.contiguous_ring_blocks} blocks ` +
+          `on the critical path against ${a.balance.zigzag_ring_blocks}).`
+        : 'Per layer and sequence; the backward sends keys, values and their gradients beside twice the compute.';
+    this.buttons.back.disabled = view.position === 0;
+    this.buttons.reset.disabled = view.position === 0;
+    this.buttons.forward.disabled = view.position === view.positions - 1;
+  }
+
+  get positions() {
+    return this.answer ? positionsOf(this.answer, this.state.variant) : 0;
+  }
+
+  go(position) {
+    this.figure?.cancel();
+    this.position = Math.max(0, Math.min(this.positions - 1, position));
+    if (this.position === this.positions - 1) this.pause();
+    this.render();
+  }
+
+  back() {
+    this.pause();
+    this.go(this.position - 1);
+  }
+
+  /** One step forward: in the ring, the keys and values travel to the next GPU first (unless motion is reduced). */
+  async forward() {
+    const p = this.position;
+    if (!this.answer || p >= this.positions - 1) return;
+    if (this.reducedMotion.matches || this.state.variant !== 'p2p') {
+      this.go(p + 1);
+      return;
+    }
+    this.moving = true;
+    const arrived = await this.figure.animate(this.view, STEP_MS);
+    this.moving = false;
+    if (arrived && this.position === p) this.go(p + 1);
+  }
+
+  toggle() {
+    if (this.playing) this.pause();
+    else this.play();
+  }
+
+  async play() {
+    if (this.position >= this.positions - 1) this.go(0);
+    this.playing = true;
+    this.buttons.play.textContent = '❚❚ Pause';
+    this.buttons.play.setAttribute('aria-pressed', 'true');
+    const token = (this.playToken = (this.playToken ?? 0) + 1);
+    const live = () => this.playing && token === this.playToken;
+    while (live() && this.position < this.positions - 1) {
+      if (!this.moving) await this.forward();
+      if (!live()) return;
+      await new Promise((resolve) => {
+        this.timer = setTimeout(resolve, this.reducedMotion.matches ? STEP_MS : 300);
+      });
+    }
+    if (live()) this.pause();
+  }
+
+  pause() {
+    clearTimeout(this.timer);
+    if (!this.playing) return;
+    this.playing = false;
+    this.buttons.play.textContent = '▶ Play';
+    this.buttons.play.setAttribute('aria-pressed', 'false');
+  }
+
+  key(e) {
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+    const onButton = e.target instanceof HTMLButtonElement;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowUp') {
+      this.pause();
+      if (this.moving) this.go(this.position + 1);
+      else this.forward();
+    } else if (e.key === 'ArrowLeft' || e.key === 'ArrowDown') this.back();
+    else if (e.key === ' ' && !onButton) this.toggle();
+    else if (e.key === 'Home') {
+      this.pause();
+      this.go(0);
+    } else if (e.key === 'End') {
+      this.pause();
+      this.go(this.positions - 1);
+    } else return;
+    e.preventDefault();
+  }
+
+  linkState() {
+    return this.state ? { ...this.state } : null;
+  }
+
+  exportFigure() {
+    if (!this.root || !this.answer) return null;
+    const s = this.state;
+    const a = this.answer;
+    return {
+      title: this.out.summary.textContent,
+      words: [s.model, s.hardware, `cp${s.cp}`, `tp${s.tp}`, `${s.sequence}tok`, s.split, s.variant],
+      root: this.root,
+      data: { request: contextRequest(this.models, s), response: a },
+      table: [
+        ['pass', 'step', 'compute_flops', 'compute_time (s)', 'transfer_bytes', 'transfer_time (s)', 'exposed (s)'],
+        ...['forward', 'backward'].flatMap((pass) =>
+          a.p2p[pass].steps.map((x) => [
+            pass,
+            x.step,
+            x.compute_flops,
+            x.compute_time,
+            x.transfer_bytes,
+            x.transfer_time,
+            x.exposed,
+          ]),
+        ),
+        [],
+        ['quantity', 'value'],
+        ...facts(a, s).map((f) => [f.key, f.value]),
+        ['all_gather.exposed (s)', a.all_gather.exposed],
+        ['p2p.exposed (s)', a.p2p.exposed],
+      ],
+    };
+  }
+}
+
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeContext.stylesheet = sheet(new URL('./context.css', import.meta.url));
+customElements.define('parascope-context', ParascopeContext);
