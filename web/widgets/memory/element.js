@@ -15,7 +15,7 @@ import { CONTROLS, controlChoices, controlValue, parseControl } from './model/ch
 import { memoryErrorText } from './model/errors.js';
 import { bandText, headline, momentText, stageWords } from './model/readout.js';
 import { stepRequest, timelineRequest } from './model/request.js';
-import { PARTS, moment, segmentCount } from './model/stack.js';
+import { PARTS, moment } from './model/stack.js';
 import { readState, stateValues } from './model/state.js';
 import { exportTable, legendParts } from './model/export.js';
 
@@ -142,7 +142,17 @@ class ParascopeMemory extends ParascopeWidget {
     this.step = this.tryCall(() => this.engine.call(stepRequest(this.state, this.presets)));
     if (this.step) this.askTimeline();
     else this.timeline = null;
+    this.syncControls();
     this.render();
+  }
+
+  /** Each select shows the state's value, or the engine's resolved one (the schedule) once `step` has answered. */
+  syncControls() {
+    for (const [key] of CONTROLS) {
+      const control = this.controls[key];
+      const v = controlValue(key, this.state, this.step, this.presets);
+      if (control && v !== null && [...control.input.options].some((o) => o.value === v)) control.input.value = v;
+    }
   }
 
   askTimeline() {

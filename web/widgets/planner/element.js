@@ -34,6 +34,7 @@ const TARGET_NAMES = {
   'parascope-axes': 'the four axes',
   'parascope-bubble': 'the bubble',
   'parascope-mfu': 'the MFU figure',
+  'parascope-memory': 'the memory figure',
   'parascope-run': 'the whole run',
 };
 
@@ -338,7 +339,7 @@ class ParascopePlanner extends ParascopeWidget {
     }
     const step = this.ask(stepRequestOf(inputs, result), 'load');
     if (!step) return;
-    const plan = loadValues(inputs, result.parallel, step);
+    const plan = loadValues(inputs, result.parallel, step, result.precision ?? null);
     const loaded = [];
     for (const tag of TARGETS) {
       for (const el of document.querySelectorAll(tag)) {
