@@ -25,6 +25,15 @@ const MODULES = {
     () => asset(new URL('../wasm/parascope-step-engine.wasm', import.meta.url), 'wasm/parascope-step-engine.wasm'),
     () => import('../wasm/parascope-step-engine.mjs'),
   ],
+  'parascope-memory-engine': [
+    () => asset(new URL('../wasm/parascope-memory-engine.wasm', import.meta.url), 'wasm/parascope-memory-engine.wasm'),
+    () => import('../wasm/parascope-memory-engine.mjs'),
+  ],
+  'parascope-timeline-engine': [
+    () =>
+      asset(new URL('../wasm/parascope-timeline-engine.wasm', import.meta.url), 'wasm/parascope-timeline-engine.wasm'),
+    () => import('../wasm/parascope-timeline-engine.mjs'),
+  ],
   'parascope-context-engine': [
     () =>
       asset(new URL('../wasm/parascope-context-engine.wasm', import.meta.url), 'wasm/parascope-context-engine.wasm'),
