@@ -13,8 +13,8 @@ export const FIGURES = [
   { name: 'ring', tag: 'parascope-ring', engine: 'parascope-ring-engine' },
   { name: 'bubble', tag: 'parascope-bubble', engine: 'parascope-bubble-engine' },
   { name: 'mfu', tag: 'parascope-mfu', engine: 'parascope-step-engine' },
-  // memory_timeline and step: the step engine's module answers both.
-  { name: 'memory', tag: 'parascope-memory', engine: 'parascope-step-engine' },
+  // step and memory_timeline: a module of its own (the step module stays as small as the mfu figure needs).
+  { name: 'memory', tag: 'parascope-memory', engine: 'parascope-memory-engine' },
   // The track record asks step for each stack's error band (its runs come from web/data/track-record.json).
   { name: 'track', tag: 'parascope-track', engine: 'parascope-step-engine' },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).
