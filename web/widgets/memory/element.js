@@ -13,7 +13,7 @@ import { memoryChart } from './chart.js';
 import { buysText } from './model/buys.js';
 import { CONTROLS, controlChoices, controlValue, parseControl } from './model/choices.js';
 import { memoryErrorText } from './model/errors.js';
-import { bandText, headline, momentText, stageWords } from './model/readout.js';
+import { bandText, headline, momentText, stageWords, zeroNote } from './model/readout.js';
 import { stepRequest, timelineRequest } from './model/request.js';
 import { PARTS, moment } from './model/stack.js';
 import { readState, stateValues } from './model/state.js';
@@ -186,18 +186,20 @@ class ParascopeMemory extends ParascopeWidget {
     this.out.headline.textContent = t ? headline(t, step, this.deviceWord()) : '';
     this.out.headline.dataset.value = t ? String(t.peak.total) : '';
     this.out.headline.dataset.fits = step ? String(step.fits) : '';
-    this.out.band.textContent =
-      t && t.stage === t.most_loaded_stage
-        ? bandText(step)
-        : t
-          ? 'The error band is drawn for the most loaded stage, the one the engine’s track record speaks for.'
-          : '';
+    this.out.band.textContent = t ? zeroNote(step) + this.bandWords(t, step) : '';
     this.stage.input.max = String(Math.max(0, (step?.parallel.pp ?? 1) - 1));
     this.stage.input.disabled = !t || step.parallel.pp < 2;
     this.stage.set(t ? t.stage : 0);
     this.drawLegend();
     this.drawChart();
     if (t) this.announce(this.out.headline.textContent);
+  }
+
+  /** The band is the most loaded stage's (the total `step` reports); another stage is told so. */
+  bandWords(t, step) {
+    return t.stage === t.most_loaded_stage
+      ? bandText(step)
+      : 'The error band is drawn for the most loaded stage, the total the engine’s track record speaks for.';
   }
 
   drawLegend() {

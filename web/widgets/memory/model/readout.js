@@ -64,3 +64,12 @@ export function bandText(step) {
 export function stageWords(i, pp, most) {
   return `${i} of ${pp}${i === most ? ' (most loaded)' : ''}`;
 }
+
+/** When the engine's answer carries a ZeRO-3 note (pipeline runs), why ZeRO-3 holds as much as or more than ZeRO-2. */
+export function zeroNote(step) {
+  if (!step.memory_per_gpu.note) return '';
+  return step.parallel.reshard_after_forward
+    ? 'With a pipeline, ZeRO-3 keeps whole gradients from the first microbatch to the last, so it can hold more than ZeRO-2. '
+    : 'With a pipeline and no resharding, ZeRO-3 keeps the gathered weights and whole gradients for the whole step: ' +
+        'only the optimizer states stay sliced. ';
+}
