@@ -292,7 +292,7 @@ class ParascopeMemory extends ParascopeWidget {
     const s = this.state;
     return {
       title: `Memory through one step: ${this.configText()}`,
-      words: ['memory', s.model, s.hardware, `tp${s.tp}`, `pp${s.pp}`, `stage${this.timeline?.stage ?? ''}`],
+      words: [s.model, s.hardware, `tp${s.tp}`, `pp${s.pp}`, `stage${this.timeline?.stage ?? ''}`],
       root: this.root,
       data: {
         request: timelineRequest(s, this.presets, s.stage),
