@@ -220,7 +220,7 @@ function timeKeys() {
 export const WARM_UP_PRESSES = 4;
 
 /** Presses ← then → on the focused `slider` (a locator), each timed by timeKeys; the first 4 are warm-up. */
-async function timePresses(page, slider, presses, hooks) {
+export async function timePresses(page, slider, presses, hooks) {
   await page.evaluate(timeKeys);
   await slider.focus();
   await hooks.start?.(page);

@@ -99,22 +99,26 @@ export function memoryChart(t, band, width, label) {
   };
 }
 
-/** One <path> per part: its band's top and bottom along the drawn steps. */
+/** One <path> per part: its band's top and bottom along the drawn steps (read from the answer's columns). */
 function areas(t, steps, x, y) {
   const group = svg('g', { class: 'mem-areas' });
-  const base = steps.map(() => 0);
-  for (const [key, words] of PARTS) {
-    const upper = [];
-    const lower = [];
-    steps.forEach((s, i) => {
-      const b = moment(t, s.index).parts[key];
-      const [x0, x1] = [x(s.from).toFixed(1), x(s.to).toFixed(1)];
-      lower.push(`${x0},${y(base[i]).toFixed(1)}`, `${x1},${y(base[i]).toFixed(1)}`);
-      base[i] += b;
-      upper.push(`${x0},${y(base[i]).toFixed(1)}`, `${x1},${y(base[i]).toFixed(1)}`);
-    });
-    const d = `M${upper.join('L')}L${lower.reverse().join('L')}Z`;
+  const n = steps.length;
+  const x0 = steps.map((s) => x(s.from).toFixed(1));
+  const x1 = steps.map((s) => x(s.to).toFixed(1));
+  let lower = new Array(n).fill(y(0).toFixed(1));
+  const base = new Float64Array(n);
+  for (const [key, words, from] of PARTS) {
+    const column = from === 'segments' ? t.segments[key] : null;
+    const upper = new Array(n);
+    for (let i = 0; i < n; i += 1) {
+      base[i] += column ? column[steps[i].index] : t.states[key];
+      upper[i] = y(base[i]).toFixed(1);
+    }
+    let d = 'M';
+    for (let i = 0; i < n; i += 1) d += `${x0[i]},${upper[i]}L${x1[i]},${upper[i]}L`;
+    for (let i = n - 1; i >= 0; i -= 1) d += `${x1[i]},${lower[i]}L${x0[i]},${lower[i]}${i ? 'L' : 'Z'}`;
     group.append(svg('path', { d, class: `mem-part ${key}`, 'data-part': key }, svg('title', {}, words)));
+    lower = upper;
   }
   return group;
 }
