@@ -17,7 +17,7 @@ export function memoryErrorText(e) {
     return 'This schedule cannot run with these stages, chunks and microbatches (interleaving needs the interleaved schedule; DualPipe needs an even count of both).';
   if (field === 'parallel.pp') return 'This many pipeline stages do not fit the model’s layers or the GPUs.';
   if (field === 'parallel.global_batch' || field === 'parallel.microbatch_size')
-    return 'The batch must split into whole microbatches on every data-parallel replica.';
+    return 'The batch must split into whole microbatches on every data-parallel replica, and the schedule needs enough of them (DualPipe at least two per stage; some interleaved schedules a multiple of the stages).';
   if (field.startsWith('parallel') || field.startsWith('cluster'))
     return 'This split does not run on this many GPUs: tp × pp × cp must divide them, and the batch the replicas.';
   if (field === 'stage') return 'There is no such pipeline stage in this run.';
