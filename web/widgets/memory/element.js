@@ -47,7 +47,13 @@ class ParascopeMemory extends ParascopeWidget {
       format: (i) => stageWords(i, this.step?.parallel.pp ?? 1, this.timeline?.most_loaded_stage ?? 0),
       onInput: (i) => this.pickStage(i),
     });
-    this.plot = h('div', { class: 'mem-plot', tabindex: '0', 'data-out': 'chart' });
+    this.plot = h('div', {
+      class: 'mem-plot',
+      tabindex: '0',
+      role: 'group',
+      'aria-label': 'Memory through the step: the left and right arrow keys walk it, Home and End go to its ends',
+      'data-out': 'chart',
+    });
     this.plot.addEventListener('keydown', (e) => this.key(e));
     this.plot.addEventListener('pointermove', (e) => this.point(e));
     this.out = {
@@ -61,7 +67,7 @@ class ParascopeMemory extends ParascopeWidget {
         'Change a control: what the move buys and costs appears here and under it, from the engine’s answers before and after.',
       ),
       legend: h('ul', { class: 'mem-legend', 'data-out': 'legend' }),
-      moment: h('p', { class: 'mem-moment', 'data-out': 'moment' }),
+      moment: h('p', { class: 'mem-moment', 'data-out': 'moment', 'aria-live': 'polite' }),
       band: h('p', { class: 'mem-band-words', 'data-out': 'band' }),
     };
     this.root = h(
