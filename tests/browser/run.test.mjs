@@ -99,6 +99,12 @@ function ncclShown(win, previous) {
     invalid: root.querySelector('textarea').getAttribute('aria-invalid') };
 }
 
+/** The goodput curve's dots, as drawn (each its height in the plot). */
+function goodputDots(win) {
+  return [...win.document.querySelector('parascope-run').shadowRoot.querySelectorAll('.run-dot.goodput')]
+    .map((d) => d.getAttribute('cy'));
+}
+
 function clickUse(win) {
   win.document.querySelector('parascope-nccl').shadowRoot.querySelector('button.nccl-use').click();
   return true;
@@ -166,6 +172,9 @@ for (const name of ENGINES) {
         }
         // keyboard: the arrow keys move a focused slider one step
         assert.ok(await page.evaluate(focusOn, 'parascope-run', 'input[name="failure-rate"]'));
+        await page.waitFor((win) => !win.document.querySelector('parascope-run').shadowRoot
+          .querySelector('[data-curve-pending]'), [], { what: 'the curve at the last rate' });
+        const dotsBefore = await page.evaluate(goodputDots);
         const before = await page.evaluate(runShown);
         await page.press('ArrowLeft');
         await page.waitFor((win, g) => win.document.querySelector('parascope-run').shadowRoot
@@ -174,6 +183,12 @@ for (const name of ENGINES) {
         const a = engine.call(runRequest({ ...stateFrom({}), failureRate: rateAt(reference, RATE_STEPS.length - 2) }));
         assert.equal(after.goodput, String(a.goodput));
         assert.ok(Number(after.goodput) > Number(before.goodput));
+        // the curve follows in the tasks after the move (one `run` call per count), ending at this rate's curve
+        await page.waitFor((win) => !win.document.querySelector('parascope-run').shadowRoot
+          .querySelector('[data-curve-pending]'), [], { what: 'the curve at the new rate' });
+        const curve = await page.evaluate(goodputDots);
+        assert.equal(curve.length, (await page.evaluate(runShown)).positions, 'one dot per count answered');
+        assert.notDeepEqual(curve, dotsBefore, 'the curve is the new rate\'s');
       });
     });
 
@@ -238,6 +253,15 @@ for (const name of ENGINES) {
         assert.notEqual(a.step_time, engine.call(runRequest(stateFrom({}))).step_time, 'the fitted links change the step');
         await page.waitFor((win) => win.location.hash.includes('run.intra-bandwidth=')
           && win.location.hash.includes('run.inter-bandwidth='), [], { what: 'the links in the link' });
+        // the MFU figure and the planner take the same links (lib/model/network.js), say so, and keep them
+        for (const key of ['mfu', 'planner']) {
+          await page.waitFor((win, k) => win.location.hash.includes(`${k}.inter-bandwidth=`)
+            && /your measured network/.test(win.document.querySelector(`parascope-${k}`).shadowRoot
+              .querySelector('[data-note="network"]')?.textContent ?? ''), [key], { what: `the links in ${key}` });
+        }
+        const used = await page.evaluate((win) => win.document.querySelector('parascope-nccl').shadowRoot
+          .querySelector('[data-out="used"]').textContent);
+        assert.match(used, /^the MFU figure, the planner, the whole run now run on your links/);
       });
     });
   });

@@ -124,6 +124,8 @@ export class ParascopeWidget extends WithLinks(WithEngine(WithAttributes(HTMLEle
         .map(([name, v]) => [name, String(v)]),
     );
     if (!this.hasAttribute('data-ready')) {
+      // The reader loaded it (from the planner, or their network): their state, in the link once the figure starts.
+      this.addEventListener('parascope-ready', () => this.stateChanged(), { once: true });
       this.startNow();
       return;
     }

@@ -100,6 +100,16 @@ export interface ParascopeMfuAttributes {
   'tokens-per-second'?: number | `${number}`;
   /** your-run: attention FLOP convention. one of the engine's attention FLOP conventions; default full. */
   'attention'?: Attention;
+  /** your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it). above 0, at most 10000000000000000; default the hardware preset's. */
+  'intra-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step inside a node. above 0, at most 1; default the preset's. */
+  'intra-latency'?: number | `${number}`;
+  /** your cluster: bytes/s per GPU between nodes. above 0, at most 10000000000000000; default the preset's. */
+  'inter-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step between nodes. above 0, at most 1; default the preset's. */
+  'inter-latency'?: number | `${number}`;
+  /** your cluster: GPUs per node. 1 to 1,000,000, whole; default the preset's. */
+  'gpus-per-node'?: number | `${number}`;
   /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
   'theme'?: 'light' | 'dark';
   /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
@@ -174,6 +184,16 @@ export interface ParascopePlannerAttributes {
   'global-batch'?: number | `${number}`;
   /** what the table ranks by. one of the engine's plan objectives; default mfu. */
   'objective'?: PlanObjective;
+  /** your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it). above 0, at most 10000000000000000; default the hardware preset's. */
+  'intra-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step inside a node. above 0, at most 1; default the preset's. */
+  'intra-latency'?: number | `${number}`;
+  /** your cluster: bytes/s per GPU between nodes. above 0, at most 10000000000000000; default the preset's. */
+  'inter-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step between nodes. above 0, at most 1; default the preset's. */
+  'inter-latency'?: number | `${number}`;
+  /** your cluster: GPUs per node. 1 to 1,000,000, whole; default the preset's. */
+  'gpus-per-node'?: number | `${number}`;
   /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
   'theme'?: 'light' | 'dark';
   /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */

@@ -5,24 +5,24 @@
 // Data only, no import: any page may read it without loading a figure.
 
 /**
- * name: the folder and the permalink/iframe key; tag: the custom element; engine: the wasm module (CMakeLists.txt,
+ * name: the folder and the permalink/iframe key; title: the figure in a reader's words, in a sentence's middle; tag: the custom element; engine: the wasm module (CMakeLists.txt,
  * PARASCOPE_WASM_MODULES) it runs on when embedded alone. In the article's order.
  */
 export const FIGURES = [
-  { name: 'axes', tag: 'parascope-axes', engine: 'parascope-axes-engine' },
-  { name: 'ring', tag: 'parascope-ring', engine: 'parascope-ring-engine' },
-  { name: 'bubble', tag: 'parascope-bubble', engine: 'parascope-bubble-engine' },
-  { name: 'mfu', tag: 'parascope-mfu', engine: 'parascope-step-engine' },
+  { name: 'axes', title: 'the four axes', tag: 'parascope-axes', engine: 'parascope-axes-engine' },
+  { name: 'ring', title: 'the ring all-reduce', tag: 'parascope-ring', engine: 'parascope-ring-engine' },
+  { name: 'bubble', title: 'the bubble', tag: 'parascope-bubble', engine: 'parascope-bubble-engine' },
+  { name: 'mfu', title: 'the MFU figure', tag: 'parascope-mfu', engine: 'parascope-step-engine' },
   // step and memory_timeline: a module of its own (the step module stays as small as the mfu figure needs).
-  { name: 'memory', tag: 'parascope-memory', engine: 'parascope-memory-engine' },
+  { name: 'memory', title: 'the memory figure', tag: 'parascope-memory', engine: 'parascope-memory-engine' },
   // The track record asks step for each stack's error band (its runs come from web/data/track-record.json).
-  { name: 'track', tag: 'parascope-track', engine: 'parascope-step-engine' },
+  { name: 'track', title: 'the track record', tag: 'parascope-track', engine: 'parascope-step-engine' },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).
-  { name: 'planner', tag: 'parascope-planner', engine: 'parascope-step-engine' },
+  { name: 'planner', title: 'the planner', tag: 'parascope-planner', engine: 'parascope-step-engine' },
   // run and nccl_fit: the article's engine (wasm/parascope.wasm) leaves them to the planner's module; embedded alone,
   // these two figures run on a module of their own (CMakeLists.txt).
-  { name: 'run', tag: 'parascope-run', engine: 'parascope-run-engine' },
-  { name: 'nccl', tag: 'parascope-nccl', engine: 'parascope-run-engine' },
+  { name: 'run', title: 'the whole run', tag: 'parascope-run', engine: 'parascope-run-engine' },
+  { name: 'nccl', title: 'your network', tag: 'parascope-nccl', engine: 'parascope-run-engine' },
 ];
 
 /**

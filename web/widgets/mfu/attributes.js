@@ -3,6 +3,7 @@ import { PRESETS, YOUR_RUN } from './model/presets.js';
 import { RUN_DEFAULTS } from './model/run.js';
 import { MFU_CUSTOM } from './model/custom.js';
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
+import { NETWORK_ATTRIBUTES } from '../../lib/model/network.js';
 
 export const ATTRIBUTES = {
   preset: choice(
@@ -33,6 +34,7 @@ export const ATTRIBUTES = {
     about: 'your-run: measured throughput of the whole cluster, tokens/s',
   },
   attention: choice(null, RUN_DEFAULTS.attention, 'your-run: attention FLOP convention', { engine: 'attention' }),
+  ...NETWORK_ATTRIBUTES,
   theme: THEME,
   permalink: PERMALINK,
 };

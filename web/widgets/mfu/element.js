@@ -29,6 +29,7 @@ import { recomputeHint, stepView } from './model/step-view.js';
 import { stepBar } from './step-bar.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
+import { readNetwork, withNetwork } from '../../lib/model/network.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 
@@ -42,8 +43,15 @@ function shown(key, value, listed) {
 }
 
 class ParascopeMfu extends ParascopeWidget {
+  /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
+  static takesNetwork = true;
+
   setup(body) {
     this.presets = this.enginePresets();
+    this.network = readNetwork(this); // your cluster's links, or null: the hardware preset's
+    this.onNetwork = new WeakMap(); // preset -> the same preset on your links (one object each: preset() is compared)
+    if (this.network)
+      this.setNote('network', "Costed on your measured network (your nccl-tests fit), not the preset's links.");
     // The schedules offered and their names: the engine's schedule registry (presets op), not a list of our own.
     this.choices = { ...choices(), schedule: scheduleChoices() };
     this.asker = makeAsker(this.engine);
@@ -226,9 +234,19 @@ class ParascopeMfu extends ParascopeWidget {
   }
 
   preset() {
-    if (this.mode === MFU_CUSTOM) return this.custom;
-    if (this.mode === MFU_IMPORTED) return this.imported;
-    return PRESETS.find((p) => p.id === this.mode) ?? null;
+    const p =
+      this.mode === MFU_CUSTOM
+        ? this.custom
+        : this.mode === MFU_IMPORTED
+          ? this.imported
+          : (PRESETS.find((x) => x.id === this.mode) ?? null);
+    // A TPU slice's chips ride their own ICI links: a GPU cluster's nccl-tests fit is not theirs.
+    const gpu = this.presets.hardware.find((x) => x.id === p?.run.hardware)?.kind === 'gpu';
+    if (!p || !this.network || !gpu) return p;
+    if (!this.onNetwork.has(p)) {
+      this.onNetwork.set(p, { ...p, run: { ...p.run, cluster: withNetwork(p.run.cluster, this.network) } });
+    }
+    return this.onNetwork.get(p);
   }
 
   /**
@@ -484,7 +502,7 @@ class ParascopeMfu extends ParascopeWidget {
     }
     for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];
     for (const [key] of SELECTS) state[key] = this.split[key] === '' ? null : this.split[key];
-    return state;
+    return { ...state, ...this.network };
   }
 
   /** "Use my config" and "Export as…" in the tools row (lib/config-io-tools.js; their code loads on first use). */

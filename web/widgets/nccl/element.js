@@ -11,6 +11,7 @@ import { si } from '../../lib/format.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 import { ATTRIBUTES as A } from './attributes.js';
+import { figureOf } from '../index.js';
 import { busbwChart } from './busbw-chart.js';
 import { EXAMPLES } from './model/examples.js';
 import { algbwText, fitText, pasteErrorText, runValues, tableTitle, tablePoints, worstMiss } from './model/fit-view.js';
@@ -78,7 +79,7 @@ class ParascopeNccl extends ParascopeWidget {
     this.useButton = h(
       'button',
       { type: 'button', class: 'nccl-use', 'data-out': 'use', onclick: () => this.use() },
-      'Use my cluster in the whole-run figure',
+      'Use my cluster in the other figures',
     );
     this.root = h(
       'div',
@@ -226,15 +227,21 @@ class ParascopeNccl extends ParascopeWidget {
   use() {
     if (!this.answer) return;
     const values = runValues(this.answer);
-    const runs = [...document.querySelectorAll('parascope-run')].filter((el) => typeof el.loadState === 'function');
-    for (const el of runs) el.loadState(values);
+    // Every figure on the page that costs a step on a network (static takesNetwork: the MFU figure, the planner, the
+    // whole run), restarted from its own state with your links: lib/model/network.js.
+    const figures = [...document.querySelectorAll('*')].filter(
+      (el) => el.constructor.takesNetwork && typeof el.loadState === 'function',
+    );
+    for (const el of figures) el.loadState({ ...el.linkState(), ...values });
     const links = [
       values['intra-bandwidth'] ? `${si(values['intra-bandwidth'], 'B/s')} inside a node` : '',
       values['inter-bandwidth'] ? `${si(values['inter-bandwidth'], 'B/s')} per GPU between nodes` : '',
     ].filter(Boolean);
-    this.out.used.textContent = runs.length
-      ? `The whole-run figure now runs on your links (${links.join(', ')}); its permalink keeps them.`
-      : 'There is no whole-run figure on this page to load your links into.';
+    const names = [...new Set(figures.map((el) => figureOf(el.localName)?.title ?? el.localName))];
+    this.out.used.textContent = figures.length
+      ? `${names.join(', ')} now ${figures.length === 1 ? 'runs' : 'run'} on your links (${links.join(', ')}); ` +
+        `${figures.length === 1 ? 'its permalink keeps' : 'their permalinks keep'} them.`
+      : 'There is no figure on this page that costs a network to load your links into.';
   }
 
   linkState() {

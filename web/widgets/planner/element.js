@@ -25,18 +25,13 @@ import { watchSize } from '../../lib/size-watch.js';
 import { configTools } from '../../lib/config-io-tools.js';
 import { IMPORTED, importedInputs, modelLabel } from './model/imported.js';
 import { sheet } from '../../lib/sheets.js';
+import { readNetwork, withNetwork } from '../../lib/model/network.js';
+import { figureOf } from '../index.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 
 /** The figures a row can load into, as the reader knows them. */
-const TARGET_NAMES = {
-  'parascope-axes': 'the four axes',
-  'parascope-bubble': 'the bubble',
-  'parascope-mfu': 'the MFU figure',
-  'parascope-memory': 'the memory figure',
-  'parascope-run': 'the whole run',
-};
 
 const COLUMNS = [
   ['rank', '#'],
@@ -48,6 +43,9 @@ const COLUMNS = [
 ];
 
 class ParascopePlanner extends ParascopeWidget {
+  /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
+  static takesNetwork = true;
+
   setup(body) {
     this.presets = this.enginePresets();
     this.inputs = {
@@ -64,7 +62,11 @@ class ParascopePlanner extends ParascopeWidget {
       gpus: this.intAttribute('gpus', A.gpus),
       globalBatch: this.intAttribute('global-batch', A['global-batch']),
       objective: this.choiceAttribute('objective', this.presets.plan_objectives, A.objective.fallback),
+      network: readNetwork(this), // your cluster's links (lib/model/network.js), or null: the preset's
     };
+    if (this.inputs.network) {
+      this.setNote('network', "Planned on your measured network (your nccl-tests fit), not the preset's links.");
+    }
     const options = this.#options();
     const select = (key, label) =>
       selectControl({
@@ -346,7 +348,7 @@ class ParascopePlanner extends ParascopeWidget {
         if (typeof el.loadState !== 'function') continue;
         el.loadState(plan[tag].values);
         el.setNote('planner', plan[tag].note, 'warning');
-        loaded.push(TARGET_NAMES[tag]);
+        loaded.push(figureOf(tag).title);
       }
     }
     this.loadedIndex = i;
@@ -404,7 +406,7 @@ class ParascopePlanner extends ParascopeWidget {
         base: {
           model: this.inputs.model,
           hardware: this.inputs.hardware,
-          cluster: { gpus: this.inputs.gpus },
+          cluster: withNetwork({ gpus: this.inputs.gpus }, this.inputs.network),
           parallel: { global_batch: this.inputs.globalBatch },
         },
         keeps:

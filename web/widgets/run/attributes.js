@@ -2,6 +2,7 @@
 // Every run field left out is the engine's own default, with its source (engine/API.md, `run`).
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
 import { RUN_FIGURE_DEFAULTS as D } from './model/request.js';
+import { NETWORK_ATTRIBUTES } from '../../lib/model/network.js';
 
 const number = (min, max, fallback, about, extra = {}) => ({ kind: 'number', min, max, fallback, about, ...extra });
 const ENGINE_DEFAULT = "the engine's (engine/API.md, run)";
@@ -32,15 +33,7 @@ export const ATTRIBUTES = {
     defaultText: ENGINE_DEFAULT,
   }),
   pue: number(0, 5, null, 'power usage effectiveness of the data centre', { defaultText: ENGINE_DEFAULT }),
-  'intra-bandwidth': number(0, 1e16, null, 'your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it)', {
-    defaultText: "the hardware preset's",
-  }),
-  'intra-latency': number(0, 1, null, 'your cluster: s per step inside a node', { defaultText: "the preset's" }),
-  'inter-bandwidth': number(0, 1e16, null, 'your cluster: bytes/s per GPU between nodes', {
-    defaultText: "the preset's",
-  }),
-  'inter-latency': number(0, 1, null, 'your cluster: s per step between nodes', { defaultText: "the preset's" }),
-  'gpus-per-node': int(1, 1_000_000, null, 'your cluster: GPUs per node', { defaultText: "the preset's" }),
+  ...NETWORK_ATTRIBUTES,
   theme: THEME,
   permalink: PERMALINK,
 };

@@ -21,6 +21,8 @@ const perThousandDays = (rate) => `${Number((rate * 24_000).toPrecision(2))} per
 
 class ParascopeRun extends ParascopeWidget {
   static plannerEngine = true;
+  /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
+  static takesNetwork = true;
 
   setup(body) {
     this.presets = this.enginePresets();
@@ -141,6 +143,11 @@ class ParascopeRun extends ParascopeWidget {
     body.append(this.root);
   }
 
+  stop() {
+    clearTimeout(this.fillTimer);
+    this.filling = null;
+  }
+
   rateOf(i) {
     return rateAt(this.reference, i);
   }
@@ -162,8 +169,32 @@ class ParascopeRun extends ParascopeWidget {
   change(patch) {
     Object.assign(this.state, patch);
     this.answers.clear();
-    this.refresh();
+    this.render(); // the count shown: one `run` call in the frame the reader waits for
+    this.fillCurve();
     this.stateChanged();
+  }
+
+  /**
+   * The ladder's other counts, one `run` call per task, then the curve and the scale slider (refresh): a move costs
+   * its frame one call, not the ladder's nine. A newer change drops an older fill.
+   */
+  fillCurve() {
+    clearTimeout(this.fillTimer);
+    const fill = (this.filling = []);
+    fill.push(...this.ladder.filter((gpus) => !this.answers.has(gpus)));
+    this.root.setAttribute('data-curve-pending', ''); // until the curve is the settings' own (tests wait on it)
+    const next = () => {
+      if (this.filling !== fill) return;
+      if (!fill.length) {
+        this.filling = null;
+        this.root.removeAttribute('data-curve-pending');
+        this.refresh();
+        return;
+      }
+      this.askAt(fill.shift());
+      this.fillTimer = setTimeout(next, 0);
+    };
+    this.fillTimer = setTimeout(next, 0);
   }
 
   /** The scale slider moved to answered point `i`: its answer is already here, only the readout changes. */

@@ -4,6 +4,7 @@ import { LIMITS } from '../../bubble/model/state.js';
 import { scheduleLabel } from '../../../lib/model/engine-lists.js';
 import { splitText } from './view.js';
 import { MFU_CUSTOM } from '../../mfu/model/custom.js';
+import { withNetwork } from '../../../lib/model/network.js';
 
 /** The figures a row loads into, by tag. */
 export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu', 'parascope-memory', 'parascope-run'];
@@ -31,8 +32,8 @@ function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = fa
 
 /**
  * For each target tag: { values (attribute -> text, read as a permalink's), note (what was loaded and what the
- * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch }; parallel: the result's block;
- * step: the engine's `step` answer for it (its `microbatches` per pipeline); precision: the result's, if it names one.
+ * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch, network }; parallel: the result's
+ * block; step: the engine's `step` answer for it (its `microbatches` per pipeline); precision: the result's, if any.
  */
 export function loadValues(inputs, parallel, step, precision = null) {
   const p = parallel;
@@ -86,6 +87,7 @@ export function loadValues(inputs, parallel, step, precision = null) {
       cp: p.cp,
       ep: p.ep,
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+      ...inputs.network,
     },
     note:
       `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
@@ -128,6 +130,7 @@ export function loadValues(inputs, parallel, step, precision = null) {
       schedule: p.schedule,
       zero: p.zero,
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+      ...inputs.network,
     },
     note: `${head} The whole run costs it as planned; the tokens, failure rate and prices stay as they were.`,
   };
@@ -140,7 +143,7 @@ export function stepRequestOf(inputs, result) {
     op: 'step',
     model: inputs.model,
     hardware: inputs.hardware,
-    cluster: { gpus: inputs.gpus },
+    cluster: withNetwork({ gpus: inputs.gpus }, inputs.network),
     parallel: { ...result.parallel, global_batch: inputs.globalBatch },
     ...(result.precision ? { precision: result.precision } : {}),
   };

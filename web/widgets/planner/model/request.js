@@ -1,5 +1,6 @@
 // <parascope-planner>'s inputs as pure state: the values each control offers, the engine's `plan` request they make,
 // and the reading of attribute values. The search space and every rule about it are the engine's.
+import { withNetwork } from '../../../lib/model/network.js';
 
 /** GPU counts the control offers (a UI list; an attribute's own count joins it). */
 export const GPU_STOPS = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
@@ -44,7 +45,7 @@ export function planRequest(inputs) {
     op: 'plan',
     model: inputs.model,
     hardware: inputs.hardware,
-    cluster: { gpus: inputs.gpus },
+    cluster: withNetwork({ gpus: inputs.gpus }, inputs.network),
     global_batch: inputs.globalBatch,
     objective: inputs.objective,
     top_k: TOP_K,
@@ -59,6 +60,7 @@ export function inputsAsAttributes(inputs) {
     gpus: inputs.gpus,
     'global-batch': inputs.globalBatch,
     objective: inputs.objective,
+    ...inputs.network,
   };
 }
 

@@ -1,6 +1,9 @@
 // The `run` requests the figure sends: the reader's configuration as a step request plus the run fields, and the
 // ladder of GPU counts the scale curve asks the engine about. Pure: no DOM, no engine call; nothing computed here
 // that the engine answers (goodput, days, failures all come back from it).
+import { NETWORK_FIELDS } from '../../../lib/model/network.js';
+
+export { NETWORK_FIELDS }; // your cluster's links (<parascope-nccl>'s fit): state key -> `cluster` field -> attribute
 
 /**
  * The figure's starting run: Llama 3 405B's 15.6 T tokens on 16,384 H100s (Dubey et al. 2024, Sec. 3.3: tp 8, pp 16,
@@ -24,15 +27,6 @@ const RUN_FIELDS = [
   ['storageBandwidth', 'storage_bandwidth'],
   ['price', 'price_per_gpu_hour'],
   ['pue', 'pue'],
-];
-
-/** Your cluster's links (<parascope-nccl>'s fit): state key -> the step request's `cluster` field. */
-export const NETWORK_FIELDS = [
-  ['intraBandwidth', 'intra_bandwidth', 'intra-bandwidth'],
-  ['intraLatency', 'intra_latency', 'intra-latency'],
-  ['interBandwidth', 'inter_bandwidth', 'inter-bandwidth'],
-  ['interLatency', 'inter_latency', 'inter-latency'],
-  ['gpusPerNode', 'gpus_per_node', 'gpus-per-node'],
 ];
 
 const given = (v) => v !== null && v !== undefined && v !== '';
