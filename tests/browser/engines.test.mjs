@@ -162,6 +162,12 @@ const WIDGETS = [
     act: (page, tag) => clickOn(page, tag, 'input[name="preset"]:not(:checked):not([value="your-run"])'),
   },
   {
+    tag: 'parascope-memory',
+    what: 'the next ZeRO stage changes the peak the engine answers',
+    read: (page, tag) => page.evaluate(out, tag, 'headline'),
+    act: (page, tag) => page.evaluate(pickOther, tag, 'zero'),
+  },
+  {
     tag: 'parascope-track',
     what: 'the memory view replaces the held-out MFU median with the memory one',
     until: trackMedian,

@@ -70,6 +70,11 @@ const CASES = {
   },
   axes: { path: '', name: 'parascope-axes-mixtral-8x7b-64gpus-tp2-pp4-ep8-all', numbers: () => ['Mixtral 8x7B'] },
   mfu: { path: '', name: 'parascope-mfu-palm-540b-tp12-pp1-mbs4-gb2048-full-zero3', numbers: () => ['46.2 % MFU'] },
+  memory: {
+    path: '#memory.recompute=full',
+    name: 'parascope-memory-llama3-70b-h100-sxm-tp4-pp8-stage0',
+    numbers: () => ['peak 32 GiB', 'capacity 80 GiB'],
+  },
 };
 
 for (const [widgetName, c] of Object.entries(CASES)) {

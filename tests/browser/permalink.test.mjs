@@ -64,6 +64,11 @@ const WIDGETS = {
     await w.locator('input[name="preset"][value="gpt3-175b"]').check();
     await w.locator('select[name="recompute"]').selectOption('full');
   },
+  memory: async (w) => {
+    await set(w, 'select[name="recompute"]', 'full');
+    await set(w, 'select[name="zero"]', '2');
+    await set(w, 'input[name="stage"]', 3);
+  },
   run: async (w) => {
     await set(w, 'input[name="gpus"]', 2);
     await set(w, 'input[name="failure-rate"]', 9);

@@ -104,6 +104,8 @@ function drawStates(random) {
     mfu: { preset: pick(['palm-540b', 'gpt3-175b', 'megatron-1t', 'llama3-405b']), recompute: pick(['none', 'selective', 'full']) },
     planner: { gpus: String(pick([256, 512, 1024])), objective: pick(['mfu', 'step_time', 'memory']) },
     track: { view: pick(['speed', 'memory']), stack: pick(['all', 'pytorch', 'megatron-core']) },
+    memory: { recompute: pick(['none', 'selective', 'full']), zero: pick(['0', '1', '2', '3']),
+      schedule: pick(['gpipe', '1f1b', 'zb-h1']), stage: String(pick([2, 5, 7])) },
     run: { gpus: String(pick([4096, 16384, 65536])), 'checkpoint-mode': pick(['sync', 'async']),
       'failure-rate': pick(['0.00001', '0.00004']), price: pick(['1.5', '2', '3.2']) },
     nccl: { example: pick(['h200-2x8', 'a100-1x8', 'none']) },
@@ -123,6 +125,9 @@ function rowInFigures(inputs, p) {
     'parascope-mfu': text({ preset: 'custom', ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, 'microbatch-size': p.microbatch_size,
       'global-batch': inputs.globalBatch, recompute: p.recompute, schedule: p.schedule, zero: p.zero, cp: p.cp,
       ep: p.ep, 'sequence-parallel': p.sequence_parallel }),
+    'parascope-memory': text({ ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, cp: p.cp, ep: p.ep,
+      'microbatch-size': p.microbatch_size, 'global-batch': inputs.globalBatch, recompute: p.recompute,
+      schedule: p.schedule, zero: p.zero, 'sequence-parallel': p.sequence_parallel }),
     'parascope-run': text({ ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, 'microbatch-size': p.microbatch_size,
       'global-batch': inputs.globalBatch, recompute: p.recompute, schedule: p.schedule, zero: p.zero, cp: p.cp,
       ep: p.ep, 'sequence-parallel': p.sequence_parallel }),
@@ -176,7 +181,7 @@ for (const name of ENGINES) {
       await page.waitFor(ready, [tag], { timeout, what: `${tag} to start` });
     };
 
-    test('a seeded planner row loads into the axes, bubble, MFU and whole-run figures, each with the row\'s values', async () => {
+    test('a seeded planner row loads into the axes, bubble, MFU, memory and whole-run figures, each with the row\'s values', async () => {
       await onPage('tests/planner.html', async (page) => {
         await start(page, 'parascope-planner', 120_000);
         const { inputs, rows } = await page.evaluate(plannerRows);

@@ -9,7 +9,21 @@ import { WIDGET_MODULES } from '../../web/lib/widget-modules.js';
 const guide = (await readFile(new URL('../../web/guide.html', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
 const readme = (await readFile(new URL('../../README.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
 const names = Object.keys(WIDGET_MODULES).map((tag) => tag.replace(/^parascope-/, ''));
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
 
 test('the guide says the package registers as many elements as there are figures', () => {
   const said = guide.match(/registers the (\w+) elements/);

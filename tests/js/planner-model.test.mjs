@@ -351,6 +351,23 @@ test("a planned configuration loads into each figure's attributes, with what eac
     ep: 1,
     'sequence-parallel': 'true',
   });
+  assert.deepEqual(v['parascope-memory'].values, {
+    model: 'gpt3-175b',
+    hardware: 'a100-80gb',
+    gpus: 1024,
+    tp: 8,
+    pp: 8,
+    vpp: 3,
+    cp: 1,
+    ep: 1,
+    'microbatch-size': 1,
+    'global-batch': 1536,
+    recompute: 'selective',
+    schedule: 'interleaved',
+    zero: 1,
+    'sequence-parallel': 'true',
+  });
+  assert.equal(loadValues(inputs, parallel, { microbatches: 96 }, 'fp8')['parascope-memory'].values.precision, 'fp8');
   // Every value is one the figure's attribute list accepts.
   for (const [tag, { values }] of Object.entries(v)) {
     for (const [name, value] of Object.entries(values)) {

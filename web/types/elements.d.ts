@@ -140,6 +140,50 @@ export interface ParascopeMfuAttributes {
   'permalink'?: string;
 }
 
+/** <parascope-memory>: undefined */
+export interface ParascopeMemoryAttributes {
+  /** model preset. one of the engine's model presets; default llama3-70b. */
+  'model'?: ModelId;
+  /** accelerator preset. one of the engine's hardware presets; default h100-sxm. */
+  'hardware'?: HardwareId;
+  /** GPUs (or TPU chips) of the run; dp = gpus / (tp · pp · cp). 1 to 10,000,000, whole; default 64. */
+  'gpus'?: number | `${number}`;
+  /** tensor-parallel size. 1 to 1,000,000, whole; default 4. */
+  'tp'?: number | `${number}`;
+  /** pipeline stages. 1 to 1,000,000, whole; default 8. */
+  'pp'?: number | `${number}`;
+  /** virtual stages per pipeline rank (interleaved schedule). 1 to 1,000,000, whole; default 1. */
+  'vpp'?: number | `${number}`;
+  /** context-parallel size. 1 to 1,000,000, whole; default 1. */
+  'cp'?: number | `${number}`;
+  /** expert-parallel size (MoE models). 1 to 1,000,000, whole; default 1. */
+  'ep'?: number | `${number}`;
+  /** sequences per microbatch. 1 to 1,000,000, whole; default 1. */
+  'microbatch-size'?: number | `${number}`;
+  /** sequences per step. 1 to 1,000,000, whole; default 64. */
+  'global-batch'?: number | `${number}`;
+  /** sequence length, tokens. 1 to 10,000,000, whole; default the model preset's. */
+  'seq'?: number | `${number}`;
+  /** activation recomputation. one of the engine's recomputation modes; default the engine's. */
+  'recompute'?: Recompute;
+  /** pipeline schedule. one of the engine's pipeline schedules; default the engine's. */
+  'schedule'?: ScheduleId;
+  /** ZeRO stage (3 = FSDP). one of the engine's ZeRO stages; default 1. */
+  'zero'?: `${ZeroStage}`;
+  /** ZeRO 3 / FSDP: free gathered weights after each forward. true, false; default the engine's (true without a pipeline, false with one). */
+  'reshard'?: 'true' | 'false';
+  /** precision of the weight GEMMs. one of the engine's precisions; default the engine's. */
+  'precision'?: undefined;
+  /** sequence parallelism. true, false; default true. */
+  'sequence-parallel'?: 'true' | 'false';
+  /** the pipeline stage drawn. 0 to 1,000,000, whole; default the most loaded. */
+  'stage'?: number | `${number}`;
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
 /** <parascope-track>: Every published run the engine was checked on, predicted against measured, with its error per publication. */
 export interface ParascopeTrackAttributes {
   /** what is compared: MFU (speed) or peak memory per GPU. speed, memory; default speed. */
@@ -257,6 +301,7 @@ export interface ParascopeElementAttributes {
   'parascope-ring': ParascopeRingAttributes;
   'parascope-bubble': ParascopeBubbleAttributes;
   'parascope-mfu': ParascopeMfuAttributes;
+  'parascope-memory': ParascopeMemoryAttributes;
   'parascope-track': ParascopeTrackAttributes;
   'parascope-planner': ParascopePlannerAttributes;
   'parascope-run': ParascopeRunAttributes;
@@ -295,6 +340,7 @@ declare global {
     'parascope-ring': ParascopeElement;
     'parascope-bubble': ParascopeElement;
     'parascope-mfu': ParascopeElement;
+    'parascope-memory': ParascopeElement;
     'parascope-track': ParascopeElement;
     'parascope-planner': ParascopeElement;
     'parascope-run': ParascopeElement;

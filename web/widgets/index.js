@@ -48,6 +48,14 @@ export const FIGURES = [
     engine: 'parascope-step-engine',
     reserve: { narrow: 3548, wide: 1668 },
   },
+  // step and memory_timeline: a module of its own (the step module stays as small as the mfu figure needs).
+  {
+    name: 'memory',
+    title: 'the memory figure',
+    tag: 'parascope-memory',
+    engine: 'parascope-memory-engine',
+    reserve: { narrow: 1940, wide: 1300 },
+  },
   // The track record asks step for each stack's error band (its runs come from web/data/track-record.json).
   {
     name: 'track',

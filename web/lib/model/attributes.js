@@ -36,6 +36,7 @@ const ENGINE_LIST_WORDS = {
   zero: 'ZeRO stages',
   attention: 'attention FLOP conventions',
   plan_objectives: 'plan objectives',
+  precisions: 'precisions',
 };
 
 /** The range or values of a spec in words ("1 to 32", "gpipe, 1f1b, …", "any hardware preset"). */

@@ -341,7 +341,7 @@ class ParascopePlanner extends ParascopeWidget {
     }
     const step = this.ask(stepRequestOf(inputs, result), 'load');
     if (!step) return;
-    const plan = loadValues(inputs, result.parallel, step);
+    const plan = loadValues(inputs, result.parallel, step, result.precision ?? null);
     const loaded = [];
     for (const tag of TARGETS) {
       for (const el of document.querySelectorAll(tag)) {

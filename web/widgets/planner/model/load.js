@@ -7,12 +7,15 @@ import { MFU_CUSTOM } from '../../mfu/model/custom.js';
 import { withNetwork } from '../../../lib/model/network.js';
 
 /** The figures a row loads into, by tag. */
-export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu', 'parascope-run'];
+export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu', 'parascope-memory', 'parascope-run'];
 
 /** The <parascope-mfu> mode that runs a model, accelerator and GPU count given by attributes (a planned run). */
 export { MFU_CUSTOM };
 
 const list = (parts) => parts.filter(Boolean).join(', ');
+
+/** The values a result names (null: the figure's own default, e.g. no precision chosen). */
+const given = (values) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined));
 
 /** The parts of a configuration a figure that draws only the listed axes leaves out. */
 function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = false, memory = false } = {}) {
@@ -29,10 +32,10 @@ function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = fa
 
 /**
  * For each target tag: { values (attribute -> text, read as a permalink's), note (what was loaded and what the
- * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch, network }; parallel: the result's block;
- * step: the engine's `step` answer for it (its `microbatches` per pipeline).
+ * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch, network }; parallel: the result's
+ * block; step: the engine's `step` answer for it (its `microbatches` per pipeline); precision: the result's, if any.
  */
-export function loadValues(inputs, parallel, step) {
+export function loadValues(inputs, parallel, step, precision = null) {
   const p = parallel;
   const head = `From the planner: ${splitText(p)}.`;
   const out = {};
@@ -89,6 +92,27 @@ export function loadValues(inputs, parallel, step) {
     note:
       `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
       `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
+  };
+  out['parascope-memory'] = {
+    values: given({
+      model: inputs.model,
+      hardware: inputs.hardware,
+      gpus: inputs.gpus,
+      tp: p.tp,
+      pp: p.pp,
+      vpp: p.vpp,
+      cp: p.cp,
+      ep: p.ep,
+      'microbatch-size': p.microbatch_size,
+      'global-batch': inputs.globalBatch,
+      recompute: p.recompute,
+      schedule: p.schedule,
+      zero: p.zero,
+      reshard: p.reshard_after_forward === undefined ? null : String(p.reshard_after_forward),
+      precision,
+      'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+    }),
+    note: `${head} Its memory is drawn as planned, on its most loaded stage.`,
   };
   out['parascope-run'] = {
     values: {

@@ -1,0 +1,69 @@
+// <parascope-memory> at its heaviest, Megatron 1T on 3,072 A100s (tp 8, pp 64, 512 microbatches a pipeline: the
+// 64 x 512 of issue 30): real key presses on its stage slider, each an engine memory_timeline and the chart redrawn,
+// traced as the bubble's are (tests/bench/press-cost.mjs: key time stamp to the end of the frame that draws it, less the
+// idle wait for vsync); and each select's move (change event -> step and memory_timeline -> redraw -> layout) timed
+// in the page, the two values of each select taken in turn. p95 and median; the budget is one frame, 16 ms.
+import { openPage, widgetReady } from '../browser/harness.mjs';
+import { pressCost } from './press-cost.mjs';
+import { quantile, timePresses } from './reader.mjs';
+
+const HEAVY =
+  '#memory.model=megatron-1t&memory.hardware=a100-80gb&memory.gpus=3072&memory.tp=8&memory.pp=64&memory.global-batch=3072';
+
+/** Each select's two values timed back and forth: [name, value a, value b]. */
+const MOVES = [
+  ['recompute', 'none', 'full'],
+  ['zero', '1', '2'],
+  ['schedule', '1f1b', 'gpipe'],
+  ['microbatch-size', '1', '2'],
+];
+
+/** The stage slider's ← → presses on the figure opened at `path`, traced; reported as `label`. */
+async function stagePresses(site, report, path, label) {
+  const { page, context } = await openPage(site, path, { width: 1000 });
+  try {
+    const widget = await widgetReady(page, 'parascope-memory');
+    await widget.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    const cost = pressCost();
+    await timePresses(page, widget.locator('input[name="stage"]'), 60, cost.hooks);
+    const costs = cost.ms();
+    report(`memory: stage slider key press -> its frame, traced (${label}), p95 of ${costs.length}`, quantile(costs, 0.95), 'ms', '≤ 16 ms');
+    report(`memory: the same, median`, quantile(costs, 0.5), 'ms');
+  } finally {
+    await context.close();
+  }
+}
+
+export default async function memory(site, report) {
+  await stagePresses(site, report, '#memory', 'the starting run, 8 x 32');
+  await stagePresses(site, report, HEAVY, '64 x 512');
+  const { page, context } = await openPage(site, HEAVY, { width: 1000 });
+  try {
+    await widgetReady(page, 'parascope-memory');
+    for (const [name, a, b] of MOVES) {
+      const t = await page.evaluate(
+        ([name, a, b]) => {
+          const el = document.querySelector('parascope-memory');
+          const select = el.shadowRoot.querySelector(`select[name="${name}"]`);
+          const times = [];
+          for (let i = -2; i < 30; i += 1) {
+            const t0 = performance.now();
+            select.value = i % 2 ? a : b;
+            select.dispatchEvent(new Event('change'));
+            void el.shadowRoot.querySelector('.mem-plot').getBoundingClientRect(); // include style and layout
+            if (i >= 0) times.push(performance.now() - t0);
+          }
+          const refused = !el.shadowRoot.querySelector('[data-out="problem"]').hidden;
+          if (refused) throw new Error(`a timed move was refused: ${name}`);
+          times.sort((x, y) => x - y);
+          return { p95: times[Math.floor(times.length * 0.95)], median: times[Math.floor(times.length / 2)] };
+        },
+        [name, a, b],
+      );
+      report(`memory: ${name} ${a} <-> ${b} (engine x2, redraw, layout), p95`, t.p95, 'ms', '≤ 16 ms');
+      report(`memory: ${name}, median`, t.median, 'ms');
+    }
+  } finally {
+    await context.close();
+  }
+}

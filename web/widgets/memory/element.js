@@ -1,0 +1,319 @@
+// <parascope-memory>: where one GPU's memory goes through one training step. The engine's `memory_timeline` gives the
+// time axis and each stretch's bytes, its `step` the memory per GPU, whether it fits and the memory error band; each
+// control's move is told as the difference of the engine's answers before and after it. Model in model/*.js.
+import { selectControl, sliderControl } from '../../lib/controls.js';
+import { h } from '../../lib/dom.js';
+import { bytes } from '../../lib/format.js';
+import { EngineError } from '../../lib/engine.js';
+import { sheet } from '../../lib/sheets.js';
+import { watchSize } from '../../lib/size-watch.js';
+import { ParascopeWidget } from '../../lib/widget.js';
+import { ATTRIBUTES as A } from './attributes.js';
+import { memoryChart } from './chart.js';
+import { buysText } from './model/buys.js';
+import { CONTROLS, controlChoices, controlValue, parseControl } from './model/choices.js';
+import { memoryErrorText } from './model/errors.js';
+import { bandText, headline, momentText, stageWords, zeroNote } from './model/readout.js';
+import { stepRequest, timelineRequest } from './model/request.js';
+import { PARTS, moment } from './model/stack.js';
+import { readState, stateValues } from './model/state.js';
+import { exportTable, legendParts } from './model/export.js';
+
+class ParascopeMemory extends ParascopeWidget {
+  setup(body) {
+    this.presets = this.enginePresets();
+    this.state = readState(this, A, this.presets);
+    this.build(body);
+    this.refresh();
+    this.unwatchSize = watchSize(this.plot, () => {
+      const width = Math.floor(this.plot.clientWidth);
+      if (width && width !== this.plotWidth) this.drawChart();
+    });
+  }
+
+  stop() {
+    this.unwatchSize?.();
+  }
+
+  build(body) {
+    this.controls = {};
+    this.controlBox = h('div', { class: 'controls mem-controls' });
+    this.stage = sliderControl({
+      label: 'Stage drawn',
+      name: 'stage',
+      value: 0,
+      min: 0,
+      max: 0,
+      format: (i) => stageWords(i, this.step?.parallel.pp ?? 1, this.timeline?.most_loaded_stage ?? 0),
+      onInput: (i) => this.pickStage(i),
+    });
+    this.plot = h('div', {
+      class: 'mem-plot',
+      tabindex: '0',
+      role: 'group',
+      'aria-label': 'Memory through the step: the left and right arrow keys walk it, Home and End go to its ends',
+      'data-out': 'chart',
+    });
+    this.plot.addEventListener('keydown', (e) => this.key(e));
+    this.plot.addEventListener('pointermove', (e) => this.point(e));
+    this.out = {
+      config: h('p', { class: 'mem-config', 'data-out': 'config' }),
+      headline: h('p', { class: 'mem-headline result', 'data-out': 'headline', 'aria-live': 'polite' }),
+      problem: h('p', { class: 'mem-problem', 'data-out': 'problem', role: 'alert', hidden: true }),
+      // what the last move bought: history, not linked state; before any move, how to read it
+      buys: h(
+        'p',
+        { class: 'mem-buys', 'aria-live': 'polite' },
+        'Change a control: what the move buys and costs appears here and under it, from the engine’s answers before and after.',
+      ),
+      legend: h('ul', { class: 'mem-legend', 'data-out': 'legend' }),
+      moment: h('p', { class: 'mem-moment', 'data-out': 'moment', 'aria-live': 'polite' }),
+      band: h('p', { class: 'mem-band-words', 'data-out': 'band' }),
+    };
+    this.root = h(
+      'div',
+      { class: 'memory' },
+      this.out.config,
+      this.controlBox,
+      this.out.buys,
+      this.out.problem,
+      this.out.headline,
+      h('div', { class: 'controls' }, this.stage.element),
+      this.plot,
+      this.out.legend,
+      this.out.moment,
+      this.out.band,
+      h(
+        'details',
+        { class: 'mem-sources' },
+        h('summary', {}, 'Where these bytes come from'),
+        h(
+          'p',
+          { class: 'formula' },
+          'The engine’s memory model (engine/API.md, step: Memory; memory_model.cpp): bf16 weights, gradients and ' +
+            '12-byte Adam states sharded per ZeRO stage (Rajbhandari et al. 2020); activations per layer from ' +
+            'Korthikanti et al. 2022 Table 2, held from a microbatch’s forward to the end of its backward as the ' +
+            'schedule runs (the pipeline engine’s own simulation); the loss’s logits or one layer’s backward ' +
+            'workspace; the caching allocator’s reserve and the CUDA context and NCCL buffers outside it. Offloading ' +
+            'to the host is not modelled by the engine, so it is not offered here.',
+        ),
+      ),
+    );
+    body.append(this.root);
+    this.buildControls();
+  }
+
+  /** The selects, rebuilt when the model changes (its sequence lengths and experts differ). */
+  buildControls() {
+    const s = this.state;
+    const choices = controlChoices(s, this.presets);
+    const dense = (this.presets.models.find((m) => m.id === s.model)?.experts ?? 1) <= 1;
+    this.controlBox.replaceChildren();
+    for (const [key, attr, label, words] of CONTROLS) {
+      const control = selectControl({
+        label,
+        name: attr,
+        options: choices[key],
+        value: controlValue(key, s, this.step, this.presets),
+        onChange: (v) => this.change(key, v, words(v, choices[key].find(([x]) => x === v)?.[1] ?? v)),
+      });
+      if (key === 'ep') control.input.disabled = dense && s.ep === 1;
+      if (key === 'reshard') control.input.disabled = s.zero !== '3';
+      this.controls[key] = control;
+      this.controlBox.append(control.element);
+    }
+  }
+
+  /** A control moved: the engine is asked again, and the move's control says what it bought. */
+  change(key, v, words) {
+    const before = this.step;
+    const patch = { [key]: parseControl(key, v, this.state, this.presets) };
+    if (key === 'model') Object.assign(patch, { seq: null, ep: 1 });
+    if (key === 'pp') patch.stage = null;
+    Object.assign(this.state, patch);
+    if (key === 'model' || key === 'zero') this.buildControls();
+    this.refresh();
+    for (const c of Object.values(this.controls)) c.hint('');
+    const text = before && this.step ? buysText(words, before, this.step) : '';
+    this.controls[key]?.hint(text);
+    this.out.buys.textContent = text;
+    this.stateChanged();
+  }
+
+  /** The stage picker moved: only the timeline is asked again. */
+  pickStage(i) {
+    this.state.stage = i === this.timeline?.most_loaded_stage ? null : i;
+    this.askTimeline();
+    this.render();
+    this.stateChanged();
+  }
+
+  /** Asks `step` and `memory_timeline` for the state; a refusal leaves both null and says why. */
+  refresh() {
+    this.step = this.tryCall(() => this.engine.call(stepRequest(this.state, this.presets)));
+    if (this.step) this.askTimeline();
+    else this.timeline = null;
+    this.syncControls();
+    this.render();
+  }
+
+  /** Each select shows the state's value, or the engine's resolved one (the schedule) once `step` has answered. */
+  syncControls() {
+    for (const [key] of CONTROLS) {
+      const control = this.controls[key];
+      const v = controlValue(key, this.state, this.step, this.presets);
+      if (control && v !== null && [...control.input.options].some((o) => o.value === v)) control.input.value = v;
+    }
+  }
+
+  askTimeline() {
+    const pp = this.step.parallel.pp;
+    if (this.state.stage !== null && this.state.stage >= pp) this.state.stage = null;
+    this.timeline = this.tryCall(() => this.engine.call(timelineRequest(this.state, this.presets, this.state.stage)));
+  }
+
+  tryCall(question) {
+    try {
+      this.refusal = null;
+      return question();
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      this.refusal = err;
+      return null;
+    }
+  }
+
+  render() {
+    const t = this.timeline;
+    this.out.config.textContent = this.configText();
+    this.out.problem.hidden = Boolean(t);
+    this.root.toggleAttribute('data-refused', !t);
+    if (!t) {
+      this.out.problem.textContent = memoryErrorText(this.refusal);
+      this.out.problem.dataset.code = this.refusal?.code ?? '';
+      this.announce(this.out.problem.textContent);
+    }
+    const step = this.step;
+    this.out.headline.textContent = t ? headline(t, step, this.deviceWord()) : '';
+    this.out.headline.dataset.value = t ? String(t.peak.total) : '';
+    this.out.headline.dataset.fits = step ? String(step.fits) : '';
+    this.out.band.textContent = t ? zeroNote(step) + this.bandWords(t, step) : '';
+    this.stage.input.max = String(Math.max(0, (step?.parallel.pp ?? 1) - 1));
+    this.stage.input.disabled = !t || step.parallel.pp < 2;
+    this.stage.set(t ? t.stage : 0);
+    this.drawLegend();
+    this.drawChart();
+    if (t) this.announce(this.out.headline.textContent);
+  }
+
+  /** The band is the most loaded stage's (the total `step` reports); another stage is told so. */
+  bandWords(t, step) {
+    return t.stage === t.most_loaded_stage
+      ? bandText(step)
+      : 'The error band is drawn for the most loaded stage, the total the engine’s track record speaks for.';
+  }
+
+  drawLegend() {
+    const t = this.timeline;
+    this.out.legend.replaceChildren(
+      ...(t ? legendParts(t) : []).map((p) =>
+        h(
+          'li',
+          { class: `mem-key ${p.key}`, 'data-part': p.key, 'data-value': p.bytes },
+          `${p.words} ${bytes(p.bytes)}`,
+        ),
+      ),
+    );
+  }
+
+  drawChart() {
+    const t = this.timeline;
+    this.plotWidth = Math.floor(this.plot.clientWidth) || 640;
+    if (!t) {
+      this.chart = null;
+      this.plot.replaceChildren();
+      this.out.moment.textContent = '';
+      return;
+    }
+    const band = t.stage === t.most_loaded_stage ? (this.step.error_band?.memory_total?.range ?? null) : null;
+    this.chart = memoryChart(
+      t,
+      band,
+      this.plotWidth,
+      `${this.out.headline.textContent} ${PARTS.length} parts stacked over time.`,
+    );
+    this.plot.replaceChildren(this.chart.element);
+    this.showMoment(this.chart.steps.findIndex((s) => s.index === t.peak.segment));
+  }
+
+  /** Shows drawn step `i`'s moment under the chart and marks it. */
+  showMoment(i) {
+    const steps = this.chart?.steps;
+    if (!steps?.length) return;
+    this.cursor = Math.max(0, Math.min(steps.length - 1, i));
+    const index = steps[this.cursor].index;
+    this.chart.mark(index);
+    this.out.moment.textContent = momentText(moment(this.timeline, index), this.step.parallel.vpp);
+    this.out.moment.dataset.segment = String(index);
+  }
+
+  key(e) {
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(e.key in moves) || !this.chart) return;
+    e.preventDefault();
+    const next = Number.isFinite(moves[e.key]) ? this.cursor + moves[e.key] : moves[e.key] < 0 ? 0 : Infinity;
+    this.showMoment(next);
+  }
+
+  point(e) {
+    if (!this.chart) return;
+    const box = this.chart.element.getBoundingClientRect();
+    const time = this.chart.timeAt(((e.clientX - box.left) / box.width) * this.chart.element.viewBox.baseVal.width);
+    const i = this.chart.steps.findIndex((s) => s.to >= time);
+    if (i >= 0) this.showMoment(i);
+  }
+
+  deviceWord() {
+    return this.presets.hardware.find((x) => x.id === this.state.hardware)?.kind === 'tpu' ? 'TPU chip' : 'GPU';
+  }
+
+  /** "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB, tp 4 · pp 8 · dp 2, 64 sequences of 8,192 tokens a step." */
+  configText() {
+    const s = this.state;
+    const model = this.presets.models.find((m) => m.id === s.model);
+    const hw = this.presets.hardware.find((x) => x.id === s.hardware)?.name ?? s.hardware;
+    const p = this.step?.parallel;
+    const split = p
+      ? [`tp ${p.tp}`, `pp ${p.pp}`, p.cp > 1 ? `cp ${p.cp}` : '', p.ep > 1 ? `ep ${p.ep}` : '', `dp ${p.dp}`]
+      : [];
+    const seq = (s.seq ?? model?.seq ?? 0).toLocaleString('en-US');
+    return (
+      `${model?.name ?? s.model} on ${s.gpus.toLocaleString('en-US')} × ${hw}` +
+      `${split.length ? `, ${split.filter(Boolean).join(' · ')}` : ''}, ${s.globalBatch.toLocaleString('en-US')} ` +
+      `sequences of ${seq} tokens a step${p ? `, ${this.step.microbatches} microbatches per pipeline` : ''}.`
+    );
+  }
+
+  linkState() {
+    return this.state ? stateValues(this.state) : null;
+  }
+
+  exportFigure() {
+    if (!this.root) return null;
+    const s = this.state;
+    return {
+      title: `Memory through one step: ${this.configText()}`,
+      words: [s.model, s.hardware, `tp${s.tp}`, `pp${s.pp}`, `stage${this.timeline?.stage ?? ''}`],
+      root: this.root,
+      data: {
+        request: timelineRequest(s, this.presets, s.stage),
+        response: { memory_timeline: this.timeline, step: this.step },
+      },
+      table: this.timeline ? exportTable(this.timeline) : [['refused', this.refusal?.code ?? '']],
+    };
+  }
+}
+
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeMemory.stylesheet = sheet(new URL('./memory.css', import.meta.url));
+customElements.define('parascope-memory', ParascopeMemory);

@@ -1,0 +1,73 @@
+// The requests the memory figure sends: the reader's configuration as one `step` request (memory per GPU, fits, the
+// error band) and the same fields as a `memory_timeline` request (the time axis). Pure: no DOM, no engine call, and
+// nothing here that the engine answers.
+
+/**
+ * The figure's starting run: Llama 3 70B on 64 H100s, tp 4 · pp 8 · dp 2 with sequence parallelism and ZeRO-1, 64
+ * sequences of 8,192 tokens a step, no recomputation. Chosen because it only just fits (the engine answers 75.6 GiB of
+ * 80), so every control has something to show; not a published run.
+ */
+export const MEMORY_DEFAULTS = {
+  model: 'llama3-70b',
+  hardware: 'h100-sxm',
+  gpus: 64,
+  tp: 4,
+  pp: 8,
+  globalBatch: 64,
+  zero: '1',
+  sequenceParallel: true,
+};
+
+const given = (v) => v !== null && v !== undefined && v !== '';
+
+/**
+ * The request's `model`: the preset's id, or, when the reader set a sequence length of their own, the engine's own
+ * preset entry sent back with that `seq` (engine/API.md, presets: an entry "can be sent back as a model unchanged";
+ * `derived` is output only and left off).
+ */
+export function modelOf(s, presets) {
+  if (!given(s.seq)) return s.model;
+  const entry = presets.models.find((m) => m.id === s.model);
+  if (!entry) return s.model;
+  const { derived: _derived, ...shape } = entry;
+  return { ...shape, seq: s.seq };
+}
+
+/** The `parallel` block of state `s` (a field the state leaves empty is the engine's default). */
+export function parallelOf(s) {
+  const p = {
+    tp: s.tp,
+    pp: s.pp,
+    cp: s.cp,
+    ep: s.ep,
+    microbatch_size: s.microbatchSize,
+    global_batch: s.globalBatch,
+    sequence_parallel: s.sequenceParallel,
+  };
+  if (s.vpp > 1) p.vpp = s.vpp;
+  if (given(s.zero)) p.zero = Number(s.zero);
+  if (given(s.recompute)) p.recompute = s.recompute;
+  if (given(s.schedule)) p.schedule = s.schedule;
+  if (given(s.reshard) && Number(s.zero) === 3) p.reshard_after_forward = s.reshard === 'true';
+  return p;
+}
+
+/** The engine's `step` request for state `s`. */
+export function stepRequest(s, presets) {
+  const request = {
+    op: 'step',
+    model: modelOf(s, presets),
+    hardware: s.hardware,
+    cluster: { gpus: s.gpus },
+    parallel: parallelOf(s),
+  };
+  if (given(s.precision)) request.precision = s.precision;
+  return request;
+}
+
+/** The `memory_timeline` request for the same run, drawing `stage` (null: the engine's most loaded one). */
+export function timelineRequest(s, presets, stage = null) {
+  const request = { ...stepRequest(s, presets), op: 'memory_timeline' };
+  if (stage !== null && stage !== undefined) request.stage = stage;
+  return request;
+}
