@@ -13,6 +13,8 @@ export const FIGURES = [
   { name: 'ring', tag: 'parascope-ring', engine: 'parascope-ring-engine' },
   { name: 'bubble', tag: 'parascope-bubble', engine: 'parascope-bubble-engine' },
   { name: 'mfu', tag: 'parascope-mfu', engine: 'parascope-step-engine' },
+  // The step module answers `timeline` too (CMakeLists.txt links it with step).
+  { name: 'step', tag: 'parascope-step', engine: 'parascope-step-engine' },
   // The track record asks step for each stack's error band (its runs come from web/data/track-record.json).
   { name: 'track', tag: 'parascope-track', engine: 'parascope-step-engine' },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).

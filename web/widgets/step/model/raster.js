@@ -1,0 +1,105 @@
+// The chart's pixels, written straight into an RGBA buffer (a Uint32Array over ImageData): tens of thousands of
+// fillRect calls would take far longer than a frame. Each lane's events in view are laid into one scan line (O(events
+// in view + pixels)); every pixel row of the lane is then that line copied. A collective's hidden part (under the
+// kernels) is drawn light, its exposed tail solid; the compute stream's gaps before the step's end are hatched as the
+// bubble figure hatches idle time. Pure: pixels in, pixels out.
+import { visibleRange } from './lanes.js';
+
+/**
+ * The hatch as one long run of pixels: row y shows band[x + y % period] at x, so a gap's hatch is a slice of it.
+ * `cache` keeps it while its inputs hold.
+ */
+function hatchBand(cache, width, period, line, hatch, back) {
+  const key = `${width} ${period} ${line} ${hatch} ${back}`;
+  if (cache.bandKey !== key) {
+    cache.band = new Uint32Array(width + period);
+    for (let j = 0; j < cache.band.length; j += 1) cache.band[j] = j % period < line ? hatch : back;
+    cache.bandKey = key;
+  }
+  return cache.band;
+}
+
+/** Lays `lane`'s events in [t0, t1] into `scan`; returns how many it touched. */
+function layLane(scan, lane, t0, t1, k, width, colours, solidOnly) {
+  const [from, to] = visibleRange(lane, t0, t1);
+  const { start, end, exposed, piece } = lane;
+  const { solid, light, edge } = colours;
+  let n = 0;
+  for (let i = from; i < to; i += 1) {
+    const e = end[i];
+    if (e < t0) continue;
+    n += 1;
+    let x0 = Math.round((start[i] - t0) * k);
+    let x1 = Math.round((e - t0) * k);
+    if (x1 <= x0) x1 = x0 + 1;
+    if (x0 >= width || x1 <= 0) continue;
+    if (x0 < 0) x0 = 0;
+    if (x1 > width) x1 = width;
+    const p = piece[i];
+    let xh = x0; // where the exposed tail starts
+    if (!solidOnly) {
+      xh = Math.round((e - exposed[i] - t0) * k);
+      if (xh < x0) xh = x0;
+      if (xh > x1) xh = x1;
+      if (xh > x0) scan.fill(light[p], x0, xh);
+    }
+    if (x1 - xh <= 8) for (let x = xh; x < x1; x += 1) scan[x] = solid[p];
+    else scan.fill(solid[p], xh, x1);
+    if (solidOnly && x1 - x0 >= 5) scan[x0] = edge[p];
+  }
+  return n;
+}
+
+/**
+ * Paints `rows` ({ lane (gpuLanes' lane or undefined), compute (its gaps are idle time), y0, y1 (device px) }) into
+ * `px` (width × height, prefilled here with colours.bg) for the window view = { t0, t1 } (s); `end` is the step's end
+ * (s): the compute stream's gaps before it are hatched. colours: { solid, light, edge (Uint32Array per piece index),
+ * hatch, back (the hatch's two colours), lane (an empty lane), bg }. `cache` keeps buffers between frames. Returns the
+ * number of events laid (those overlapping the window).
+ */
+export function rasterise(px, width, height, rows, view, end, colours, cache, ratio = 1) {
+  px.fill(colours.bg);
+  if (!cache.scan || cache.scan.length !== width) {
+    cache.scan = new Uint32Array(width);
+    cache.gaps = new Int32Array(width + 2);
+  }
+  const { scan, gaps } = cache;
+  const period = Math.max(4, Math.round(8 * ratio));
+  const line = Math.max(1, Math.round(ratio));
+  const band = hatchBand(cache, width, period, line, colours.hatch, colours.back);
+  const { t0, t1 } = view;
+  const k = width / (t1 - t0);
+  const idleFrom = Math.max(0, Math.round((0 - t0) * k));
+  const idleTo = Math.min(width, Math.round((end - t0) * k));
+  let laid = 0;
+  for (const row of rows) {
+    scan.fill(0);
+    if (row.lane) laid += layLane(scan, row.lane, t0, t1, k, width, colours, row.compute);
+    let runs = 0;
+    for (let x = 0; x < width; x += 1) {
+      if (scan[x] !== 0) continue;
+      const from = x;
+      while (x < width && scan[x] === 0) x += 1;
+      if (row.compute) {
+        // idle only inside the step: hatched; before 0 or after the step's end, the empty lane colour
+        const a = Math.max(from, idleFrom);
+        const b = Math.min(x, idleTo);
+        if (a < b) {
+          gaps[runs] = a;
+          gaps[runs + 1] = b;
+          runs += 2;
+        }
+      }
+      scan.fill(colours.lane, from, x);
+    }
+    const y0 = Math.max(0, row.y0);
+    const y1 = Math.min(height, row.y1);
+    for (let y = y0; y < y1; y += 1) {
+      const at = y * width;
+      px.set(scan, at);
+      const shift = y % period;
+      for (let g = 0; g < runs; g += 2) px.set(band.subarray(gaps[g] + shift, gaps[g + 1] + shift), at + gaps[g]);
+    }
+  }
+  return laid;
+}
