@@ -15,7 +15,7 @@ import { plotRows, rowAt } from './model/layout.js';
 import { eventAt, eventsInView, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
-import { drawnSentence, eventText, exposedText, gpuLabel, stepSentence, timelineErrorText } from './model/text.js';
+import { drawnSentence, eventText, exposedText, stepSentence, timelineErrorText } from './model/text.js';
 import { clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
 import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
@@ -84,7 +84,8 @@ class ParascopeStep extends ParascopeWidget {
         h(
           'span',
           { class: 'step-keys', id: 'step-keys' },
-          'Wheel (with Ctrl, or once the chart has focus) or + − zoom; drag or ← → pan; ↑ ↓ move the stages drawn.',
+          'Each GPU’s first row is its compute stream: a collective’s colour there is the stream waiting for it. ' +
+            'Wheel (with Ctrl, or once the chart has focus) or + − zoom; drag or ← → pan; ↑ ↓ move the stages drawn.',
         ),
       ),
       this.out.readout,

@@ -1,6 +1,5 @@
 // The step chart's key: a swatch per kind of event the drawn GPUs have (the engine's `pieces`, named as it names
-// them), then what light and hatched mean. Its swatches are painted by step.css from the same variables the canvas
-// reads.
+// them), then what light and hatched mean. Its swatches are painted by step.css from the variables the canvas reads.
 import { h } from '../../lib/dom.js';
 
 /** The legend; update(head, gpus) lists the pieces that occur on `gpus`. */
@@ -21,9 +20,9 @@ export function stepLegend() {
           'li',
           { 'data-piece': 'hidden' },
           h('span', { class: 'swatch hidden' }),
-          'light: a collective hidden under kernels',
+          'light: hidden under kernels',
         ),
-        h('li', { 'data-piece': 'idle' }, h('span', { class: 'swatch idle' }), 'idle: no kernel on the compute stream'),
+        h('li', { 'data-piece': 'idle' }, h('span', { class: 'swatch idle' }), 'idle (bubble, waiting for a neighbour)'),
       );
     },
   };

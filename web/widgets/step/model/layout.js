@@ -26,6 +26,7 @@ export function plotRows(gpus, lanes, height, ratio = 1) {
         laneId: l.id,
         lane: gpu.lanes.get(l.id),
         compute: l.id === 'compute',
+        tails: l.id === 'compute' ? [...gpu.lanes].filter(([id]) => id !== 'compute').map(([, lane]) => lane) : [],
         top: t,
         h: laneH,
         y0: Math.round(t * ratio),

@@ -19,6 +19,26 @@ function hatchBand(cache, width, period, line, hatch, back) {
   return cache.band;
 }
 
+/**
+ * Lays the exposed tails of `lane`'s events (the seconds the compute stream waits for them) into `scan`, solid: on
+ * the compute row a wait for a collective shows in that collective's colour, so the row reads as the GPU's step
+ * breakdown and only true idle time is left to hatch.
+ */
+function layTails(scan, lane, t0, t1, k, width, solid) {
+  const [from, to] = visibleRange(lane, t0, t1);
+  const { end, exposed, piece } = lane;
+  for (let i = from; i < to; i += 1) {
+    if (!(exposed[i] > 0) || end[i] < t0) continue;
+    let x0 = Math.round((end[i] - exposed[i] - t0) * k);
+    let x1 = Math.round((end[i] - t0) * k);
+    if (x1 <= x0) x1 = x0 + 1;
+    if (x0 >= width || x1 <= 0) continue;
+    if (x0 < 0) x0 = 0;
+    if (x1 > width) x1 = width;
+    scan.fill(solid[piece[i]], x0, x1);
+  }
+}
+
 /** Lays `lane`'s events in [t0, t1] into `scan`; returns how many it touched. */
 function layLane(scan, lane, t0, t1, k, width, colours, solidOnly) {
   const [from, to] = visibleRange(lane, t0, t1);
@@ -51,7 +71,8 @@ function layLane(scan, lane, t0, t1, k, width, colours, solidOnly) {
 }
 
 /**
- * Paints `rows` ({ lane (gpuLanes' lane or undefined), compute (its gaps are idle time), y0, y1 (device px) }) into
+ * Paints `rows` ({ lane (gpuLanes' lane or undefined), compute (its gaps are idle time), tails (the compute row: the
+ * GPU's other lanes, whose exposed seconds it shows), y0, y1 (device px) }) into
  * `px` (width × height, prefilled here with colours.bg) for the window view = { t0, t1 } (s); `end` is the step's end
  * (s): the compute stream's gaps before it are hatched. colours: { solid, light, edge (Uint32Array per piece index),
  * hatch, back (the hatch's two colours), lane (an empty lane), bg }. `cache` keeps buffers between frames. Returns the
@@ -74,6 +95,7 @@ export function rasterise(px, width, height, rows, view, end, colours, cache, ra
   let laid = 0;
   for (const row of rows) {
     scan.fill(0);
+    for (const other of row.tails ?? []) layTails(scan, other, t0, t1, k, width, colours.solid);
     if (row.lane) laid += layLane(scan, row.lane, t0, t1, k, width, colours, row.compute);
     let runs = 0;
     for (let x = 0; x < width; x += 1) {
