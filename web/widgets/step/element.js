@@ -125,6 +125,7 @@ class ParascopeStep extends ParascopeWidget {
     this.themeObserver?.disconnect();
     this.themeQuery?.removeEventListener('change', this.themeListener);
     cancelAnimationFrame(this.frame);
+    clearTimeout(this.drawnTimer);
   }
 
   /** A control moved: the state follows (dp and microbatches move the GPU count and the batch), then a new step. */
@@ -227,7 +228,11 @@ class ParascopeStep extends ParascopeWidget {
     this.laid = out.laid;
     this.frames.push(out.ms);
     if (this.frames.length > 600) this.frames.splice(0, 300);
-    this.out.drawn.textContent = drawnSentence(this.shown, this.state.pp, out.laid);
+    // the count in words once the view rests (a text change each frame would lay the page out each frame)
+    clearTimeout(this.drawnTimer);
+    this.drawnTimer = setTimeout(() => {
+      this.out.drawn.textContent = drawnSentence(this.shown, this.state.pp, this.laid);
+    }, 150);
     this.placeMarker();
   }
 

@@ -16,13 +16,13 @@ export function stepLegend() {
         .map((p) => h('li', { 'data-piece': p.id }, h('span', { class: `swatch piece-${p.id}` }), p.name));
       element.replaceChildren(
         ...items,
+        h('li', { 'data-piece': 'hidden' }, h('span', { class: 'swatch hidden' }), 'light: hidden under kernels'),
         h(
           'li',
-          { 'data-piece': 'hidden' },
-          h('span', { class: 'swatch hidden' }),
-          'light: hidden under kernels',
+          { 'data-piece': 'idle' },
+          h('span', { class: 'swatch idle' }),
+          'idle (bubble, waiting for a neighbour)',
         ),
-        h('li', { 'data-piece': 'idle' }, h('span', { class: 'swatch idle' }), 'idle (bubble, waiting for a neighbour)'),
       );
     },
   };

@@ -28,15 +28,24 @@ function layTails(scan, lane, t0, t1, k, width, solid) {
   const [from, to] = visibleRange(lane, t0, t1);
   const { end, exposed, piece } = lane;
   for (let i = from; i < to; i += 1) {
-    if (!(exposed[i] > 0) || end[i] < t0) continue;
-    let x0 = Math.round((end[i] - exposed[i] - t0) * k);
-    let x1 = Math.round((end[i] - t0) * k);
+    const e = end[i];
+    if (!(exposed[i] > 0) || e < t0) continue;
+    const x0 = px((e - exposed[i] - t0) * k, width);
+    let x1 = px((e - t0) * k, width);
     if (x1 <= x0) x1 = x0 + 1;
     if (x0 >= width || x1 <= 0) continue;
-    if (x0 < 0) x0 = 0;
-    if (x1 > width) x1 = width;
-    scan.fill(solid[piece[i]], x0, x1);
+    scan.fill(solid[piece[i]], x0, x1 > width ? width : x1);
   }
+}
+
+/**
+ * x (device px, a float) as a whole pixel, rounded, held to [-1, width + 1] before it is made an integer (a window
+ * zoomed to 1 µs puts a second-long event billions of px away, beyond int32).
+ */
+function px(x, width) {
+  if (x < -1) return -1;
+  if (x > width + 1) return width + 1;
+  return (x + 0.5) | 0;
 }
 
 /** Lays `lane`'s events in [t0, t1] into `scan`; returns how many it touched. */
@@ -49,16 +58,20 @@ function layLane(scan, lane, t0, t1, k, width, colours, solidOnly) {
     const e = end[i];
     if (e < t0) continue;
     n += 1;
-    let x0 = Math.round((start[i] - t0) * k);
-    let x1 = Math.round((e - t0) * k);
+    let x0 = px((start[i] - t0) * k, width);
+    let x1 = px((e - t0) * k, width);
     if (x1 <= x0) x1 = x0 + 1;
     if (x0 >= width || x1 <= 0) continue;
     if (x0 < 0) x0 = 0;
     if (x1 > width) x1 = width;
     const p = piece[i];
+    if (x1 - x0 === 1 && solidOnly) {
+      scan[x0] = solid[p]; // most events at a wide window: one pixel
+      continue;
+    }
     let xh = x0; // where the exposed tail starts
     if (!solidOnly) {
-      xh = Math.round((e - exposed[i] - t0) * k);
+      xh = px((e - exposed[i] - t0) * k, width);
       if (xh < x0) xh = x0;
       if (xh > x1) xh = x1;
       if (xh > x0) scan.fill(light[p], x0, xh);
