@@ -34,6 +34,7 @@ const TARGET_NAMES = {
   'parascope-axes': 'the four axes',
   'parascope-bubble': 'the bubble',
   'parascope-mfu': 'the MFU figure',
+  'parascope-step': 'the step timeline',
   'parascope-run': 'the whole run',
 };
 

@@ -149,32 +149,39 @@ class ParascopeStep extends ParascopeWidget {
   refresh() {
     this.controls = stepControls(this.presets, this.state, (k, v) => this.change(k, v));
     this.controlsBox.replaceChildren(...Object.values(this.controls).map((c) => c.element));
-    this.store = stepStore();
-    this.view = null;
+    this.asking = stepStore(); // drawn once answered: a refused step leaves the last one on screen, greyed
     this.showStages();
   }
 
   /** The stages on screen: asks the engine for those no answer held yet (only those), then draws. */
   showStages() {
     const s = this.state;
-    this.shown = R.stagesShown(s.pp, s.first, s.shown);
-    s.first = this.shown[0];
-    const missing = this.store.missing(this.shown);
-    if (missing.length && !this.ask(missing)) return;
-    const head = this.store.head;
+    const store = this.asking ?? this.store;
+    const shown = R.stagesShown(s.pp, s.first, s.shown);
+    s.first = shown[0];
+    const missing = store.missing(shown);
+    if (missing.length && !this.ask(missing, store)) return;
+    if (this.asking) {
+      this.view = null; // a new step opens whole
+      this.store = store;
+      this.asking = null;
+    }
+    const head = store.head;
+    this.shown = shown;
     this.view = clampView(this.view ?? wholeView(head.step_time), head.step_time);
-    this.gpus = this.store.gpusOf(this.shown);
+    this.gpus = store.gpusOf(shown);
     this.lanes = usedLanes(head.lanes, this.gpus);
     this.layout = null;
     this.out.step.textContent = stepSentence(head);
+    this.out.step.dataset.value = String(head.step_time);
     this.legend.update(head, this.gpus);
     this.colours = null;
     this.showEvent(null);
     this.drawNow();
   }
 
-  /** Asks for `stages`; on a refusal says why in a reader's words and greys the chart. True when answered. */
-  ask(stages) {
+  /** Asks `store`'s step for `stages`; on a refusal says why in a reader's words and greys the chart. */
+  ask(stages, store) {
     let answer = null;
     try {
       answer = this.engine.call(R.timelineRequest(this.state, stages));
@@ -183,7 +190,7 @@ class ParascopeStep extends ParascopeWidget {
       this.refused(err);
       return false;
     }
-    this.store.add(answer);
+    store.add(answer);
     this.out.problem.hidden = true;
     this.toggleAttribute('data-stale', false);
     return true;
@@ -232,6 +239,8 @@ class ParascopeStep extends ParascopeWidget {
     clearTimeout(this.drawnTimer);
     this.drawnTimer = setTimeout(() => {
       this.out.drawn.textContent = drawnSentence(this.shown, this.state.pp, this.laid);
+      this.out.drawn.dataset.value = String(this.laid);
+      this.chart.dataset.view = `${this.view.t0} ${this.view.t1}`; // the window in view, s (tests read it)
     }, 150);
     this.placeMarker();
   }
@@ -270,6 +279,7 @@ class ParascopeStep extends ParascopeWidget {
   dragTo(e) {
     const { box } = this.timeAt(e.clientX);
     const d = this.drag;
+    if (!d.view) return;
     const fraction = -(e.clientX - d.x) / Math.max(1, box.width);
     this.moveView(panView(d.view, fraction, this.store.head.step_time));
   }
