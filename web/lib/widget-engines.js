@@ -26,7 +26,8 @@ const MODULES = {
     () => import('../wasm/parascope-step-engine.mjs'),
   ],
   'parascope-context-engine': [
-    () => asset(new URL('../wasm/parascope-context-engine.wasm', import.meta.url), 'wasm/parascope-context-engine.wasm'),
+    () =>
+      asset(new URL('../wasm/parascope-context-engine.wasm', import.meta.url), 'wasm/parascope-context-engine.wasm'),
     () => import('../wasm/parascope-context-engine.mjs'),
   ],
   'parascope-run-engine': [
