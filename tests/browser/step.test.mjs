@@ -239,7 +239,8 @@ for (const name of ENGINES) {
         assert.equal(s.events, expected(s).events);
         await page.evaluate(setControl, TAG, 'input[name="first-stage"]', 12);
         await page.waitFor(
-          (win, tag) => win.document.querySelector(tag).shadowRoot.querySelector('.step-label[data-stage="12"]'),
+          (win, tag) =>
+            win.document.querySelector(tag).shadowRoot.querySelector('.step-label[data-stage="12"]') !== null,
           [TAG],
         );
         s = await page.evaluate(shown, TAG);
@@ -248,7 +249,8 @@ for (const name of ENGINES) {
         assert.ok(await page.evaluate(focusChart, TAG), 'the chart takes focus');
         await page.press('ArrowUp');
         await page.waitFor(
-          (win, tag) => win.document.querySelector(tag).shadowRoot.querySelector('.step-label[data-stage="11"]'),
+          (win, tag) =>
+            win.document.querySelector(tag).shadowRoot.querySelector('.step-label[data-stage="11"]') !== null,
           [TAG],
         );
         s = await page.evaluate(shown, TAG);

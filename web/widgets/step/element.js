@@ -109,7 +109,11 @@ class ParascopeStep extends ParascopeWidget {
     c.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;
       this.drag = { x: e.clientX, view: this.view };
-      c.setPointerCapture?.(e.pointerId);
+      try {
+        c.setPointerCapture?.(e.pointerId); // the drag goes on outside the canvas
+      } catch {
+        // a pointer the browser no longer tracks (Firefox refuses it): the drag still follows the canvas
+      }
     });
     const end = () => (this.drag = null);
     c.addEventListener('pointerup', end);
