@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 
 import { serve } from '../../scripts/serve.mjs';
 import { ATTRIBUTES } from '../../web/widgets/step/attributes.js';
+import { readFileSync } from 'node:fs';
+import { traceStep } from '../../web/widgets/step/model/kineto.js';
 import { timelineRequest } from '../../web/widgets/step/model/request.js';
 import { readState } from '../../web/widgets/step/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
@@ -124,6 +126,30 @@ function trace(win, tag) {
     stages: t.stages,
     complete: parsed.traceEvents.filter((e) => e.ph === 'X').length,
     processes: parsed.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').length,
+  };
+}
+
+/** Drops a file of `base64` bytes named `name` on the figure's trace panel, as a reader's drop does. */
+function dropTrace(win, tag, base64, name) {
+  const bytes = Uint8Array.from(win.atob(base64), (c) => c.charCodeAt(0));
+  const data = new win.DataTransfer();
+  data.items.add(new win.File([bytes], name));
+  const panel = win.document.querySelector(tag).shadowRoot.querySelector('[data-out="import"]');
+  panel.open = true;
+  panel.dispatchEvent(new win.DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  return true;
+}
+
+/** The trace panel's table once filled (trace column: row -> seconds), or null. */
+function imported(win, tag) {
+  const root = win.document.querySelector(tag).shadowRoot;
+  const table = root.querySelector('[data-out="import-table"]');
+  if (table.hidden) return null;
+  const cells = [...table.querySelectorAll('td[data-out^="import-trace-"]')];
+  return {
+    status: root.querySelector('[data-out="import-status"]').textContent,
+    trace: Object.fromEntries(cells.map((c) => [c.dataset.out.slice(13), Number(c.dataset.value)])),
+    engine: root.querySelector('td[data-out="import-engine-compute"]').dataset.value ?? null,
   };
 }
 
@@ -319,6 +345,19 @@ for (const name of ENGINES) {
         assert.equal(t.processes, 8);
         assert.equal(t.stages, null, 'the whole step');
         assert.equal(t.name, 'parascope-step-gpt3-175b-a100-80gb-tp8-pp8-dp2.trace.json');
+      });
+    });
+
+    test('a gzipped profiler trace dropped in is read in the worker and split as node splits it', async () => {
+      await onPage('#step', async (page) => {
+        await start(page);
+        const gz = readFileSync(new URL('../fixtures/kineto/two-steps.json.gz', import.meta.url)).toString('base64');
+        await page.evaluate(dropTrace, TAG, gz, 'two-steps.json.gz');
+        const got = await page.waitFor(imported, [TAG], { what: 'the trace read', timeout: 30_000 });
+        const want = traceStep(JSON.parse(readFileSync(new URL('../fixtures/kineto/two-steps.json', import.meta.url))));
+        assert.deepEqual(got.trace, want.breakdown);
+        assert.match(got.status, /^ProfilerStep#2 of rank 3 \(of 8\)/);
+        assert.ok(Number(got.engine) > 0, "the engine's side beside it");
       });
     });
 

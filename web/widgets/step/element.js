@@ -20,6 +20,7 @@ import { clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from '.
 import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
 import { traceButton, traceStages } from './trace-download.js';
+import { traceImport } from './trace-import.js';
 
 class ParascopeStep extends ParascopeWidget {
   setup(body) {
@@ -91,6 +92,8 @@ class ParascopeStep extends ParascopeWidget {
       this.out.readout,
       this.out.drawn,
     );
+    this.importer = traceImport(() => (this.gpus?.length ? { g: this.slowestShown(), head: this.store.head } : null));
+    this.root.append(this.importer.element);
     body.append(this.root);
     this.paint = stepChart(this.canvas);
     this.listen();
@@ -125,6 +128,7 @@ class ParascopeStep extends ParascopeWidget {
   }
 
   stop() {
+    this.importer?.stop();
     this.unwatchSize?.();
     this.themeObserver?.disconnect();
     this.themeQuery?.removeEventListener('change', this.themeListener);
@@ -179,6 +183,7 @@ class ParascopeStep extends ParascopeWidget {
     this.out.step.textContent = stepSentence(head);
     this.out.step.dataset.value = String(head.step_time);
     this.legend.update(head, this.gpus);
+    this.importer.refresh();
     this.colours = null;
     this.showEvent(null);
     this.drawNow();
@@ -206,6 +211,11 @@ class ParascopeStep extends ParascopeWidget {
     this.out.problem.hidden = false;
     this.toggleAttribute('data-stale', true);
     this.announce(this.out.problem.textContent);
+  }
+
+  /** The GPU the trace comparison reads: the slowest stage's when drawn, else the first drawn. */
+  slowestShown() {
+    return this.gpus.find((g) => g.slowest) ?? this.gpus[0];
   }
 
   requestDraw() {
