@@ -16,11 +16,16 @@ async function gzipped(file) {
 async function readText(id, file) {
   const total = file.size;
   let read = 0;
+  let said = 0;
   let stream = file.stream().pipeThrough(
     new TransformStream({
       transform(chunk, controller) {
         read += chunk.byteLength;
-        postMessage({ id, type: 'progress', read, total });
+        const now = performance.now();
+        if (now - said > 100 || read === total) {
+          said = now; // ten words a second at most: each is a repaint of the bar on the page
+          postMessage({ id, type: 'progress', read, total });
+        }
         controller.enqueue(chunk);
       },
     }),

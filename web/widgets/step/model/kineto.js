@@ -73,21 +73,35 @@ export function overlap(x, y) {
   return s;
 }
 
-/** The GPU events of `events` with their kind, start and end (s), and the CPU time their launch was made at. */
-function gpuEvents(events, base) {
-  const launches = new Map(); // correlation -> launch time (s)
+/**
+ * The GPU events of `events` launched inside `window` ({ start, end } s after `base`; null: all of them), with their
+ * kind, start and end (s). A kernel's launch is its runtime call (matched by `correlation`), else its own start. Only
+ * the window's launches are kept and only their kernels classified: a trace of a million events holds ~100 per step.
+ */
+function gpuEvents(events, base, window) {
+  const inside = (t) => !window || (t >= window.start && t < window.end);
+  const launched = new Set(); // correlations launched inside the window
+  const elsewhere = new Set(); // launched outside it
   for (const e of events) {
-    if (e.ph === 'X' && e.cat === 'cuda_runtime' && e.args?.correlation !== undefined)
-      launches.set(e.args.correlation, (e.ts - base) / 1e6);
+    if (e.ph !== 'X' || e.cat !== 'cuda_runtime' || e.args?.correlation === undefined) continue;
+    (inside((e.ts - base) / 1e6) ? launched : elsewhere).add(e.args.correlation);
   }
   const out = [];
   for (const e of events) {
     if (e.ph !== 'X' || !(e.dur >= 0)) continue;
-    const k = kernelKind(e.name, e.cat);
-    if (!k) continue;
+    if (e.cat !== 'kernel' && e.cat !== 'gpu_memcpy' && e.cat !== 'gpu_memset') continue;
     const start = (e.ts - base) / 1e6;
-    const launched = launches.get(e.args?.correlation) ?? start;
-    out.push({ ...k, name: e.name, stream: e.args?.stream ?? e.tid, start, end: start + e.dur / 1e6, launched });
+    const corr = e.args?.correlation;
+    const mine = launched.has(corr) || (!elsewhere.has(corr) && inside(start));
+    if (!mine) continue;
+    const k = kernelKind(e.name, e.cat);
+    out.push({
+      kind: k.kind,
+      collective: k.collective,
+      stream: e.args?.stream ?? e.tid,
+      start,
+      end: start + e.dur / 1e6,
+    });
   }
   return out;
 }
@@ -107,8 +121,7 @@ export function traceStep(trace, pick) {
   for (const e of events) if (e.ph === 'X' && e.ts < base) base = e.ts;
   const steps = profilerSteps(events, base);
   const step = steps.length ? steps[Math.max(0, Math.min(steps.length - 1, pick ?? steps.length - 1))] : null;
-  const all = gpuEvents(events, base);
-  const mine = step ? all.filter((g) => g.launched >= step.start && g.launched < step.end) : all;
+  const mine = gpuEvents(events, base, step);
   if (!mine.length) throw Object.assign(new Error('no GPU kernels in the step'), { code: 'no_gpu_events' });
   const of = (kinds) => union(mine.filter((g) => kinds.includes(g.kind)).map((g) => [g.start, g.end]));
   const compute = of(['gemm', 'attention', 'elementwise', 'other']);
