@@ -34,7 +34,7 @@ export default async function step(site, report) {
       const b = i < 120 ? a + 0.9 : 1 - a;
       el.view = view(a, Math.min(1, b));
       const s = performance.now();
-      el.drawNow();
+      el.drawNow(false);
       if (i < 0) {
         warm.push(performance.now() - s);
         continue;
@@ -53,7 +53,7 @@ export default async function step(site, report) {
         const k = i % 40;
         const a = 0.05 + (k < 20 ? k : 40 - k) * 0.0025;
         el.view = view(a, a + 0.9);
-        el.drawNow();
+        el.drawNow(false);
         i += 1;
         if (i < 120) requestAnimationFrame(tick);
         else resolve();

@@ -222,12 +222,15 @@ class ParascopeStep extends ParascopeWidget {
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      this.drawNow();
+      this.drawNow(false);
     });
   }
 
-  /** Paints the lanes in view now. Not before the stylesheet applies (the plot has no height of its own before). */
-  drawNow() {
+  /**
+   * Paints the lanes in view now. Not before the stylesheet applies (the plot has no height of its own before).
+   * `settled`: false while the view moves (a text change each frame would lay the page out each frame).
+   */
+  drawNow(settled = true) {
     if (!this.gpus || !this.styled()) return;
     const { width, height } = this.plotSize ?? { width: this.plot.clientWidth, height: this.plot.clientHeight };
     if (!(width > 0 && height > AXIS_H)) return;
@@ -249,14 +252,17 @@ class ParascopeStep extends ParascopeWidget {
     this.laid = out.laid;
     this.frames.push(out.ms);
     if (this.frames.length > 600) this.frames.splice(0, 300);
-    // the count in words once the view rests (a text change each frame would lay the page out each frame)
     clearTimeout(this.drawnTimer);
-    this.drawnTimer = setTimeout(() => {
-      this.out.drawn.textContent = drawnSentence(this.shown, this.state.pp, this.laid);
-      this.out.drawn.dataset.value = String(this.laid);
-      this.chart.dataset.view = `${this.view.t0} ${this.view.t1}`; // the window in view, s (tests read it)
-    }, 150);
+    if (settled) this.sayDrawn();
+    else this.drawnTimer = setTimeout(() => this.sayDrawn(), 150); // while the view moves, words once it rests
     this.placeMarker();
+  }
+
+  /** The count in words, and the window in view on the chart (s; tests read it). */
+  sayDrawn() {
+    this.out.drawn.textContent = drawnSentence(this.shown, this.state.pp, this.laid);
+    this.out.drawn.dataset.value = String(this.laid);
+    this.chart.dataset.view = `${this.view.t0} ${this.view.t1}`;
   }
 
   placeLabels() {
