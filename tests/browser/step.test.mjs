@@ -333,6 +333,14 @@ for (const name of ENGINES) {
         await page.evaluate(onCanvas, TAG, 'pointermove', 0.2, 0.012, {});
         const readout = (await page.evaluate(shown, TAG)).readout;
         assert.match(readout, /^GPU 0 · stage 0, compute stream: .+ ms/);
+        // the keys read the events too: ] the next on the row, . the same time a row below
+        assert.ok(await page.evaluate(focusChart, TAG));
+        await page.press(']');
+        const next = (await page.evaluate(shown, TAG)).readout;
+        assert.match(next, /^GPU 0 · stage 0, compute stream: /);
+        assert.notEqual(next, readout);
+        await page.press('.');
+        assert.match((await page.evaluate(shown, TAG)).readout, /^GPU 0 · stage 0, TP collectives: /);
       });
     });
 

@@ -260,6 +260,8 @@ test('the view zooms about a point, pans, and stays inside the step', () => {
   assert.deepEqual(keyMove('0', v, T, 8).view, wholeView(T));
   assert.deepEqual(keyMove('PageDown', v, T, 8), { stages: 8 });
   assert.equal(keyMove('x', v, T, 8), null);
+  assert.deepEqual(keyMove(']', v, T, 8), { event: 1 });
+  assert.deepEqual(keyMove(',', v, T, 8), { row: -1 });
   const { step, ticks: at } = ticks(0, 8.56, 8);
   assert.equal(step, 2);
   assert.deepEqual(at, [0, 2, 4, 6, 8]);

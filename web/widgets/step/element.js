@@ -12,7 +12,7 @@ import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
 import { plotRows, rowAt } from './model/layout.js';
-import { eventAt, eventsInView, stepStore, usedLanes } from './model/lanes.js';
+import { eventAt, eventsInView, lowerBound, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
 import { drawnSentence, eventText, exposedText, stepSentence, timelineErrorText } from './model/text.js';
@@ -58,8 +58,8 @@ class ParascopeStep extends ParascopeWidget {
       this.labels,
       this.plot,
     );
-    const zoom = (label, name, act) =>
-      h('button', { type: 'button', class: 'step-zoom', name, 'aria-label': label, onclick: act }, label.slice(0, 1));
+    const zoom = (symbol, label, name, act) =>
+      h('button', { type: 'button', class: 'step-zoom', name, 'aria-label': label, onclick: act }, symbol);
     this.root = h(
       'div',
       { class: 'step' },
@@ -74,8 +74,8 @@ class ParascopeStep extends ParascopeWidget {
         h(
           'span',
           { class: 'step-zooms' },
-          zoom('+ Zoom in', 'zoom-in', () => this.key('+')),
-          zoom('− Zoom out', 'zoom-out', () => this.key('-')),
+          zoom('+', 'Zoom in', 'zoom-in', () => this.key('+')),
+          zoom('−', 'Zoom out', 'zoom-out', () => this.key('-')),
           h(
             'button',
             { type: 'button', class: 'step-zoom wide', name: 'zoom-whole', onclick: () => this.key('0') },
@@ -86,7 +86,7 @@ class ParascopeStep extends ParascopeWidget {
           'span',
           { class: 'step-keys', id: 'step-keys' },
           'Each GPU’s first row is its compute stream: a collective’s colour there is the stream waiting for it. ' +
-            'Wheel (with Ctrl, or once the chart has focus) or + − zoom; drag or ← → pan; ↑ ↓ move the stages drawn.',
+            'Wheel (with Ctrl, or once the chart has focus) or + − zoom; drag or ← → pan; ↑ ↓ move the stages drawn; ] [ read the next and previous event, . , the row below and above.',
         ),
       ),
       this.out.readout,
@@ -326,8 +326,30 @@ class ParascopeStep extends ParascopeWidget {
     const move = keyMove(name, this.view, this.store.head.step_time, this.shown.length);
     if (!move) return false;
     if (move.view) this.moveView(move.view);
-    else this.change('first', Math.max(0, this.state.first + move.stages));
+    else if (move.stages) this.change('first', Math.max(0, this.state.first + move.stages));
+    else this.walk(move);
     return true;
+  }
+
+  /** The keys' event walk: the next or previous event of the row read, or the same time on the row below or above. */
+  walk({ event = 0, row = 0 }) {
+    if (!this.layout) return;
+    const rows = this.layout.rows.filter((r) => r.lane);
+    const at = this.hit ? rows.indexOf(this.hit.row) : -1;
+    const r = rows[Math.max(0, Math.min(rows.length - 1, at + row))];
+    if (!r) return;
+    const t = this.hit ? this.hit.row.lane.start[this.hit.k] : this.view.t0;
+    let k;
+    if (at < 0 || row !== 0) k = Math.max(0, Math.min(r.lane.start.length - 1, lowerBound(r.lane.start, t)));
+    else k = Math.max(0, Math.min(r.lane.start.length - 1, this.hit.k + event));
+    const { start, end } = r.lane;
+    if (start[k] < this.view.t0 || end[k] > this.view.t1) {
+      // bring the event into view, the window's width kept where it can be
+      const span = Math.max(this.view.t1 - this.view.t0, end[k] - start[k]);
+      const mid = (start[k] + end[k]) / 2;
+      this.moveView(clampView({ t0: mid - span / 2, t1: mid + span / 2 }, this.store.head.step_time));
+    }
+    this.showEvent({ row: r, k });
   }
 
   moveView(view) {
@@ -338,7 +360,8 @@ class ParascopeStep extends ParascopeWidget {
   showEvent(hit) {
     this.hit = hit;
     if (!hit) {
-      this.out.readout.textContent = 'Point at an event (or focus the chart and use the keys) to read its numbers.';
+      this.out.readout.textContent =
+        'Point at an event to read its numbers: what it is, when, how much of it the compute stream waited for.';
       this.out.readout.style.removeProperty('border-left-color');
       this.marker.hidden = true;
       return;

@@ -36,7 +36,8 @@ export const wheelFactor = (deltaY) => Math.exp(-Math.max(-400, Math.min(400, de
 /**
  * What a key does to the window: { view } for a move, { stages: ±n } to move the stages shown, or null for a key the
  * chart does not take. ← → pan a tenth, + − zoom about the middle, 0 / Home the whole step, ↑ ↓ one stage,
- * PageUp PageDown a screenful of stages.
+ * PageUp PageDown a screenful of stages; ] [ the next and previous event of the row read ({ event: ±1 }), . , the
+ * row below and above ({ row: ±1 }).
  */
 export function keyMove(key, view, stepTime, shown) {
   const mid = (view.t0 + view.t1) / 2;
@@ -62,6 +63,14 @@ export function keyMove(key, view, stepTime, shown) {
       return { stages: -shown };
     case 'PageDown':
       return { stages: shown };
+    case ']':
+      return { event: 1 };
+    case '[':
+      return { event: -1 };
+    case '.':
+      return { row: 1 };
+    case ',':
+      return { row: -1 };
     default:
       return null;
   }
