@@ -178,7 +178,7 @@ for (const name of ENGINES) {
       await page.waitFor(ready, [tag], { timeout, what: `${tag} to start` });
     };
 
-    test('a seeded planner row loads into the axes, bubble, MFU and whole-run figures, each with the row\'s values', async () => {
+    test('a seeded planner row loads into the axes, bubble, MFU, step and whole-run figures, each with the row\'s values', async () => {
       await onPage('tests/planner.html', async (page) => {
         await start(page, 'parascope-planner', 120_000);
         const { inputs, rows } = await page.evaluate(plannerRows);
