@@ -98,7 +98,7 @@ test('the server lets any origin frame embed.html and only the site frame the ar
 test('an embed of every widget starts, and hostile values get the widget\'s own notes', async () => {
   for (const [widget, rest] of [['ring', 'gpus=99'], ['axes', 'axis=expert'], ['mfu', 'preset=gpt3-175b'],
     ['bubble', 'stages=%3Cb%3E'], ['planner', 'gpus=512'], ['run', 'price=-3'], ['nccl', 'example=a100-1x8'],
-    ['context', 'cp=6'], ['memory', 'tp=3']]) {
+    ['context', 'cp=6'], ['memory', 'tp=3'], ['step', 'global-batch=63']]) {
     const { page, context, problems } = await openParent(`${site().url}embed.html#widget=${widget}&${rest}`);
     const el = page.frameLocator('iframe').locator(`parascope-${widget}[data-ready]`);
     await el.waitFor();
@@ -107,6 +107,8 @@ test('an embed of every widget starts, and hostile values get the widget\'s own 
     if (widget === 'axes') assert.equal(await el.locator('[role="tab"][aria-selected="true"]').getAttribute('data-axis'), 'expert');
     if (widget === 'mfu') assert.ok(await el.locator('input[name="preset"][value="gpt3-175b"]').isChecked());
     // a negative price reaches the engine, whose refusal the reader reads in the figure's own words
+    // a batch the replicas cannot split: the engine's refusal in the figure's own words
+    if (widget === 'step') assert.match(await el.locator('[data-out="problem"]').textContent(), /^This split does not run/);
     if (widget === 'run') assert.match(await el.locator('[data-out="problem"]').textContent(), /price per GPU-hour/);
     if (widget === 'nccl') await el.locator('[data-out="fit"][data-bandwidth]').waitFor();
     // 32,768 tokens do not cut into 12 chunks: the engine's refusal, in the figure's own words
@@ -150,7 +152,7 @@ test('an embed downloads its own widget\'s code and no other widget\'s (each wid
 
 test('an embedded widget runs its own small engine: it fetches that module\'s wasm, never the figures\' parascope.wasm', async () => {
   const { WIDGET_ENGINES } = await import('../../web/lib/widget-engines.js');
-  for (const widget of ['axes', 'context', 'ring', 'bubble', 'mfu', 'memory', 'planner', 'run', 'nccl']) {
+  for (const widget of ['axes', 'context', 'ring', 'bubble', 'mfu', 'step', 'memory', 'planner', 'run', 'nccl']) {
     const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
     const page = await context.newPage();
     const wasm = []; // the module names of the wasm files the page (or its worker) asked for

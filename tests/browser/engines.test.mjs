@@ -162,6 +162,12 @@ const WIDGETS = [
     act: (page, tag) => clickOn(page, tag, 'input[name="preset"]:not(:checked):not([value="your-run"])'),
   },
   {
+    tag: 'parascope-step',
+    what: 'another pipeline size gives another step time from the timeline op',
+    read: (page, tag) => page.evaluate(out, tag, 'step'),
+    act: (page, tag) => page.evaluate(pickOther, tag, 'pp'),
+  },
+  {
     tag: 'parascope-memory',
     what: 'the next ZeRO stage changes the peak the engine answers',
     read: (page, tag) => page.evaluate(out, tag, 'headline'),

@@ -102,6 +102,7 @@ function drawStates(random) {
     bubble: { schedule: pick(['gpipe', '1f1b', 'zb-h1', 'zb-h2']), stages: String(stages),
       microbatches: String(stages * pick([1, 2, 3, 4])), 'forward-only': 'false' },
     mfu: { preset: pick(['palm-540b', 'gpt3-175b', 'megatron-1t', 'llama3-405b']), recompute: pick(['none', 'selective', 'full']) },
+    step: { pp: String(pick([2, 4, 8])), 'stages-shown': String(pick([1, 2])), model: pick(['gpt3-175b', 'llama3-70b']) },
     planner: { gpus: String(pick([256, 512, 1024])), objective: pick(['mfu', 'step_time', 'memory']) },
     track: { view: pick(['speed', 'memory']), stack: pick(['all', 'pytorch', 'megatron-core']) },
     memory: { recompute: pick(['none', 'selective', 'full']), zero: pick(['0', '1', '2', '3']),
@@ -125,6 +126,9 @@ function rowInFigures(inputs, p) {
     'parascope-mfu': text({ preset: 'custom', ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, 'microbatch-size': p.microbatch_size,
       'global-batch': inputs.globalBatch, recompute: p.recompute, schedule: p.schedule, zero: p.zero, cp: p.cp,
       ep: p.ep, 'sequence-parallel': p.sequence_parallel }),
+    'parascope-step': text({ ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, 'microbatch-size': p.microbatch_size,
+      'global-batch': inputs.globalBatch, recompute: p.recompute, schedule: p.schedule, zero: p.zero, cp: p.cp,
+      ep: p.ep, 'sequence-parallel': p.sequence_parallel, 'first-stage': 0 }),
     'parascope-memory': text({ ...run, tp: p.tp, pp: p.pp, vpp: p.vpp, cp: p.cp, ep: p.ep,
       'microbatch-size': p.microbatch_size, 'global-batch': inputs.globalBatch, recompute: p.recompute,
       schedule: p.schedule, zero: p.zero, 'sequence-parallel': p.sequence_parallel }),
@@ -181,7 +185,7 @@ for (const name of ENGINES) {
       await page.waitFor(ready, [tag], { timeout, what: `${tag} to start` });
     };
 
-    test('a seeded planner row loads into the axes, bubble, MFU, memory and whole-run figures, each with the row\'s values', async () => {
+    test('a seeded planner row loads into the axes, bubble, MFU, step, memory and whole-run figures, each with the row\'s values', async () => {
       await onPage('tests/planner.html', async (page) => {
         await start(page, 'parascope-planner', 120_000);
         const { inputs, rows } = await page.evaluate(plannerRows);

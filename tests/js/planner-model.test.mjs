@@ -334,6 +334,7 @@ test("a planned configuration loads into each figure's attributes, with what eac
     'forward-only': 'false',
   });
   assert.doesNotMatch(v['parascope-bubble'].note, /too large/);
+  assert.deepEqual(v['parascope-step'].values, { ...v['parascope-run'].values, 'first-stage': 0 });
   assert.deepEqual(v['parascope-mfu'].values, {
     preset: MFU_CUSTOM,
     model: 'gpt3-175b',

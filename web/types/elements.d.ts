@@ -140,6 +140,46 @@ export interface ParascopeMfuAttributes {
   'permalink'?: string;
 }
 
+/** <parascope-step>: One training step per GPU and stream, as a profiler would show it, from the engine's cost model. */
+export interface ParascopeStepAttributes {
+  /** model preset. one of the engine's model presets; default gpt3-175b. */
+  'model'?: ModelId;
+  /** accelerator preset. one of the engine's hardware presets; default a100-80gb. */
+  'hardware'?: HardwareId;
+  /** GPUs (or TPU chips) of the run. 1 to 10,000,000, whole; default 128. */
+  'gpus'?: number | `${number}`;
+  /** tensor-parallel size. 1 to 1,000,000, whole; default 8. */
+  'tp'?: number | `${number}`;
+  /** pipeline stages. 1 to 1,000,000, whole; default 8. */
+  'pp'?: number | `${number}`;
+  /** virtual stages per pipeline rank. 1 to 1,000,000, whole; default 1. */
+  'vpp'?: number | `${number}`;
+  /** context-parallel size. 1 to 1,000,000, whole; default 1. */
+  'cp'?: number | `${number}`;
+  /** expert-parallel size (MoE models). 1 to 1,000,000, whole; default 1. */
+  'ep'?: number | `${number}`;
+  /** sequences per microbatch. 1 to 1,000,000, whole; default 1. */
+  'microbatch-size'?: number | `${number}`;
+  /** sequences per step. 1 to 1,000,000, whole; default 64. */
+  'global-batch'?: number | `${number}`;
+  /** activation recomputation. one of the engine's recomputation modes; default the engine's. */
+  'recompute'?: Recompute;
+  /** pipeline schedule. one of the engine's pipeline schedules; default the engine's. */
+  'schedule'?: ScheduleId;
+  /** ZeRO stage. one of the engine's ZeRO stages; default the engine's. */
+  'zero'?: `${ZeroStage}`;
+  /** sequence parallelism on. present or absent; default absent. */
+  'sequence-parallel'?: boolean | '' | 'true' | 'false';
+  /** the first pipeline stage drawn (its first GPU). 0 to 1,000,000, whole; default 0. */
+  'first-stage'?: number | `${number}`;
+  /** how many stages (one GPU each) are drawn at once. 1 to 64, whole; default 8. */
+  'stages-shown'?: number | `${number}`;
+  /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
+  'theme'?: 'light' | 'dark';
+  /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */
+  'permalink'?: string;
+}
+
 /** <parascope-memory>: undefined */
 export interface ParascopeMemoryAttributes {
   /** model preset. one of the engine's model presets; default llama3-70b. */
@@ -301,6 +341,7 @@ export interface ParascopeElementAttributes {
   'parascope-ring': ParascopeRingAttributes;
   'parascope-bubble': ParascopeBubbleAttributes;
   'parascope-mfu': ParascopeMfuAttributes;
+  'parascope-step': ParascopeStepAttributes;
   'parascope-memory': ParascopeMemoryAttributes;
   'parascope-track': ParascopeTrackAttributes;
   'parascope-planner': ParascopePlannerAttributes;
@@ -340,6 +381,7 @@ declare global {
     'parascope-ring': ParascopeElement;
     'parascope-bubble': ParascopeElement;
     'parascope-mfu': ParascopeElement;
+    'parascope-step': ParascopeElement;
     'parascope-memory': ParascopeElement;
     'parascope-track': ParascopeElement;
     'parascope-planner': ParascopeElement;

@@ -48,6 +48,14 @@ export const FIGURES = [
     engine: 'parascope-step-engine',
     reserve: { narrow: 3548, wide: 1668 },
   },
+  // timeline (issue 29) on a module of its own: it runs on step's phases, as big as the step module again.
+  {
+    name: 'step',
+    title: 'the step timeline',
+    tag: 'parascope-step',
+    engine: 'parascope-timeline-engine',
+    reserve: { narrow: 1371, wide: 1008 },
+  },
   // step and memory_timeline: a module of its own (the step module stays as small as the mfu figure needs).
   {
     name: 'memory',

@@ -11,6 +11,7 @@ const ABOUT = {
   'parascope-bubble':
     "A pipeline schedule's timeline, the bubble hatched, honest efficiency beside the dashboard's 100 %.",
   'parascope-mfu': 'What the utilization dashboard shows against MFU, for published runs or your own throughput.',
+  'parascope-step': "One training step per GPU and stream, as a profiler would show it, from the engine's cost model.",
   'parascope-track':
     'Every published run the engine was checked on, predicted against measured, with its error per publication.',
   'parascope-planner':

@@ -7,7 +7,14 @@ import { MFU_CUSTOM } from '../../mfu/model/custom.js';
 import { withNetwork } from '../../../lib/model/network.js';
 
 /** The figures a row loads into, by tag. */
-export const TARGETS = ['parascope-axes', 'parascope-bubble', 'parascope-mfu', 'parascope-memory', 'parascope-run'];
+export const TARGETS = [
+  'parascope-axes',
+  'parascope-bubble',
+  'parascope-mfu',
+  'parascope-step',
+  'parascope-memory',
+  'parascope-run',
+];
 
 /** The <parascope-mfu> mode that runs a model, accelerator and GPU count given by attributes (a planned run). */
 export { MFU_CUSTOM };
@@ -93,6 +100,12 @@ export function loadValues(inputs, parallel, step, precision = null) {
       `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
       `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
   };
+  out['parascope-step'] = {
+    values: { ...stepValues(inputs, p), 'first-stage': 0 },
+    note:
+      `${head} Drawn as the engine times it, one GPU per pipeline stage (its first), the stages a window at a time; ` +
+      'the GPUs of one stage run alike.',
+  };
   out['parascope-memory'] = {
     values: given({
       model: inputs.model,
@@ -115,26 +128,30 @@ export function loadValues(inputs, parallel, step, precision = null) {
     note: `${head} Its memory is drawn as planned, on its most loaded stage.`,
   };
   out['parascope-run'] = {
-    values: {
-      model: inputs.model,
-      hardware: inputs.hardware,
-      gpus: inputs.gpus,
-      tp: p.tp,
-      pp: p.pp,
-      vpp: p.vpp,
-      cp: p.cp,
-      ep: p.ep,
-      'microbatch-size': p.microbatch_size,
-      'global-batch': inputs.globalBatch,
-      recompute: p.recompute,
-      schedule: p.schedule,
-      zero: p.zero,
-      'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
-      ...inputs.network,
-    },
+    values: { ...stepValues(inputs, p), ...inputs.network },
     note: `${head} The whole run costs it as planned; the tokens, failure rate and prices stay as they were.`,
   };
   return out;
+}
+
+/** A configuration as the step-shaped attributes the step and whole-run figures read. */
+function stepValues(inputs, p) {
+  return {
+    model: inputs.model,
+    hardware: inputs.hardware,
+    gpus: inputs.gpus,
+    tp: p.tp,
+    pp: p.pp,
+    vpp: p.vpp,
+    cp: p.cp,
+    ep: p.ep,
+    'microbatch-size': p.microbatch_size,
+    'global-batch': inputs.globalBatch,
+    recompute: p.recompute,
+    schedule: p.schedule,
+    zero: p.zero,
+    'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+  };
 }
 
 /** The engine's step request that reproduces a planned configuration (its `parallel` block and `precision`). */

@@ -1,0 +1,552 @@
+// <parascope-step>: one training step as a profiler would show it. Each drawn stage's first GPU gets a lane per
+// stream the engine's `timeline` op names (compute, TP, DP/FSDP, PP send/recv, EP, CP, optimizer), drawn on a canvas
+// culled to the window in view; zoom and pan by wheel, drag and keys; hover for an event's numbers. Only the stages on
+// screen are asked for, in the compact columns form. Model in model/*.js; controls in step-controls.js.
+import { h } from '../../lib/dom.js';
+import { EngineError } from '../../lib/engine.js';
+import { sheet } from '../../lib/sheets.js';
+import { watchSize } from '../../lib/size-watch.js';
+import { ParascopeWidget } from '../../lib/widget.js';
+import { parseColour } from '../bubble/model/colours.js';
+import { ATTRIBUTES as A } from './attributes.js';
+import { AXIS_H, stepChart } from './chart.js';
+import { PIECE_VARIABLES, chartColours } from './model/colours.js';
+import { plotRows, rowAt } from './model/layout.js';
+import { eventAt, eventsInView, lowerBound, stepStore, usedLanes } from './model/lanes.js';
+import * as R from './model/request.js';
+import { readState, stateValues } from './model/state.js';
+import { drawnSentence, eventText, exposedText, stepSentence, timelineErrorText } from './model/text.js';
+import { clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
+import { stepControls } from './step-controls.js';
+import { stepLegend } from './legend.js';
+import { traceButton, traceStages } from './trace-download.js';
+import { traceImport } from './trace-import.js';
+
+class ParascopeStep extends ParascopeWidget {
+  setup(body) {
+    this.presets = this.enginePresets();
+    this.state = readState(this, A, this.presets);
+    this.store = null;
+    this.frames = []; // the last draws' times (ms), for the bench (tests/bench/step-frames.mjs)
+    this.build(body);
+    this.refresh();
+  }
+
+  build(body) {
+    this.controlsBox = h('div', { class: 'controls step-controls' });
+    this.out = {
+      step: h('p', { class: 'step-sentence', 'data-out': 'step', 'aria-live': 'polite' }),
+      problem: h('p', { class: 'step-problem', 'data-out': 'problem', role: 'alert', hidden: true }),
+      readout: h('p', { class: 'step-readout', 'data-out': 'event', role: 'status', 'aria-live': 'polite' }),
+      drawn: h('p', { class: 'step-drawn', 'data-out': 'drawn' }),
+    };
+    this.legend = stepLegend();
+    this.canvas = h('canvas', { class: 'step-canvas', 'aria-hidden': 'true' });
+    this.marker = h('div', { class: 'step-marker', hidden: true });
+    this.labels = h('div', { class: 'step-labels', 'aria-hidden': 'true' });
+    this.plot = h('div', { class: 'step-plot' }, this.canvas, this.marker);
+    this.chart = h(
+      'div',
+      {
+        class: 'step-chart',
+        tabindex: '0',
+        role: 'application',
+        'data-out': 'chart',
+        'aria-roledescription': 'step timeline',
+        'aria-describedby': 'step-keys',
+      },
+      this.labels,
+      this.plot,
+    );
+    const zoom = (symbol, label, name, act) =>
+      h('button', { type: 'button', class: 'step-zoom', name, 'aria-label': label, onclick: act }, symbol);
+    this.root = h(
+      'div',
+      { class: 'step' },
+      this.controlsBox,
+      this.out.step,
+      this.out.problem,
+      this.legend.element,
+      this.chart,
+      h(
+        'div',
+        { class: 'step-under' },
+        h(
+          'span',
+          { class: 'step-zooms' },
+          zoom('+', 'Zoom in', 'zoom-in', () => this.key('+')),
+          zoom('−', 'Zoom out', 'zoom-out', () => this.key('-')),
+          h(
+            'button',
+            { type: 'button', class: 'step-zoom wide', name: 'zoom-whole', onclick: () => this.key('0') },
+            'Whole step',
+          ),
+        ),
+        h(
+          'span',
+          { class: 'step-keys', id: 'step-keys' },
+          'Each GPU’s first row is its compute stream: a collective’s colour there is the stream waiting for it. ' +
+            'Wheel (with Ctrl, or once the chart has focus) or + − zoom; drag or ← → pan; ↑ ↓ move the stages drawn; ] [ read the next and previous event, . , the row below and above.',
+        ),
+      ),
+      this.out.readout,
+      this.out.drawn,
+    );
+    this.importer = traceImport(() => (this.gpus?.length ? { g: this.slowestShown(), head: this.store.head } : null));
+    this.root.append(this.importer.element);
+    body.append(this.root);
+    this.paint = stepChart(this.canvas);
+    this.listen();
+    this.unwatchSize = watchSize(this.plot, () => {
+      this.plotSize = { width: Math.floor(this.plot.clientWidth), height: Math.floor(this.plot.clientHeight) };
+      this.layout = null;
+      this.drawNow();
+    });
+    this.themeWatch();
+  }
+
+  listen() {
+    const c = this.canvas;
+    c.addEventListener('pointermove', (e) => (this.drag ? this.dragTo(e) : this.hover(e)));
+    c.addEventListener('pointerleave', () => !this.drag && this.showEvent(null));
+    c.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0) return;
+      this.drag = { x: e.clientX, view: this.view };
+      try {
+        c.setPointerCapture?.(e.pointerId); // the drag goes on outside the canvas
+      } catch {
+        // a pointer the browser no longer tracks (Firefox refuses it): the drag still follows the canvas
+      }
+    });
+    const end = () => (this.drag = null);
+    c.addEventListener('pointerup', end);
+    c.addEventListener('pointercancel', end);
+    this.chart.addEventListener('wheel', (e) => this.wheel(e), { passive: false });
+    this.chart.addEventListener('keydown', (e) => {
+      if (this.key(e.key)) e.preventDefault();
+    });
+  }
+
+  stop() {
+    this.importer?.stop();
+    this.unwatchSize?.();
+    this.themeObserver?.disconnect();
+    this.themeQuery?.removeEventListener('change', this.themeListener);
+    cancelAnimationFrame(this.frame);
+    clearTimeout(this.drawnTimer);
+  }
+
+  /** A control moved: the state follows (dp and microbatches move the GPU count and the batch), then a new step. */
+  change(key, value) {
+    let s = this.state;
+    if (key === 'dp') s = R.withDataParallel(s, value);
+    else if (key === 'microbatches') s = R.withMicrobatches(s, value);
+    else if (key === 'tp' || key === 'pp') s = R.withSplit(s, key, value);
+    else s = { ...s, [key]: value };
+    if (key === 'first' || key === 'shown') {
+      this.state = s;
+      this.showStages();
+    } else {
+      this.state = s;
+      this.refresh();
+    }
+    this.stateChanged();
+  }
+
+  /** Builds the controls for the state and asks for its step. */
+  refresh() {
+    this.controls = stepControls(this.presets, this.state, (k, v) => this.change(k, v));
+    this.controlsBox.replaceChildren(...Object.values(this.controls).map((c) => c.element));
+    this.asking = stepStore(); // drawn once answered: a refused step leaves the last one on screen, greyed
+    this.showStages();
+  }
+
+  /** The stages on screen: asks the engine for those no answer held yet (only those), then draws. */
+  showStages() {
+    const s = this.state;
+    const store = this.asking ?? this.store;
+    const shown = R.stagesShown(s.pp, s.first, s.shown);
+    s.first = shown[0];
+    const missing = store.missing(shown);
+    if (missing.length && !this.ask(missing, store)) return;
+    if (this.asking) {
+      this.view = null; // a new step opens whole
+      this.store = store;
+      this.asking = null;
+    }
+    const head = store.head;
+    this.shown = shown;
+    this.view = clampView(this.view ?? wholeView(head.step_time), head.step_time);
+    this.gpus = store.gpusOf(shown);
+    this.lanes = usedLanes(head.lanes, this.gpus);
+    this.layout = null;
+    this.out.step.textContent = stepSentence(head);
+    this.out.step.dataset.value = String(head.step_time);
+    this.legend.update(head, this.gpus);
+    this.importer.refresh();
+    this.colours = null;
+    this.showEvent(null);
+    this.drawNow();
+  }
+
+  /** Asks `store`'s step for `stages`; on a refusal says why in a reader's words and greys the chart. */
+  ask(stages, store) {
+    let answer = null;
+    try {
+      answer = this.engine.call(R.timelineRequest(this.state, stages));
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      this.refused(err);
+      return false;
+    }
+    store.add(answer);
+    this.out.problem.hidden = true;
+    this.toggleAttribute('data-stale', false);
+    return true;
+  }
+
+  refused(err) {
+    this.out.problem.textContent = timelineErrorText(err);
+    this.out.problem.dataset.code = err.code;
+    this.out.problem.hidden = false;
+    this.toggleAttribute('data-stale', true);
+    this.announce(this.out.problem.textContent);
+  }
+
+  /** The GPU the trace comparison reads: the slowest stage's when drawn, else the first drawn. */
+  slowestShown() {
+    return this.gpus.find((g) => g.slowest) ?? this.gpus[0];
+  }
+
+  requestDraw() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.drawNow(false);
+    });
+  }
+
+  /**
+   * Paints the lanes in view now. Not before the stylesheet applies (the plot has no height of its own before).
+   * `settled`: false while the view moves (a text change each frame would lay the page out each frame).
+   */
+  drawNow(settled = true) {
+    if (!this.gpus || !this.styled()) return;
+    const { width, height } = this.plotSize ?? { width: this.plot.clientWidth, height: this.plot.clientHeight };
+    if (!(width > 0 && height > AXIS_H)) return;
+    const ratio = globalThis.devicePixelRatio || 1;
+    if (!this.layout) {
+      this.layout = plotRows(this.gpus, this.lanes, height - AXIS_H, ratio);
+      this.placeLabels();
+    }
+    this.colours ??= this.readColours();
+    const head = this.store.head;
+    const out = this.paint.draw({
+      rows: this.layout.rows,
+      view: this.view,
+      end: head.step_time,
+      colours: this.colours,
+      width,
+      height,
+    });
+    this.laid = out.laid;
+    this.frames.push(out.ms);
+    if (this.frames.length > 600) this.frames.splice(0, 300);
+    clearTimeout(this.drawnTimer);
+    if (settled) this.sayDrawn();
+    else this.drawnTimer = setTimeout(() => this.sayDrawn(), 150); // while the view moves, words once it rests
+    this.placeMarker();
+  }
+
+  /** The count in words, and the window in view on the chart (s; tests read it). */
+  sayDrawn() {
+    this.out.drawn.textContent = drawnSentence(this.shown, this.state.pp, this.laid);
+    this.out.drawn.dataset.value = String(this.laid);
+    this.chart.dataset.view = `${this.view.t0} ${this.view.t1}`;
+  }
+
+  placeLabels() {
+    this.labels.replaceChildren(
+      ...this.layout.groups.map(({ gpu, top, h: gh }) => {
+        const el = h('div', { class: 'step-label', title: exposedText(gpu), 'data-stage': gpu.stage });
+        el.append(h('span', {}, `GPU ${gpu.gpu}`), h('span', { class: 'step-label-stage' }, `stage ${gpu.stage}`));
+        el.style.top = `${top}px`;
+        el.style.height = `${gh}px`;
+        el.classList.toggle('slowest', gpu.slowest);
+        el.classList.toggle('tight', gh < 26);
+        return el;
+      }),
+    );
+  }
+
+  /** Time at client x, and the plot's box. */
+  timeAt(clientX) {
+    const box = this.canvas.getBoundingClientRect();
+    const x = clientX - box.left;
+    return { t: this.view.t0 + (x / Math.max(1, box.width)) * (this.view.t1 - this.view.t0), box, x };
+  }
+
+  hover(e) {
+    if (!this.layout) return;
+    const { t, box } = this.timeAt(e.clientX);
+    const row = rowAt(this.layout, e.clientY - box.top);
+    if (!row?.lane) return this.showEvent(null);
+    const slack = (2 * (this.view.t1 - this.view.t0)) / Math.max(1, box.width); // 2 px either side
+    const k = eventAt(row.lane, t, slack);
+    this.showEvent(k >= 0 ? { row, k } : null);
+  }
+
+  dragTo(e) {
+    const { box } = this.timeAt(e.clientX);
+    const d = this.drag;
+    if (!d.view) return;
+    const fraction = -(e.clientX - d.x) / Math.max(1, box.width);
+    this.moveView(panView(d.view, fraction, this.store.head.step_time));
+  }
+
+  wheel(e) {
+    if (!this.view) return;
+    const focused = this.shadowRoot.activeElement === this.chart;
+    if (!(e.ctrlKey || e.metaKey || focused)) return; // the page scrolls past the figure
+    e.preventDefault();
+    const stepTime = this.store.head.step_time;
+    const across = e.shiftKey ? e.deltaY : e.deltaX;
+    if (Math.abs(across) > Math.abs(e.deltaY) || e.shiftKey) {
+      const { box } = this.timeAt(e.clientX);
+      this.moveView(panView(this.view, across / Math.max(1, box.width), stepTime));
+      return;
+    }
+    const { t } = this.timeAt(e.clientX);
+    this.moveView(zoomView(this.view, wheelFactor(e.deltaY * (e.deltaMode === 1 ? 33 : 1)), t, stepTime));
+  }
+
+  /** A key on the chart (or a zoom button): true when it was the chart's. */
+  key(name) {
+    if (!this.view) return false;
+    const move = keyMove(name, this.view, this.store.head.step_time, this.shown.length);
+    if (!move) return false;
+    if (move.view) this.moveView(move.view);
+    else if (move.stages) this.change('first', Math.max(0, this.state.first + move.stages));
+    else this.walk(move);
+    return true;
+  }
+
+  /** The keys' event walk: the next or previous event of the row read, or the same time on the row below or above. */
+  walk({ event = 0, row = 0 }) {
+    if (!this.layout) return;
+    const rows = this.layout.rows.filter((r) => r.lane);
+    const at = this.hit ? rows.indexOf(this.hit.row) : -1;
+    const r = rows[Math.max(0, Math.min(rows.length - 1, at + row))];
+    if (!r) return;
+    const t = this.hit ? this.hit.row.lane.start[this.hit.k] : this.view.t0;
+    let k;
+    if (at < 0 || row !== 0) k = Math.max(0, Math.min(r.lane.start.length - 1, lowerBound(r.lane.start, t)));
+    else k = Math.max(0, Math.min(r.lane.start.length - 1, this.hit.k + event));
+    const { start, end } = r.lane;
+    if (start[k] < this.view.t0 || end[k] > this.view.t1) {
+      // bring the event into view, the window's width kept where it can be
+      const span = Math.max(this.view.t1 - this.view.t0, end[k] - start[k]);
+      const mid = (start[k] + end[k]) / 2;
+      this.moveView(clampView({ t0: mid - span / 2, t1: mid + span / 2 }, this.store.head.step_time));
+    }
+    this.showEvent({ row: r, k });
+  }
+
+  moveView(view) {
+    this.view = view;
+    this.requestDraw();
+  }
+
+  showEvent(hit) {
+    this.hit = hit;
+    if (!hit) {
+      this.out.readout.textContent =
+        'Point at an event to read its numbers: what it is, when, how much of it the compute stream waited for.';
+      this.out.readout.style.removeProperty('border-left-color');
+      this.marker.hidden = true;
+      return;
+    }
+    const { row, k } = hit;
+    this.out.readout.textContent = eventText(row.gpu, row.laneId, k, this.store.head);
+    this.colours ??= this.readColours();
+    this.out.readout.style.borderLeftColor = this.colours.css[row.lane.piece[k]];
+    this.placeMarker();
+  }
+
+  placeMarker() {
+    const hit = this.hit;
+    if (!hit || !this.layout || !this.plotSize) return;
+    const { row, k } = hit;
+    const { t0, t1 } = this.view;
+    const kx = this.plotSize.width / (t1 - t0);
+    const x0 = Math.max(-2, (row.lane.start[k] - t0) * kx);
+    const x1 = Math.min(this.plotSize.width + 2, (row.lane.end[k] - t0) * kx);
+    Object.assign(this.marker.style, {
+      left: `${x0 - 1}px`,
+      top: `${row.top - 1}px`,
+      width: `${Math.max(3, x1 - x0 + 2)}px`,
+      height: `${row.h + 2}px`,
+    });
+    this.marker.hidden = x1 < 0 || x0 > this.plotSize.width;
+  }
+
+  /** The palette as the chart paints it (custom properties resolved on the widget, so a theme change follows). */
+  readColours() {
+    const style = getComputedStyle(this.root);
+    const probe = this.canvas.getContext('2d');
+    const resolve = (name) => {
+      probe.fillStyle = '#000';
+      probe.fillStyle = style.getPropertyValue(name).trim() || '#000';
+      return parseColour(probe.fillStyle) ?? [0, 0, 0];
+    };
+    const pieces = Object.fromEntries(Object.entries(PIECE_VARIABLES).map(([id, v]) => [id, resolve(v)]));
+    const palette = {
+      pieces,
+      idle: resolve('--tax'),
+      bg: resolve('--bg'),
+      lane: resolve('--step-lane'),
+      fg: parseColour(style.color) ?? [0, 0, 0],
+      muted: resolve('--muted'),
+    };
+    const colours = chartColours(palette, this.store.head.pieces);
+    colours.bgCss = style.getPropertyValue('--bg').trim() || '#fff';
+    return colours;
+  }
+
+  themeWatch() {
+    const repaint = () => {
+      this.colours = null;
+      this.legend.repaint?.();
+      this.drawNow();
+    };
+    for (const link of this.stylesheets()) {
+      if (!link.sheet) link.addEventListener('load', () => ((this.plotSize = null), repaint()), { once: true });
+    }
+    this.themeObserver = new MutationObserver(repaint);
+    this.themeObserver.observe(this, { attributes: true, attributeFilter: ['theme', 'style', 'class'] });
+    this.themeQuery = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+    this.themeListener = repaint;
+    this.themeQuery?.addEventListener('change', repaint);
+  }
+
+  stylesheets() {
+    return this.shadowRoot?.querySelectorAll('link[rel="stylesheet"]') ?? [];
+  }
+
+  styled() {
+    return Array.prototype.every.call(this.stylesheets(), (link) => link.sheet);
+  }
+
+  linkState() {
+    return this.state ? stateValues(this.state) : null;
+  }
+
+  /** "Trace (Perfetto)" beside the downloads, with its own status line. */
+  extraTools() {
+    const status = h('span', {
+      class: 'tools-status',
+      role: 'status',
+      'aria-live': 'polite',
+      'data-out': 'trace-status',
+    });
+    const button = traceButton(
+      () => this.traceFile(),
+      (text) => (status.textContent = text),
+    );
+    return h('span', { class: 'step-trace' }, button, status);
+  }
+
+  /** The engine's Chrome trace of this step (or of the stages shown, when the whole would be too large a file). */
+  traceFile() {
+    const s = this.state;
+    const held = this.gpus?.length ? this.gpus : [];
+    const perStage = held.length ? held.reduce((n, g) => n + g.events.start.length, 0) / held.length : 1;
+    const { stages } = traceStages(s.pp, this.shown ?? [0], perStage);
+    const text = this.engine.callText(JSON.stringify(R.timelineRequest(s, stages, 'chrome')));
+    const err = text.startsWith('{"error"') ? JSON.parse(text).error : null;
+    if (err) throw new EngineError(err);
+    return { text, stages, pp: s.pp, name: `parascope-step-${this.fileWords().join('-')}.trace.json` };
+  }
+
+  fileWords() {
+    const s = this.state;
+    return [s.model, s.hardware, `tp${s.tp}`, `pp${s.pp}`, `dp${R.dataParallel(s) ?? 'x'}`, s.schedule ?? ''].filter(
+      Boolean,
+    );
+  }
+
+  exportFigure() {
+    if (!this.root || !this.gpus) return null;
+    const head = this.store.head;
+    return {
+      title: `One step as a profiler would show it: ${this.fileWords().join(', ')}`,
+      words: ['step', ...this.fileWords()],
+      root: this.root,
+      data: {
+        request: R.timelineRequest(this.state, this.shown),
+        response: { ...head, gpus: this.gpus.map(({ lanes, ...g }) => g) },
+      },
+      table: this.eventTable(),
+    };
+  }
+
+  /** Every event in view, one row each (CSV). */
+  eventTable() {
+    const head = this.store.head;
+    const rows = [
+      [
+        'gpu',
+        'stage',
+        'lane',
+        'piece',
+        'op',
+        'microbatch',
+        'chunk',
+        'start (s)',
+        'end (s)',
+        'exposed (s)',
+        'amount',
+        'unit',
+      ],
+    ];
+    const { t0, t1 } = this.view;
+    for (const g of this.gpus) {
+      const ev = g.events;
+      for (let i = 0; i < ev.start.length; i += 1) {
+        if (ev.end[i] < t0 || ev.start[i] > t1) continue;
+        const p = head.pieces[ev.piece[i]];
+        rows.push([
+          g.gpu,
+          g.stage,
+          p.lane,
+          p.id,
+          ev.op[i],
+          ev.microbatch[i],
+          ev.chunk[i],
+          ev.start[i],
+          ev.end[i],
+          ev.exposed[i],
+          ev.amount[i],
+          p.amount,
+        ]);
+      }
+    }
+    return rows;
+  }
+
+  /** Events in view on the GPUs drawn (the bench's count). */
+  eventsInView() {
+    return this.gpus
+      ? eventsInView(
+          this.gpus,
+          this.lanes.map((l) => l.id),
+          this.view.t0,
+          this.view.t1,
+        )
+      : 0;
+  }
+}
+
+/** Its own rules, after css/widget.css in its shadow root (lib/widget-shell.js; text in the bundle: lib/sheets.js). */
+ParascopeStep.stylesheet = sheet(new URL('./step.css', import.meta.url));
+customElements.define('parascope-step', ParascopeStep);

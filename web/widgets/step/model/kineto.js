@@ -1,0 +1,175 @@
+// A PyTorch profiler (Kineto) trace read for one training step: each GPU kernel classified by its name and category
+// (GEMM, attention, element-wise, other compute, NCCL by collective, memory copies), the step picked by its
+// ProfilerStep#N marker (a kernel belongs to the step its launch falls in, matched by `correlation`), and the step's
+// GPU time split as Holistic Trace Analysis splits it (Rajan et al. 2023, "temporal breakdown" and "communication
+// computation overlap"): compute, communication hidden under compute, communication exposed, copies exposed, idle.
+// Seconds throughout (the trace's µs / 1e6). Pure: a parsed trace in, numbers out.
+
+/** Compute kinds by kernel name (lower-cased), first match wins; the rest of the compute kernels are "other". */
+const NAMED = [
+  ['attention', /flash|fmha|attention|attn|sdpa|softmax/],
+  ['gemm', /gemm|cublas|cutlass|xmma|matmul|nvjet|wgmma|hgmma|\bmm_|_mm\b/],
+  ['elementwise', /elementwise|reduce_kernel|vectorized|unrolled|norm|adam|multi_tensor/],
+];
+
+/** Every kind, in the order the figure lists them. */
+export const KINDS = ['gemm', 'attention', 'elementwise', 'other', 'nccl', 'memcpy'];
+
+/** { kind, collective } of a GPU event (cat "kernel", "gpu_memcpy" or "gpu_memset"), or null for other events. */
+export function kernelKind(name, cat) {
+  if (cat === 'gpu_memcpy' || cat === 'gpu_memset') return { kind: 'memcpy', collective: null };
+  if (cat !== 'kernel') return null;
+  const n = String(name);
+  const nccl = /nccl(?:Dev)?Kernel_([A-Za-z]+)/.exec(n);
+  if (nccl || /^nccl/i.test(n)) return { kind: 'nccl', collective: nccl ? nccl[1] : 'other' };
+  const lower = n.toLowerCase();
+  const hit = NAMED.find(([, re]) => re.test(lower));
+  return { kind: hit ? hit[0] : 'other', collective: null };
+}
+
+/**
+ * The ProfilerStep#N markers of the trace, in time order: [{ name, number, start, end }] (s after `base`, µs: times
+ * are taken relative to the trace's first event, since µs since the epoch as seconds would keep only ~0.2 µs).
+ */
+export function profilerSteps(events, base = 0) {
+  return events
+    .filter((e) => e.ph === 'X' && /^ProfilerStep#\d+$/.test(e.name))
+    .map((e) => ({
+      name: e.name,
+      number: Number(e.name.slice(13)),
+      start: (e.ts - base) / 1e6,
+      end: (e.ts - base + e.dur) / 1e6,
+    }))
+    .sort((a, b) => a.start - b.start);
+}
+
+/** Sorted, merged copies of intervals [[a, b], ...]. */
+export function union(intervals) {
+  const sorted = intervals.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  const out = [];
+  for (const [a, b] of sorted) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** Total length of merged intervals. */
+export const length = (merged) => merged.reduce((s, [a, b]) => s + (b - a), 0);
+
+/** The length of the intersection of two merged interval lists. */
+export function overlap(x, y) {
+  let i = 0;
+  let j = 0;
+  let s = 0;
+  while (i < x.length && j < y.length) {
+    const a = Math.max(x[i][0], y[j][0]);
+    const b = Math.min(x[i][1], y[j][1]);
+    if (b > a) s += b - a;
+    if (x[i][1] < y[j][1]) i += 1;
+    else j += 1;
+  }
+  return s;
+}
+
+/**
+ * The GPU events of `events` launched inside `window` ({ start, end } s after `base`; null: all of them), with their
+ * kind, start and end (s). A kernel's launch is its runtime call (matched by `correlation`), else its own start. Only
+ * the window's launches are kept and only their kernels classified: a trace of a million events holds ~100 per step.
+ */
+function gpuEvents(events, base, window) {
+  const inside = (t) => !window || (t >= window.start && t < window.end);
+  const launched = new Set(); // correlations launched inside the window
+  const elsewhere = new Set(); // launched outside it
+  for (const e of events) {
+    if (e.ph !== 'X' || e.cat !== 'cuda_runtime' || e.args?.correlation === undefined) continue;
+    (inside((e.ts - base) / 1e6) ? launched : elsewhere).add(e.args.correlation);
+  }
+  const out = [];
+  for (const e of events) {
+    if (e.ph !== 'X' || !(e.dur >= 0)) continue;
+    if (e.cat !== 'kernel' && e.cat !== 'gpu_memcpy' && e.cat !== 'gpu_memset') continue;
+    const start = (e.ts - base) / 1e6;
+    const corr = e.args?.correlation;
+    const mine = launched.has(corr) || (!elsewhere.has(corr) && inside(start));
+    if (!mine) continue;
+    const k = kernelKind(e.name, e.cat);
+    out.push({
+      kind: k.kind,
+      collective: k.collective,
+      stream: e.args?.stream ?? e.tid,
+      start,
+      end: start + e.dur / 1e6,
+    });
+  }
+  return out;
+}
+
+/**
+ * One step of a parsed Kineto trace (`trace`: the JSON object): `pick` the index among its ProfilerStep markers (the
+ * last complete one when absent: the first is often warm-up). Returns { steps (the markers), step (the picked one, or
+ * null when the trace has none: then every GPU event counts), rank, worldSize, kernels, span (s, first kernel start to
+ * last kernel end), breakdown: { compute, overlapped, exposed, memcpy, idle } (s; compute + exposed + memcpy + idle =
+ * span), streams: [{ stream, count, seconds: kind -> s }], collectives: name -> s } or throws an Error whose `code`
+ * says why (no_events, no_gpu_events).
+ */
+export function traceStep(trace, pick) {
+  const events = Array.isArray(trace?.traceEvents) ? trace.traceEvents : Array.isArray(trace) ? trace : null;
+  if (!events) throw Object.assign(new Error('no traceEvents'), { code: 'no_events' });
+  let base = Infinity;
+  for (const e of events) if (e.ph === 'X' && e.ts < base) base = e.ts;
+  const steps = profilerSteps(events, base);
+  const step = steps.length ? steps[Math.max(0, Math.min(steps.length - 1, pick ?? steps.length - 1))] : null;
+  const mine = gpuEvents(events, base, step);
+  if (!mine.length) throw Object.assign(new Error('no GPU kernels in the step'), { code: 'no_gpu_events' });
+  const of = (kinds) => union(mine.filter((g) => kinds.includes(g.kind)).map((g) => [g.start, g.end]));
+  const compute = of(['gemm', 'attention', 'elementwise', 'other']);
+  const comm = of(['nccl']);
+  const copies = of(['memcpy']);
+  const busy = union([...compute, ...comm]);
+  const first = Math.min(...mine.map((g) => g.start));
+  const last = Math.max(...mine.map((g) => g.end));
+  const span = last - first;
+  const overlapped = overlap(comm, compute);
+  const memcpy = length(copies) - overlap(copies, busy);
+  const breakdown = {
+    compute: length(compute),
+    overlapped,
+    exposed: length(comm) - overlapped,
+    memcpy,
+    idle: span - length(union([...busy, ...copies])),
+  };
+  return {
+    steps,
+    step,
+    rank: trace.distributedInfo?.rank ?? null,
+    worldSize: trace.distributedInfo?.world_size ?? null,
+    kernels: mine.length,
+    span,
+    breakdown,
+    streams: streamsOf(mine),
+    collectives: collectivesOf(mine),
+  };
+}
+
+/** Per stream: its kernels' count and seconds per kind (summed durations), busiest stream first. */
+function streamsOf(mine) {
+  const by = new Map();
+  for (const g of mine) {
+    let s = by.get(g.stream);
+    if (!s)
+      by.set(g.stream, (s = { stream: g.stream, count: 0, seconds: Object.fromEntries(KINDS.map((k) => [k, 0])) }));
+    s.count += 1;
+    s.seconds[g.kind] += g.end - g.start;
+  }
+  const total = (s) => Object.values(s.seconds).reduce((a, b) => a + b, 0);
+  return [...by.values()].sort((a, b) => total(b) - total(a));
+}
+
+/** NCCL seconds per collective (summed kernel durations). */
+function collectivesOf(mine) {
+  const out = {};
+  for (const g of mine) if (g.kind === 'nccl') out[g.collective] = (out[g.collective] ?? 0) + (g.end - g.start);
+  return out;
+}

@@ -1,0 +1,115 @@
+// The engine's `timeline` answer (columns) laid out for drawing: each drawn GPU's events split by lane, each lane's
+// in start order as typed arrays with its longest event (so a view finds its first visible event by a binary search),
+// and the answers for several stage sets of one step gathered into one table of GPUs. Pure.
+
+/**
+ * One GPU of a columns answer as lanes: { gpu, stage, slowest, exposed, events (the answer's columns), lanes: Map
+ * lane id -> { ids (event indices, by start), start, end, exposed (Float64Array), piece (Uint8Array), longest } }.
+ * `pieces` is the answer's `pieces` (each event's `piece` indexes it; its `lane` is where the event is drawn).
+ */
+export function gpuLanes(g, pieces) {
+  const ev = g.events;
+  const n = ev.start.length;
+  const byLane = new Map();
+  for (let i = 0; i < n; i += 1) {
+    const lane = pieces[ev.piece[i]]?.lane ?? 'compute';
+    let list = byLane.get(lane);
+    if (!list) byLane.set(lane, (list = []));
+    list.push(i);
+  }
+  const lanes = new Map();
+  for (const [id, list] of byLane) {
+    list.sort((a, b) => ev.start[a] - ev.start[b] || a - b);
+    const m = list.length;
+    const lane = {
+      ids: Int32Array.from(list),
+      start: new Float64Array(m),
+      end: new Float64Array(m),
+      exposed: new Float64Array(m),
+      piece: new Uint8Array(m),
+      longest: 0,
+    };
+    list.forEach((i, k) => {
+      lane.start[k] = ev.start[i];
+      lane.end[k] = ev.end[i];
+      lane.exposed[k] = ev.exposed[i];
+      lane.piece[k] = ev.piece[i];
+      lane.longest = Math.max(lane.longest, ev.end[i] - ev.start[i]);
+    });
+    lanes.set(id, lane);
+  }
+  return { gpu: g.gpu, stage: g.stage, slowest: g.slowest, exposed: g.exposed, events: ev, lanes };
+}
+
+/**
+ * A store of one step's answers, per stage: add(answer) keeps its GPUs (laid out) and its step-wide fields; missing
+ * (stages) says which of them no answer held yet (what the next request asks for, nothing more).
+ */
+export function stepStore() {
+  const gpus = new Map(); // stage -> gpuLanes
+  let head = null;
+  return {
+    add(answer) {
+      const { gpus: list, ...rest } = answer;
+      head ??= rest;
+      for (const g of list) gpus.set(g.stage, gpuLanes(g, head.pieces));
+    },
+    missing: (stages) => stages.filter((s) => !gpus.has(s)),
+    gpusOf: (stages) => stages.map((s) => gpus.get(s)).filter(Boolean),
+    get head() {
+      return head;
+    },
+    get size() {
+      return gpus.size;
+    },
+  };
+}
+
+/** The lanes drawn, in the answer's order: those any of `gpus` has events on (an empty lane is not drawn). */
+export function usedLanes(lanes, gpus) {
+  return lanes.filter((l) => gpus.some((g) => g.lanes.has(l.id)));
+}
+
+/** The first index of sorted `a` whose value is ≥ `x` (a.length when none). */
+export function lowerBound(a, x) {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The range [from, to) of `lane`'s events that overlap [t0, t1] (its events sorted by start; `longest` bounds them). */
+export function visibleRange(lane, t0, t1) {
+  const from = lowerBound(lane.start, t0 - lane.longest);
+  let to = lowerBound(lane.start, t1);
+  while (to < lane.start.length && lane.start[to] <= t1) to += 1;
+  return [from, to];
+}
+
+/** The event of `lane` under time t (the last one started before it that has not ended), or -1. */
+export function eventAt(lane, t, slack = 0) {
+  const [from, to] = visibleRange(lane, t - slack, t + slack);
+  let best = -1;
+  for (let k = from; k < to; k += 1) {
+    if (lane.start[k] <= t + slack && lane.end[k] >= t - slack) best = k;
+  }
+  return best;
+}
+
+/** How many events of `gpus` (lanes `laneIds`) overlap [t0, t1]: the count the budget is stated at. */
+export function eventsInView(gpus, laneIds, t0, t1) {
+  let n = 0;
+  for (const g of gpus) {
+    for (const id of laneIds) {
+      const lane = g.lanes.get(id);
+      if (!lane) continue;
+      const [from, to] = visibleRange(lane, t0, t1);
+      for (let k = from; k < to; k += 1) if (lane.end[k] >= t0) n += 1;
+    }
+  }
+  return n;
+}

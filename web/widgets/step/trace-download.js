@@ -1,0 +1,61 @@
+// "Download trace": the engine's own Chrome Trace Event file (`timeline` with "format": "chrome", engine/API.md) for
+// the step shown, which Perfetto UI and chrome://tracing open. Made in the page; nothing is sent anywhere.
+import { h } from '../../lib/dom.js';
+import { grouped } from '../../lib/format.js';
+
+/**
+ * The most events one file is asked for: ~190 bytes of text each as written (engine/API.md), so ~19 MB, inside the
+ * issue's 20 MB trace budget and well inside the wasm's heap. A larger step is written for the stages on screen.
+ */
+export const MOST_TRACE_EVENTS = 100_000;
+
+/**
+ * Which stages to write: every stage when their events (estimated from the stages held: events per stage alike
+ * within a schedule) stay under MOST_TRACE_EVENTS, else the stages shown, cut to fit. { stages (null: all), whole }.
+ */
+export function traceStages(pp, shown, eventsPerStage) {
+  const per = Math.max(1, eventsPerStage);
+  if (pp * per <= MOST_TRACE_EVENTS) return { stages: null, whole: true };
+  const fit = Math.max(1, Math.floor(MOST_TRACE_EVENTS / per));
+  return { stages: shown.slice(0, fit), whole: false };
+}
+
+/** Saves `text` as file `name` (an object URL, revoked after the click). */
+function save(text, name) {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/**
+ * The button. `make()` returns { text (the engine's answer), name, stages (null: all), pp } or throws an
+ * EngineError; `say(text)` reports beside it.
+ */
+export function traceButton(make, say) {
+  return h(
+    'button',
+    {
+      type: 'button',
+      name: 'download-trace',
+      class: 'tool',
+      'aria-label': 'Download this step as a Chrome trace (opens in Perfetto)',
+      onclick: () => {
+        try {
+          const t = make();
+          save(t.text, t.name);
+          say(
+            t.stages
+              ? `Saved ${t.name}: stages ${t.stages[0]}–${t.stages[t.stages.length - 1]} of ${grouped(t.pp)} (the whole step would be too large a file)`
+              : `Saved ${t.name}; open it at ui.perfetto.dev`,
+          );
+        } catch (err) {
+          say(`Could not make the trace: ${err.code === 'too_large' ? 'too many events for one file' : err.message}`);
+        }
+      },
+    },
+    'Trace (Perfetto)',
+  );
+}
