@@ -23,9 +23,18 @@ import { traceButton, traceStages } from './trace-download.js';
 import { traceImport } from './trace-import.js';
 
 class ParascopeStep extends ParascopeWidget {
+  /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
+  static takesNetwork = true;
+
   setup(body) {
     this.presets = this.enginePresets();
     this.state = readState(this, A, this.presets);
+    if (this.state.network) {
+      this.setNote(
+        'network',
+        "GPU runs are drawn on your measured network (your nccl-tests fit), not the chip's links.",
+      );
+    }
     this.store = null;
     this.frames = []; // the last draws' times (ms), for the bench (tests/bench/step-frames.mjs)
     this.build(body);

@@ -101,7 +101,7 @@ export function loadValues(inputs, parallel, step, precision = null) {
       `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
   };
   out['parascope-step'] = {
-    values: { ...stepValues(inputs, p), 'first-stage': 0 },
+    values: { ...stepValues(inputs, p), 'first-stage': 0, ...inputs.network },
     note:
       `${head} Drawn as the engine times it, one GPU per pipeline stage (its first), the stages a window at a time; ` +
       'the GPUs of one stage run alike.',

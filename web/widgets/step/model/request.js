@@ -1,5 +1,6 @@
 // The `timeline` requests the figure sends: the reader's configuration as a step request, the stages on screen, the
 // compact columns form (engine/API.md, `timeline`). Pure: no DOM, no engine call; no number here is the engine's.
+import { withNetwork } from '../../../lib/model/network.js';
 
 /**
  * The figure's starting step: GPT-3 175B on 128 A100s (80 GB), tp 8 inside a node, pp 8, two data-parallel
@@ -77,7 +78,15 @@ export function stepRequest(s) {
   if (given(s.zero)) parallel.zero = Number(s.zero);
   if (given(s.recompute)) parallel.recompute = s.recompute;
   if (given(s.schedule)) parallel.schedule = s.schedule;
-  return { op: 'step', model: s.model, hardware: s.hardware, cluster: { gpus: s.gpus }, parallel };
+  // your cluster's links ride GPU runs only: a TPU slice's chips have their own ICI
+  const network = s.gpuChips?.includes(s.hardware) ? s.network : null;
+  return {
+    op: 'step',
+    model: s.model,
+    hardware: s.hardware,
+    cluster: withNetwork({ gpus: s.gpus }, network),
+    parallel,
+  };
 }
 
 /** The `timeline` request for `stages` (indices in [0, pp)) in `format` ('columns' or 'chrome'; null: every stage). */

@@ -1,5 +1,6 @@
 // The figure's state: read from its attributes (or a permalink's or a planner row's values, read the same way) and
 // written back as attribute values. `reader` is the element's attribute reader (lib/widget-attributes.js).
+import { readNetwork } from '../../../lib/model/network.js';
 
 /** The state from `reader`'s attributes, `A` the figure's ATTRIBUTES, `presets` the engine's presets answer. */
 export function readState(reader, A, presets) {
@@ -33,6 +34,8 @@ export function readState(reader, A, presets) {
     sequenceParallel: reader.flagAttribute('sequence-parallel'),
     first: reader.intAttribute('first-stage', A['first-stage']),
     shown: reader.intAttribute('stages-shown', A['stages-shown']),
+    network: readNetwork(reader), // your cluster's links (<parascope-nccl>'s fit), or null: the chip's own
+    gpuChips: presets.hardware.filter((x) => x.kind === 'gpu').map((x) => x.id), // the chips your links can carry
   };
 }
 
@@ -55,6 +58,7 @@ export function stateValues(s) {
     'sequence-parallel': s.sequenceParallel ? 'true' : 'false',
     'first-stage': s.first,
     'stages-shown': s.shown,
+    ...s.network,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== null && v !== undefined));
 }
