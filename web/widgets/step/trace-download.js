@@ -39,7 +39,7 @@ export function traceButton(make, say) {
     'button',
     {
       type: 'button',
-      name: 'download-trace',
+      name: 'trace', // not download-*: those are the four figure exports every figure offers (export.test.mjs)
       class: 'tool',
       'aria-label': 'Download this step as a Chrome trace (opens in Perfetto)',
       onclick: () => {
