@@ -58,7 +58,7 @@ class ParascopeMemory extends ParascopeWidget {
     this.plot.addEventListener('pointermove', (e) => this.point(e));
     this.out = {
       config: h('p', { class: 'mem-config', 'data-out': 'config' }),
-      headline: h('p', { class: 'mem-headline result', 'data-out': 'headline', 'aria-live': 'polite' }),
+      headline: h('p', { class: 'memory-headline result', 'data-out': 'headline', 'aria-live': 'polite' }),
       problem: h('p', { class: 'mem-problem', 'data-out': 'problem', role: 'alert', hidden: true }),
       // what the last move bought: history, not linked state; before any move, how to read it
       buys: h(
@@ -219,7 +219,7 @@ class ParascopeMemory extends ParascopeWidget {
       ...(t ? legendParts(t) : []).map((p) =>
         h(
           'li',
-          { class: `mem-key ${p.key}`, 'data-part': p.key, 'data-value': p.bytes },
+          { class: `memory-key ${p.key}`, 'data-part': p.key, 'data-value': p.bytes },
           `${p.words} ${bytes(p.bytes)}`,
         ),
       ),

@@ -4,7 +4,7 @@ import { h } from '../../lib/dom.js';
 
 /** The legend; update(head, gpus) lists the pieces that occur on `gpus`. */
 export function stepLegend() {
-  const element = h('ul', { class: 'step-legend', 'data-out': 'legend' });
+  const element = h('ul', { class: 'lanes-legend', 'data-out': 'legend' });
   return {
     element,
     update(head, gpus) {
