@@ -11,7 +11,7 @@ import { si } from '../../lib/format.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 import { ATTRIBUTES as A } from './attributes.js';
-import { figureOf } from '../index.js';
+import { FIGURES, figureOf } from '../index.js';
 import { busbwChart } from './busbw-chart.js';
 import { EXAMPLES } from './model/examples.js';
 import { algbwText, fitText, pasteErrorText, runValues, tableTitle, tablePoints, worstMiss } from './model/fit-view.js';
@@ -227,9 +227,9 @@ class ParascopeNccl extends ParascopeWidget {
   use() {
     if (!this.answer) return;
     const values = runValues(this.answer);
-    // Every figure on the page that costs a step on a network (static takesNetwork: the MFU figure, the planner, the
-    // whole run), restarted from its own state with your links: lib/model/network.js.
-    const figures = [...document.querySelectorAll('*')].filter(
+    // Every figure on the page that costs a step on a network (static takesNetwork: the MFU figure, the step timeline,
+    // the planner, the whole run), restarted from its own state with your links: lib/model/network.js.
+    const figures = [...document.querySelectorAll(FIGURES.map(({ tag }) => tag).join(','))].filter(
       (el) => el.constructor.takesNetwork && typeof el.loadState === 'function',
     );
     for (const el of figures) el.loadState({ ...el.linkState(), ...values });
