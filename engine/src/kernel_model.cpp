@@ -32,9 +32,10 @@ constexpr double kSustainedShare2021 = 0.90;
 /// Megatron-DeepSpeed (`deepspeed`; BLOOM's runs on A100, one publication: its held-out error uses every other
 /// stack's fit): 0.725.
 constexpr double kSustainedShareDeepSpeed = 0.725;
-/// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.75 (0.675
-/// until Hopper's FlashAttention-2 was timed as PyTorch's SDPA backend runs it, engine/data/hardware.json).
-constexpr double kSustainedSharePytorch = 0.75;
+/// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.775 (0.675
+/// until Hopper's FlashAttention-2 was timed as PyTorch's SDPA backend runs it, engine/data/hardware.json; 0.75 until
+/// torchtitan's H100 runs were priced at their 500 W power limit, compute_clock).
+constexpr double kSustainedSharePytorch = 0.775;
 
 /// Host seconds per kernel issued for one local expert in Megatron-Core's dropless MoE (engine/API.md, "Experts"):
 /// the all-to-all token dispatcher copies the tokens-per-expert counts to the host (a device-to-host sync, since the
@@ -152,6 +153,20 @@ void runtime_defaults(const Hardware& hw, Efficiency& e) {
 }
 
 }  // namespace
+
+/// The SM clock, as a share of the clock the chip's efficiencies were measured at, when the cluster holds each GPU
+/// to a power limit below its board power. Dynamic power is α·C·V²·f (Hennessy & Patterson, Computer Architecture,
+/// 6th ed., Sec. 1.5) and in the DVFS range the voltage rises with the frequency, so a compute-bound kernel's
+/// dynamic draw goes as f³: under a limit P the clock falls to ((P − idle)/(board − idle))^(1/3), idle the draw
+/// that does not scale (kIdlePowerShare of the board power). Memory-bound kernels are not slowed: the limit lowers
+/// the SM clock, not HBM's. torchtitan's H100 benchmarks ran at Grand Teton's default 500 W of 700 W
+/// (benchmarks/llama3_h100_202412_torchtitan.md, asyncTP_llama3_h100_2025-06_torchtitan.md): 0.880 of the clock.
+double compute_clock(const Hardware& hw, const Cluster& cluster) {
+  const double board = hw.board_power, limit = cluster.power_limit;
+  if (board <= 0 || limit <= 0 || limit >= board) return 1.0;
+  const double idle = kIdlePowerShare * board;
+  return std::cbrt(std::max(0.0, limit - idle) / (board - idle));
+}
 
 double attention_kernel_efficiency(const Hardware& hw, std::string_view kernel) {
   const double fused = hw.attention_efficiency > 0 ? hw.attention_efficiency : Efficiency{}.flash_attention_efficiency;
@@ -296,10 +311,11 @@ double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, doubl
 double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, double tokens_per_expert, double n,
                                double k, double experts) {
   const bool fp8 = eff.precision == Precision::fp8;
-  const double peak = fp8 ? run.hardware.peak_flops_fp8 : run.hardware.peak_flops;
+  const double clock = compute_clock(run.hardware, run.cluster);
+  const double peak = (fp8 ? run.hardware.peak_flops_fp8 : run.hardware.peak_flops) * clock;
   const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
-  return gemm_efficiency(eff, fp8 ? eff.gemm_max_fp8 : eff.gemm_max, peak, hbm,
-                         {std::max(1.0, tokens_per_expert), n, k, experts}, fp8 ? 1.0 : 2.0);
+  return clock * gemm_efficiency(eff, fp8 ? eff.gemm_max_fp8 : eff.gemm_max, peak, hbm,
+                                 {std::max(1.0, tokens_per_expert), n, k, experts}, fp8 ? 1.0 : 2.0);
 }
 
 double kernels_per_layer_forward(const ModelShape& m) {
@@ -314,8 +330,9 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   const ParallelConfig& p = run.parallel;
   const Hardware& hw = run.hardware;
   const bool fp8 = eff.precision == Precision::fp8;
-  const double bf16_peak = hw.peak_flops;
-  const double peak = fp8 ? hw.peak_flops_fp8 : bf16_peak;
+  const double clock = compute_clock(hw, run.cluster);  // a power limit slows the compute-bound kernels
+  const double bf16_peak = hw.peak_flops * clock;
+  const double peak = (fp8 ? hw.peak_flops_fp8 : hw.peak_flops) * clock;
   const double ceiling = fp8 ? eff.gemm_max_fp8 : eff.gemm_max;
   const double bytes_in = fp8 ? 1.0 : 2.0;
   const double hbm = hw.memory_bandwidth * eff.memory_efficiency;
@@ -434,7 +451,8 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
 LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff) {
   const LogitsWork l = logits_work(run);
   const ModelShape& m = run.model;
-  const double peak = run.hardware.peak_flops;  // the output layer stays BF16 in FP8 recipes
+  // The output layer stays BF16 in FP8 recipes; a power limit slows it as the other GEMMs.
+  const double peak = run.hardware.peak_flops * compute_clock(run.hardware, run.cluster);
   const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
   const double t = double(run.parallel.microbatch_size) * double(m.seq) / double(run.parallel.cp);
   const GemmShape s{t, double(m.vocab) / double(run.parallel.tp), double(m.hidden)};

@@ -22,6 +22,14 @@ double sustained_share(const std::string& software);
 /// `attention_efficiency_fa2`), "triton" (FlashAttention's Triton kernel; engine/API.md, "Kernels").
 double attention_kernel_efficiency(const Hardware& hardware, std::string_view kernel);
 
+/// A GPU's idle draw as a share of its board power: an assumption (no published per-chip figure was found). The
+/// part of the draw a lower clock does not save (compute_clock), and `run`'s idle_power default.
+inline constexpr double kIdlePowerShare = 0.1;
+
+/// The SM clock under the cluster's power limit, as a share of the clock at the board power the chip's efficiencies
+/// were measured at (1 with no limit below it): ((limit − idle)/(board − idle))^(1/3) (engine/API.md, "Power limit").
+double compute_clock(const Hardware& hardware, const Cluster& cluster);
+
 /// One GEMM C[m×n] = A[m×k]·B[k×n], run `groups` times side by side in one launch (a grouped GEMM).
 struct GemmShape {
   double m = 1, n = 1, k = 1;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "json_out.hpp"
+#include "kernel_model.hpp"
 #include "ops.hpp"
 #include "parascope/model.hpp"
 #include "run_model.hpp"
@@ -29,19 +30,6 @@ constexpr double kPricePerGpuHour = 2.0;
 constexpr double kPue = 1.10;
 /// Chinchilla: ~20 training tokens per parameter (Hoffmann et al. 2022).
 constexpr double kTokensPerParam = 20.0;
-/// Idle draw as a share of full load: an assumption (no published per-chip figure found), override with idle_power.
-constexpr double kIdleShare = 0.1;
-
-/// Board power at full load (W), from the vendors' data sheets; 0 = not known (gpu_power then required).
-double preset_power(const std::string& id) {
-  if (id == "a100-40gb" || id == "a100-80gb") return 400;            // NVIDIA A100 data sheet, SXM
-  if (id == "h100-sxm" || id == "h200" || id == "h800") return 700;  // NVIDIA H100 / H200 data sheets, SXM
-  if (id == "b200") return 1000;                                     // NVIDIA HGX B200 data sheet, per GPU
-  if (id == "mi300x") return 750;                                    // AMD Instinct MI300X data sheet
-  if (id == "mi325x") return 1000;                                   // AMD Instinct MI325X data sheet
-  return 0;
-}
-
 /// `steps`, or `tokens` / tokens per step (rounded up), or Chinchilla's 20 tokens per active parameter.
 double read_steps(RequestReader& r, const StepRequest& s, json& defaults) {
   if (r.has("steps") && r.has("tokens")) {
@@ -97,15 +85,20 @@ void read_checkpoint(RequestReader& r, RunInputs& in, json& d) {
 void read_power_and_price(RequestReader& r, const StepRequest& s, RunInputs& in, json& d) {
   in.price_per_gpu_hour = with_default(r, d, "price_per_gpu_hour", kPricePerGpuHour, 0, 1e6,
                                        "DeepSeek-V3's assumed $2 per H800 GPU-hour (DeepSeek-AI 2024)");
-  const double preset = preset_power(s.run.hardware.id);
+  // Full load draws the board power, or the cluster's power limit below it (compute_clock).
+  const double board = s.run.hardware.board_power;
+  const double limit = s.run.cluster.power_limit;
+  const double preset = limit > 0 && (board <= 0 || limit < board) ? limit : board;
   if (!r.has("gpu_power") && preset <= 0) {
     refuse(code::missing_field,
            {"gpu_power is required: the engine knows no board power for hardware \"", s.run.hardware.id,
             "\" (watts per GPU at full load)"},
            "gpu_power");
   }
-  in.gpu_power = with_default(r, d, "gpu_power", preset, 1, 1e5, "the vendor's data sheet (board power, SXM)");
-  in.idle_power = with_default(r, d, "idle_power", kIdleShare * in.gpu_power, 0, in.gpu_power,
+  in.gpu_power =
+      with_default(r, d, "gpu_power", preset, 1, 1e5,
+                   preset < board ? "the cluster's power_limit" : "the vendor's data sheet (board power, SXM)");
+  in.idle_power = with_default(r, d, "idle_power", kIdlePowerShare * in.gpu_power, 0, in.gpu_power,
                                "an assumption, 10 % of gpu_power: no published idle figure was found");
   in.pue = with_default(r, d, "pue", kPue, 1, 5, "Google's fleet-wide PUE, 1.10 (2023)");
 }

@@ -123,6 +123,13 @@ Hardware read_hardware(RequestReader& r) {
   h.attention_efficiency = r.number_or("attention_efficiency", 0, 0, 1, true);
   h.attention_efficiency_fa2 = r.number_or("attention_efficiency_fa2", 0, 0, 1, true);
   h.memory_efficiency = r.number_or("memory_efficiency", 0, 0, 1, true);
+  h.board_power = r.number_or("board_power", 0, 1, 1e5);
+  h.power_limit = r.number_or("power_limit", h.board_power, 1, 1e5);
+  if (h.board_power > 0 && h.power_limit > h.board_power) {
+    refuse(code::invalid_value,
+           {r.path_of("power_limit"), " is above board_power: a GPU cannot be allowed more than its board power"},
+           r.path_of("power_limit"));
+  }
   if (r.has("fp8_block_scaling")) {
     // A list of block-scaling formats, each one the engine knows (fp8_block_format_ids), no repeats.
     const json& formats = r.value("fp8_block_scaling");
@@ -236,7 +243,9 @@ json hardware_to_json(const Hardware& h) {
                                                      {"gemm_efficiency_fp8", h.gemm_efficiency_fp8},
                                                      {"attention_efficiency", h.attention_efficiency},
                                                      {"attention_efficiency_fa2", h.attention_efficiency_fa2},
-                                                     {"memory_efficiency", h.memory_efficiency}};
+                                                     {"memory_efficiency", h.memory_efficiency},
+                                                     {"board_power", h.board_power},
+                                                     {"power_limit", h.power_limit}};
   for (const auto& [key, v] : positive) {
     if (v > 0) put(j, key, v);
   }

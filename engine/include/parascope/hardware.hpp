@@ -32,6 +32,11 @@ struct Hardware {
   double attention_efficiency = 0;  ///< newest fused attention kernel (fwd + bwd) / peak_flops (FA3/cuDNN on Hopper)
   double attention_efficiency_fa2 = 0;  ///< FlashAttention-2 (fwd + bwd) / peak_flops
   double memory_efficiency = 0;         ///< streaming kernels' share of memory_bandwidth
+  /// Watts: the board power the efficiencies above were measured at (the data sheet's, SXM), and the limit the
+  /// cluster runs the chip at (nvidia-smi -pl); 0 = not given. A limit below the board power lowers the clock of
+  /// compute-bound kernels (engine/API.md, "Power limit").
+  double board_power = 0;
+  double power_limit = 0;
   /// FP8 block-scaling formats the tensor cores take natively (`fp8_recipe` values beyond per-tensor scaling):
   /// {"mxfp8"} on Blackwell data-center GPUs, empty on Hopper (TransformerEngine's support matrix; engine/API.md).
   std::vector<std::string> fp8_block_scaling;

@@ -29,6 +29,9 @@ struct Cluster {
   double inter_latency = 0;
   std::string intra_link;  ///< e.g. "NVLink 4"
   std::string inter_link;  ///< e.g. "InfiniBand NDR 400 Gb/s"
+  /// Watts each GPU is held to (nvidia-smi -pl); default the hardware's power_limit, else its board_power; 0 = not
+  /// known (no clock loss charged). Below the board power, compute-bound kernels run at a lower clock.
+  double power_limit = 0;
   /// nccl-tests fitted per GPU count, ascending (cluster.nccl_tests): when given, a group that crosses nodes rides
   /// these instead of the inter link's rate (network_fit.hpp).
   std::vector<MeasuredNetwork> measured;
