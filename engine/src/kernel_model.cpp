@@ -81,7 +81,7 @@ constexpr double kNcclSms = 20;
 /// another without splitting, so reserved exceeds allocated. The memory model's one fitted constant: on the published
 /// peak-memory measurements (torchtitan's max_reserved, BLOOM's), validated leave-one-source-out like the GEMM share
 /// (tests/engine/loso_test.cpp; engine/API.md, "Memory").
-constexpr double kAllocatorReserve = 0.12;
+constexpr double kAllocatorReserve = 0.07;
 
 /// Output tiles cuBLAS/CUTLASS pick between on Hopper and Ampere for large BF16/FP8 GEMMs (CUTLASS's default
 /// threadblock shapes; NVIDIA Matrix Multiplication Background guide, "Tile quantization", "Wave quantization").
@@ -223,6 +223,10 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // log-softmax and its backward, keeping the bf16 logits and the per-row log-sum-exp and writing a bf16 gradient
     // (2 + 2 bytes per logit).
     e.loss_bytes_per_logit = software == "pytorch" ? 10.0 : 4.0;
+    // Its backward (eager): the saved fp32 log-softmax, nll_loss_backward's dense fp32 gradient and
+    // _log_softmax_backward_data's fp32 output at once, 12 bytes; compiled, the fused kernel's bf16 gradient beside
+    // the bf16 logits, 4 (cost_types.hpp).
+    e.loss_backward_bytes_per_logit = software == "pytorch" ? 12.0 : 4.0;
     // With tp > 1 torchtitan turns on loss_parallel (training.disable_loss_parallel false by default): the eager
     // loss runs DTensor's decomposed log-softmax, x - max and exp(x - max) alive beside the fp32 copy (+4 bytes per
     // logit); the compiled loss is one fused kernel again.

@@ -244,7 +244,9 @@ MemoryPerGpu stage_memory(const TrainingRun& run, const Efficiency& eff, const M
   // count the fp32 logits alone; with tp > 1 the vocabulary-parallel loss's own temporaries,
   // loss_parallel_extra_bytes), elsewhere, or when larger, one layer's backward workspace.
   const double tokens = double(p.microbatch_size) * double(m.seq) / double(p.cp);
-  const double per_logit = eff.loss_bytes_per_logit + (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
+  // The larger of the loss's forward and backward (loss_backward_bytes_per_logit: eager PyTorch's three fp32 tensors).
+  const double per_logit = std::max(eff.loss_bytes_per_logit, eff.loss_backward_bytes_per_logit) +
+                           (p.tp > 1 ? eff.loss_parallel_extra_bytes : 0.0);
   const double loss = moment.loss && s == p.pp - 1 ? per_logit * tokens * double(m.vocab) / double(p.tp) : 0.0;
   const double workspace = moment.backward ? act.workspace : 0.0;
   mem.peak_at_loss = loss > workspace;

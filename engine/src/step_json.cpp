@@ -52,6 +52,9 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
   e.grad_copy_bytes = r.number_or("grad_copy_bytes", e.grad_copy_bytes, 0, 16);
   e.loss_bytes_per_logit = r.number_or("loss_bytes_per_logit", e.loss_bytes_per_logit, 0, 64);
+  // A loss of the request's own (its forward bytes given) has the backward it says, unless it says otherwise.
+  const double backward = r.has("loss_bytes_per_logit") ? e.loss_bytes_per_logit : e.loss_backward_bytes_per_logit;
+  e.loss_backward_bytes_per_logit = r.number_or("loss_backward_bytes_per_logit", backward, 0, 64);
   e.loss_parallel_extra_bytes = r.number_or("loss_parallel_extra_bytes", e.loss_parallel_extra_bytes, 0, 64);
   e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
   e.fused_rmsnorm = r.boolean_or("fused_rmsnorm", e.fused_rmsnorm);

@@ -52,6 +52,13 @@ struct Efficiency {
   /// the bf16 logits to fp32 and exponentiates in place (2 + 4 = 6); PyTorch's `cross_entropy(pred.float(), …)` keeps
   /// the bf16 logits, their fp32 copy and the fp32 log-softmax it saves (2 + 4 + 4 = 10).
   double loss_bytes_per_logit = 6;
+  /// Bytes per logit alive while the loss runs backward (the transient is the larger of the two): Megatron's
+  /// cross-entropy writes its gradient in place over the saved softmax (6, as forward). PyTorch's eager
+  /// `cross_entropy(pred.float(), …)` holds three fp32 tensors there, the saved log-softmax, nll_loss's dense
+  /// gradient and log_softmax_backward's output (3 × 4 = 12), torchtitan having freed the bf16 logits (`del pred`
+  /// before backward, train.py) and the fp32 copy being needed by no backward. Default: as loss_bytes_per_logit when
+  /// a request gives that and not this.
+  double loss_backward_bytes_per_logit = 6;
   /// Bytes per logit the loss adds at its peak when tp > 1 splits the vocabulary: PyTorch's loss_parallel
   /// (torch/distributed/tensor/parallel/loss.py, `_log_softmax`) decomposes the log-softmax into element-wise ops
   /// and holds the fp32 shifted logits and exp's fp32 output beside the fp32 input, where aten's fused kernel writes
