@@ -33,7 +33,10 @@ function answers(s) {
 
 // ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
 
-/** What the figure shows: its total, the parts it stacks, the problem sentence, hints, the moment walked to. */
+/**
+ * What the figure shows: its total, the parts it stacks, the problem sentence, hints (the controls' descriptions, and
+ * how many are drawn), what the last move bought, the controls' height, the moment walked to.
+ */
 function shown(win, tag) {
   const root = win.document.querySelector(tag).shadowRoot;
   const problem = root.querySelector('[data-out="problem"]');
@@ -43,6 +46,9 @@ function shown(win, tag) {
     paths: root.querySelectorAll('.mem-part').length,
     problem: problem.hidden ? null : problem.textContent,
     hints: [...root.querySelectorAll('.hint:not([hidden])')].map((x) => x.textContent),
+    hintsDrawn: [...root.querySelectorAll('.hint:not([hidden])')].filter((x) => x.getClientRects().length).length,
+    buys: root.querySelector('.mem-buys').textContent,
+    controlsHeight: root.querySelector('.mem-controls').getBoundingClientRect().height,
     segment: root.querySelector('[data-out="moment"]').dataset.segment ?? null,
     stage: root.querySelector('input[name="stage"]').value,
     options: Object.fromEntries(
@@ -87,6 +93,9 @@ for (const name of ENGINES) {
               assert.equal(now.total, String(mine.timeline.peak.total), what);
               assert.equal(now.total, String(mine.step.memory_per_gpu.total), `${what}: step's total`);
               assert.equal(now.hints.length, 1, `${what}: the moved control says what it bought`);
+              assert.equal(now.buys, now.hints[0], `${what}: the line under the controls says it, once`);
+              assert.equal(now.hintsDrawn, 0, `${what}: not drawn again under the control`);
+              assert.equal(now.controlsHeight, first.controlsHeight, `${what}: the controls' rows keep their height`);
             }
             await page.evaluate(setControl, TAG, `select[name="${attr}"]`, original);
             assert.equal((await page.evaluate(shown, TAG)).total, first.total, `${what}: back to the start`);
