@@ -2,7 +2,7 @@
 // keys and values passed around a ring of GPUs (or all-gathered), the causal attention blocks each step computes,
 // each step's attention beside its transfer with the exposed part hatched, and what it buys and costs. Every number
 // is the engine's `context_ring` answer (engine/API.md); model/*.js turns it into what to draw and say.
-import { selectControl, sliderControl } from '../../lib/controls.js';
+import { selectControl, sliderControl, stepButtons } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
 import { EngineError } from '../../lib/engine.js';
 import { grouped, seconds } from '../../lib/format.js';
@@ -134,16 +134,12 @@ class ParascopeContext extends ParascopeWidget {
       'aria-valuemin': '1',
       'aria-keyshortcuts': 'ArrowLeft ArrowRight Home End Space',
     });
-    this.buttons = {
-      reset: h('button', { type: 'button', name: 'reset', onclick: () => this.go(0) }, '↺ Start'),
-      back: h('button', { type: 'button', name: 'back', onclick: () => this.back() }, '◀ Back'),
-      play: h(
-        'button',
-        { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() },
-        '▶ Play',
-      ),
-      forward: h('button', { type: 'button', name: 'forward', onclick: () => this.forward() }, 'Step ▶'),
-    };
+    this.buttons = stepButtons({
+      start: () => this.go(0),
+      back: () => this.back(),
+      toggle: () => this.toggle(),
+      forward: () => this.forward(),
+    });
     const key = (cls, text) => h('span', { class: `context-key ${cls}` }, text);
     const stage = h(
       'div',
