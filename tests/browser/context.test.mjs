@@ -34,7 +34,9 @@ function shown(win, tag) {
     balance: value('balance'),
     position: Number(box.getAttribute('aria-valuenow')),
     positions: Number(box.getAttribute('aria-valuemax')),
-    current: root.querySelectorAll('.context-cell.current').length,
+    // the drawing shown (the other cp's drawings are kept hidden, element.js showFigure)
+    current: root.querySelectorAll('.context-slot:not([data-off]) .context-cell.current').length,
+    drawings: root.querySelectorAll('.context-slot:not([data-off])').length,
     problem: problem.hidden ? null : problem.textContent,
     text: root.textContent,
   };
@@ -64,6 +66,7 @@ for (const name of ENGINES) {
           const b = answer({ cp });
           assert.deepEqual([s.exposed, s.balance, s.positions], [String(b.p2p.exposed_per_step), String(b.balance.zigzag_max_over_mean), cp], `cp ${cp}`);
           assert.equal(s.current, 4 * cp, 'each GPU computes its two query chunks against two key chunks');
+          assert.equal(s.drawings, 1, 'one drawing shown');
         }
         await page.evaluate(setControl, TAG, 'input[name="cp"]', CP_VALUES.indexOf(4));
         for (const [i, sequence] of SEQUENCES.entries()) {
