@@ -5,15 +5,14 @@
 // PARASCOPE_ENGINES=firefox,webkit narrows the engines.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { serve } from '../../scripts/serve.mjs';
 import { ATTRIBUTES as A } from '../../web/widgets/context/attributes.js';
 import { CP_VALUES, SEQUENCES, contextRequest } from '../../web/widgets/context/model/request.js';
 import { nodeEngine } from '../js/node-engine.mjs';
-import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
+import { launchEngine } from './engines/index.mjs';
+import { ENGINES, serveSite, browserPages, startFigure, setControl, focusOn } from './figure-suite.mjs';
 
-const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
 const DEFAULTS = Object.fromEntries(Object.entries(A).map(([k, v]) => [k, v.fallback]));
@@ -21,16 +20,6 @@ const answer = (patch) => engine.call(contextRequest(presets.models, { ...DEFAUL
 const TAG = 'parascope-context';
 
 // ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
-
-function ready(win, tag) {
-  const el = win.document.querySelector(tag);
-  return Boolean(el?.hasAttribute('data-ready'));
-}
-
-function scrollTo(win, tag) {
-  win.document.querySelector(tag).scrollIntoView({ block: 'start' });
-  return true;
-}
 
 /** What the figure shows: its facts' engine values, the stepper's position and count, the problem sentence. */
 function shown(win, tag) {
@@ -45,27 +34,12 @@ function shown(win, tag) {
     balance: value('balance'),
     position: Number(box.getAttribute('aria-valuenow')),
     positions: Number(box.getAttribute('aria-valuemax')),
-    current: root.querySelectorAll('.context-cell.current').length,
+    // the drawing shown (the other cp's drawings are kept hidden, element.js showFigure)
+    current: root.querySelectorAll('.context-slot:not([data-off]) .context-cell.current').length,
+    drawings: root.querySelectorAll('.context-slot:not([data-off])').length,
     problem: problem.hidden ? null : problem.textContent,
     text: root.textContent,
   };
-}
-
-/** Sets a slider or select the way a drag does: value, then input and change. */
-function setControl(win, tag, selector, value) {
-  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
-  el.value = String(value);
-  el.dispatchEvent(new win.Event('input', { bubbles: true }));
-  el.dispatchEvent(new win.Event('change', { bubbles: true }));
-  return el.value;
-}
-
-function focusFigure(win, tag) {
-  const shadow = win.document.querySelector(tag).shadowRoot;
-  const el = shadow.querySelector('.context-figure');
-  el.scrollIntoView({ block: 'center' });
-  el.focus();
-  return shadow.activeElement === el;
 }
 
 const moved = (win, tag, before) =>
@@ -74,38 +48,11 @@ const moved = (win, tag, before) =>
 
 // ---- the tests ----
 
-let site;
-before(async () => {
-  site = await serve({ port: 0 });
-});
-after(async () => {
-  await new Promise((resolve) => site?.server.close(resolve));
-});
+const site = serveSite();
 
 for (const name of ENGINES) {
   describe(`${name}: context parallelism step by step`, () => {
-    let browser;
-    let launchFailure;
-    before(async () => {
-      browser = await launchEngine(name).catch((err) => {
-        launchFailure = err;
-      });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    const onPage = async (path, body, size = { width: 1280, height: 1000 }) => {
-      if (!browser) throw launchFailure;
-      const page = await browser.open(`${site.url}${path}`, size);
-      try {
-        await page.evaluate(scrollTo, TAG);
-        await page.waitFor(ready, [TAG], { timeout: 60_000, what: `${TAG} to start` });
-        await body(page);
-        assert.deepEqual(await page.problems(), [], `${name}: errors in the page`);
-      } finally {
-        await page.close();
-      }
-    };
+    const onPage = browserPages(name, site, { start: TAG });
 
     test("every cp and length on the sliders shows the engine's numbers; keys walk the ring", async () => {
       await onPage('', async (page) => {
@@ -119,6 +66,7 @@ for (const name of ENGINES) {
           const b = answer({ cp });
           assert.deepEqual([s.exposed, s.balance, s.positions], [String(b.p2p.exposed_per_step), String(b.balance.zigzag_max_over_mean), cp], `cp ${cp}`);
           assert.equal(s.current, 4 * cp, 'each GPU computes its two query chunks against two key chunks');
+          assert.equal(s.drawings, 1, 'one drawing shown');
         }
         await page.evaluate(setControl, TAG, 'input[name="cp"]', CP_VALUES.indexOf(4));
         for (const [i, sequence] of SEQUENCES.entries()) {
@@ -127,7 +75,7 @@ for (const name of ENGINES) {
           const b = answer({ sequence });
           assert.deepEqual([s.exposed, s.kv], [String(b.p2p.exposed_per_step), String(b.kv_bytes)], `${sequence} tokens`);
         }
-        assert.ok(await page.evaluate(focusFigure, TAG));
+        assert.ok(await page.evaluate(focusOn, TAG, '.context-figure'));
         await page.press('ArrowRight');
         await page.waitFor(moved, [TAG, 1], { what: 'the arrow key to step the ring' });
         await page.press('End');
@@ -164,8 +112,7 @@ for (const name of ENGINES) {
           for (const width of [1280, 360]) {
             const page = await themed.open(`${site.url}#context`, { width, height: 1000 });
             try {
-              await page.evaluate(scrollTo, TAG);
-              await page.waitFor(ready, [TAG], { timeout: 60_000, what: `${TAG} to start` });
+              await startFigure(page, TAG);
               const wide = await page.evaluate((win) => win.document.documentElement.scrollWidth <= win.innerWidth + 1);
               assert.ok(wide, `${width} px: the page scrolls sideways`);
               await page.screenshot(new URL(`context-${width}-${scheme}.png`, dir).pathname);

@@ -41,14 +41,19 @@ export function onScreen(win, tag) {
   return { texts, swatches };
 }
 
-/** In the page: the texts and legend swatches of an exported SVG (the figure's boxes; an inline <svg> is copied whole). */
+/**
+ * In the page: the texts and legend swatches of an exported SVG (the figure's boxes; an inline <svg> is copied whole),
+ * and its heading (the lines above the figure) as one text.
+ */
 export function drawnIn(win, svgText) {
   const doc = new win.DOMParser().parseFromString(svgText, 'image/svg+xml');
   const texts = [...doc.querySelectorAll('svg > g > text')].filter((n) => n.closest('svg') === doc.documentElement)
     .map((n) => n.textContent);
   const swatches = [...doc.querySelectorAll('svg > g > rect')].filter((r) => Number(r.getAttribute('width')) <= 16
     && Number(r.getAttribute('height')) <= 16).length;
-  return { texts, swatches, error: doc.getElementsByTagName('parsererror').length > 0 };
+  const heading = [...doc.querySelectorAll('svg > text')].filter((n) => n.parentNode === doc.documentElement)
+    .map((n) => n.textContent).join(' ');
+  return { texts, swatches, heading, error: doc.getElementsByTagName('parsererror').length > 0 };
 }
 
 /**

@@ -219,6 +219,10 @@ for (const [name, hash] of Object.entries(SCREEN_CASES)) {
       const svg = await download(page, widget, 'svg');
       const drawn = await page.evaluate(`(${drawnIn})(window, ${JSON.stringify(svg.bytes.toString('utf8'))})`);
       assert.deepEqual(exportMismatches(screen, drawn), []);
+      // The heading above the figure never says again a sentence the figure shows (its headline, its summary).
+      for (const said of screen.texts.filter((x) => x.length >= 30)) {
+        assert.ok(!drawn.heading.includes(said), `the heading "${drawn.heading}" repeats "${said}"`);
+      }
       if (name === 'ring') assert.match(svg.name, /-inter-/, 'named after the link the ring runs on');
       if (name === 'planner') {
         const ranks = await page.evaluate((el) => el.shadowRoot.querySelectorAll('tr[data-rank] .planner-load').length, await widget.elementHandle());

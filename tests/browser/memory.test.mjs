@@ -4,34 +4,22 @@
 // readers, and the control that moved says what it bought; the stage picker draws the engine's timeline of that
 // stage; the arrow keys walk the step on the chart; a link opens its state. PARASCOPE_ENGINES narrows the engines.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { serve } from '../../scripts/serve.mjs';
 import { ATTRIBUTES } from '../../web/widgets/memory/attributes.js';
 import { CONTROLS } from '../../web/widgets/memory/model/choices.js';
 import { stepRequest, timelineRequest } from '../../web/widgets/memory/model/request.js';
 import { readState } from '../../web/widgets/memory/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
-import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
+import { ENGINES, serveSite, browserPages, attributeReader, setControl, focusOn } from './figure-suite.mjs';
 
-const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
 const TAG = 'parascope-memory';
 
 /** The figure's state from attribute values, as the element reads them (defaults where none is given). */
 function stateFrom(values) {
-  const raw = (n) => (n in values && values[n] !== null ? String(values[n]) : null);
-  return readState(
-    {
-      rawAttribute: raw,
-      flagAttribute: (n) => raw(n) !== null && raw(n) !== 'false',
-      intAttribute: (n, { fallback }) => (raw(n) === null ? fallback : Number(raw(n))),
-      choiceAttribute: (n, allowed, fallback) => (raw(n) !== null && allowed.includes(raw(n)) ? raw(n) : fallback),
-    },
-    ATTRIBUTES,
-    presets,
-  );
+  return readState(attributeReader(values), ATTRIBUTES, presets);
 }
 
 /** The engine's answers for a state, in node: { step, timeline } or { refused }. */
@@ -45,16 +33,10 @@ function answers(s) {
 
 // ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
 
-function ready(win, tag) {
-  return Boolean(win.document.querySelector(tag)?.hasAttribute('data-ready'));
-}
-
-function scrollTo(win, tag) {
-  win.document.querySelector(tag).scrollIntoView({ block: 'start' });
-  return true;
-}
-
-/** What the figure shows: its total, the parts it stacks, the problem sentence, hints, the moment walked to. */
+/**
+ * What the figure shows: its total, the parts it stacks, the problem sentence, hints (the controls' descriptions, and
+ * how many are drawn), what the last move bought, the controls' height, the moment walked to.
+ */
 function shown(win, tag) {
   const root = win.document.querySelector(tag).shadowRoot;
   const problem = root.querySelector('[data-out="problem"]');
@@ -64,6 +46,9 @@ function shown(win, tag) {
     paths: root.querySelectorAll('.mem-part').length,
     problem: problem.hidden ? null : problem.textContent,
     hints: [...root.querySelectorAll('.hint:not([hidden])')].map((x) => x.textContent),
+    hintsDrawn: [...root.querySelectorAll('.hint:not([hidden])')].filter((x) => x.getClientRects().length).length,
+    buys: root.querySelector('.mem-buys').textContent,
+    controlsHeight: root.querySelector('.mem-controls').getBoundingClientRect().height,
     segment: root.querySelector('[data-out="moment"]').dataset.segment ?? null,
     stage: root.querySelector('input[name="stage"]').value,
     options: Object.fromEntries(
@@ -73,57 +58,13 @@ function shown(win, tag) {
   };
 }
 
-/** Sets a select or slider as a reader does: value, then input and change. */
-function setControl(win, tag, selector, value) {
-  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
-  el.value = String(value);
-  el.dispatchEvent(new win.Event('input', { bubbles: true }));
-  el.dispatchEvent(new win.Event('change', { bubbles: true }));
-  return el.value;
-}
-
-function focusChart(win, tag) {
-  const root = win.document.querySelector(tag).shadowRoot;
-  const el = root.querySelector('.mem-plot');
-  el.scrollIntoView({ block: 'center' });
-  el.focus();
-  return root.activeElement === el;
-}
-
 // ---- the tests ----
 
-let site;
-before(async () => {
-  site = await serve({ port: 0 });
-});
-after(async () => {
-  await new Promise((resolve) => site?.server.close(resolve));
-});
+const site = serveSite();
 
 for (const name of ENGINES) {
   describe(`${name}: one GPU's memory through one step`, () => {
-    let browser;
-    let launchFailure;
-    before(async () => {
-      browser = await launchEngine(name).catch((err) => {
-        launchFailure = err;
-      });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    const onPage = async (path, body, size = { width: 1280, height: 1000 }) => {
-      if (!browser) throw launchFailure;
-      const page = await browser.open(`${site.url}${path}`, size);
-      try {
-        await page.evaluate(scrollTo, TAG);
-        await page.waitFor(ready, [TAG], { timeout: 60_000, what: 'the memory figure to start' });
-        await body(page);
-        assert.deepEqual(await page.problems(), [], `${name}: errors in the page`);
-      } finally {
-        await page.close();
-      }
-    };
+    const onPage = browserPages(name, site, { start: TAG, what: 'the memory figure to start' });
 
     test("the total is step's memory_per_gpu.total, and every option of every control is the engine's", async () => {
       await onPage('', async (page) => {
@@ -152,6 +93,9 @@ for (const name of ENGINES) {
               assert.equal(now.total, String(mine.timeline.peak.total), what);
               assert.equal(now.total, String(mine.step.memory_per_gpu.total), `${what}: step's total`);
               assert.equal(now.hints.length, 1, `${what}: the moved control says what it bought`);
+              assert.equal(now.buys, now.hints[0], `${what}: the line under the controls says it, once`);
+              assert.equal(now.hintsDrawn, 0, `${what}: not drawn again under the control`);
+              assert.equal(now.controlsHeight, first.controlsHeight, `${what}: the controls' rows keep their height`);
             }
             await page.evaluate(setControl, TAG, `select[name="${attr}"]`, original);
             assert.equal((await page.evaluate(shown, TAG)).total, first.total, `${what}: back to the start`);
@@ -168,7 +112,7 @@ for (const name of ENGINES) {
         const mine = answers({ ...stateFrom({}), stage: 5 });
         assert.equal(five.total, String(mine.timeline.peak.total));
         assert.equal(five.stage, '5');
-        assert.ok(await page.evaluate(focusChart, TAG), 'the chart takes focus');
+        assert.ok(await page.evaluate(focusOn, TAG, '.mem-plot'), 'the chart takes focus');
         const at = five.segment;
         await page.press('ArrowRight');
         await page.waitFor((win, tag, s) => win.document.querySelector(tag).shadowRoot

@@ -5,32 +5,22 @@
 // figure and its permalink. PARASCOPE_ENGINES=firefox,webkit narrows the engines.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { serve } from '../../scripts/serve.mjs';
 import { ATTRIBUTES } from '../../web/widgets/run/attributes.js';
 import { runValues } from '../../web/widgets/nccl/model/fit-view.js';
 import { RATE_STEPS, rateAt, runRequest } from '../../web/widgets/run/model/request.js';
 import { readState } from '../../web/widgets/run/model/state.js';
 import { nodePlannerEngine } from '../js/node-engine.mjs';
-import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
+import { ENGINES, serveSite, browserPages, startFigure, attributeReader, setControl, focusOn } from './figure-suite.mjs';
 
-const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
 const engine = await nodePlannerEngine();
 const presets = engine.call({ op: 'presets' });
 const fixture = (name) => readFileSync(new URL(`../fixtures/nccl-tests/${name}`, import.meta.url), 'utf8');
 
 /** The figure's state from attribute values, as the element reads them (defaults where none is given). */
 function stateFrom(values) {
-  const raw = (n) => (n in values ? String(values[n]) : null);
-  const reader = {
-    rawAttribute: raw,
-    flagAttribute: (n) => raw(n) !== null && raw(n) !== 'false',
-    intAttribute: (n, { fallback }) => (raw(n) === null ? fallback : Number(raw(n))),
-    numberAttribute: (n, { fallback }) => (raw(n) === null ? fallback : Number(raw(n))),
-    choiceAttribute: (n, allowed, fallback) => (allowed.includes(raw(n)) ? raw(n) : fallback),
-  };
-  return readState(reader, ATTRIBUTES, presets);
+  return readState(attributeReader(values), ATTRIBUTES, presets);
 }
 const reference = engine.call(runRequest(stateFrom({}))).failures.rate_per_gpu_hour;
 
@@ -39,11 +29,6 @@ const reference = engine.call(runRequest(stateFrom({}))).failures.rate_per_gpu_h
 function ready(win, tag) {
   const el = win.document.querySelector(tag);
   return Boolean(el?.hasAttribute('data-ready') && !el.hasAttribute('data-loading'));
-}
-
-function scrollTo(win, tag) {
-  win.document.querySelector(tag).scrollIntoView({ block: 'start' });
-  return true;
 }
 
 /** What the run figure shows: the scale slider's position and count, the goodput, days and the problem sentence. */
@@ -62,23 +47,6 @@ function runShown(win) {
     problem: problem.hidden ? null : problem.textContent,
     config: root.querySelector('[data-out="config"]').textContent,
   };
-}
-
-/** Sets a slider or select of `tag` the way a drag does: value, then input and change. */
-function setControl(win, tag, selector, value) {
-  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
-  el.value = String(value);
-  el.dispatchEvent(new win.Event('input', { bubbles: true }));
-  el.dispatchEvent(new win.Event('change', { bubbles: true }));
-  return el.value;
-}
-
-function focusOn(win, tag, selector) {
-  const shadow = win.document.querySelector(tag).shadowRoot;
-  const el = shadow.querySelector(selector);
-  el.scrollIntoView({ block: 'center' });
-  el.focus();
-  return shadow.activeElement === el;
 }
 
 /** Types `text` into the nccl figure's box (one input event, as a paste) and waits for nothing. */
@@ -116,38 +84,12 @@ function hash(win) {
 
 // ---- the tests ----
 
-let site;
-before(async () => {
-  site = await serve({ port: 0 });
-});
-after(async () => {
-  await new Promise((resolve) => site?.server.close(resolve));
-});
+const site = serveSite();
 
 for (const name of ENGINES) {
   describe(`${name}: the whole run and your cluster's network`, () => {
-    let browser;
-    let launchFailure;
-    before(async () => {
-      browser = await launchEngine(name).catch((err) => { launchFailure = err; });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    const onPage = async (path, body, size = { width: 1280, height: 1000 }) => {
-      if (!browser) throw launchFailure;
-      const page = await browser.open(`${site.url}${path}`, size);
-      try {
-        await body(page);
-        assert.deepEqual(await page.problems(), [], `${name}: errors in the page`);
-      } finally {
-        await page.close();
-      }
-    };
-    const start = async (page, tag) => {
-      await page.evaluate(scrollTo, tag);
-      await page.waitFor(ready, [tag], { timeout: 60_000, what: `${tag} to start` });
-    };
+    const onPage = browserPages(name, site);
+    const start = (page, tag) => startFigure(page, tag, { isReady: ready });
 
     test('every GPU count and failure rate on the sliders shows the engine\'s answer for that run', async () => {
       await onPage('', async (page) => {

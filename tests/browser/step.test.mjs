@@ -3,33 +3,23 @@
 // only the stages on screen are asked for; keys, the wheel and a drag move the window; pointing at an event reads its
 // numbers; the Chrome trace download is the engine's file; 360 px fits. PARASCOPE_ENGINES=firefox,webkit narrows.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { serve } from '../../scripts/serve.mjs';
 import { ATTRIBUTES } from '../../web/widgets/step/attributes.js';
 import { readFileSync } from 'node:fs';
 import { traceStep } from '../../web/widgets/step/model/kineto.js';
 import { timelineRequest } from '../../web/widgets/step/model/request.js';
 import { readState } from '../../web/widgets/step/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
-import { ENGINE_NAMES, launchEngine } from './engines/index.mjs';
+import { ENGINES, serveSite, browserPages, startFigure, attributeReader, ready, setControl, focusOn } from './figure-suite.mjs';
 
-const ENGINES = process.env.PARASCOPE_ENGINES ? process.env.PARASCOPE_ENGINES.split(',') : ENGINE_NAMES;
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
 const TAG = 'parascope-step';
 
 /** The figure's state from attribute values, as the element reads them (defaults where none is given). */
 function stateFrom(values) {
-  const raw = (n) => (n in values && values[n] !== null ? String(values[n]) : null);
-  const reader = {
-    rawAttribute: raw,
-    flagAttribute: (n) => raw(n) !== null && raw(n) !== 'false',
-    intAttribute: (n, { fallback }) => (raw(n) === null ? fallback : Number(raw(n))),
-    numberAttribute: (n, { fallback }) => (raw(n) === null ? fallback : Number(raw(n))),
-    choiceAttribute: (n, allowed, fallback) => (allowed.includes(raw(n)) ? raw(n) : fallback),
-  };
-  return readState(reader, ATTRIBUTES, presets);
+  return readState(attributeReader(values), ATTRIBUTES, presets);
 }
 
 /** The engine's answer (or refusal) for what the figure shows: its link state, the stages it draws. */
@@ -44,15 +34,6 @@ function expected(shown) {
 }
 
 // ---- page functions (sent as source text: they see only their arguments; `win` is the page's window) ----
-
-function ready(win, tag) {
-  return Boolean(win.document.querySelector(tag)?.hasAttribute('data-ready'));
-}
-
-function scrollTo(win, tag) {
-  win.document.querySelector(tag).scrollIntoView({ block: 'start' });
-  return true;
-}
 
 /** What the figure shows: its state, the stages drawn, the step time, the problem sentence, the window in view. */
 function shown(win, tag) {
@@ -80,22 +61,6 @@ function options(win, tag) {
   return Object.fromEntries(
     [...root.querySelectorAll('.step-controls select')].map((s) => [s.name, [...s.options].map((o) => o.value)]),
   );
-}
-
-function setControl(win, tag, selector, value) {
-  const el = win.document.querySelector(tag).shadowRoot.querySelector(selector);
-  el.value = String(value);
-  el.dispatchEvent(new win.Event('input', { bubbles: true }));
-  el.dispatchEvent(new win.Event('change', { bubbles: true }));
-  return el.value;
-}
-
-function focusChart(win, tag) {
-  const root = win.document.querySelector(tag).shadowRoot;
-  const chart = root.querySelector('[data-out="chart"]');
-  chart.scrollIntoView({ block: 'center' });
-  chart.focus();
-  return root.activeElement === chart;
 }
 
 /** Dispatches pointer or wheel events on the canvas at fractions (fx, fy) of its box. */
@@ -155,41 +120,15 @@ function imported(win, tag) {
 
 // ---- the tests ----
 
-let site;
-before(async () => {
-  site = await serve({ port: 0 });
-});
-after(async () => {
-  await new Promise((resolve) => site?.server.close(resolve));
-});
+const site = serveSite();
 
 const viewOf = (s) => s.view.split(' ').map(Number);
 
 for (const name of ENGINES) {
   describe(`${name}: one step, as a profiler would show it`, () => {
-    let browser;
-    let launchFailure;
-    before(async () => {
-      browser = await launchEngine(name).catch((err) => {
-        launchFailure = err;
-      });
-    });
-    after(async () => {
-      await browser?.close();
-    });
-    const onPage = async (path, body, size = { width: 1280, height: 1000 }) => {
-      if (!browser) throw launchFailure;
-      const page = await browser.open(`${site.url}${path}`, size);
-      try {
-        await body(page);
-        assert.deepEqual(await page.problems(), [], `${name}: errors in the page`);
-      } finally {
-        await page.close();
-      }
-    };
+    const onPage = browserPages(name, site);
     const start = async (page) => {
-      await page.evaluate(scrollTo, TAG);
-      await page.waitFor(ready, [TAG], { timeout: 60_000, what: `${TAG} to start` });
+      await startFigure(page, TAG);
       return page.waitFor(
         (win, tag) => win.document.querySelector(tag).shadowRoot.querySelector('[data-out="chart"]').dataset.view,
         [TAG],
@@ -272,7 +211,7 @@ for (const name of ENGINES) {
         s = await page.evaluate(shown, TAG);
         assert.deepEqual(s.stages, [12, 13, 14, 15]);
         assert.equal(s.state['first-stage'], 12);
-        assert.ok(await page.evaluate(focusChart, TAG), 'the chart takes focus');
+        assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'), 'the chart takes focus');
         await page.press('ArrowUp');
         await page.waitFor(
           (win, tag) =>
@@ -299,7 +238,7 @@ for (const name of ENGINES) {
         await start(page);
         const whole = viewOf(await page.evaluate(shown, TAG));
         assert.equal(whole[0], 0);
-        assert.ok(await page.evaluate(focusChart, TAG));
+        assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
         let before = await keyOf(page);
         await page.press('+');
         await settled(page, before);
@@ -334,7 +273,7 @@ for (const name of ENGINES) {
         const readout = (await page.evaluate(shown, TAG)).readout;
         assert.match(readout, /^GPU 0 · stage 0, compute stream: .+ ms/);
         // the keys read the events too: ] the next on the row, . the same time a row below
-        assert.ok(await page.evaluate(focusChart, TAG));
+        assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
         await page.press(']');
         const next = (await page.evaluate(shown, TAG)).readout;
         assert.match(next, /^GPU 0 · stage 0, compute stream: /);

@@ -1,6 +1,6 @@
 // Labelled form controls for widgets: select, number field, range slider. `input` while dragging, `change` on commit.
 // Each control has a hint line under it: hint(text) explains there, next to the control, why its value moved or what
-// it needs; hint('') hides it.
+// it needs; hint('') hides it. Also the step-by-step buttons of the figures that are walked (stepButtons).
 import { h } from './dom.js';
 
 /** The hint line of a control and its setter. */
@@ -105,5 +105,15 @@ export function sliderControl({ label, value, min, max, step = 1, onInput, onCha
     input,
     hint,
     set,
+  };
+}
+
+/** The buttons of a figure walked step by step (ring, context): to the start, one back, play/pause, one forward. */
+export function stepButtons({ start, back, toggle, forward }) {
+  return {
+    reset: h('button', { type: 'button', name: 'reset', onclick: start }, '↺ Start'),
+    back: h('button', { type: 'button', name: 'back', onclick: back }, '◀ Back'),
+    play: h('button', { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: toggle }, '▶ Play'),
+    forward: h('button', { type: 'button', name: 'forward', onclick: forward }, 'Step ▶'),
   };
 }

@@ -1,6 +1,7 @@
 // The figure as shown, as a standalone SVG document: the boxes, text and inline SVG inside a widget's body (controls
 // and tools left out), with the computed fonts and colours written on each element, so it opens the same anywhere
 // (browsers, Inkscape) without the page's CSS. A canvas is replaced by the vector drawing its widget supplies.
+import { exportHeading } from './model/export-heading.js';
 const NS = 'http://www.w3.org/2000/svg';
 // Controls are left out; a button inside a table cell (the planner's rank) is the figure's text and stays.
 const SKIP =
@@ -206,14 +207,15 @@ function markerRect(node, origin) {
 }
 
 /**
- * The SVG document (an <svg> element, detached) of `root` as it stands. `title` is written above the figure and as
- * its <title>; `vector(canvas, box)` returns the <svg> to put in place of a canvas (or null: the canvas's pixels).
+ * The SVG document (an <svg> element, detached) of `root` as it stands. `title` is its <title>, and is written above
+ * the figure less what the figure's own headline already says (model/export-heading.js); `vector(canvas, box)` returns the <svg> to put in place of a canvas (or null: the canvas's pixels).
  */
 export function figureSvg(root, { title, vector = () => null, background }) {
   const origin = root.getBoundingClientRect();
   const rootStyle = getComputedStyle(root);
   const body = el('g', {});
   const items = []; // every drawn node with its vertical extent, to close the bands left by the controls
+  const shown = []; // the text of every element drawn: the heading leaves out what the figure says itself
   const add = (node, top, bottom) => {
     body.append(node);
     items.push({ node, top, bottom });
@@ -245,6 +247,7 @@ export function figureSvg(root, { title, vector = () => null, background }) {
         continue;
       }
       if (cs.visibility === 'visible') {
+        shown.push(child.textContent);
         for (const shape of boxRect(child, cs, origin) ?? []) add(shape, box.y, box.y + box.height);
         const mark = markerRect(child, origin);
         if (mark)
@@ -264,8 +267,9 @@ export function figureSvg(root, { title, vector = () => null, background }) {
     item.node.removeAttribute('data-bottom');
   }
   const width = Math.ceil(origin.width) + 2 * PAD;
-  const lines = wrap(title, Math.max(20, Math.floor((width - 2 * PAD) / 9.2)));
-  const head = PAD + lines.length * 20 + 8;
+  const heading = exportHeading(title, shown);
+  const lines = heading ? wrap(heading, Math.max(20, Math.floor((width - 2 * PAD) / 9.2))) : [];
+  const head = lines.length ? PAD + lines.length * 20 + 8 : PAD;
   const height = Math.ceil(Math.max(0, ...items.map((i) => i.bottom)) - shift) + head + PAD;
   const out = el('svg', {
     xmlns: NS,

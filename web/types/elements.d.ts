@@ -1,6 +1,6 @@
 // Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs
 // checks it; UPDATE=1 rewrites it). The attributes of each parascope element, for editors and JSX.
-import type { Attention, HardwareId, ModelId, PlanObjective, Recompute, ScheduleId, ZeroStage } from './engine.js';
+import type { Attention, HardwareId, ModelId, PlanObjective, Precision, Recompute, ScheduleId, ZeroStage } from './engine.js';
 
 /** <parascope-axes>: One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends. */
 export interface ParascopeAxesAttributes {
@@ -190,7 +190,7 @@ export interface ParascopeStepAttributes {
   'permalink'?: string;
 }
 
-/** <parascope-memory>: undefined */
+/** <parascope-memory>: One GPU's memory through one training step, part by part, its peak against the chip's capacity. */
 export interface ParascopeMemoryAttributes {
   /** model preset. one of the engine's model presets; default llama3-70b. */
   'model'?: ModelId;
@@ -223,7 +223,7 @@ export interface ParascopeMemoryAttributes {
   /** ZeRO 3 / FSDP: free gathered weights after each forward. true, false; default the engine's (true without a pipeline, false with one). */
   'reshard'?: 'true' | 'false';
   /** precision of the weight GEMMs. one of the engine's precisions; default the engine's. */
-  'precision'?: undefined;
+  'precision'?: Precision;
   /** sequence parallelism. true, false; default true. */
   'sequence-parallel'?: 'true' | 'false';
   /** the pipeline stage drawn. 0 to 1,000,000, whole; default the most loaded. */
@@ -274,7 +274,7 @@ export interface ParascopePlannerAttributes {
   'permalink'?: string;
 }
 
-/** <parascope-run>: undefined */
+/** <parascope-run>: A whole training run on a chosen split: days, failures, checkpoints, goodput, energy and cost as GPUs grow. */
 export interface ParascopeRunAttributes {
   /** model preset. one of the engine's model presets; default llama3-405b. */
   'model'?: ModelId;
@@ -334,7 +334,7 @@ export interface ParascopeRunAttributes {
   'permalink'?: string;
 }
 
-/** <parascope-nccl>: undefined */
+/** <parascope-nccl>: Your cluster's nccl-tests output fitted to the engine's link model, measured against modelled bus bandwidth. */
 export interface ParascopeNcclAttributes {
   /** the published nccl-tests output shown until the reader pastes their own (none: an empty box). h200-2x8, a100-1x8, none; default h200-2x8. */
   'example'?: 'h200-2x8' | 'a100-1x8' | 'none';

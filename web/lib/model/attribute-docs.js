@@ -3,7 +3,8 @@
 // checks both files against these (UPDATE=1 rewrites them). Pure.
 import { ATTRIBUTES, defaultText, presetValues, rangeText } from './attributes.js';
 
-const ABOUT = {
+/** Each element's one-line description, by tag: every element in ATTRIBUTES needs one (aboutOf). */
+export const ABOUT = {
   'parascope-axes': 'One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends.',
   'parascope-context':
     'Context parallelism step by step: zig-zag chunks, keys and values around a ring, what the link leaves exposed.',
@@ -14,15 +15,31 @@ const ABOUT = {
   'parascope-step': "One training step per GPU and stream, as a profiler would show it, from the engine's cost model.",
   'parascope-track':
     'Every published run the engine was checked on, predicted against measured, with its error per publication.',
+  'parascope-memory': "One GPU's memory through one training step, part by part, its peak against the chip's capacity.",
   'parascope-planner':
     'The configurations of a model on a cluster that fit in memory, ranked by predicted MFU, searched in a worker.',
+  'parascope-run':
+    'A whole training run on a chosen split: days, failures, checkpoints, goodput, energy and cost as GPUs grow.',
+  'parascope-nccl':
+    "Your cluster's nccl-tests output fitted to the engine's link model, measured against modelled bus bandwidth.",
 };
+
+/** The one-line description of element `tag` (ABOUT); a tag without one stops the generator rather than print it blank. */
+export function aboutOf(tag, about = ABOUT) {
+  if (typeof about[tag] !== 'string' || !about[tag].trim()) {
+    throw new Error(`<${tag}> has no description: add one to ABOUT in web/lib/model/attribute-docs.js`);
+  }
+  return about[tag];
+}
 
 /** The TypeScript type of an attribute's value (as written in HTML: text). */
 function valueType(spec) {
   if (spec.kind === 'flag') return "boolean | '' | 'true' | 'false'";
   if (spec.choices) return spec.choices.map((c) => `'${c}'`).join(' | ');
-  if (spec.engine) return ENGINE_TYPES[spec.engine];
+  if (spec.engine) {
+    if (!ENGINE_TYPES[spec.engine]) throw new Error(`the engine list "${spec.engine}" has no type in ENGINE_TYPES`);
+    return ENGINE_TYPES[spec.engine];
+  }
   if (spec.kind === 'int' || spec.kind === 'number') return 'number | `${number}`';
   return 'string';
 }
@@ -34,14 +51,15 @@ const ENGINE_TYPES = {
   schedules: 'ScheduleId',
   recompute: 'Recompute',
   zero: '`${ZeroStage}`',
+  precisions: 'Precision',
   attention: 'Attention',
   plan_objectives: 'PlanObjective',
 };
 
 const pascal = (tag) => tag.replace(/(^|-)(\w)/g, (_m, _d, c) => c.toUpperCase());
 
-/** types/elements.d.ts */
-export function elementTypes() {
+/** types/elements.d.ts (`about`: the descriptions, ABOUT unless a test gives others). */
+export function elementTypes(about = ABOUT) {
   const lines = [
     '// Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs',
     '// checks it; UPDATE=1 rewrites it). The attributes of each parascope element, for editors and JSX.',
@@ -49,7 +67,7 @@ export function elementTypes() {
     '',
   ];
   for (const [tag, attributes] of Object.entries(ATTRIBUTES)) {
-    lines.push(`/** <${tag}>: ${ABOUT[tag]} */`, `export interface ${pascal(tag)}Attributes {`);
+    lines.push(`/** <${tag}>: ${aboutOf(tag, about)} */`, `export interface ${pascal(tag)}Attributes {`);
     for (const [name, spec] of Object.entries(attributes)) {
       lines.push(`  /** ${spec.about}. ${rangeText(spec)}; default ${defaultText(spec)}. */`);
       lines.push(`  '${name}'?: ${valueType(spec)};`);
@@ -111,8 +129,8 @@ function tagMaps() {
   ];
 }
 
-/** types/html-custom-data.json (VS Code's "html.customData" format). */
-export function customData(presets = null) {
+/** types/html-custom-data.json (VS Code's "html.customData" format; `about` as for elementTypes). */
+export function customData(presets = null, about = ABOUT) {
   const values = (spec) => {
     const list = spec.choices ?? (spec.engine && presets ? presetValues(presets, spec.engine) : null);
     return list ? { values: list.map((name) => ({ name })) } : {};
@@ -121,7 +139,7 @@ export function customData(presets = null) {
     version: 1.1,
     tags: Object.entries(ATTRIBUTES).map(([tag, attributes]) => ({
       name: tag,
-      description: ABOUT[tag],
+      description: aboutOf(tag, about),
       attributes: Object.entries(attributes).map(([name, spec]) => ({
         name,
         description: `${spec.about}. ${rangeText(spec)}; default ${defaultText(spec)}.`,

@@ -5,7 +5,8 @@ import { selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
 import { scheduleChoices } from '../../lib/model/engine-lists.js';
 import { GANTT_LAYOUT, drawGantt, opAt, stageOfOp } from './gantt.js';
-import { chartColours, parseColour } from './model/colours.js';
+import { chartColours } from './model/colours.js';
+import { canvasColours } from '../../lib/canvas-colours.js';
 import { engineCheck, settle } from './model/rules.js';
 import { OPS_FORMAT } from './model/request.js';
 import { ATTRIBUTES as A } from './attributes.js';
@@ -369,16 +370,9 @@ class ParascopeBubble extends ParascopeWidget {
 
   /** The palette as the chart paints it (CSS custom properties resolved on the widget, so a theme change follows). */
   #readColours() {
-    const style = getComputedStyle(this.root);
-    const probe = this.canvas.getContext('2d');
-    const resolve = (name) => {
-      // a canvas normalises any CSS colour to #rrggbb or rgba()
-      probe.fillStyle = '#000';
-      probe.fillStyle = style.getPropertyValue(name).trim() || '#000';
-      return parseColour(probe.fillStyle) ?? [0, 0, 0];
-    };
-    const palette = Object.fromEntries(Object.entries(CHART_VARIABLES).map(([k, name]) => [k, resolve(name)]));
-    palette.fg = parseColour(style.color) ?? [0, 0, 0];
+    const colours = canvasColours(this.root, this.canvas);
+    const palette = Object.fromEntries(Object.entries(CHART_VARIABLES).map(([k, name]) => [k, colours.of(name)]));
+    palette.fg = colours.fg;
     return chartColours(palette);
   }
 

@@ -2,7 +2,7 @@
 // keys and values passed around a ring of GPUs (or all-gathered), the causal attention blocks each step computes,
 // each step's attention beside its transfer with the exposed part hatched, and what it buys and costs. Every number
 // is the engine's `context_ring` answer (engine/API.md); model/*.js turns it into what to draw and say.
-import { selectControl, sliderControl } from '../../lib/controls.js';
+import { selectControl, sliderControl, stepButtons } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
 import { EngineError } from '../../lib/engine.js';
 import { grouped, seconds } from '../../lib/format.js';
@@ -134,16 +134,12 @@ class ParascopeContext extends ParascopeWidget {
       'aria-valuemin': '1',
       'aria-keyshortcuts': 'ArrowLeft ArrowRight Home End Space',
     });
-    this.buttons = {
-      reset: h('button', { type: 'button', name: 'reset', onclick: () => this.go(0) }, '↺ Start'),
-      back: h('button', { type: 'button', name: 'back', onclick: () => this.back() }, '◀ Back'),
-      play: h(
-        'button',
-        { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() },
-        '▶ Play',
-      ),
-      forward: h('button', { type: 'button', name: 'forward', onclick: () => this.forward() }, 'Step ▶'),
-    };
+    this.buttons = stepButtons({
+      start: () => this.go(0),
+      back: () => this.back(),
+      toggle: () => this.toggle(),
+      forward: () => this.forward(),
+    });
     const key = (cls, text) => h('span', { class: `context-key ${cls}` }, text);
     const stage = h(
       'div',
@@ -241,17 +237,7 @@ class ParascopeContext extends ParascopeWidget {
       this.announce(this.out.problem.textContent);
       return;
     }
-    if (this.figureCp !== answer.cp) {
-      // One drawing per cp, kept: a cp slider moving back and forth swaps drawings instead of rebuilding 4cp² blocks.
-      if (!this.figures.has(answer.cp)) {
-        const figure = contextFigure(answer.cp);
-        figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
-        this.figures.set(answer.cp, figure);
-      }
-      this.figure = this.figures.get(answer.cp);
-      this.figureBox.replaceChildren(this.figure.element);
-      this.figureCp = answer.cp;
-    }
+    if (this.figureCp !== answer.cp) this.showFigure(answer.cp);
     const names = {
       model: this.names.model.get(this.state.model),
       hardware: this.names.hardware.get(this.state.hardware),
@@ -261,6 +247,24 @@ class ParascopeContext extends ParascopeWidget {
     this.drawCharts(answer);
     this.render();
     this.announce(this.out.summary.textContent);
+  }
+
+  /**
+   * Shows the drawing for `cp`. One drawing per cp, made once and kept in place, the others hidden with their layout
+   * kept (context.css, .context-slot): a cp slider moving back and forth shows another drawing instead of building
+   * or laying out its 4cp² blocks again (tests/bench/context.bench.mjs).
+   */
+  showFigure(cp) {
+    if (!this.figures.has(cp)) {
+      const figure = contextFigure(cp);
+      figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
+      figure.slot = h('div', { class: 'context-slot' }, figure.element);
+      this.figures.set(cp, figure);
+      this.figureBox.append(figure.slot);
+    }
+    for (const [other, figure] of this.figures) figure.slot.toggleAttribute('data-off', other !== cp);
+    this.figure = this.figures.get(cp);
+    this.figureCp = cp;
   }
 
   /** The facts panel: its rows made once, their words and values rewritten on each change. */

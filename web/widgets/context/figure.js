@@ -1,6 +1,7 @@
 // The context figure as SVG, drawn from model/layout.js: the sequence bar, the ring strip of GPUs with the keys and
 // values each holds (chips that travel to the next GPU), and the causal attention matrix filling in step by step.
 import { svg } from '../../lib/dom.js';
+import { tween } from '../../lib/tween.js';
 import { FONT, VIEW_H, VIEW_W, chipAt, contextLayout } from './model/layout.js';
 
 /** A layout box { x, y, w, h } as SVG rect attributes. */
@@ -61,8 +62,7 @@ export function contextFigure(cp) {
   }
   const drawn = new Map(); // block -> its look as last written
   let shownOwners = '';
-  let raf = 0;
-  let arrive = null;
+  let motion = null; // the chips' move in flight (lib/tween.js)
 
   function drawChips(view) {
     view.gpus.forEach((g, i) => {
@@ -120,30 +120,18 @@ export function contextFigure(cp) {
   /** Moves each GPU's chip to the next GPU over `ms` (the ring's transfer for the step after `view`). */
   function animate(view, ms) {
     cancel();
-    return new Promise((resolve) => {
-      arrive = resolve;
-      const start = performance.now();
-      const frame = (now) => {
-        const f = Math.min(1, (now - start) / ms);
-        const e = f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2;
-        for (let g = 0; g < cp; g += 1) {
-          const [x, y] = chipAt(L, g, (g + 1) % cp, e);
-          chips[g].setAttribute('transform', `translate(${x},${y})`);
-        }
-        if (f < 1) raf = requestAnimationFrame(frame);
-        else {
-          arrive = null;
-          resolve(true);
-        }
-      };
-      raf = requestAnimationFrame(frame);
+    motion = tween(ms, (e) => {
+      for (let g = 0; g < cp; g += 1) {
+        const [x, y] = chipAt(L, g, (g + 1) % cp, e);
+        chips[g].setAttribute('transform', `translate(${x},${y})`);
+      }
     });
+    return motion.done;
   }
 
   function cancel() {
-    cancelAnimationFrame(raf);
-    arrive?.(false);
-    arrive = null;
+    motion?.cancel();
+    motion = null;
   }
 
   return { element: root, show, animate, cancel };

@@ -1,23 +1,21 @@
 // <parascope-memory>'s attributes: kind, range, default and what each does (lib/model/attributes.js gathers every
 // element's). The lists (models, chips, schedules, recomputation, ZeRO, precisions) are the engine's presets answer.
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
+import { stepAttributes } from '../../lib/model/step-state.js';
 import { MEMORY_DEFAULTS as D } from './model/request.js';
 
+const { recompute, schedule, zero, ...split } = stepAttributes(D, {
+  gpus: 'GPUs (or TPU chips) of the run; dp = gpus / (tp · pp · cp)',
+  vpp: 'virtual stages per pipeline rank (interleaved schedule)',
+  zero: 'ZeRO stage (3 = FSDP)',
+});
+
 export const ATTRIBUTES = {
-  model: choice(null, D.model, 'model preset', { engine: 'models' }),
-  hardware: choice(null, D.hardware, 'accelerator preset', { engine: 'hardware' }),
-  gpus: int(1, 10_000_000, D.gpus, 'GPUs (or TPU chips) of the run; dp = gpus / (tp · pp · cp)'),
-  tp: int(1, 1_000_000, D.tp, 'tensor-parallel size'),
-  pp: int(1, 1_000_000, D.pp, 'pipeline stages'),
-  vpp: int(1, 1_000_000, 1, 'virtual stages per pipeline rank (interleaved schedule)'),
-  cp: int(1, 1_000_000, 1, 'context-parallel size'),
-  ep: int(1, 1_000_000, 1, 'expert-parallel size (MoE models)'),
-  'microbatch-size': int(1, 1_000_000, 1, 'sequences per microbatch'),
-  'global-batch': int(1, 1_000_000, D.globalBatch, 'sequences per step'),
+  ...split,
   seq: int(1, 10_000_000, null, 'sequence length, tokens', { defaultText: "the model preset's" }),
-  recompute: choice(null, null, 'activation recomputation', { defaultText: "the engine's", engine: 'recompute' }),
-  schedule: choice(null, null, 'pipeline schedule', { defaultText: "the engine's", engine: 'schedules' }),
-  zero: choice(null, D.zero, 'ZeRO stage (3 = FSDP)', { engine: 'zero' }),
+  recompute,
+  schedule,
+  zero,
   reshard: choice(['true', 'false'], null, 'ZeRO 3 / FSDP: free gathered weights after each forward', {
     defaultText: "the engine's (true without a pipeline, false with one)",
   }),

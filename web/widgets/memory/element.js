@@ -60,11 +60,12 @@ class ParascopeMemory extends ParascopeWidget {
       config: h('p', { class: 'mem-config', 'data-out': 'config' }),
       headline: h('p', { class: 'memory-headline result', 'data-out': 'headline', 'aria-live': 'polite' }),
       problem: h('p', { class: 'mem-problem', 'data-out': 'problem', role: 'alert', hidden: true }),
-      // what the last move bought: history, not linked state; before any move, how to read it
+      // what the last move bought (also the moved control's description): history, not linked state; before any
+      // move, how to read it
       buys: h(
         'p',
         { class: 'mem-buys', 'aria-live': 'polite' },
-        'Change a control: what the move buys and costs appears here and under it, from the engine’s answers before and after.',
+        'Change a control: what the move buys and costs appears here, from the engine’s answers before and after.',
       ),
       legend: h('ul', { class: 'mem-legend', 'data-out': 'legend' }),
       moment: h('p', { class: 'mem-moment', 'data-out': 'moment', 'aria-live': 'polite' }),

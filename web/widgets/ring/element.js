@@ -1,6 +1,6 @@
 // <parascope-ring>: the ring all-reduce chunk by chunk, round by round, with what it costs on a real link and at scale.
 // State logic and text live in model/*.js; this file binds the controls and paints.
-import { selectControl, sliderControl } from '../../lib/controls.js';
+import { selectControl, sliderControl, stepButtons } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
 import { bytes as formatBytes, grouped, seconds } from '../../lib/format.js';
 import { logLogChart } from './log-chart.js';
@@ -78,16 +78,12 @@ class ParascopeRing extends ParascopeWidget {
     );
 
     this.status = h('p', { class: 'ring-status', 'aria-live': 'polite', 'data-out': 'status' });
-    this.buttons = {
-      reset: h('button', { type: 'button', name: 'reset', onclick: () => this.go(0) }, '↺ Start'),
-      back: h('button', { type: 'button', name: 'back', onclick: () => this.back() }, '◀ Back'),
-      play: h(
-        'button',
-        { type: 'button', name: 'play', 'aria-pressed': 'false', onclick: () => this.toggle() },
-        '▶ Play',
-      ),
-      forward: h('button', { type: 'button', name: 'forward', onclick: () => this.forward() }, 'Step ▶'),
-    };
+    this.buttons = stepButtons({
+      start: () => this.go(0),
+      back: () => this.back(),
+      toggle: () => this.toggle(),
+      forward: () => this.forward(),
+    });
     const speed = selectControl({
       label: 'Speed',
       name: 'speed',

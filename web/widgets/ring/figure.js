@@ -1,6 +1,7 @@
 // The ring of GPUs as SVG, drawn from ringLayout: boxes on a circle (or a GPU × chunk grid from 9 GPUs), one cell per
 // chunk, and chunks that travel to the next GPU. Colours come from the palette (CSS) or mid-tone hues that read on both.
 import { svg } from '../../lib/dom.js';
+import { tween } from '../../lib/tween.js';
 import { VIEW, packetAt, ringLayout } from './model/layout.js';
 
 /** The colour of chunk c of n: a hue per chunk; `strong` for a cell that holds its final sum (white text on it). */
@@ -83,8 +84,7 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
   }
   const packets = svg('g', { class: 'ring-packets' });
   root.append(packets);
-  let raf = 0;
-  let arrive = null;
+  let motion = null; // the chunks' move in flight (lib/tween.js)
 
   /**
    * Shows view.buffers (see ringRound); cells equal to view.final are strong; `watched` GPU's box is outlined. Only
@@ -138,34 +138,23 @@ export function ringFigure(n, maxValue, { onPick } = {}) {
       packets.append(p);
       return { p, t };
     });
-    return new Promise((resolve) => {
-      arrive = resolve;
-      const start = performance.now();
-      const frame = (now) => {
-        const f = Math.min(1, (now - start) / ms);
-        const e = f < 0.5 ? 2 * f * f : 1 - (-2 * f + 2) ** 2 / 2;
-        for (const { p, t } of moving) {
-          const [x, y] = packetAt(layout, t.from, t.to, t.chunk, e);
-          p.setAttribute('transform', `translate(${x},${y})`);
-        }
-        if (f < 1) {
-          raf = requestAnimationFrame(frame);
-        } else {
-          packets.replaceChildren();
-          arrive = null;
-          resolve(true);
-        }
-      };
-      raf = requestAnimationFrame(frame);
+    motion = tween(ms, (e) => {
+      for (const { p, t } of moving) {
+        const [x, y] = packetAt(layout, t.from, t.to, t.chunk, e);
+        p.setAttribute('transform', `translate(${x},${y})`);
+      }
+    });
+    return motion.done.then((arrived) => {
+      if (arrived) packets.replaceChildren();
+      return arrived;
     });
   }
 
   /** Stops any chunk in flight. */
   function cancel() {
-    cancelAnimationFrame(raf);
+    motion?.cancel();
+    motion = null;
     packets.replaceChildren();
-    arrive?.(false);
-    arrive = null;
   }
 
   return { element: root, layout, cells, show, animate, cancel };

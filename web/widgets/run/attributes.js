@@ -1,6 +1,7 @@
 // <parascope-run>'s attributes: kind, range, default and what each does (lib/model/attributes.js gathers every element's).
 // Every run field left out is the engine's own default, with its source (engine/API.md, `run`).
-import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
+import { choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
+import { stepAttributes } from '../../lib/model/step-state.js';
 import { RUN_FIGURE_DEFAULTS as D } from './model/request.js';
 import { NETWORK_ATTRIBUTES } from '../../lib/model/network.js';
 
@@ -8,19 +9,7 @@ const number = (min, max, fallback, about, extra = {}) => ({ kind: 'number', min
 const ENGINE_DEFAULT = "the engine's (engine/API.md, run)";
 
 export const ATTRIBUTES = {
-  model: choice(null, D.model, 'model preset', { engine: 'models' }),
-  hardware: choice(null, D.hardware, 'accelerator preset', { engine: 'hardware' }),
-  gpus: int(1, 10_000_000, D.gpus, 'GPUs (or TPU chips) of the run'),
-  tp: int(1, 1_000_000, D.tp, 'tensor-parallel size'),
-  pp: int(1, 1_000_000, D.pp, 'pipeline stages'),
-  vpp: int(1, 1_000_000, 1, 'virtual stages per pipeline rank'),
-  cp: int(1, 1_000_000, 1, 'context-parallel size'),
-  ep: int(1, 1_000_000, 1, 'expert-parallel size (MoE models)'),
-  'microbatch-size': int(1, 1_000_000, 1, 'sequences per microbatch'),
-  'global-batch': int(1, 1_000_000, D.globalBatch, 'sequences per step'),
-  recompute: choice(null, null, 'activation recomputation', { defaultText: "the engine's", engine: 'recompute' }),
-  schedule: choice(null, null, 'pipeline schedule', { defaultText: "the engine's", engine: 'schedules' }),
-  zero: choice(null, D.zero, 'ZeRO stage', { engine: 'zero' }),
+  ...stepAttributes(D),
   'sequence-parallel': { kind: 'flag', fallback: false, about: 'sequence parallelism on' },
   tokens: number(1, 1e16, D.tokens, 'tokens the run trains on'),
   'failure-rate': number(0, 1, null, 'failures per GPU per hour', { defaultText: ENGINE_DEFAULT }),

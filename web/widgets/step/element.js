@@ -7,7 +7,7 @@ import { EngineError } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
 import { watchSize } from '../../lib/size-watch.js';
 import { ParascopeWidget } from '../../lib/widget.js';
-import { parseColour } from '../bubble/model/colours.js';
+import { canvasColours } from '../../lib/canvas-colours.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
@@ -401,24 +401,18 @@ class ParascopeStep extends ParascopeWidget {
 
   /** The palette as the chart paints it (custom properties resolved on the widget, so a theme change follows). */
   readColours() {
-    const style = getComputedStyle(this.root);
-    const probe = this.canvas.getContext('2d');
-    const resolve = (name) => {
-      probe.fillStyle = '#000';
-      probe.fillStyle = style.getPropertyValue(name).trim() || '#000';
-      return parseColour(probe.fillStyle) ?? [0, 0, 0];
-    };
-    const pieces = Object.fromEntries(Object.entries(PIECE_VARIABLES).map(([id, v]) => [id, resolve(v)]));
+    const read = canvasColours(this.root, this.canvas);
+    const pieces = Object.fromEntries(Object.entries(PIECE_VARIABLES).map(([id, v]) => [id, read.of(v)]));
     const palette = {
       pieces,
-      idle: resolve('--tax'),
-      bg: resolve('--bg'),
-      lane: resolve('--step-lane'),
-      fg: parseColour(style.color) ?? [0, 0, 0],
-      muted: resolve('--muted'),
+      idle: read.of('--tax'),
+      bg: read.of('--bg'),
+      lane: read.of('--step-lane'),
+      fg: read.fg,
+      muted: read.of('--muted'),
     };
     const colours = chartColours(palette, this.store.head.pieces);
-    colours.bgCss = style.getPropertyValue('--bg').trim() || '#fff';
+    colours.bgCss = read.style.getPropertyValue('--bg').trim() || '#fff';
     return colours;
   }
 

@@ -1,6 +1,7 @@
 // The requests the memory figure sends: the reader's configuration as one `step` request (memory per GPU, fits, the
 // error band) and the same fields as a `memory_timeline` request (the time axis). Pure: no DOM, no engine call, and
 // nothing here that the engine answers.
+import { given, stepParallel } from '../../../lib/model/step-state.js';
 
 /**
  * The figure's starting run: Llama 3 70B on 64 H100s, tp 4 · pp 8 · dp 2 with sequence parallelism and ZeRO-1, 64
@@ -18,8 +19,6 @@ export const MEMORY_DEFAULTS = {
   sequenceParallel: true,
 };
 
-const given = (v) => v !== null && v !== undefined && v !== '';
-
 /**
  * The request's `model`: the preset's id, or, when the reader set a sequence length of their own, the engine's own
  * preset entry sent back with that `seq` (engine/API.md, presets: an entry "can be sent back as a model unchanged";
@@ -33,21 +32,10 @@ export function modelOf(s, presets) {
   return { ...shape, seq: s.seq };
 }
 
-/** The `parallel` block of state `s` (a field the state leaves empty is the engine's default). */
+/** The `parallel` block of state `s`: the step's shared fields, and resharding under ZeRO 3 (a field left empty is
+ * the engine's default). */
 export function parallelOf(s) {
-  const p = {
-    tp: s.tp,
-    pp: s.pp,
-    cp: s.cp,
-    ep: s.ep,
-    microbatch_size: s.microbatchSize,
-    global_batch: s.globalBatch,
-    sequence_parallel: s.sequenceParallel,
-  };
-  if (s.vpp > 1) p.vpp = s.vpp;
-  if (given(s.zero)) p.zero = Number(s.zero);
-  if (given(s.recompute)) p.recompute = s.recompute;
-  if (given(s.schedule)) p.schedule = s.schedule;
+  const p = stepParallel(s);
   if (given(s.reshard) && Number(s.zero) === 3) p.reshard_after_forward = s.reshard === 'true';
   return p;
 }

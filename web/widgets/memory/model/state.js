@@ -1,65 +1,33 @@
 // The figure's state: read from its attributes (or a permalink's or a planner row's values, read the same way) and
-// written back as attribute values. `reader` is the element's attribute reader (lib/widget-attributes.js).
+// written back as attribute values. The step's own fields are lib/model/step-state.js's; sequence length, resharding,
+// precision and the stage drawn are this figure's. `reader` is the element's attribute reader (lib/widget-attributes.js).
+import { presentValues, readChoice, readOptional, readStepState, stepValues } from '../../../lib/model/step-state.js';
 
 /** The state from `reader`'s attributes, `A` the figure's ATTRIBUTES, `presets` the engine's presets answer. */
 export function readState(reader, A, presets) {
-  const choiceOf = (name, allowed) => {
-    const v = reader.choiceAttribute(name, allowed, A[name].fallback ?? '');
-    return v === '' ? null : v;
-  };
-  const optionalInt = (name) => (reader.rawAttribute(name) === null ? null : reader.intAttribute(name, A[name]));
   return {
-    model: choiceOf(
-      'model',
-      presets.models.map((m) => m.id),
-    ),
-    hardware: choiceOf(
-      'hardware',
-      presets.hardware.map((x) => x.id),
-    ),
-    gpus: reader.intAttribute('gpus', A.gpus),
-    tp: reader.intAttribute('tp', A.tp),
-    pp: reader.intAttribute('pp', A.pp),
-    vpp: reader.intAttribute('vpp', A.vpp),
-    cp: reader.intAttribute('cp', A.cp),
-    ep: reader.intAttribute('ep', A.ep),
-    microbatchSize: reader.intAttribute('microbatch-size', A['microbatch-size']),
-    globalBatch: reader.intAttribute('global-batch', A['global-batch']),
-    seq: optionalInt('seq'),
-    recompute: choiceOf('recompute', presets.recompute),
-    schedule: choiceOf(
-      'schedule',
-      presets.schedules.map((x) => x.id),
-    ),
-    zero: choiceOf('zero', presets.zero.map(String)),
-    reshard: choiceOf('reshard', A.reshard.choices),
-    precision: choiceOf('precision', presets.precisions),
-    sequenceParallel: choiceOf('sequence-parallel', A['sequence-parallel'].choices) === 'true',
-    stage: optionalInt('stage'),
+    ...readStepState(reader, A, presets),
+    seq: readOptional(reader, A, 'seq'),
+    reshard: readChoice(reader, A, 'reshard', A.reshard.choices),
+    precision: readChoice(reader, A, 'precision', presets.precisions),
+    // a choice, not a flag: on unless the reader says "false" (the figure starts with it on)
+    sequenceParallel: readChoice(reader, A, 'sequence-parallel', A['sequence-parallel'].choices) === 'true',
+    stage: readOptional(reader, A, 'stage'),
   };
 }
 
 /** The state as attribute values (permalinks, export names): the engine's defaults left out. */
 export function stateValues(s) {
-  const out = {
-    model: s.model,
-    hardware: s.hardware,
-    gpus: s.gpus,
-    tp: s.tp,
-    pp: s.pp,
-    vpp: s.vpp,
-    cp: s.cp,
-    ep: s.ep,
-    'microbatch-size': s.microbatchSize,
-    'global-batch': s.globalBatch,
-    seq: s.seq,
-    recompute: s.recompute,
-    schedule: s.schedule,
-    zero: s.zero,
+  const { recompute, schedule, zero, ...split } = stepValues(s);
+  return presentValues({
+    ...split,
+    seq: s.seq, // where this figure's links have always carried it
+    recompute,
+    schedule,
+    zero,
     reshard: s.reshard,
     precision: s.precision,
     'sequence-parallel': s.sequenceParallel ? 'true' : 'false',
     stage: s.stage,
-  };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== null && v !== undefined));
+  });
 }

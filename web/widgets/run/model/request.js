@@ -2,6 +2,7 @@
 // ladder of GPU counts the scale curve asks the engine about. Pure: no DOM, no engine call; nothing computed here
 // that the engine answers (goodput, days, failures all come back from it).
 import { NETWORK_FIELDS } from '../../../lib/model/network.js';
+import { given, stepParallel } from '../../../lib/model/step-state.js';
 
 export { NETWORK_FIELDS }; // your cluster's links (<parascope-nccl>'s fit): state key -> `cluster` field -> attribute
 
@@ -29,26 +30,6 @@ const RUN_FIELDS = [
   ['pue', 'pue'],
 ];
 
-const given = (v) => v !== null && v !== undefined && v !== '';
-
-/** The `parallel` block of state `s` (fields the state leaves empty are the engine's defaults). */
-function parallelOf(s) {
-  const p = {
-    tp: s.tp,
-    pp: s.pp,
-    cp: s.cp,
-    ep: s.ep,
-    microbatch_size: s.microbatchSize,
-    global_batch: s.globalBatch,
-    sequence_parallel: s.sequenceParallel,
-  };
-  if (s.vpp > 1) p.vpp = s.vpp;
-  if (given(s.zero)) p.zero = Number(s.zero);
-  if (given(s.recompute)) p.recompute = s.recompute;
-  if (given(s.schedule)) p.schedule = s.schedule;
-  return p;
-}
-
 /** The `cluster` block: the GPU count and, when the reader's own network was loaded, its links. */
 export function clusterOf(s, gpus = s.gpus) {
   const cluster = { gpus };
@@ -63,7 +44,7 @@ export function runRequest(s, gpus = s.gpus) {
     model: s.model,
     hardware: s.hardware,
     cluster: clusterOf(s, gpus),
-    parallel: parallelOf(s),
+    parallel: stepParallel(s),
     tokens: s.tokens,
     checkpoint_mode: s.checkpointMode,
   };

@@ -1,6 +1,8 @@
 // The figure's state: read from its attributes (or a permalink's or a planner row's values, read the same way) and
-// written back as attribute values for the permalink. `reader` is the element's attribute reader (lib/widget-attributes.js).
+// written back as attribute values for the permalink. The step's own fields are lib/model/step-state.js's; the run's
+// fields and your cluster's links are this figure's. `reader` is the element's attribute reader (lib/widget-attributes.js).
 import { NETWORK_FIELDS } from './request.js';
+import { presentValues, readChoice, readOptional, readStepState, stepValues } from '../../../lib/model/step-state.js';
 
 /** state key -> attribute, for the number attributes whose absence means the engine's own default. */
 const OPTIONAL_NUMBERS = [
@@ -14,66 +16,26 @@ const OPTIONAL_NUMBERS = [
 
 /** The state from `reader`'s attributes, `A` the figure's ATTRIBUTES, `presets` the engine's presets answer. */
 export function readState(reader, A, presets) {
-  const choiceOf = (name, allowed) => {
-    const v = reader.choiceAttribute(name, allowed, A[name].fallback ?? '');
-    return v === '' ? null : v;
-  };
   const s = {
-    model: choiceOf(
-      'model',
-      presets.models.map((m) => m.id),
-    ),
-    hardware: choiceOf(
-      'hardware',
-      presets.hardware.map((x) => x.id),
-    ),
-    gpus: reader.intAttribute('gpus', A.gpus),
-    tp: reader.intAttribute('tp', A.tp),
-    pp: reader.intAttribute('pp', A.pp),
-    vpp: reader.intAttribute('vpp', A.vpp),
-    cp: reader.intAttribute('cp', A.cp),
-    ep: reader.intAttribute('ep', A.ep),
-    microbatchSize: reader.intAttribute('microbatch-size', A['microbatch-size']),
-    globalBatch: reader.intAttribute('global-batch', A['global-batch']),
-    recompute: choiceOf('recompute', presets.recompute),
-    schedule: choiceOf(
-      'schedule',
-      presets.schedules.map((x) => x.id),
-    ),
-    zero: choiceOf('zero', presets.zero.map(String)),
+    ...readStepState(reader, A, presets),
     sequenceParallel: reader.flagAttribute('sequence-parallel'),
     tokens: reader.numberAttribute('tokens', A.tokens),
-    checkpointMode: choiceOf('checkpoint-mode', A['checkpoint-mode'].choices),
-    gpusPerNode:
-      reader.rawAttribute('gpus-per-node') === null ? null : reader.intAttribute('gpus-per-node', A['gpus-per-node']),
+    checkpointMode: readChoice(reader, A, 'checkpoint-mode', A['checkpoint-mode'].choices),
+    gpusPerNode: readOptional(reader, A, 'gpus-per-node'),
   };
-  for (const [key, attr] of OPTIONAL_NUMBERS) {
-    s[key] = reader.rawAttribute(attr) === null ? null : reader.numberAttribute(attr, A[attr]);
-  }
+  for (const [key, attr] of OPTIONAL_NUMBERS) s[key] = readOptional(reader, A, attr);
   return s;
 }
 
 /** The state as attribute values (permalinks, a planner row's shape): the engine's defaults left out. */
 export function stateValues(s) {
   const out = {
-    model: s.model,
-    hardware: s.hardware,
-    gpus: s.gpus,
-    tp: s.tp,
-    pp: s.pp,
-    vpp: s.vpp,
-    cp: s.cp,
-    ep: s.ep,
-    'microbatch-size': s.microbatchSize,
-    'global-batch': s.globalBatch,
-    recompute: s.recompute,
-    schedule: s.schedule,
-    zero: s.zero,
+    ...stepValues(s),
     'sequence-parallel': s.sequenceParallel ? 'true' : 'false',
     tokens: s.tokens,
     'checkpoint-mode': s.checkpointMode,
     'gpus-per-node': s.gpusPerNode,
   };
   for (const [key, attr] of OPTIONAL_NUMBERS) out[attr] = s[key];
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== null && v !== undefined));
+  return presentValues(out);
 }

@@ -1,6 +1,7 @@
 // The `timeline` requests the figure sends: the reader's configuration as a step request, the stages on screen, the
 // compact columns form (engine/API.md, `timeline`). Pure: no DOM, no engine call; no number here is the engine's.
 import { withNetwork } from '../../../lib/model/network.js';
+import { stepParallel } from '../../../lib/model/step-state.js';
 
 /**
  * The figure's starting step: GPT-3 175B on 128 A100s (80 GB), tp 8 inside a node, pp 8, two data-parallel
@@ -61,23 +62,8 @@ export function withSplit(s, key, value) {
   return { ...next, gpus: replicaGpus(next) * dp, globalBatch: m * dp * s.microbatchSize };
 }
 
-const given = (v) => v !== null && v !== undefined && v !== '';
-
 /** The `step` request of state `s` (fields the state leaves empty are the engine's defaults). */
 export function stepRequest(s) {
-  const parallel = {
-    tp: s.tp,
-    pp: s.pp,
-    cp: s.cp,
-    ep: s.ep,
-    microbatch_size: s.microbatchSize,
-    global_batch: s.globalBatch,
-    sequence_parallel: s.sequenceParallel,
-  };
-  if (s.vpp > 1) parallel.vpp = s.vpp;
-  if (given(s.zero)) parallel.zero = Number(s.zero);
-  if (given(s.recompute)) parallel.recompute = s.recompute;
-  if (given(s.schedule)) parallel.schedule = s.schedule;
   // your cluster's links ride GPU runs only: a TPU slice's chips have their own ICI
   const network = s.gpuChips?.includes(s.hardware) ? s.network : null;
   return {
@@ -85,7 +71,7 @@ export function stepRequest(s) {
     model: s.model,
     hardware: s.hardware,
     cluster: withNetwork({ gpus: s.gpus }, network),
-    parallel,
+    parallel: stepParallel(s),
   };
 }
 
