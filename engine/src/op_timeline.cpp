@@ -63,7 +63,7 @@ json op_timeline(RequestReader& request) {
             " as \"columns\" or \"chrome\"; fewer stages (\"stages\") or microbatches make fewer"},
            sent_format ? "format" : "stages");
   }
-  const Timeline t = build_timeline(s.run, s.efficiency, stages);
+  const Timeline t = build_timeline(s.run, s.efficiency, stages, format == "objects");
   if (format == "objects") return timeline_objects(t);
   // Columns and the trace are written as text (json_text.hpp): call() answers that text.
   text_answer() = format == "chrome" ? timeline_chrome_text(t) : timeline_columns_text(t);
