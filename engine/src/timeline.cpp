@@ -264,8 +264,7 @@ std::int64_t timeline_event_count(const TrainingRun& run, const Efficiency& eff,
   return count_events(run, m, stages);
 }
 
-Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std::vector<std::int64_t>& stages,
-                        bool lay_out) {
+Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std::vector<std::int64_t>& stages) {
   Model m;
   build_model(run, eff, m, true);
   const ParallelConfig& p = run.parallel;
@@ -286,7 +285,6 @@ Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std
     g.stage = s;
     g.gpu = s * per_stage_gpus;
     g.slowest = s == m.core.slowest_stage;
-    if (lay_out) g.events.reserve(std::size_t(count_events(run, m, {s})));
     double stream = 0;  // seconds the compute stream is busy or waits on an exposed collective
     std::vector<int> shape_of(std::size_t(std::max<std::int64_t>(2, p.vpp)) * 3, -1);  // by chunk and kind
     g.ops.reserve(begin[std::size_t(s) + 1] - begin[std::size_t(s)]);
@@ -302,21 +300,54 @@ Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std
         made.kind = op.kind;
         made.chunk = std::int32_t(op.chunk);
       }
-      const TimelineOp& placed = g.ops.emplace_back(
+      g.ops.push_back(
           TimelineOp{op.start, op.end, std::int32_t(op.microbatch), std::int32_t(op.chunk), shape, op.kind});
       g.event_count += std::int64_t(g.shapes[std::size_t(shape)].events.size());
-      if (lay_out) lay_op(placed, g.shapes[std::size_t(shape)], g.events);
       expose_op(w, slot, g.exposed);
       stream += w.total() + wait_of(w, slot);
     }
     g.exposed.idle = std::max(0.0, out.pipeline_makespan - stream);
     lay_tail(m, out.pipeline_makespan, g, g.exposed);
     g.event_count += std::int64_t(g.tail.size());
-    if (lay_out) g.events.insert(g.events.end(), g.tail.begin(), g.tail.end());
     out.events += g.event_count;
   }
   out.makespan = out.pipeline_makespan + m.dp.exposed + m.dp.slowdown + m.opt.accumulation + m.opt.optimizer;
   return out;
+}
+
+void keep_window(Timeline& t, double from, double to) {
+  auto overlaps = [&](double start, double end) { return start <= to && end >= from; };
+  t.events = 0;
+  for (TimelineGpu& g : t.gpus) {
+    g.event_count = 0;
+    std::size_t kept = 0;
+    for (const TimelineOp& op : g.ops) {
+      const OpShape& shape = g.shapes[std::size_t(op.shape)];
+      bool in = false;
+      for (const TimelineEvent& e : shape.events) {
+        const double base = e.piece == EventKind::send ? op.end : op.start;
+        in = in || overlaps(base + e.start, base + e.end);
+      }
+      if (!in) continue;
+      g.ops[kept++] = op;
+      g.event_count += std::int64_t(shape.events.size());
+    }
+    g.ops.resize(kept);
+    g.tail.erase(std::remove_if(g.tail.begin(), g.tail.end(),
+                                [&](const TimelineEvent& e) { return !overlaps(e.start, e.end); }),
+                 g.tail.end());
+    g.event_count += std::int64_t(g.tail.size());
+    t.events += g.event_count;
+  }
+}
+
+void lay_out(Timeline& t) {
+  for (TimelineGpu& g : t.gpus) {
+    g.events.clear();
+    g.events.reserve(std::size_t(g.event_count));
+    for (const TimelineOp& op : g.ops) lay_op(op, g.shapes[std::size_t(op.shape)], g.events);
+    g.events.insert(g.events.end(), g.tail.begin(), g.tail.end());
+  }
 }
 
 }  // namespace parascope::detail

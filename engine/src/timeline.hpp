@@ -77,7 +77,7 @@ struct TimelineGpu {
   std::vector<TimelineOp> ops;        ///< in the simulation's order: the events are each op's shape's, then the tail
   std::vector<TimelineEvent> tail;    ///< the step's events after the pipeline (seconds from the step's start)
   std::int64_t event_count = 0;       ///< every event: the ops' and the tail's
-  std::vector<TimelineEvent> events;  ///< every event, laid out (only when asked: build_timeline's `lay_out`)
+  std::vector<TimelineEvent> events;  ///< every event, laid out (only after lay_out)
   GpuExposed exposed;
 };
 
@@ -96,11 +96,14 @@ struct Timeline {
 /// step op's refusals.
 std::int64_t timeline_event_count(const TrainingRun& run, const Efficiency& eff,
                                   const std::vector<std::int64_t>& stages);
-/// The timeline of `stages` (all when empty): its ops, their shapes and the tail; `lay_out`: also every event, op by
-/// op, in `events` (the objects answer; the columns and the trace write the shapes, never laying them out: at 64
-/// stages × 512 microbatches those ~21 MB of events and their page faults cost more than everything else). Throws
-/// PipelineError like evaluate_step.
-Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std::vector<std::int64_t>& stages,
-                        bool lay_out = false);
+/// The timeline of `stages` (all when empty): its ops, their shapes and the tail, no event laid out (the columns
+/// and the trace write the shapes: at 64 stages × 512 microbatches ~21 MB of laid-out events and their page faults
+/// cost more than everything else). Throws PipelineError like evaluate_step.
+Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std::vector<std::int64_t>& stages);
+/// Keeps the ops with an event overlapping [from, to] (seconds; touching counts), all of each op's events, and the
+/// tail's events overlapping it; the counts follow, each GPU's `exposed` stays the whole step's.
+void keep_window(Timeline& t, double from, double to);
+/// Lays out every event of `t`'s ops and tail, in each GPU's `events` (the objects answer's).
+void lay_out(Timeline& t);
 
 }  // namespace parascope::detail

@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "parascope/api.hpp"
@@ -321,7 +322,7 @@ std::size_t check_trace_format(const json& trace) {
     EXPECT_TRUE(e["dur"].is_number());
     EXPECT_GE(e["ts"].get<double>(), 0);
     EXPECT_GE(e["dur"].get<double>(), 0);
-    EXPECT_TRUE(e["args"].is_object());
+    if (e.contains("args") || trace["otherData"]["detail"] == "events") EXPECT_TRUE(e["args"].is_object());
     EXPECT_TRUE(named_processes.count(pid)) << "an event before its process_name: " << e.dump();
     EXPECT_TRUE(named_threads.count({pid, tid})) << "an event on an unnamed thread: " << e.dump();
     // Each end rounded once to the nanosecond: events that touch still touch, and durations add up exactly.
@@ -374,9 +375,9 @@ TEST(Timeline, ChromeTraceKeepsTheFormat) {
 }
 
 TEST(Timeline, ALargeTraceDrawsEachOpsComputeStreamAsOneEvent) {
-  // 4 stages x 4,096 microbatches: ~164,000 events, more than a trace draws one by one (engine/API.md).
+  // 4 stages x 8,192 microbatches: ~295,000 events, more than a trace draws one by one (engine/API.md).
   json request = overlapped_request();
-  request["parallel"]["global_batch"] = 8192;
+  request["parallel"]["global_batch"] = 16384;
   request["format"] = "columns";
   const json columns = ask(request);
   ASSERT_GT(columns["event_count"].get<long long>(), 150'000);
@@ -404,18 +405,104 @@ TEST(Timeline, ALargeTraceDrawsEachOpsComputeStreamAsOneEvent) {
     std::size_t i = 0, rest = 0;
     for (const json& e : trace["traceEvents"]) {
       if (e["ph"] != "X" || e["pid"] != gpu["gpu"]) continue;
-      if (e["tid"] != 0 || !e["args"].contains("kernels_us")) {
+      if (e["tid"] != 0 || e.contains("args")) {  // a merged op's args are its shape's
         ++rest;
         continue;
       }
       ASSERT_LT(i, compute.size());
       const Event& c = compute[i++];
       EXPECT_EQ(e["name"], std::string(1, c.op) + std::to_string(c.microbatch));
+      EXPECT_FALSE(e.contains("args"));  // given once per shape
+      const json& shape = trace.at("otherData").at("shapes").at(gpu["gpu"].dump() + " " + std::string(1, c.op));
+      EXPECT_GT(shape["compute"]["kernels_us"].get<double>(), 0);
+      EXPECT_GT(shape["compute"]["flops"].get<double>(), 0);
       EXPECT_NEAR(e["ts"].get<double>(), c.start * 1e6, 1e-3);
       EXPECT_NEAR(e["ts"].get<double>() + e["dur"].get<double>(), c.end * 1e6, 2e-3);
     }
     EXPECT_EQ(i, compute.size());
     EXPECT_EQ(rest, others);
+  }
+}
+
+/// An objects answer's events as (gpu, op, microbatch, chunk) -> how many of them, and the tail's pieces per GPU.
+std::map<std::tuple<long long, std::string, long long, long long>, int> ops_of(const json& objects) {
+  std::map<std::tuple<long long, std::string, long long, long long>, int> out;
+  for (const json& g : objects["gpus"]) {
+    for (const json& e : g["events"]) {
+      ++out[{g["gpu"].get<long long>(), e.value("op", std::string("-")), e.value("microbatch", -1LL),
+             e.value("chunk", -1LL)}];
+    }
+  }
+  return out;
+}
+
+TEST(Timeline, AWindowKeepsTheOpsWithAnEventInItAndTheirEvents) {
+  const json whole = ask(overlapped_request());
+  const double step_time = whole["step_time"];
+  json request = overlapped_request();
+  request["from"] = 0.3 * step_time;
+  request["to"] = 0.5 * step_time;
+  const json part = ask(request);
+  ASSERT_FALSE(part.contains("error")) << part.dump();
+  EXPECT_LT(part["event_count"].get<long long>(), whole["event_count"].get<long long>());
+  EXPECT_EQ(part["breakdown"], whole["breakdown"]);
+  // The ops of the whole answer with an event overlapping the window, each with all its events, and nothing else.
+  std::map<std::tuple<long long, std::string, long long, long long>, int> expected;
+  for (const json& g : whole["gpus"]) {
+    std::map<std::tuple<long long, std::string, long long, long long>, std::pair<int, bool>> ops;
+    for (const json& e : g["events"]) {
+      const std::tuple<long long, std::string, long long, long long> key{
+          g["gpu"].get<long long>(), e.value("op", std::string("-")), e.value("microbatch", -1LL),
+          e.value("chunk", -1LL)};
+      const bool in = e["start"].get<double>() <= 0.5 * step_time && e["end"].get<double>() >= 0.3 * step_time;
+      if (std::get<1>(key) == "-") {  // the tail: event by event
+        if (in) ++expected[key];
+        continue;
+      }
+      ++ops[key].first;
+      ops[key].second = ops[key].second || in;
+    }
+    for (const auto& [key, value] : ops) {
+      if (value.second) expected[key] = value.first;
+    }
+  }
+  EXPECT_EQ(ops_of(part), expected);
+  long long count = 0;
+  for (const auto& [key, n] : expected) count += n;
+  EXPECT_EQ(part["event_count"].get<long long>(), count);
+  // The same window as columns and as a trace: the same events.
+  request["format"] = "columns";
+  const json columns = ask(request);
+  EXPECT_EQ(columns["event_count"], part["event_count"]);
+  request["format"] = "chrome";
+  check_chrome_trace(ask(request), part);
+}
+
+TEST(Timeline, AWindowOfALargeStepIsAnsweredAtFullDetail) {
+  // 8 stages x 8,192 microbatches: too many events for any answer; a window of a hundredth of the step is not.
+  json request = overlapped_request();
+  request["parallel"] = {{"tp", 8}, {"pp", 8}, {"global_batch", 8192}};
+  const json refused = ask(request);
+  ASSERT_EQ(refused["error"]["code"], "too_large");
+  json step = request;
+  step["op"] = "step";
+  const double step_time = ask(step)["step_time"];
+  request["from"] = 0.5 * step_time;
+  request["to"] = 0.51 * step_time;
+  request["format"] = "objects";
+  const json part = ask(request);
+  ASSERT_FALSE(part.contains("error")) << part.dump().substr(0, 300);
+  EXPECT_GT(part["event_count"].get<long long>(), 0);
+  request["format"] = "chrome";
+  check_chrome_trace(ask(request), part);
+  for (const auto& [from, to, code, field] :
+       {std::tuple{json(0.2), json(0.1), "invalid_value", "to"}, std::tuple{json(-1), json(1), "out_of_range", "from"},
+        std::tuple{json(0), json("1"), "wrong_type", "to"}}) {
+    request["from"] = from;
+    request["to"] = to;
+    const json e = ask(request)["error"];
+    EXPECT_EQ(e["code"], code) << from << " " << to;
+    EXPECT_EQ(e["field"], field) << from << " " << to;
   }
 }
 
