@@ -56,7 +56,7 @@ namespace {
   refuse(code::too_large,
          {"this timeline has ", events, window ? " events in the window" : " events", "; an answer carries at most ",
           kMaxObjectEvents, " as objects (format \"objects\", the default) and ", kMaxListedEvents,
-          " as \"columns\" or \"chrome\"; fewer stages (\"stages\"), fewer microbatches or a shorter window "
+          " as \"columns\" or \"chrome\"; fewer stages (\"stages\"), fewer microbatches or a window "
           "(\"from\", \"to\") make fewer"},
          sent_format ? "format" : "stages");
 }
