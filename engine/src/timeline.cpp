@@ -235,7 +235,8 @@ void lay_tail(const Model& m, double makespan, TimelineGpu& g, GpuExposed& x) {
   if (m.opt.accumulation > 0)
     add(out, EventKind::accumulation, t, t + m.opt.accumulation, m.opt.accumulation, m.opt.accumulation * hbm);
   t += m.opt.accumulation;
-  if (m.opt.optimizer > 0) add(out, EventKind::optimizer, t, t + m.opt.optimizer, m.opt.optimizer, m.opt.optimizer * hbm);
+  if (m.opt.optimizer > 0)
+    add(out, EventKind::optimizer, t, t + m.opt.optimizer, m.opt.optimizer, m.opt.optimizer * hbm);
   x.dp_comm = m.dp.exposed;
   x.compute += m.dp.slowdown;
   x.memory_bound += m.opt.accumulation;
@@ -333,9 +334,9 @@ void keep_window(Timeline& t, double from, double to) {
       g.event_count += std::int64_t(shape.events.size());
     }
     g.ops.resize(kept);
-    g.tail.erase(std::remove_if(g.tail.begin(), g.tail.end(),
-                                [&](const TimelineEvent& e) { return !overlaps(e.start, e.end); }),
-                 g.tail.end());
+    g.tail.erase(
+        std::remove_if(g.tail.begin(), g.tail.end(), [&](const TimelineEvent& e) { return !overlaps(e.start, e.end); }),
+        g.tail.end());
     g.event_count += std::int64_t(g.tail.size());
     t.events += g.event_count;
   }

@@ -356,8 +356,10 @@ void check_chrome_trace(const json& trace, const json& objects, bool chunks = fa
     EXPECT_NEAR(e["ts"].get<double>(), o["start"].get<double>() * 1e6, 0.5e-3 + 1e-9 * e["ts"].get<double>());
     EXPECT_NEAR(e["ts"].get<double>() + e["dur"].get<double>(), o["end"].get<double>() * 1e6,
                 1e-3 + 1e-9 * e["ts"].get<double>());
-    if (o.contains("flops")) EXPECT_NEAR(e["args"]["flops"].get<double>(), o["flops"].get<double>(), 1e-5 * o["flops"].get<double>());
-    if (o.contains("bytes")) EXPECT_NEAR(e["args"]["bytes"].get<double>(), o["bytes"].get<double>(), 1e-5 * o["bytes"].get<double>());
+    if (o.contains("flops"))
+      EXPECT_NEAR(e["args"]["flops"].get<double>(), o["flops"].get<double>(), 1e-5 * o["flops"].get<double>());
+    if (o.contains("bytes"))
+      EXPECT_NEAR(e["args"]["bytes"].get<double>(), o["bytes"].get<double>(), 1e-5 * o["bytes"].get<double>());
   }
   EXPECT_EQ(i, first["events"].size());
 }
