@@ -54,7 +54,7 @@ void metadata(JsonText& out, const char* name, std::int64_t pid, int tid, const 
 
 bool on_compute(const TimelineEvent& e) { return lane_of(e.piece) == Lane::compute; }
 
-/// A number of an event's args: 6 significant digits (number_text.hpp), enough to read and far shorter.
+/// A number of an event's args: 6 significant digits (number_text.hpp's format_number), enough to read, far shorter.
 std::string arg_number(double x) { return format_number(x); }
 
 /// What follows an op event's pid: `,"tid":<lane>,"ph":"X","ts":` (`lead`) and, after the op's name, the rest of the
@@ -135,12 +135,11 @@ void complete(JsonText& out, std::int64_t pid, const EventText& t, std::int64_t 
 
 /// The op's part of an event's name: its kind and microbatch ("F3"), and its chunk where ops have more than one
 /// ("F3 c1").
-std::string_view op_name(char* buf, const TimelineOp& op, bool chunks) {
-  std::string s(1, op.kind);
-  s += std::to_string(op.microbatch);
-  if (chunks) s += " c" + std::to_string(op.chunk);
-  const std::size_t n = s.copy(buf, 31);
-  return std::string_view(buf, n);
+std::string op_name(const TimelineOp& op, bool chunks) {
+  std::string name(1, op.kind);
+  name += std::to_string(op.microbatch);
+  if (chunks) name += " c" + std::to_string(op.chunk);
+  return name;
 }
 
 /// A GPU's shapes as written; merged, their args as `shapes` entries: "<gpu> <op kind>[ c<chunk>]" -> {"compute" or
@@ -159,10 +158,10 @@ std::vector<std::vector<EventText>> gpu_texts(const TimelineGpu& g, bool merged,
   return texts;
 }
 
+/// A GPU's "X" events: each op's shape's at the op's start (a send: end) plus their offsets, then the tail's.
 void gpu_events(JsonText& out, const TimelineGpu& g, const std::vector<std::vector<EventText>>& texts, bool chunks) {
-  char buf[32];
   for (const TimelineOp& op : g.ops) {
-    const std::string_view name = op_name(buf, op, chunks);
+    const std::string name = op_name(op, chunks);
     for (const EventText& t : texts[std::size_t(op.shape)]) {
       const double base = t.from_end ? op.end : op.start;
       complete(out, g.gpu, t, nanos(base + t.start), nanos(base + t.end), name);

@@ -1,6 +1,7 @@
 /// The timeline as a Chrome Trace Event file (Google's "Trace Event Format", JSON Object Format): "X" complete events
-/// with ts and dur in microseconds, pid = the GPU's rank, tid = the lane, and "M" metadata naming each process
-/// (process_name, process_sort_index by stage) and thread (thread_name). Perfetto UI and chrome://tracing open it.
+/// with ts and dur in microseconds (to the nanosecond), pid = the GPU's rank, tid = the lane, short names ("F3 tp")
+/// described once in otherData, and "M" metadata naming each process (process_name, process_sort_index by stage) and
+/// thread (thread_name). Perfetto UI and chrome://tracing open it. engine/API.md, "timeline", has its levels of detail.
 #pragma once
 
 #include <cstdint>
