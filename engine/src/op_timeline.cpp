@@ -19,6 +19,9 @@ namespace {
 /// ~80 bytes an event).
 constexpr std::int64_t kMaxObjectEvents = 25'000;
 constexpr std::int64_t kMaxListedEvents = 500'000;
+/// Events of the whole step a window is cut from: every op is simulated and recorded first (~64 bytes an op, ~5
+/// events an op: ~26 MB at this bound, inside the wasm's heap beside the step's own simulation).
+constexpr std::int64_t kMaxWindowedEvents = 2'000'000;
 
 /// The optional "stages" list: distinct stage indices in [0, pp), at least one.
 std::vector<std::int64_t> read_stages(RequestReader& request, std::int64_t pp) {
@@ -79,6 +82,12 @@ json op_timeline(RequestReader& request) {
   // simulation, bounded by its limits).
   const std::int64_t events = timeline_event_count(s.run, s.efficiency, stages);
   if (events > limit && !window) refuse_size(events, sent_format, false);
+  if (window && events > kMaxWindowedEvents) {
+    refuse(code::too_large,
+           {"this timeline has ", events, " events; a window (\"from\", \"to\") is cut from a step of at most ",
+            kMaxWindowedEvents, ": fewer stages (\"stages\") or microbatches make fewer"},
+           "stages");
+  }
   Timeline t = build_timeline(s.run, s.efficiency, stages);
   if (window) {
     keep_window(t, from, to);

@@ -498,6 +498,11 @@ TEST(Timeline, AWindowOfALargeStepIsAnsweredAtFullDetail) {
   EXPECT_GT(part["event_count"].get<long long>(), 0);
   request["format"] = "chrome";
   check_chrome_trace(ask(request), part);
+  json huge = request;  // 8 stages x 32,768 microbatches: ~2.6 million events, too many to cut a window from
+  huge["parallel"]["global_batch"] = 32768;
+  const json cut = ask(huge)["error"];
+  EXPECT_EQ(cut["code"], "too_large");
+  EXPECT_NE(cut["message"].get<std::string>().find("a window"), std::string::npos) << cut.dump();
   for (const auto& [from, to, code, field] :
        {std::tuple{json(0.2), json(0.1), "invalid_value", "to"}, std::tuple{json(-1), json(1), "out_of_range", "from"},
         std::tuple{json(0), json("1"), "wrong_type", "to"}}) {
