@@ -219,6 +219,33 @@ void expose_op(const OpWork& w, double slot, GpuExposed& x) {
   x.other += wait_of(w, slot);
 }
 
+/// Stage `g.stage`'s ops from the simulation's [first, last): each op placed, its kind and chunk's shape made once,
+/// its exposed seconds counted. Returns the seconds the compute stream is busy or waits on an exposed collective.
+double place_ops(const ParallelConfig& p, const Model& m, const PipelineOp* first, const PipelineOp* last,
+                 TimelineGpu& g) {
+  double stream = 0;
+  std::vector<int> shape_of(std::size_t(std::max<std::int64_t>(2, p.vpp)) * 3, -1);  // by chunk and kind
+  g.ops.reserve(std::size_t(last - first));
+  for (const PipelineOp* op = first; op != last; ++op) {
+    const OpWork& w = work_of(m.work[std::size_t(layers_stage(p, g.stage, op->chunk))], op->kind);
+    const double slot = m.slots.of(op->kind);
+    int& shape = shape_of[std::size_t(op->chunk) * 3 + (op->kind == 'F' ? 0 : op->kind == 'B' ? 1 : 2)];
+    if (shape < 0) {
+      shape = int(g.shapes.size());
+      OpShape& made = g.shapes.emplace_back(
+          op_shape(w, slot, send_target(p, g.stage, op->chunk, op->kind), m.core.p2p, m.core.p2p_bytes));
+      made.kind = op->kind;
+      made.chunk = std::int32_t(op->chunk);
+    }
+    g.ops.push_back(
+        TimelineOp{op->start, op->end, std::int32_t(op->microbatch), std::int32_t(op->chunk), shape, op->kind});
+    g.event_count += std::int64_t(g.shapes[std::size_t(shape)].events.size());
+    expose_op(w, slot, g.exposed);
+    stream += w.total() + wait_of(w, slot);
+  }
+  return stream;
+}
+
 /// After the schedule: the exposed data-parallel wait (the collectives' hidden rest drawn under the last ops), the
 /// kernels' slowdown from the hidden part, a separate gradient accumulation, then the optimizer (step_time's order).
 void lay_tail(const Model& m, double makespan, TimelineGpu& g, GpuExposed& x) {
@@ -286,27 +313,8 @@ Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std
     g.stage = s;
     g.gpu = s * per_stage_gpus;
     g.slowest = s == m.core.slowest_stage;
-    double stream = 0;  // seconds the compute stream is busy or waits on an exposed collective
-    std::vector<int> shape_of(std::size_t(std::max<std::int64_t>(2, p.vpp)) * 3, -1);  // by chunk and kind
-    g.ops.reserve(begin[std::size_t(s) + 1] - begin[std::size_t(s)]);
-    for (std::size_t i = begin[std::size_t(s)]; i < begin[std::size_t(s) + 1]; ++i) {
-      const PipelineOp& op = sim.ops[i];
-      const OpWork& w = work_of(m.work[std::size_t(layers_stage(p, s, op.chunk))], op.kind);
-      const double slot = m.slots.of(op.kind);
-      int& shape = shape_of[std::size_t(op.chunk) * 3 + (op.kind == 'F' ? 0 : op.kind == 'B' ? 1 : 2)];
-      if (shape < 0) {
-        shape = int(g.shapes.size());
-        OpShape& made = g.shapes.emplace_back(
-            op_shape(w, slot, send_target(p, s, op.chunk, op.kind), m.core.p2p, m.core.p2p_bytes));
-        made.kind = op.kind;
-        made.chunk = std::int32_t(op.chunk);
-      }
-      g.ops.push_back(
-          TimelineOp{op.start, op.end, std::int32_t(op.microbatch), std::int32_t(op.chunk), shape, op.kind});
-      g.event_count += std::int64_t(g.shapes[std::size_t(shape)].events.size());
-      expose_op(w, slot, g.exposed);
-      stream += w.total() + wait_of(w, slot);
-    }
+    const PipelineOp* ops = sim.ops.data();
+    const double stream = place_ops(p, m, ops + begin[std::size_t(s)], ops + begin[std::size_t(s) + 1], g);
     g.exposed.idle = std::max(0.0, out.pipeline_makespan - stream);
     lay_tail(m, out.pipeline_makespan, g, g.exposed);
     g.event_count += std::int64_t(g.tail.size());
