@@ -16,7 +16,7 @@ namespace {
 
 /// Events an answer may carry, by format: objects cost ~1 KB each to build as JSON (engine/API.md, "timeline");
 /// columns and the Chrome trace are written as text from the ops and their shapes (~50 bytes an op; the trace ~50 to
-/// ~80 bytes an event).
+/// ~110 bytes an event).
 constexpr std::int64_t kMaxObjectEvents = 25'000;
 constexpr std::int64_t kMaxListedEvents = 500'000;
 /// Events of the whole step a window is cut from: every op is simulated and recorded first (~64 bytes an op, ~5
