@@ -157,9 +157,10 @@ std::int64_t count_events(const TrainingRun& run, const Model& m, const std::vec
   return total;
 }
 
-/// Adds one event (skipped when it has no length and is not a collective of some length).
-TimelineEvent& add(TimelineGpu& g, EventKind piece, double start, double end, double exposed, double amount) {
-  TimelineEvent& e = g.events.emplace_back();
+/// Adds one event.
+TimelineEvent& add(std::vector<TimelineEvent>& events, EventKind piece, double start, double end, double exposed,
+                   double amount) {
+  TimelineEvent& e = events.emplace_back();
   e.piece = piece;
   e.start = start;
   e.end = end;
@@ -168,58 +169,101 @@ TimelineEvent& add(TimelineGpu& g, EventKind piece, double start, double end, do
   return e;
 }
 
-/// One op's events on its GPU: kernels, element-wise kernels, then the exposed tails of its collectives (each
-/// collective's hidden part under the kernels before), the slot's rest as a wait, and the send of its output.
-void lay_op(const PipelineOp& op, const OpWork& w, double slot, std::int32_t target, double p2p, double p2p_bytes,
-            TimelineGpu& g, GpuExposed& x) {
-  const std::size_t first = g.events.size();
-  double t = op.start;
-  if (w.kernels > 0) add(g, EventKind::kernels, t, t + w.kernels, w.kernels, w.flops).interference = w.interference;
+/// One op's events at offsets from the op (OpShape): kernels, element-wise kernels, then the exposed tails of its
+/// collectives (each collective's hidden part under the kernels before), the slot's rest as a wait, and the send of
+/// its output (from the op's end).
+OpShape op_shape(const OpWork& w, double slot, std::int32_t target, double p2p, double p2p_bytes) {
+  OpShape shape;
+  std::vector<TimelineEvent>& out = shape.events;
+  double t = 0;
+  if (w.kernels > 0) add(out, EventKind::kernels, t, t + w.kernels, w.kernels, w.flops).interference = w.interference;
   t += w.kernels;
-  if (w.memory > 0) add(g, EventKind::memory, t, t + w.memory, w.memory, w.memory_bytes);
+  if (w.memory > 0) add(out, EventKind::memory, t, t + w.memory, w.memory, w.memory_bytes);
   t += w.memory;
   const double stream_end = t;
   auto collective = [&](EventKind piece, double exposed, double full, double bytes, double count) {
     if (full <= 0) return;
-    const double start = std::max(op.start, stream_end - (full - exposed));
-    add(g, piece, start, t + exposed, exposed, bytes).count = count;
+    const double start = std::max(0.0, stream_end - (full - exposed));
+    add(out, piece, start, t + exposed, exposed, bytes).count = count;
     t += exposed;
   };
   collective(EventKind::tp, w.tp, w.tp_full, w.tp_bytes, w.tp_count);
   collective(EventKind::ep, w.ep, w.ep_full, w.ep_bytes, w.ep_count);
   collective(EventKind::cp, w.cp, w.cp_full, w.cp_bytes, w.cp_count);
   const double wait = wait_of(w, slot);
-  if (wait > 0) add(g, EventKind::wait, t, t + wait, wait, 0);
-  if (target >= 0) add(g, EventKind::send, op.end, op.end + p2p, 0, p2p_bytes).peer = target;
-  for (std::size_t i = first; i < g.events.size(); ++i) {
-    g.events[i].microbatch = op.microbatch;
-    g.events[i].chunk = op.chunk;
-    g.events[i].op = op.kind;
+  if (wait > 0) add(out, EventKind::wait, t, t + wait, wait, 0);
+  if (target >= 0) add(out, EventKind::send, 0, p2p, 0, p2p_bytes).peer = target;
+  return shape;
+}
+
+/// One op's events: its shape's, each at the op's start (a send: its end) plus its offset.
+void lay_op(const TimelineOp& op, const OpShape& shape, std::vector<TimelineEvent>& out) {
+  for (const TimelineEvent& o : shape.events) {
+    TimelineEvent& e = out.emplace_back(o);
+    const double base = o.piece == EventKind::send ? op.end : op.start;
+    e.start = base + o.start;
+    e.end = base + o.end;
+    e.microbatch = op.microbatch;
+    e.chunk = op.chunk;
+    e.op = op.kind;
   }
+}
+
+/// What one op adds to its GPU's exposed seconds.
+void expose_op(const OpWork& w, double slot, GpuExposed& x) {
   x.compute += w.kernels;
   x.memory_bound += w.memory;
   x.tp_comm += w.tp;
   x.ep_comm += w.ep;
   x.cp_comm += w.cp;
-  x.other += wait;
+  x.other += wait_of(w, slot);
+}
+
+/// Stage `g.stage`'s ops from the simulation's [first, last): each op placed, its kind and chunk's shape made once,
+/// its exposed seconds counted. Returns the seconds the compute stream is busy or waits on an exposed collective.
+double place_ops(const ParallelConfig& p, const Model& m, const PipelineOp* first, const PipelineOp* last,
+                 TimelineGpu& g) {
+  double stream = 0;
+  std::vector<int> shape_of(std::size_t(std::max<std::int64_t>(2, p.vpp)) * 3, -1);  // by chunk and kind
+  g.ops.reserve(std::size_t(last - first));
+  for (const PipelineOp* op = first; op != last; ++op) {
+    const OpWork& w = work_of(m.work[std::size_t(layers_stage(p, g.stage, op->chunk))], op->kind);
+    const double slot = m.slots.of(op->kind);
+    int& shape = shape_of[std::size_t(op->chunk) * 3 + (op->kind == 'F' ? 0 : op->kind == 'B' ? 1 : 2)];
+    if (shape < 0) {
+      shape = int(g.shapes.size());
+      OpShape& made = g.shapes.emplace_back(
+          op_shape(w, slot, send_target(p, g.stage, op->chunk, op->kind), m.core.p2p, m.core.p2p_bytes));
+      made.kind = op->kind;
+      made.chunk = std::int32_t(op->chunk);
+    }
+    g.ops.push_back(
+        TimelineOp{op->start, op->end, std::int32_t(op->microbatch), std::int32_t(op->chunk), shape, op->kind});
+    g.event_count += std::int64_t(g.shapes[std::size_t(shape)].events.size());
+    expose_op(w, slot, g.exposed);
+    stream += w.total() + wait_of(w, slot);
+  }
+  return stream;
 }
 
 /// After the schedule: the exposed data-parallel wait (the collectives' hidden rest drawn under the last ops), the
 /// kernels' slowdown from the hidden part, a separate gradient accumulation, then the optimizer (step_time's order).
 void lay_tail(const Model& m, double makespan, TimelineGpu& g, GpuExposed& x) {
   double t = makespan;
+  std::vector<TimelineEvent>& out = g.tail;
   if (m.dp.time > 0) {
-    add(g, EventKind::dp, std::max(0.0, t - (m.dp.time - m.dp.exposed)), t + m.dp.exposed, m.dp.exposed, m.dp.bytes)
+    add(out, EventKind::dp, std::max(0.0, t - (m.dp.time - m.dp.exposed)), t + m.dp.exposed, m.dp.exposed, m.dp.bytes)
         .count = m.dp.count;
   }
   t += m.dp.exposed;
-  if (m.dp.slowdown > 0) add(g, EventKind::stretch, t, t + m.dp.slowdown, m.dp.slowdown, 0);
+  if (m.dp.slowdown > 0) add(out, EventKind::stretch, t, t + m.dp.slowdown, m.dp.slowdown, 0);
   t += m.dp.slowdown;
   const double hbm = m.kinds.hbm;
   if (m.opt.accumulation > 0)
-    add(g, EventKind::accumulation, t, t + m.opt.accumulation, m.opt.accumulation, m.opt.accumulation * hbm);
+    add(out, EventKind::accumulation, t, t + m.opt.accumulation, m.opt.accumulation, m.opt.accumulation * hbm);
   t += m.opt.accumulation;
-  if (m.opt.optimizer > 0) add(g, EventKind::optimizer, t, t + m.opt.optimizer, m.opt.optimizer, m.opt.optimizer * hbm);
+  if (m.opt.optimizer > 0)
+    add(out, EventKind::optimizer, t, t + m.opt.optimizer, m.opt.optimizer, m.opt.optimizer * hbm);
   x.dp_comm = m.dp.exposed;
   x.compute += m.dp.slowdown;
   x.memory_bound += m.opt.accumulation;
@@ -269,21 +313,50 @@ Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std
     g.stage = s;
     g.gpu = s * per_stage_gpus;
     g.slowest = s == m.core.slowest_stage;
-    g.events.reserve(std::size_t(count_events(run, m, {s})));
-    double stream = 0;  // seconds the compute stream is busy or waits on an exposed collective
-    for (std::size_t i = begin[std::size_t(s)]; i < begin[std::size_t(s) + 1]; ++i) {
-      const PipelineOp& op = sim.ops[i];
-      const OpWork& w = work_of(m.work[std::size_t(layers_stage(p, s, op.chunk))], op.kind);
-      const double slot = m.slots.of(op.kind);
-      lay_op(op, w, slot, send_target(p, s, op.chunk, op.kind), m.core.p2p, m.core.p2p_bytes, g, g.exposed);
-      stream += w.total() + wait_of(w, slot);
-    }
+    const PipelineOp* ops = sim.ops.data();
+    const double stream = place_ops(p, m, ops + begin[std::size_t(s)], ops + begin[std::size_t(s) + 1], g);
     g.exposed.idle = std::max(0.0, out.pipeline_makespan - stream);
     lay_tail(m, out.pipeline_makespan, g, g.exposed);
-    out.events += std::int64_t(g.events.size());
+    g.event_count += std::int64_t(g.tail.size());
+    out.events += g.event_count;
   }
   out.makespan = out.pipeline_makespan + m.dp.exposed + m.dp.slowdown + m.opt.accumulation + m.opt.optimizer;
   return out;
+}
+
+void keep_window(Timeline& t, double from, double to) {
+  auto overlaps = [&](double start, double end) { return start <= to && end >= from; };
+  t.events = 0;
+  for (TimelineGpu& g : t.gpus) {
+    g.event_count = 0;
+    std::size_t kept = 0;
+    for (const TimelineOp& op : g.ops) {
+      const OpShape& shape = g.shapes[std::size_t(op.shape)];
+      bool in = false;
+      for (const TimelineEvent& e : shape.events) {
+        const double base = e.piece == EventKind::send ? op.end : op.start;
+        in = in || overlaps(base + e.start, base + e.end);
+      }
+      if (!in) continue;
+      g.ops[kept++] = op;
+      g.event_count += std::int64_t(shape.events.size());
+    }
+    g.ops.resize(kept);
+    g.tail.erase(
+        std::remove_if(g.tail.begin(), g.tail.end(), [&](const TimelineEvent& e) { return !overlaps(e.start, e.end); }),
+        g.tail.end());
+    g.event_count += std::int64_t(g.tail.size());
+    t.events += g.event_count;
+  }
+}
+
+void lay_out(Timeline& t) {
+  for (TimelineGpu& g : t.gpus) {
+    g.events.clear();
+    g.events.reserve(std::size_t(g.event_count));
+    for (const TimelineOp& op : g.ops) lay_op(op, g.shapes[std::size_t(op.shape)], g.events);
+    g.events.insert(g.events.end(), g.tail.begin(), g.tail.end());
+  }
 }
 
 }  // namespace parascope::detail

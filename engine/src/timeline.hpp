@@ -54,10 +54,30 @@ struct GpuExposed {
   }
 };
 
+/// One pipeline op of a GPU: where it runs and which of the GPU's shapes its events take.
+struct TimelineOp {
+  double start = 0, end = 0;  ///< seconds from the step's start (the simulation's)
+  std::int32_t microbatch = 0, chunk = 0, shape = 0;
+  char kind = 'F';
+};
+
+/// The events every op of one kind and chunk holds on one GPU (the same work in the same slot), at offsets from the
+/// op: each event's start and end are seconds from the op's start, a send's (`piece` send) from the op's end. An op's
+/// events are exactly base + offset (one addition each), so a reader given the offsets rebuilds them bit for bit.
+struct OpShape {
+  std::vector<TimelineEvent> events;
+  char kind = 'F';  ///< the ops it is the shape of: their kind and chunk
+  std::int32_t chunk = 0;
+};
+
 struct TimelineGpu {
   std::int64_t gpu = 0, stage = 0;
   bool slowest = false;               ///< the step's slowest stage (the most forward + backward seconds)
-  std::vector<TimelineEvent> events;  ///< in the order they start on each lane, op by op
+  std::vector<OpShape> shapes;        ///< the ops' shapes, in the order first used
+  std::vector<TimelineOp> ops;        ///< in the simulation's order: the events are each op's shape's, then the tail
+  std::vector<TimelineEvent> tail;    ///< the step's events after the pipeline (seconds from the step's start)
+  std::int64_t event_count = 0;       ///< every event: the ops' and the tail's
+  std::vector<TimelineEvent> events;  ///< every event, laid out (only after lay_out)
   GpuExposed exposed;
 };
 
@@ -76,7 +96,14 @@ struct Timeline {
 /// step op's refusals.
 std::int64_t timeline_event_count(const TrainingRun& run, const Efficiency& eff,
                                   const std::vector<std::int64_t>& stages);
-/// The timeline of `stages` (all when empty). Throws PipelineError like evaluate_step.
+/// The timeline of `stages` (all when empty): its ops, their shapes and the tail, no event laid out (the columns
+/// and the trace write the shapes: at 64 stages × 512 microbatches ~21 MB of laid-out events and their page faults
+/// cost more than everything else). Throws PipelineError like evaluate_step.
 Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std::vector<std::int64_t>& stages);
+/// Keeps the ops with an event overlapping [from, to] (seconds; touching counts), all of each op's events, and the
+/// tail's events overlapping it; the counts follow, each GPU's `exposed` stays the whole step's.
+void keep_window(Timeline& t, double from, double to);
+/// Lays out every event of `t`'s ops and tail, in each GPU's `events` (the objects answer's).
+void lay_out(Timeline& t);
 
 }  // namespace parascope::detail

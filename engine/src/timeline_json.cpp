@@ -43,6 +43,7 @@ const char* lane_title(Lane lane) {
 
 const char* kind_id(EventKind kind) { return kPieces[int(kind)].id; }
 const char* kind_amount(EventKind kind) { return kPieces[int(kind)].amount; }
+const char* kind_what(EventKind kind) { return kPieces[int(kind)].what; }
 
 namespace {
 
@@ -87,40 +88,83 @@ json event_object(const Timeline& t, const TimelineEvent& e) {
   return o;
 }
 
-/// A GPU's events as columns, written into `out`: one array per field, the piece as its index in "pieces", the op as
-/// one character ('-' after the pipeline), -1 for no microbatch, chunk or target stage.
-void event_columns(JsonText& out, const TimelineGpu& g) {
-  auto column = [&](const char* key, auto value) {
-    out.key(key);
-    out.raw('[');
-    for (std::size_t i = 0; i < g.events.size(); ++i) {
-      if (i) out.raw(',');
-      value(g.events[i]);
-    }
-    out.raw(']');
-  };
+/// `key`:[value(x) for each x of `list`], written into `out`.
+template <class List, class Value>
+void column(JsonText& out, const char* key, const List& list, Value value) {
+  out.key(key);
+  out.raw('[');
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i) out.raw(',');
+    value(list[i]);
+  }
+  out.raw(']');
+}
+
+/// Events as columns, {amount, end, exposed, [from_end,] piece, start[, to_stage]}: a shape's (offsets from its op,
+/// from_end 1 for a send, counted from the op's end) or the tail's (seconds from the step's start).
+void event_columns(JsonText& out, const std::vector<TimelineEvent>& events, bool shape) {
   out.raw('{');
-  column("amount", [&](const TimelineEvent& e) { out.number(e.amount); });
+  column(out, "amount", events, [&](const TimelineEvent& e) { out.number(e.amount); });
   out.raw(',');
-  column("chunk", [&](const TimelineEvent& e) { out.integer(e.chunk); });
+  column(out, "end", events, [&](const TimelineEvent& e) { out.number(e.end); });
   out.raw(',');
-  column("end", [&](const TimelineEvent& e) { out.number(e.end); });
+  column(out, "exposed", events, [&](const TimelineEvent& e) { out.number(e.exposed); });
   out.raw(',');
-  column("exposed", [&](const TimelineEvent& e) { out.number(e.exposed); });
+  if (shape) {
+    column(out, "from_end", events, [&](const TimelineEvent& e) { out.integer(e.piece == EventKind::send); });
+    out.raw(',');
+  }
+  column(out, "piece", events, [&](const TimelineEvent& e) { out.integer(int(e.piece)); });
   out.raw(',');
-  column("microbatch", [&](const TimelineEvent& e) { out.integer(e.microbatch); });
+  column(out, "start", events, [&](const TimelineEvent& e) { out.number(e.start); });
+  if (shape) {
+    out.raw(',');
+    column(out, "to_stage", events, [&](const TimelineEvent& e) { out.integer(e.peer); });
+  }
+  out.raw('}');
+}
+
+/// A GPU's ops as columns: {chunk, end, microbatch, op (one character each), shape, start}.
+void op_columns(JsonText& out, const std::vector<TimelineOp>& ops) {
+  out.raw('{');
+  column(out, "chunk", ops, [&](const TimelineOp& o) { out.integer(o.chunk); });
+  out.raw(',');
+  column(out, "end", ops, [&](const TimelineOp& o) { out.number(o.end); });
+  out.raw(',');
+  column(out, "microbatch", ops, [&](const TimelineOp& o) { out.integer(o.microbatch); });
   out.raw(',');
   out.key("op");
-  std::string ops;
-  ops.reserve(g.events.size());
-  for (const TimelineEvent& e : g.events) ops += e.op ? e.op : '-';
-  out.string(ops);
+  std::string kinds;
+  kinds.reserve(ops.size());
+  for (const TimelineOp& o : ops) kinds += o.kind;
+  out.string(kinds);
   out.raw(',');
-  column("piece", [&](const TimelineEvent& e) { out.integer(int(e.piece)); });
+  column(out, "shape", ops, [&](const TimelineOp& o) { out.integer(o.shape); });
   out.raw(',');
-  column("start", [&](const TimelineEvent& e) { out.number(e.start); });
-  out.raw(',');
-  column("to_stage", [&](const TimelineEvent& e) { out.integer(e.peer); });
+  column(out, "start", ops, [&](const TimelineOp& o) { out.number(o.start); });
+  out.raw('}');
+}
+
+/// One GPU's object in the columns answer, keys in the JSON writer's order: exposed, gpu, ops, shapes, slowest, stage,
+/// tail.
+void gpu_columns(JsonText& out, const TimelineGpu& g) {
+  out.raw("{\"exposed\":");
+  out.raw(exposed_json(g.exposed).dump());
+  out.raw(",\"gpu\":");
+  out.integer(g.gpu);
+  out.raw(",\"ops\":");
+  op_columns(out, g.ops);
+  out.raw(",\"shapes\":[");
+  for (std::size_t i = 0; i < g.shapes.size(); ++i) {
+    if (i) out.raw(',');
+    event_columns(out, g.shapes[i].events, true);
+  }
+  out.raw("],\"slowest\":");
+  out.raw(g.slowest ? "true" : "false");
+  out.raw(",\"stage\":");
+  out.integer(g.stage);
+  out.raw(",\"tail\":");
+  event_columns(out, g.tail, false);
   out.raw('}');
 }
 
@@ -208,24 +252,28 @@ json timeline_objects(const Timeline& t) {
 }
 
 std::string timeline_columns_text(const Timeline& t) {
-  // One text, reserved once (~80 bytes an event), each GPU's object spliced around its columns as they are written:
-  // no GPU's text copied again (the copies and the page faults of a growing text were most of this op's time).
+  // One text, reserved once (~60 bytes an op, ~100 an event of a shape or the tail), the header written around the
+  // GPUs: no copy of the whole (copies and the page faults of fresh text were most of this op's time).
+  const std::string head = timeline_header(t, true).dump();
+  const std::string marker = "\"gpus\":null";
+  const std::size_t at = head.find(marker) + marker.size() - 4;  // the null
+  std::size_t ops = 0, events = 0;
+  for (const TimelineGpu& g : t.gpus) {
+    ops += g.ops.size();
+    events += g.tail.size();
+    for (const OpShape& shape : g.shapes) events += shape.events.size();
+  }
   JsonText out;
-  out.text().reserve(std::size_t(t.events) * 80 + t.gpus.size() * 400);
+  out.text().reserve(head.size() + ops * 60 + events * 100 + t.gpus.size() * 400);
+  out.raw(std::string_view(head).substr(0, at));
   out.raw('[');
   for (const TimelineGpu& g : t.gpus) {
     if (&g != &t.gpus.front()) out.raw(',');
-    json gpu = gpu_object(g);
-    put(gpu, "events", nullptr);
-    const std::string head = gpu.dump();
-    const std::string marker = "\"events\":null";
-    const std::size_t at = head.find(marker) + marker.size() - 4;  // the null
-    out.raw(std::string_view(head).substr(0, at));
-    event_columns(out, g);
-    out.raw(std::string_view(head).substr(at + 4));
+    gpu_columns(out, g);
   }
   out.raw(']');
-  return splice(timeline_header(t, true), "gpus", out.text());
+  out.raw(std::string_view(head).substr(at + 4));
+  return std::move(out.text());
 }
 
 }  // namespace parascope::detail

@@ -16,10 +16,13 @@ const char* lane_title(Lane lane);
 /// An event kind's id ("kernels", "tp", ...) and what its `amount` counts ("flops", "bytes" or "").
 const char* kind_id(EventKind kind);
 const char* kind_amount(EventKind kind);
+/// What an event kind is, in words ("GEMMs, attention, launches").
+const char* kind_what(EventKind kind);
 
 /// step_time, breakdown, makespans, lanes, and per GPU its rank, stage, exposed seconds and events as objects.
 json timeline_objects(const Timeline& t);
-/// The same with each GPU's events as columns (and the kinds' table, "pieces"), as JSON text.
+/// The same with each GPU's ops as columns, the events each op holds once per shape, and the tail's events as columns
+/// (and the kinds' table, "pieces"), as JSON text.
 std::string timeline_columns_text(const Timeline& t);
 
 }  // namespace parascope::detail

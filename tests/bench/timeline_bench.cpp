@@ -51,8 +51,22 @@ const bool registered = add("timeline (issue 29 budget)", [] {
   const parascope::Efficiency eff;
   std::int64_t events = 0;
   const Timing built = time_calls([&] { events = parascope::detail::build_timeline(run, eff, {}).events; }, 1.0);
-  report("timeline, 64 x 512, the events alone (build_timeline, no JSON), " + std::to_string(events) + " events",
+  report("timeline, 64 x 512, ops and shapes alone (build_timeline, no JSON), " + std::to_string(events) + " events",
          built.median * 1e3, "ms", "<= 50 ms native");
+  const Timing laid = time_calls(
+      [&] {
+        parascope::detail::Timeline t = parascope::detail::build_timeline(run, eff, {});
+        parascope::detail::lay_out(t);
+      },
+      1.0);
+  report("timeline, 64 x 512, every event laid out too (as the objects answer would)", laid.median * 1e3, "ms");
+  // A typical step: Llama 3 70B on 64 H100s (tp 8, pp 4, dp 2, 64 microbatches), every stage, at full detail.
+  const std::string typical = R"({"op":"timeline","model":"llama3-70b","hardware":"h100-sxm","cluster":{"gpus":64},)"
+                              R"("parallel":{"tp":8,"pp":4,"global_batch":128},"format":"chrome"})";
+  const std::string trace = parascope::call(typical);
+  const Timing typical_time = time_calls([&] { parascope::call(typical); }, 0.5);
+  report_request("timeline, Llama 3 70B on 64 H100s, pp 4 x 64 mb, chrome", typical, typical_time.median);
+  report("timeline, Llama 3 70B, 4 x 64, chrome answer size", double(trace.size()) / 1e6, "MB");
   // One stage only: what a figure showing the slowest GPU asks.
   std::string one = request("columns");
   one.insert(one.size() - 1, R"(,"stages":[63])");

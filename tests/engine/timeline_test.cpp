@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "parascope/api.hpp"
@@ -28,19 +29,45 @@ json as_timeline(json request, const std::string& format) {
   return request;
 }
 
-/// Each event's fields from an answer's columns, one GPU at a time.
+/// Each event's fields from an answer's columns, one GPU at a time: each op's shape's events at the op's start (a
+/// send: its end) plus their offsets, then the tail's (engine/API.md, "timeline": the rule a reader follows).
 struct Event {
   std::string piece, lane;
-  double start, end, exposed;
+  double start, end, exposed, amount;
+  long long microbatch, chunk, to_stage;
+  char op;
 };
 std::vector<Event> events_of(const json& answer, const json& gpu) {
   std::vector<Event> out;
-  const json& c = gpu["events"];
   const json& pieces = answer["pieces"];
-  for (std::size_t i = 0; i < c["piece"].size(); ++i) {
-    const json& piece = pieces[c["piece"][i].get<std::size_t>()];
-    out.push_back({piece["id"], piece["lane"], c["start"][i], c["end"][i], c["exposed"][i]});
+  const json& ops = gpu["ops"];
+  const std::string kinds = ops["op"];
+  auto event = [&](const json& c, std::size_t j, double base) {
+    const json& piece = pieces[c["piece"][j].get<std::size_t>()];
+    return Event{piece["id"],
+                 piece["lane"],
+                 base + c["start"][j].get<double>(),
+                 base + c["end"][j].get<double>(),
+                 c["exposed"][j],
+                 c["amount"][j],
+                 -1,
+                 -1,
+                 c.contains("to_stage") ? c["to_stage"][j].get<long long>() : -1,
+                 '-'};
+  };
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    const json& shape = gpu["shapes"][ops["shape"][i].get<std::size_t>()];
+    for (std::size_t j = 0; j < shape["piece"].size(); ++j) {
+      const double base = shape["from_end"][j] == 1 ? ops["end"][i].get<double>() : ops["start"][i].get<double>();
+      Event e = event(shape, j, base);
+      e.microbatch = ops["microbatch"][i];
+      e.chunk = ops["chunk"][i];
+      e.op = kinds[i];
+      out.push_back(e);
+    }
   }
+  const json& tail = gpu["tail"];
+  for (std::size_t j = 0; j < tail["piece"].size(); ++j) out.push_back(event(tail, j, 0.0));
   return out;
 }
 
@@ -189,6 +216,46 @@ TEST(Timeline, OverlapIsAnEventUnderAnotherAndInterferenceStretchesTheKernels) {
   EXPECT_GT(under, 0);
 }
 
+/// The columns answer, expanded by the reader's rule, is the objects answer's events bit for bit.
+void check_columns_are_the_objects(json request) {
+  request["op"] = "timeline";
+  const json objects = ask(as_timeline(request, "objects"));
+  const json columns = ask(as_timeline(request, "columns"));
+  ASSERT_EQ(objects["gpus"].size(), columns["gpus"].size());
+  for (std::size_t g = 0; g < objects["gpus"].size(); ++g) {
+    const json& list = objects["gpus"][g]["events"];
+    const std::vector<Event> events = events_of(columns, columns["gpus"][g]);
+    ASSERT_EQ(events.size(), list.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const json& o = list[i];
+      const Event& e = events[i];
+      EXPECT_EQ(e.piece, o["piece"]);
+      EXPECT_EQ(e.start, o["start"].get<double>()) << i;
+      EXPECT_EQ(e.end, o["end"].get<double>()) << i;
+      EXPECT_EQ(e.exposed, o["exposed"].get<double>()) << i;
+      const std::string amount = e.piece == "kernels" ? "flops" : "bytes";
+      EXPECT_EQ(e.amount, o.contains(amount) ? o[amount].get<double>() : 0.0) << i;
+      EXPECT_EQ(e.microbatch, o.value("microbatch", -1LL));
+      EXPECT_EQ(e.chunk, o.value("chunk", -1LL));
+      EXPECT_EQ(e.to_stage, o.value("to_stage", -1LL));
+      EXPECT_EQ(std::string(1, e.op), o.value("op", std::string("-")));
+    }
+  }
+}
+
+TEST(Timeline, ColumnsHoldTheObjectsEventsBitForBit) {
+  check_columns_are_the_objects(overlapped_request());
+  json interleaved = overlapped_request();
+  interleaved["parallel"] = {{"tp", 8}, {"pp", 4}, {"vpp", 2}, {"schedule", "interleaved"}, {"global_batch", 16}};
+  check_columns_are_the_objects(interleaved);
+  json dualpipe = overlapped_request();
+  dualpipe["parallel"] = {{"tp", 8}, {"pp", 4}, {"schedule", "dualpipe"}, {"global_batch", 16}};
+  check_columns_are_the_objects(dualpipe);
+  json zb = overlapped_request();
+  zb["parallel"] = {{"tp", 8}, {"pp", 4}, {"schedule", "zb-h1"}, {"global_batch", 16}, {"zero", 3}};
+  check_columns_are_the_objects(zb);
+}
+
 TEST(Timeline, RefusesWhatStepRefusesAndBadStagesAndTooManyEvents) {
   json bad = overlapped_request();
   bad["parallel"]["tp"] = 3;
@@ -227,55 +294,75 @@ TEST(Timeline, StagesPicksGpusAndMarksTheSlowest) {
 }
 
 /// The Chrome Trace Event format's rules the file must keep (docs: "Trace Event Format", Google, the JSON Object
-/// Format; what Perfetto's importer reads): checked here, each a way the file can fail.
-void check_chrome_trace(const json& trace, const json& objects) {
-  ASSERT_TRUE(trace.is_object());
-  ASSERT_TRUE(trace["traceEvents"].is_array());
+/// Format; what Perfetto's importer reads): checked here, each a way the file can fail. Returns the "X" events.
+std::size_t check_trace_format(const json& trace) {
+  EXPECT_TRUE(trace.is_object());
+  EXPECT_TRUE(trace["traceEvents"].is_array());
   EXPECT_EQ(trace["displayTimeUnit"], "ms");
   std::set<long long> named_processes;
   std::set<std::pair<long long, long long>> named_threads;
   std::map<long long, std::vector<std::pair<double, double>>> spans;
   std::size_t complete = 0;
   for (const json& e : trace["traceEvents"]) {
-    ASSERT_TRUE(e.is_object());
-    ASSERT_TRUE(e["ph"].is_string());
-    ASSERT_TRUE(e["pid"].is_number_integer());
-    ASSERT_TRUE(e["tid"].is_number_integer());
-    ASSERT_TRUE(e["name"].is_string());
+    EXPECT_TRUE(e.is_object());
+    EXPECT_TRUE(e["ph"].is_string());
+    EXPECT_TRUE(e["pid"].is_number_integer());
+    EXPECT_TRUE(e["tid"].is_number_integer());
+    EXPECT_TRUE(e["name"].is_string());
     const long long pid = e["pid"], tid = e["tid"];
     if (e["ph"] == "M") {
-      ASSERT_TRUE(e["args"].is_object());
+      EXPECT_TRUE(e["args"].is_object());
       if (e["name"] == "process_name") named_processes.insert(pid);
       if (e["name"] == "thread_name") named_threads.insert({pid, tid});
       if (e["name"] != "process_sort_index") EXPECT_TRUE(e["args"]["name"].is_string());
       continue;
     }
-    ASSERT_EQ(e["ph"], "X") << e.dump();
-    ASSERT_TRUE(e["ts"].is_number());
-    ASSERT_TRUE(e["dur"].is_number());
+    EXPECT_EQ(e["ph"], "X") << e.dump();
+    EXPECT_TRUE(e["ts"].is_number());
+    EXPECT_TRUE(e["dur"].is_number());
     EXPECT_GE(e["ts"].get<double>(), 0);
     EXPECT_GE(e["dur"].get<double>(), 0);
-    EXPECT_TRUE(e["cat"].is_string());
+    if (e.contains("args") || trace["otherData"]["detail"] == "events") EXPECT_TRUE(e["args"].is_object());
     EXPECT_TRUE(named_processes.count(pid)) << "an event before its process_name: " << e.dump();
     EXPECT_TRUE(named_threads.count({pid, tid})) << "an event on an unnamed thread: " << e.dump();
+    // Each end rounded once to the nanosecond: events that touch still touch (an op's last end and the next op's
+    // start, summed differently, may round a nanosecond apart).
     if (tid == 0) spans[pid].push_back({e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
     ++complete;
   }
-  EXPECT_EQ(complete, objects["event_count"].get<std::size_t>());
-  // The same events as the objects answer: pid = GPU, ts and dur in microseconds (to the nanosecond).
+  for (auto& [pid, list] : spans) {
+    for (std::size_t k = 1; k < list.size(); ++k) EXPECT_GE(list[k].first, list[k - 1].second - 1.001e-3) << pid;
+  }
+  return complete;
+}
+
+/// The trace name of an event object: its op, microbatch and (with chunks) chunk, then its piece.
+std::string trace_name(const json& o, bool chunks) {
+  if (!o.contains("op")) return o["piece"];
+  std::string name = o["op"].get<std::string>() + std::to_string(o["microbatch"].get<long long>());
+  if (chunks) name += " c" + std::to_string(o["chunk"].get<long long>());
+  return name + " " + o["piece"].get<std::string>();
+}
+
+/// A trace at full detail: one "X" event per event of the objects answer, named and timed as it (to the nanosecond).
+void check_chrome_trace(const json& trace, const json& objects, bool chunks = false) {
+  EXPECT_EQ(trace["otherData"]["detail"], "events");
+  EXPECT_EQ(check_trace_format(trace), objects["event_count"].get<std::size_t>());
   std::size_t i = 0;
   const json& first = objects["gpus"][0];
   for (const json& e : trace["traceEvents"]) {
     if (e["ph"] != "X" || e["pid"] != first["gpu"]) continue;
     const json& o = first["events"][i++];
-    EXPECT_EQ(e["name"], o["name"]);
-    EXPECT_NEAR(e["ts"].get<double>(), o["start"].get<double>() * 1e6, 1e-3);
-    EXPECT_NEAR(e["ts"].get<double>() + e["dur"].get<double>(), o["end"].get<double>() * 1e6, 2e-3);
+    EXPECT_EQ(e["name"], trace_name(o, chunks));
+    EXPECT_NEAR(e["ts"].get<double>(), o["start"].get<double>() * 1e6, 0.5e-3 + 1e-9 * e["ts"].get<double>());
+    EXPECT_NEAR(e["ts"].get<double>() + e["dur"].get<double>(), o["end"].get<double>() * 1e6,
+                1e-3 + 1e-9 * e["ts"].get<double>());
+    if (o.contains("flops"))
+      EXPECT_NEAR(e["args"]["flops"].get<double>(), o["flops"].get<double>(), 1e-5 * o["flops"].get<double>());
+    if (o.contains("bytes"))
+      EXPECT_NEAR(e["args"]["bytes"].get<double>(), o["bytes"].get<double>(), 1e-5 * o["bytes"].get<double>());
   }
   EXPECT_EQ(i, first["events"].size());
-  for (auto& [pid, list] : spans) {
-    for (std::size_t k = 1; k < list.size(); ++k) EXPECT_GE(list[k].first, list[k - 1].second - 2e-3) << pid;
-  }
 }
 
 TEST(Timeline, ChromeTraceKeepsTheFormat) {
@@ -283,6 +370,148 @@ TEST(Timeline, ChromeTraceKeepsTheFormat) {
   const json objects = ask(request);
   request["format"] = "chrome";
   check_chrome_trace(ask(request), objects);
+  request["parallel"] = {{"tp", 8}, {"pp", 4}, {"vpp", 2}, {"schedule", "interleaved"}, {"global_batch", 16}};
+  request["format"] = "objects";
+  const json interleaved = ask(request);
+  request["format"] = "chrome";
+  check_chrome_trace(ask(request), interleaved, true);
+}
+
+TEST(Timeline, ALargeTraceDrawsEachOpsComputeStreamAsOneEvent) {
+  // 4 stages x 8,192 microbatches: ~295,000 events, more than a trace draws one by one (engine/API.md).
+  json request = overlapped_request();
+  request["parallel"]["global_batch"] = 16384;
+  request["format"] = "columns";
+  const json columns = ask(request);
+  ASSERT_GT(columns["event_count"].get<long long>(), 150'000);
+  request["format"] = "chrome";
+  const std::string text = parascope::call(request.dump());
+  const json trace = json::parse(text);
+  EXPECT_EQ(trace["otherData"]["detail"], "ops");
+  check_trace_format(trace);
+  for (const json& gpu : columns["gpus"]) {
+    // Per op one compute-stream event from its first kernel to its last compute event, its parts in args; the other
+    // lanes' events as they are.
+    std::vector<Event> compute;
+    std::size_t others = 0;
+    for (const Event& e : events_of(columns, gpu)) {
+      if (e.lane == "compute" && e.op != '-') {
+        if (compute.empty() || compute.back().op != e.op || compute.back().microbatch != e.microbatch) {
+          compute.push_back(e);
+        } else {
+          compute.back().end = e.end;
+        }
+      } else {
+        ++others;
+      }
+    }
+    std::size_t i = 0, rest = 0;
+    for (const json& e : trace["traceEvents"]) {
+      if (e["ph"] != "X" || e["pid"] != gpu["gpu"]) continue;
+      if (e["tid"] != 0 || e.contains("args")) {  // a merged op's args are its shape's
+        ++rest;
+        continue;
+      }
+      ASSERT_LT(i, compute.size());
+      const Event& c = compute[i++];
+      EXPECT_EQ(e["name"], std::string(1, c.op) + std::to_string(c.microbatch));
+      EXPECT_FALSE(e.contains("args"));  // given once per shape
+      const json& shape = trace.at("otherData").at("shapes").at(gpu["gpu"].dump() + " " + std::string(1, c.op));
+      EXPECT_GT(shape["compute"]["kernels_us"].get<double>(), 0);
+      EXPECT_GT(shape["compute"]["flops"].get<double>(), 0);
+      EXPECT_NEAR(e["ts"].get<double>(), c.start * 1e6, 1e-3);
+      EXPECT_NEAR(e["ts"].get<double>() + e["dur"].get<double>(), c.end * 1e6, 2e-3);
+    }
+    EXPECT_EQ(i, compute.size());
+    EXPECT_EQ(rest, others);
+  }
+}
+
+/// An objects answer's events as (gpu, op, microbatch, chunk) -> how many of them, and the tail's pieces per GPU.
+std::map<std::tuple<long long, std::string, long long, long long>, int> ops_of(const json& objects) {
+  std::map<std::tuple<long long, std::string, long long, long long>, int> out;
+  for (const json& g : objects["gpus"]) {
+    for (const json& e : g["events"]) {
+      ++out[{g["gpu"].get<long long>(), e.value("op", std::string("-")), e.value("microbatch", -1LL),
+             e.value("chunk", -1LL)}];
+    }
+  }
+  return out;
+}
+
+TEST(Timeline, AWindowKeepsTheOpsWithAnEventInItAndTheirEvents) {
+  const json whole = ask(overlapped_request());
+  const double step_time = whole["step_time"];
+  json request = overlapped_request();
+  request["from"] = 0.3 * step_time;
+  request["to"] = 0.5 * step_time;
+  const json part = ask(request);
+  ASSERT_FALSE(part.contains("error")) << part.dump();
+  EXPECT_LT(part["event_count"].get<long long>(), whole["event_count"].get<long long>());
+  EXPECT_EQ(part["breakdown"], whole["breakdown"]);
+  // The ops of the whole answer with an event overlapping the window, each with all its events, and nothing else.
+  std::map<std::tuple<long long, std::string, long long, long long>, int> expected;
+  for (const json& g : whole["gpus"]) {
+    std::map<std::tuple<long long, std::string, long long, long long>, std::pair<int, bool>> ops;
+    for (const json& e : g["events"]) {
+      const std::tuple<long long, std::string, long long, long long> key{
+          g["gpu"].get<long long>(), e.value("op", std::string("-")), e.value("microbatch", -1LL),
+          e.value("chunk", -1LL)};
+      const bool in = e["start"].get<double>() <= 0.5 * step_time && e["end"].get<double>() >= 0.3 * step_time;
+      if (std::get<1>(key) == "-") {  // the tail: event by event
+        if (in) ++expected[key];
+        continue;
+      }
+      ++ops[key].first;
+      ops[key].second = ops[key].second || in;
+    }
+    for (const auto& [key, value] : ops) {
+      if (value.second) expected[key] = value.first;
+    }
+  }
+  EXPECT_EQ(ops_of(part), expected);
+  long long count = 0;
+  for (const auto& [key, n] : expected) count += n;
+  EXPECT_EQ(part["event_count"].get<long long>(), count);
+  // The same window as columns and as a trace: the same events.
+  request["format"] = "columns";
+  const json columns = ask(request);
+  EXPECT_EQ(columns["event_count"], part["event_count"]);
+  request["format"] = "chrome";
+  check_chrome_trace(ask(request), part);
+}
+
+TEST(Timeline, AWindowOfALargeStepIsAnsweredAtFullDetail) {
+  // 8 stages x 8,192 microbatches: too many events for any answer; a window of a hundredth of the step is not.
+  json request = overlapped_request();
+  request["parallel"] = {{"tp", 8}, {"pp", 8}, {"global_batch", 8192}};
+  const json refused = ask(request);
+  ASSERT_EQ(refused["error"]["code"], "too_large");
+  json step = request;
+  step["op"] = "step";
+  const double step_time = ask(step)["step_time"];
+  request["from"] = 0.5 * step_time;
+  request["to"] = 0.51 * step_time;
+  request["format"] = "objects";
+  const json part = ask(request);
+  ASSERT_FALSE(part.contains("error")) << part.dump().substr(0, 300);
+  EXPECT_GT(part["event_count"].get<long long>(), 0);
+  request["format"] = "chrome";
+  check_chrome_trace(ask(request), part);
+  json huge = request;  // 8 stages x 32,768 microbatches: ~2.6 million events, too many to cut a window from
+  huge["parallel"]["global_batch"] = 32768;
+  const json cut = ask(huge)["error"];
+  EXPECT_EQ(cut["code"], "too_large");
+  EXPECT_NE(cut["message"].get<std::string>().find("a window"), std::string::npos) << cut.dump();
+  for (const auto& [from, to, code, field] :
+       {std::tuple{json(0.2), json(0.1), "invalid_value", "to"}, std::tuple{json(-1), json(1), "out_of_range", "from"},
+        std::tuple{json(0), json("1"), "wrong_type", "to"}}) {
+    request["from"] = from;
+    request["to"] = to;
+    const json e = ask(request)["error"];
+    EXPECT_EQ(e["code"], code) << from << " " << to;
+    EXPECT_EQ(e["field"], field) << from << " " << to;
+  }
 }
 
 TEST(Timeline, CliWritesTheTraceOfAStepRequest) {

@@ -9,6 +9,7 @@ import { nodeEngine } from './node-engine.mjs';
 import * as R from '../../web/widgets/step/model/request.js';
 import {
   eventAt,
+  eventColumns,
   eventsInView,
   gpuLanes,
   stepStore,
@@ -84,9 +85,9 @@ test("each GPU's lanes hold every event once, in start order, and their exposed 
       for (let k = 0; k < lane.ids.length; k += 1) {
         const i = lane.ids[k];
         ids.push(i);
-        assert.equal(whole.pieces[g.events.piece[i]].lane, id);
-        assert.equal(lane.start[k], g.events.start[i]);
-        assert.equal(lane.end[k], g.events.end[i]);
+        assert.equal(whole.pieces[laid.events.piece[i]].lane, id);
+        assert.equal(lane.start[k], laid.events.start[i]);
+        assert.equal(lane.end[k], laid.events.end[i]);
         if (k > 0) assert.ok(lane.start[k] >= lane.start[k - 1]);
         assert.ok(lane.end[k] - lane.start[k] <= lane.longest);
         exposed += lane.exposed[k];
@@ -94,7 +95,7 @@ test("each GPU's lanes hold every event once, in start order, and their exposed 
     }
     assert.deepEqual(
       ids.sort((a, b) => a - b),
-      [...g.events.start.keys()],
+      [...laid.events.start.keys()],
     );
     // engine/API.md, timeline: what the compute row leaves uncovered during the pipeline (what the figure hatches) is
     // the GPU's idle seconds, and with them all its exposed seconds sum to step_time
@@ -121,6 +122,26 @@ test("each GPU's lanes hold every event once, in start order, and their exposed 
   }
 });
 
+test("a columns answer's ops and shapes give the objects answer's events, bit for bit", () => {
+  const objects = engine.call({ ...R.timelineRequest(S, [0, 7]), format: 'objects' });
+  const columns = engine.call(R.timelineRequest(S, [0, 7]));
+  objects.gpus.forEach((o, g) => {
+    const ev = eventColumns(columns.gpus[g]);
+    assert.equal(ev.start.length, o.events.length);
+    o.events.forEach((e, i) => {
+      assert.equal(ev.start[i], e.start);
+      assert.equal(ev.end[i], e.end);
+      assert.equal(ev.exposed[i], e.exposed);
+      assert.equal(ev.amount[i], e.flops ?? e.bytes ?? 0);
+      assert.equal(columns.pieces[ev.piece[i]].id, e.piece);
+      assert.equal(ev.op[i], e.op ?? '-');
+      assert.equal(ev.microbatch[i], e.microbatch ?? -1);
+      assert.equal(ev.chunk[i], e.chunk ?? -1);
+      assert.equal(ev.to_stage[i], e.to_stage ?? -1);
+    });
+  });
+});
+
 test('the stages on screen asked in parts give the very GPUs of the whole answer', () => {
   const store = stepStore();
   store.add(engine.call(R.timelineRequest(S, [0, 1])));
@@ -129,7 +150,7 @@ test('the stages on screen asked in parts give the very GPUs of the whole answer
   assert.equal(store.size, 4);
   for (const g of store.gpusOf([0, 1, 2, 3])) {
     const same = whole.gpus.find((x) => x.stage === g.stage);
-    assert.deepEqual(g.events, same.events);
+    assert.deepEqual(g.events, eventColumns(same));
     assert.deepEqual(g.exposed, same.exposed);
   }
   assert.equal(store.head.step_time, whole.step_time);

@@ -4,8 +4,9 @@ import { h } from '../../lib/dom.js';
 import { grouped } from '../../lib/format.js';
 
 /**
- * The most events one file is asked for: ~190 bytes of text each as written (engine/API.md), so ~19 MB, inside the
- * issue's 20 MB trace budget and well inside the wasm's heap. A larger step is written for the stages on screen.
+ * The most events one file is asked for: ~110 bytes of text each at the trace's full detail (engine/API.md: up to
+ * 150,000 events), so ~11 MB, inside the issue's 20 MB trace budget and well inside the wasm's heap. A larger step is
+ * written for the stages on screen, every event drawn.
  */
 export const MOST_TRACE_EVENTS = 100_000;
 

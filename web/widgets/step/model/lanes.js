@@ -3,12 +3,63 @@
 // and the answers for several stage sets of one step gathered into one table of GPUs. Pure.
 
 /**
- * One GPU of a columns answer as lanes: { gpu, stage, slowest, exposed, events (the answer's columns), lanes: Map
+ * A GPU's events from a columns answer as columns, one entry per event in the answer's order: { amount, chunk, end,
+ * exposed, microbatch, op (one character each, '-' after the pipeline), piece, start, to_stage } (-1 where a field
+ * does not apply). The answer writes each op once ({ ops }: its start, end, kind, microbatch, chunk and shape) and
+ * each shape's events once, at offsets from the op (from its end where `from_end`); an event is the op's start (or
+ * end) plus its offset, one addition as the engine makes it (engine/API.md, `timeline`), then the tail's events.
+ */
+export function eventColumns(g) {
+  const { ops, shapes, tail } = g;
+  let n = tail.start.length;
+  for (let i = 0; i < ops.start.length; i += 1) n += shapes[ops.shape[i]].start.length;
+  const ev = {
+    amount: new Float64Array(n),
+    chunk: new Int32Array(n).fill(-1),
+    end: new Float64Array(n),
+    exposed: new Float64Array(n),
+    microbatch: new Int32Array(n).fill(-1),
+    op: '',
+    piece: new Uint8Array(n),
+    start: new Float64Array(n),
+    to_stage: new Int32Array(n).fill(-1),
+  };
+  const kinds = [];
+  let k = 0;
+  for (let i = 0; i < ops.start.length; i += 1) {
+    const shape = shapes[ops.shape[i]];
+    for (let j = 0; j < shape.start.length; j += 1, k += 1) {
+      const base = shape.from_end[j] ? ops.end[i] : ops.start[i];
+      ev.start[k] = base + shape.start[j];
+      ev.end[k] = base + shape.end[j];
+      ev.exposed[k] = shape.exposed[j];
+      ev.amount[k] = shape.amount[j];
+      ev.piece[k] = shape.piece[j];
+      ev.to_stage[k] = shape.to_stage[j];
+      ev.microbatch[k] = ops.microbatch[i];
+      ev.chunk[k] = ops.chunk[i];
+      kinds.push(ops.op[i]);
+    }
+  }
+  for (let j = 0; j < tail.start.length; j += 1, k += 1) {
+    ev.start[k] = tail.start[j];
+    ev.end[k] = tail.end[j];
+    ev.exposed[k] = tail.exposed[j];
+    ev.amount[k] = tail.amount[j];
+    ev.piece[k] = tail.piece[j];
+    kinds.push('-');
+  }
+  ev.op = kinds.join('');
+  return ev;
+}
+
+/**
+ * One GPU of a columns answer as lanes: { gpu, stage, slowest, exposed, events (eventColumns), lanes: Map
  * lane id -> { ids (event indices, by start), start, end, exposed (Float64Array), piece (Uint8Array), longest } }.
  * `pieces` is the answer's `pieces` (each event's `piece` indexes it; its `lane` is where the event is drawn).
  */
 export function gpuLanes(g, pieces) {
-  const ev = g.events;
+  const ev = eventColumns(g);
   const n = ev.start.length;
   const byLane = new Map();
   for (let i = 0; i < n; i += 1) {
