@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Paired speed of one widget wasm module built two ways (e.g. -O3 and -Oz): the ops it serves, first call on a fresh
-// instance and warm, plus the mfu figure's real work per control move (mfu-split's resolve + offered). Each round loads
-// both builds afresh, in alternating order; prints medians and ranges, and checks that both answer byte for byte alike.
-// `node tests/bench/module-speed.mjs DIR_A DIR_B axes|step [rounds, default 6]` (DIR_*: folders holding
-// parascope-<name>-engine.{mjs,wasm}, e.g. a saved copy of build/wasm and build/wasm).
+// instance and warm, plus the mfu figure's real work per control move (mfu-split's resolve + offered); for the memory,
+// timeline and run modules, every request of their ops' fixtures (tests/fixtures/api/<op>.txt) that the op answers.
+// Each round loads both builds afresh, in alternating order; prints medians and ranges, and checks that both answer
+// byte for byte alike. `node tests/bench/module-speed.mjs DIR_A DIR_B axes|step|memory|timeline|run [rounds, default
+// 6]` (DIR_*: folders holding parascope-<name>-engine.{mjs,wasm}, e.g. a saved copy of build/wasm and build/wasm).
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,8 +15,10 @@ import { offered, presetSplit, resolve as resolveMove } from '../../web/widgets/
 import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 
 const [dirA, dirB, which, roundsText = '6'] = process.argv.slice(2);
-if (!dirA || !dirB || !['axes', 'step'].includes(which)) {
-  throw new Error('usage: module-speed.mjs DIR_A DIR_B axes|step [rounds]');
+// The modules timed on their ops' fixtures: which ops each answers (CMakeLists.txt, PARASCOPE_WASM_OPS_<module>).
+const FIXTURE_OPS = { memory: ['memory_timeline'], timeline: ['timeline'], run: ['run', 'nccl_fit'] };
+if (!dirA || !dirB || !['axes', 'step', ...Object.keys(FIXTURE_OPS)].includes(which)) {
+  throw new Error('usage: module-speed.mjs DIR_A DIR_B axes|step|memory|timeline|run [rounds]');
 }
 const rounds = Number(roundsText);
 const name = `parascope-${which}-engine`;
@@ -32,6 +36,19 @@ const cases = {
   step: [...PRESETS.map((p) => [`step ${p.id}`, { op: 'step', ...p.run }]),
     ...PRESETS.map((p) => [`mfu ${p.id} (published)`, p.published.request]).filter(([, r]) => r?.op === 'mfu')],
 };
+// A fixture file: a comment line, then request and answer lines; the requests the op answers (not its refusals).
+for (const [module, ops] of Object.entries(FIXTURE_OPS)) {
+  cases[module] = ops.flatMap((op) => {
+    const lines = readFileSync(new URL(`../fixtures/api/${op}.txt`, import.meta.url), 'utf8').split('\n');
+    const out = [];
+    for (let i = 0; i + 1 < lines.length; i += 1) {
+      if (!lines[i].startsWith('{') || lines[i + 1].startsWith('{"error"')) continue;
+      out.push([`${op} fixture ${out.length + 1}`, JSON.parse(lines[i])]);
+      i += 1;
+    }
+    return out;
+  });
+}
 
 async function load(dir) {
   const glue = pathToFileURL(resolve(dir, `${name}.mjs`)).href;
@@ -61,12 +78,13 @@ async function measure(side, dir) {
     answers[side].set(label, first);
     const warm = [];
     const n = label.startsWith('moe_route') ? 10 : 200;
-    for (let i = 0; i < n; i += 1) {
+    for (let i = 0, spent = 0; i < n && (i < 5 || spent < 500); i += 1) { // 200 calls, or 5+ filling half a second
       t0 = performance.now();
       engine.callText(text);
       warm.push(performance.now() - t0);
+      spent += warm.at(-1);
     }
-    note(`${label}: warm (median of ${n})`, side, median(warm));
+    note(`${label}: warm (median of ${warm.length < n ? '5+' : n})`, side, median(warm));
   }
   if (which === 'axes') {
     const warm = [];
