@@ -5,7 +5,7 @@ import { given, stepParallel } from '../../../lib/model/step-state.js';
 
 /**
  * The figure's starting run: Llama 3 70B on 64 H100s, tp 4 · pp 8 · dp 2 with sequence parallelism and ZeRO-1, 64
- * sequences of 8,192 tokens a step, no recomputation. Chosen because it only just fits (the engine answers 75.6 GiB of
+ * sequences of 8,192 tokens a step, no recomputation. Chosen because it only just fits (the engine answers 73.4 GiB of
  * 80), so every control has something to show; not a published run.
  */
 export const MEMORY_DEFAULTS = {
