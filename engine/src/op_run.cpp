@@ -85,10 +85,11 @@ void read_checkpoint(RequestReader& r, RunInputs& in, json& d) {
 void read_power_and_price(RequestReader& r, const StepRequest& s, RunInputs& in, json& d) {
   in.price_per_gpu_hour = with_default(r, d, "price_per_gpu_hour", kPricePerGpuHour, 0, 1e6,
                                        "DeepSeek-V3's assumed $2 per H800 GPU-hour (DeepSeek-AI 2024)");
-  // Full load draws the board power, or the cluster's power limit below it (compute_clock).
+  // Full load draws the cluster's power limit (compute_clock; read_cluster keeps it at most the board power, whose
+  // value it takes by default), else the board power.
   const double board = s.run.hardware.board_power;
   const double limit = s.run.cluster.power_limit;
-  const double preset = limit > 0 && (board <= 0 || limit < board) ? limit : board;
+  const double preset = limit > 0 ? limit : board;
   if (!r.has("gpu_power") && preset <= 0) {
     refuse(code::missing_field,
            {"gpu_power is required: the engine knows no board power for hardware \"", s.run.hardware.id,
@@ -97,7 +98,7 @@ void read_power_and_price(RequestReader& r, const StepRequest& s, RunInputs& in,
   }
   in.gpu_power =
       with_default(r, d, "gpu_power", preset, 1, 1e5,
-                   preset < board ? "the cluster's power_limit" : "the vendor's data sheet (board power, SXM)");
+                   preset != board ? "the cluster's power_limit" : "the vendor's data sheet (board power, SXM)");
   in.idle_power = with_default(r, d, "idle_power", kIdlePowerShare * in.gpu_power, 0, in.gpu_power,
                                "an assumption, 10 % of gpu_power: no published idle figure was found");
   in.pue = with_default(r, d, "pue", kPue, 1, 5, "Google's fleet-wide PUE, 1.10 (2023)");
