@@ -218,6 +218,14 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.flash_attention_efficiency = fa2;
     e.grad_copy_bytes = 2.0;
     e.grad_accumulation_bytes = 10.0;
+    // Without FSDP (ZeRO 0/1) the data-parallel wrapper is torch DDP, whose Reducer keeps a bucket copy of the
+    // gradients in the parameters' dtype (cost_types.hpp); nanotron wraps every dp > 1 model in it (trainer.py,
+    // `make_ddp`, at 2411b02) and accumulates into fp32 buffers beside it (optim/gradient_accumulator.py).
+    e.ddp_bucket_bytes = 2.0;
+    // Their ZeRO 1 is a sharded optimizer over DDP whose step all-gathers the updated bf16 parameters before it
+    // returns: nanotron's ZeroDistributedOptimizer.step calls _all_gather_params (optim/zero.py at 2411b02), torch's
+    // ZeroRedundancyOptimizer.step calls _sync_params. Nothing of the next forward can run beside it.
+    e.param_gather_overlap = false;
     // Under torch.compile torchtitan compiles the loss too (components/loss.py at 820504e: `loss_fn =
     // torch.compile(loss_fn)` with training.compile, since bbb1b616e, April 2025): Inductor fuses the cast, the
     // log-softmax and its backward, keeping the bf16 logits and the per-row log-sum-exp and writing a bf16 gradient

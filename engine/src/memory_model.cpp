@@ -114,6 +114,9 @@ MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const 
   // A bf16 `.grad` beside the fp32 gradient (grad_copy_bytes), kept whole at ZeRO 0 and 1; from ZeRO 2 on the
   // framework reduces each bucket as it fills and keeps only its fp32 shard (DeepSpeed's stage 2, FSDP).
   if (p.zero <= 1) mem.gradients += eff.grad_copy_bytes * (held.dense + held.expert);
+  // PyTorch DDP's bucket copy of every gradient, when there is a data-parallel peer to reduce with
+  // (ddp_bucket_bytes, cost_types.hpp).
+  if (p.zero <= 1 && dp_group > 1) mem.gradients += eff.ddp_bucket_bytes * (held.dense + held.expert);
   mem.optimizer = per_gpu(12.0, 1);
   return mem;
 }

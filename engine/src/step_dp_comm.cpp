@@ -105,7 +105,9 @@ void expose_zero(const TrainingRun& run, const Efficiency& eff, double mb, const
     // (--overlap-param-gather: each forward waits only for its own layer's bucket).
     const double rs_all = scatter * layers_here;
     dp.exposed += eff.dp_overlap ? std::max(0.0, rs_all - win.last_backward) : rs_all;
-    dp.exposed += eff.dp_overlap ? chain(layers_here, gather, win.layer_f) : gather * layers_here;
+    // A sharded optimizer that gathers inside its step (param_gather_overlap false, ZeRO 1) waits for all of it.
+    const bool gather_hidden = eff.dp_overlap && (p.zero == 2 || eff.param_gather_overlap);
+    dp.exposed += gather_hidden ? chain(layers_here, gather, win.layer_f) : gather * layers_here;
   } else if (p.zero == 3) {
     if (!eff.dp_overlap) {
       dp.exposed = dp.time;

@@ -44,6 +44,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.tp_overlap = r.number_or("tp_overlap", e.tp_overlap, 0, 1);
   e.tp_comm_overlap = r.boolean_or("tp_comm_overlap", e.tp_comm_overlap);
   e.dp_overlap = r.boolean_or("dp_overlap", e.dp_overlap);
+  e.param_gather_overlap = r.boolean_or("param_gather_overlap", e.param_gather_overlap);
   e.ep_overlap = r.number_or("ep_overlap", e.ep_overlap, 0, 1);
   e.grad_reduce_bytes = r.number_or("grad_reduce_bytes", e.grad_reduce_bytes, 0, 8, true);
   e.router_imbalance = r.number_or("router_imbalance", e.router_imbalance, 1, 1000);
@@ -51,6 +52,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.wgrad_accumulation_bytes = r.number_or("wgrad_accumulation_bytes", e.wgrad_accumulation_bytes, 0, 64);
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
   e.grad_copy_bytes = r.number_or("grad_copy_bytes", e.grad_copy_bytes, 0, 16);
+  e.ddp_bucket_bytes = r.number_or("ddp_bucket_bytes", e.ddp_bucket_bytes, 0, 16);
   e.loss_bytes_per_logit = r.number_or("loss_bytes_per_logit", e.loss_bytes_per_logit, 0, 64);
   // A loss of the request's own (its forward bytes given) has the backward it says, unless it says otherwise.
   const double backward = r.has("loss_bytes_per_logit") ? e.loss_bytes_per_logit : e.loss_backward_bytes_per_logit;

@@ -115,6 +115,45 @@ TEST(AllocatorMemory, TheTotalIsItsPartsAndFitsMeansItStarts) {
   EXPECT_NEAR(m["transient"].get<double>(), 12.0 * 8192 * 128256, 1.0);
 }
 
+TEST(AllocatorMemory, PytorchDataParallelKeepsDdpsBucketCopyOfEveryGradient) {
+  // Without FSDP, PyTorch's data parallelism is DDP: its Reducer's buckets hold a bf16 copy of every gradient (2 bytes
+  // a parameter) beside `.grad` and the fp32 accumulation buffer, from the second data-parallel GPU on, at ZeRO 0
+  // and 1.
+  auto gradients = [](std::int64_t gpus, int zero, const std::string& software) {
+    const json parallel = {{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", zero}};
+    return ask(llama8b(parallel, {{"gpus", gpus}}, software))["memory_per_gpu"]["gradients"].get<double>();
+  };
+  const double params =
+      ask(llama8b({{"tp", 1}, {"global_batch", 64}}, {{"gpus", 1}}))["memory_per_gpu"]["weights"].get<double>() / 2.0;
+  for (const int zero : {0, 1}) {
+    EXPECT_NEAR(gradients(8, zero, "pytorch") - gradients(1, zero, "pytorch"), 2.0 * params, 1e-9 * params) << zero;
+    // Megatron-Core's own contiguous buffers: no second copy.
+    EXPECT_DOUBLE_EQ(gradients(8, zero, "megatron-core"), gradients(1, zero, "megatron-core")) << zero;
+  }
+  // FSDP (ZeRO 2, 3) replaces DDP: no bucket copy, the gradients sharded.
+  EXPECT_LT(gradients(8, 2, "pytorch"), gradients(1, 2, "pytorch"));
+}
+
+TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) {
+  // nanotron's and torch's sharded optimizers all-gather the updated parameters before step() returns: the whole
+  // gather is exposed, where Megatron-Core's --overlap-param-gather hides it behind the next forward.
+  auto dp_comm = [](int zero, bool overlap) {
+    json r =
+        llama8b({{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", zero}}, {{"gpus", 64}}, "pytorch");
+    r["efficiency"]["param_gather_overlap"] = overlap;
+    const json a = ask(r);
+    EXPECT_FALSE(a.contains("error")) << a.dump();
+    return a["breakdown"]["dp_comm"].get<double>();
+  };
+  EXPECT_GT(dp_comm(1, false), dp_comm(1, true));
+  // The default of the stack is the waiting one.
+  const json plain =
+      ask(llama8b({{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}}, {{"gpus", 64}}, "pytorch"));
+  EXPECT_DOUBLE_EQ(plain["breakdown"]["dp_comm"].get<double>(), dp_comm(1, false));
+  // ZeRO 2 under pytorch is FSDP, gathering layer by layer in the forward: the flag changes nothing.
+  EXPECT_DOUBLE_EQ(dp_comm(2, false), dp_comm(2, true));
+}
+
 TEST(ErrorBand, EveryStepAnswerBracketsItsNumbersWithTheHeldOutSpread) {
   for (const char* software : {"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"}) {
     const json r = ask(llama8b({{"tp", 8}, {"global_batch", 64}}, {{"gpus", 64}}, software));

@@ -51,6 +51,7 @@ MemoryPerGpu reference_states(const TrainingRun& run, const Efficiency& eff, con
   }
   mem.gradients = per_gpu(eff.grad_reduce_bytes, 2, unsharded_grads);
   if (p.zero <= 1) mem.gradients += eff.grad_copy_bytes * (held.dense + held.expert);
+  if (p.zero <= 1 && dp_group > 1) mem.gradients += eff.ddp_bucket_bytes * (held.dense + held.expert);
   mem.optimizer = per_gpu(12.0, 1);
   return mem;
 }
@@ -159,6 +160,7 @@ TEST(MemoryModel, FastPathEqualsTheStageByStageModelBitForBit) {
     eff.grad_reduce_bytes = pick(rng, {2.0, 4.0});
     eff.flash_attention = between(rng, 0, 3) != 0;
     eff.grad_copy_bytes = pick(rng, {0.0, 2.0});
+    eff.ddp_bucket_bytes = pick(rng, {0.0, 2.0});
     eff.loss_bytes_per_logit = pick(rng, {6.0, 10.0});
     eff.loss_parallel_extra_bytes = pick(rng, {0.0, 4.0});
     eff.eager_elementwise = between(rng, 0, 1) == 1;

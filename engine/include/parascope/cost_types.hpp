@@ -31,7 +31,12 @@ struct Efficiency {
   double tp_overlap = 0.0;                   ///< fraction of tensor-parallel communication hidden behind compute
   bool tp_comm_overlap = false;              ///< TransformerEngine's pipelined TP overlap: all but 1/tp of it hidden
   bool dp_overlap = true;                    ///< gradient reduction overlapped with the last microbatch's backward
-  double ep_overlap = 0.0;                   ///< fraction of expert all-to-all hidden behind compute
+  /// ZeRO 1's parameter all-gather after the optimizer step runs behind the next step's forward, layer by layer
+  /// (Megatron-Core's --overlap-param-gather); false: inside the optimizer step, waited for (nanotron's
+  /// ZeroDistributedOptimizer.step and torch's ZeroRedundancyOptimizer.step gather before they return). ZeRO 2 and 3
+  /// are not affected: under `pytorch` they are FSDP, which gathers layer by layer in the forward.
+  bool param_gather_overlap = true;
+  double ep_overlap = 0.0;        ///< fraction of expert all-to-all hidden behind compute
   double grad_reduce_bytes = 4;   ///< bytes per gradient element in the data-parallel reduction (fp32 main grads)
   double router_imbalance = 1.0;  ///< most loaded expert rank's tokens over the mean (1 = perfectly balanced)
   /// Host seconds per kernel issued for one local expert (its GEMMs and its inputs' FP8 quantization, forward and
@@ -48,6 +53,12 @@ struct Efficiency {
   /// `.grad` in the parameter's dtype and the optimizer's fp32 gradients are a copy (pytorch: 2); Megatron-Core's
   /// weight-gradient GEMM accumulates straight into its fp32 main_grad buffer (0).
   double grad_copy_bytes = 0;
+  /// Bytes per parameter of PyTorch DDP's gradient buckets, kept whole at ZeRO 0 and 1 when the data-parallel group
+  /// has more than one GPU: the Reducer allocates flat bucket tensors in the parameters' dtype covering every
+  /// gradient and, unless gradient_as_bucket_view is set (off by default), copies `.grad` into them
+  /// (torch/csrc/distributed/c10d/reducer.cpp, initialize_buckets; pytorch/pytorch PR #41954 measured the view
+  /// saving "~1GB" of peak memory on a ~1 GB-parameter model). pytorch: 2; stacks with their own buffers: 0.
+  double ddp_bucket_bytes = 0;
   /// Bytes per logit alive at the loss (last stage, one microbatch): Megatron's vocab-parallel cross-entropy casts
   /// the bf16 logits to fp32 and exponentiates in place (2 + 4 = 6); PyTorch's `cross_entropy(pred.float(), …)` keeps
   /// the bf16 logits, their fp32 copy and the fp32 log-softmax it saves (2 + 4 + 4 = 10).
