@@ -176,12 +176,34 @@ double attention_kernel_efficiency(const Hardware& hw, std::string_view kernel) 
   return fa2 / kTritonAttentionSlowdown;  // "triton"
 }
 
+bool pytorch_native(const std::string& software) {
+  return software == "pytorch" || software == "pytorch-compile" || software == "nanotron";
+}
+
 double sustained_share(const std::string& software) {
-  if (software == "pytorch" || software == "pytorch-compile") return kSustainedSharePytorch;
+  if (pytorch_native(software)) return kSustainedSharePytorch;
   if (software == "megatron-2021") return kSustainedShare2021;
   if (software == "deepspeed") return kSustainedShareDeepSpeed;
   return kSustainedShare;  // megatron-core, and xla on a GPU (the TPU presets give no MAMF: their 0.8 is not scaled)
 }
+
+namespace {
+
+/// nanotron (huggingface/nanotron at 2411b02) where it differs from torchtitan's eager stack: RMSNorm is one Triton
+/// kernel (TritonRMSNorm, nn/layer_norm.py, in models/llama.py), and the loss is Megatron's vocabulary-parallel
+/// cross-entropy at every tp (sharded_cross_entropy with dtype float, parallel/tensor_parallel/functional.py): the bf16
+/// logits, their fp32 copy and the fp32 shifted logits exponentiated in place and saved (2 + 4 + 4 bytes per logit),
+/// whose backward writes the gradient over the saved softmax (4) beside the bf16 gradient it hands back (2), with no
+/// DTensor temporaries. Rotary (its own RotaryEmbedding) and SwiGLU (GLUActivation) run op by op as in torchtitan;
+/// attention is flash_attn_varlen_func (FlashAttention-2); DDP, the fp32 accumulation buffers and ZeRO 1 as pytorch.
+void nanotron_terms(Efficiency& e) {
+  e.fused_rmsnorm = true;
+  e.loss_bytes_per_logit = 10.0;
+  e.loss_backward_bytes_per_logit = 6.0;
+  e.loss_parallel_extra_bytes = 0.0;
+}
+
+}  // namespace
 
 Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   Efficiency e;
@@ -209,7 +231,7 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // TransformerEngine saves an FP8 GEMM's input for the weight gradient as its FP8 cast (module/linear.py,
     // layernorm_linear.py: the quantized inputmat / ln_out kept for backward instead of the bf16 tensor).
     e.fp8_saves_gemm_inputs = true;
-  } else if (software == "pytorch" || software == "pytorch-compile") {
+  } else if (pytorch_native(software)) {
     // PyTorch-native stacks (FSDP2 / torchtitan, DDP-style ZeRO 0/1 trainers): scaled_dot_product_attention's flash
     // backend is FlashAttention-2; gradients accumulate in a pass of their own into fp32 beside autograd's bf16
     // .grad; the loss is cross_entropy(pred.float(), labels) (torchtitan/components/loss.py at b5bcd76: the bf16
@@ -239,7 +261,8 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // loss runs DTensor's decomposed log-softmax, x - max and exp(x - max) alive beside the fp32 copy (+4 bytes per
     // logit); the compiled loss is one fused kernel again.
     e.loss_parallel_extra_bytes = software == "pytorch" ? 4.0 : 0.0;
-    e.eager_elementwise = software == "pytorch";
+    e.eager_elementwise = software != "pytorch-compile";
+    if (software == "nanotron") nanotron_terms(e);
   } else if (software == "xla") {
     // JAX/XLA on TPU as PaLM ran it (Chowdhery et al. 2022): fused attention at the chip's value, gradient
     // reduction overlapped, TP collectives not decomposed behind the matmuls.
@@ -261,7 +284,7 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   } else {
     throw RequestError(code::invalid_value,
                        "software must be one of \"megatron-core\", \"megatron-2021\", \"deepspeed\", \"pytorch\", "
-                       "\"pytorch-compile\", \"xla\"; got \"" +
+                       "\"pytorch-compile\", \"nanotron\", \"xla\"; got \"" +
                            software + "\"",
                        "software");
   }

@@ -14,6 +14,9 @@ namespace parascope::detail {
 /// measured kernel ceilings, then what the `software` generation does ("megatron-core", "megatron-2021",
 /// "pytorch", "xla"; engine/API.md). Throws RequestError (field "software") for an unknown generation.
 Efficiency default_efficiency(const Hardware& hardware, const std::string& software);
+/// The PyTorch-native stacks: one family, one GEMM share and one track record (`pytorch`, `pytorch-compile`,
+/// `nanotron`).
+bool pytorch_native(const std::string& software);
 /// The share of the chip's measured GEMM ceiling (MAMF) a software stack's GEMMs hold in a training job: the one
 /// calibration constant of the GEMM ceilings, per stack family (engine/API.md, "efficiency defaults").
 double sustained_share(const std::string& software);

@@ -49,8 +49,8 @@ AttentionFlops parse_attention(std::string_view id) {
 }
 
 const std::vector<std::string_view>& software_ids() {
-  static const std::vector<std::string_view> ids{"megatron-core", "megatron-2021",   "deepspeed",
-                                                 "pytorch",       "pytorch-compile", "xla"};
+  static const std::vector<std::string_view> ids{"megatron-core",   "megatron-2021", "deepspeed", "pytorch",
+                                                 "pytorch-compile", "nanotron",      "xla"};
   return ids;
 }
 

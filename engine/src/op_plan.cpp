@@ -76,8 +76,17 @@ PlanQuery read_plan_query(RequestReader& request) {
     q.cluster = read_cluster(cluster, q.hardware);
   }
   q.global_batch = request.integer("global_batch", 1, kMaxBatch);
+  q.software = request.choice_or("software", "megatron-core", software_ids());
+  // What the stack can run is what is searched by default: nanotron has no FSDP (ZeRO 0 and 1: optimizer.zero_stage,
+  // optim/zero.py) and two pipeline engines, all-forward-all-backward and 1F1B (parallelism.pp_engine,
+  // parallel/pipeline_parallel/engine.py at 2411b02), without interleaving.
+  const bool nanotron = q.software == "nanotron";
   std::vector<Schedule> all_schedules;
-  for (const ScheduleInfo& s : schedules()) all_schedules.push_back(s.schedule);
+  for (const ScheduleInfo& s : schedules()) {
+    if (!nanotron || s.schedule == Schedule::gpipe || s.schedule == Schedule::one_f_one_b) {
+      all_schedules.push_back(s.schedule);
+    }
+  }
   q.schedules = read_list<Schedule>(request, "schedules", all_schedules, [](const json& v, const std::string& path) {
     return *parse_schedule(named_item(v, path, schedule_ids()));
   });
@@ -91,7 +100,8 @@ PlanQuery read_plan_query(RequestReader& request) {
     check_op_recompute(q.model, r, path);
     return r;
   });
-  q.zero = read_list<int>(request, "zero", zero_stages(), [](const json& v, const std::string& path) {
+  const std::vector<int> zero_default = nanotron ? std::vector<int>{0, 1} : zero_stages();
+  q.zero = read_list<int>(request, "zero", zero_default, [](const json& v, const std::string& path) {
     const auto& stages = zero_stages();
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() != std::floor(v.get<double>()) ||
         v.get<double>() < stages.front() || v.get<double>() > stages.back()) {
@@ -116,7 +126,6 @@ PlanQuery read_plan_query(RequestReader& request) {
   q.objective = objective == "step_time" ? PlanObjective::step_time
                 : objective == "memory"  ? PlanObjective::memory
                                          : PlanObjective::mfu;
-  q.software = request.choice_or("software", "megatron-core", software_ids());
   q.efficiency = default_efficiency(q.hardware, q.software);
   q.memory_limit = memory_limit(request.choice_or("memory_margin", "band", {"band", "none"}), q);
   if (!q.efficiency.flash_attention &&

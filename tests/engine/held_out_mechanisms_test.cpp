@@ -154,8 +154,50 @@ TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) 
   EXPECT_DOUBLE_EQ(dp_comm(2, false), dp_comm(2, true));
 }
 
+TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelLoss) {
+  // nanotron's terms over the pytorch stack: TritonRMSNorm, and sharded_cross_entropy's backward in place over the
+  // saved softmax (6 bytes per logit) with no DTensor temporaries at tp > 1. Everything else is the same stack.
+  const json parallel = {{"tp", 2}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}};
+  const json nanotron = ask(llama8b(parallel, {{"gpus", 64}}, "nanotron"));
+  json as_pytorch = llama8b(parallel, {{"gpus", 64}}, "pytorch");
+  as_pytorch["efficiency"] = {{"fused_rmsnorm", true},
+                              {"loss_bytes_per_logit", 10},
+                              {"loss_backward_bytes_per_logit", 6},
+                              {"loss_parallel_extra_bytes", 0}};
+  const json pytorch = ask(as_pytorch);
+  ASSERT_FALSE(nanotron.contains("error")) << nanotron.dump();
+  EXPECT_EQ(nanotron["memory_per_gpu"], pytorch["memory_per_gpu"]);
+  EXPECT_EQ(nanotron["step_time"], pytorch["step_time"]);
+  EXPECT_EQ(nanotron["error_band"]["basis"], "nanotron");
+  EXPECT_EQ(nanotron["error_band"]["mfu"], pytorch["error_band"]["mfu"]);  // one family, one track record
+  // And it differs from torchtitan's eager stack where the terms say: less memory-bound time and a smaller loss.
+  const json eager = ask(llama8b(parallel, {{"gpus", 64}}, "pytorch"));
+  EXPECT_LT(nanotron["breakdown"]["memory_bound"].get<double>(), eager["breakdown"]["memory_bound"].get<double>());
+  EXPECT_LT(nanotron["memory_per_gpu"]["total"].get<double>(), eager["memory_per_gpu"]["total"].get<double>());
+}
+
+TEST(SoftwareStacks, TheNanotronPlannerSearchesOnlyWhatNanotronRuns) {
+  const json r = ask({{"op", "plan"},
+                      {"model", "llama3-8b"},
+                      {"hardware", "h100-sxm"},
+                      {"cluster", {{"gpus", 64}}},
+                      {"global_batch", 256},
+                      {"software", "nanotron"},
+                      {"top_k", 10}});
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  ASSERT_FALSE(r["results"].empty());
+  for (const char* list : {"results", "pareto"}) {
+    for (const json& c : r[list]) {
+      EXPECT_LE(c["parallel"]["zero"].get<int>(), 1) << c.dump();
+      const std::string schedule = c["parallel"]["schedule"];
+      EXPECT_TRUE(schedule == "1f1b" || schedule == "gpipe") << c.dump();
+    }
+  }
+}
+
 TEST(ErrorBand, EveryStepAnswerBracketsItsNumbersWithTheHeldOutSpread) {
-  for (const char* software : {"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"}) {
+  for (const char* software :
+       {"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "nanotron", "xla"}) {
     const json r = ask(llama8b({{"tp", 8}, {"global_batch", 64}}, {{"gpus", 64}}, software));
     ASSERT_FALSE(r.contains("error")) << software << r.dump();
     const json& band = r["error_band"];

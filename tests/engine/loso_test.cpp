@@ -305,8 +305,10 @@ json bands(const std::vector<Row>& rows, const std::vector<HeldOut>& held) {
     b["software"] = family;
     speed.push_back(b);
     if (family == "pytorch") {
-      b["software"] = "pytorch-compile";  // the same family: one constant, one track record
-      speed.push_back(b);
+      for (const char* same : {"pytorch-compile", "nanotron"}) {  // the same family: one constant, one track record
+        b["software"] = same;
+        speed.push_back(b);
+      }
     }
   }
   json b = band(all);

@@ -47,7 +47,9 @@ std::string publication(const std::string& table) {
   return table;
 }
 
-std::string family_of(const std::string& software) { return software == "pytorch-compile" ? "pytorch" : software; }
+std::string family_of(const std::string& software) {
+  return software == "pytorch-compile" || software == "nanotron" ? "pytorch" : software;
+}
 
 /// Narayanan et al. 2021 count 96·B·s·l·h²·(1 + s/6h + V/16lh) FLOPs per iteration (Eq. 3, with recomputation).
 double narayanan_step_time(const json& row) {

@@ -123,7 +123,7 @@ TEST(ScheduleRegistry, ThePresetsOpPublishesEveryFixedList) {
   EXPECT_EQ(presets["zero"], json({0, 1, 2, 3}));
   EXPECT_EQ(presets["precisions"], json({"bf16", "fp8"}));
   EXPECT_EQ(presets["software"],
-            json({"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "xla"}));
+            json({"megatron-core", "megatron-2021", "deepspeed", "pytorch", "pytorch-compile", "nanotron", "xla"}));
   // Every published value is one the engine accepts.
   for (const json& s : presets["schedules"]) {
     const json r =
