@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { engineLoader } from '../../web/lib/engine.js';
+import { useEngineLists } from '../../web/lib/model/engine-lists.js';
 import { makeAsker } from '../../web/widgets/mfu/model/asker.js';
 import { offered, presetSplit, resolve as resolveMove } from '../../web/widgets/mfu/model/split.js';
 import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
@@ -84,7 +85,7 @@ async function measure(side, dir) {
       warm.push(performance.now() - t0);
       spent += warm.at(-1);
     }
-    note(`${label}: warm (median of ${warm.length < n ? '5+' : n})`, side, median(warm));
+    note(`${label}: warm (median of up to ${n})`, side, median(warm)); // one label whatever the count: A beside B
   }
   if (which === 'axes') {
     const warm = [];
@@ -96,7 +97,9 @@ async function measure(side, dir) {
     note('moe_route, skew slider moves (median of 10)', side, median(warm));
   }
   if (which === 'step') {
-    // The mfu figure per control move: resolve the change, then renew every control's offers (a memo per figure).
+    // The mfu figure per control move: resolve the change, then renew every control's offers (a memo per figure). Its
+    // pure modules read the engine's lists first, as a widget's enginePresets() hands them over on a page.
+    useEngineLists(engine.call({ op: 'presets' }));
     for (const preset of PRESETS) {
       const ask = makeAsker(engine);
       let split = presetSplit(preset);

@@ -70,7 +70,34 @@ function nonFiniteField(value, path = '', seen = new Set()) {
   return null;
 }
 
-/** Wraps the Embind module: JSON in, JSON out, error objects turned into EngineError. */
+/**
+ * A widget's own module (no Embind: wasm/exports.cpp) as the Embind skin's call(text or UTF-8 bytes) -> text and
+ * attachment() -> a view of its numbers; the Embind modules (the figures', the planner's) are returned as they are.
+ */
+function skin(module) {
+  if (!module._parascope_call) return module;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  return {
+    call(text) {
+      const bytes = typeof text === 'string' ? encoder.encode(text) : text;
+      const at = module._malloc(bytes.length + 1); // never malloc(0)
+      try {
+        module.HEAPU8.set(bytes, at);
+        const answer = module._parascope_call(at, bytes.length);
+        return decoder.decode(module.HEAPU8.subarray(answer, answer + module._parascope_answer_length()));
+      } finally {
+        module._free(at);
+      }
+    },
+    attachment() {
+      const first = module._parascope_attachment() / 8;
+      return module.HEAPF64.subarray(first, first + module._parascope_attachment_length());
+    },
+  };
+}
+
+/** Wraps the engine's module: JSON in, JSON out, error objects turned into EngineError. */
 function wrap(module) {
   // Text longer than the engine reads is cut just past its limit before it is copied into wasm memory: the engine
   // still refuses it (too_large), but a 300 MB string no longer grows the heap. UTF-8 is never shorter than the
@@ -197,7 +224,7 @@ export function engineLoader(wasmUrl, importGlue, compiling = null) {
     }
     const created = importGlue().then(({ default: createParascope }) => createParascope(options));
     loading = Promise.race([created, failed])
-      .then(wrap)
+      .then((module) => wrap(skin(module)))
       .catch((err) => {
         loading = null;
         compiling = null;
