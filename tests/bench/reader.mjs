@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { serve } from '../../scripts/serve.mjs';
+import { FIGURES } from '../../web/widgets/index.js';
 
 export const WIDGETS = ['parascope-axes', 'parascope-ring', 'parascope-bubble', 'parascope-mfu'];
 
@@ -168,7 +169,8 @@ export async function blankLoads(site, runs = 4, { width = 1280, height = 800 } 
 }
 
 /** Every widget the iframe route (embed.html#widget=…) can show: the article's four figures and the planner. */
-export const EMBED_WIDGETS = [...WIDGETS, 'parascope-planner'];
+/** Every figure embedded alone (the registry's list: web/widgets/index.js), not only the four the frames are timed on. */
+export const EMBED_WIDGETS = FIGURES.map((f) => f.tag);
 
 /**
  * Each widget embedded alone, cold: the iframe route (embed.html#widget=<name>, the widget's own defaults) in a fresh
