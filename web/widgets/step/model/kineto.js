@@ -4,35 +4,37 @@
 // GPU time split as Holistic Trace Analysis splits it (Rajan et al. 2023, "temporal breakdown" and "communication
 // computation overlap"): compute, communication hidden under compute, communication exposed, copies exposed, idle.
 // Seconds throughout (the trace's µs / 1e6). Pure: a parsed trace in, numbers out.
+import { KINETO_RULES } from './kineto-rules.js';
 
-/** Compute kinds by kernel name (lower-cased), first match wins; the rest of the compute kernels are "other". */
-const NAMED = [
-  ['attention', /flash|fmha|attention|attn|sdpa|softmax/],
-  ['gemm', /gemm|cublas|cutlass|xmma|matmul|nvjet|wgmma|hgmma|\bmm_|_mm\b/],
-  ['elementwise', /elementwise|reduce_kernel|vectorized|unrolled|norm|adam|multi_tensor/],
-];
+const R = KINETO_RULES;
+const re = (r) => new RegExp(r.pattern, r.flags);
+/** Compute kinds by kernel name, first match wins; the rest of the compute kernels are R.unnamed_compute. */
+const NAMED = R.compute.map((r) => [r.kind, re(r)]);
+const NCCL = re(R.nccl.kernel);
+const COLLECTIVE = re(R.nccl.collective);
+const STEP = re(R.step_marker);
+const COPIES = new Set(R.copy_categories);
 
 /** Every kind, in the order the figure lists them. */
-export const KINDS = ['gemm', 'attention', 'elementwise', 'other', 'nccl', 'memcpy'];
+export const KINDS = R.kinds;
 
-/** { kind, collective } of a GPU event (cat "kernel", "gpu_memcpy" or "gpu_memset"), or null for other events. */
+/**
+ * { kind, collective } of a GPU event (cat R.kernel_category, or one of R.copy_categories), or null for other events,
+ * by engine/data/kineto-rules.json's rules (the native CLI's too).
+ */
 export function kernelKind(name, cat) {
-  if (cat === 'gpu_memcpy' || cat === 'gpu_memset') return { kind: 'memcpy', collective: null };
-  if (cat !== 'kernel') return null;
+  if (COPIES.has(cat)) return { kind: 'memcpy', collective: null };
+  if (cat !== R.kernel_category) return null;
   const n = String(name);
-  const nccl = /nccl(?:Dev)?Kernel_([A-Za-z]+)/.exec(n);
-  if (nccl || /^nccl/i.test(n)) return { kind: 'nccl', collective: nccl ? nccl[1] : 'other' };
-  const lower = n.toLowerCase();
-  const hit = NAMED.find(([, re]) => re.test(lower));
-  return { kind: hit ? hit[0] : 'other', collective: null };
+  const nccl = COLLECTIVE.exec(n);
+  if (nccl || NCCL.test(n)) return { kind: 'nccl', collective: nccl ? nccl[1] : R.nccl.unnamed_collective };
+  const hit = NAMED.find(([, r]) => r.test(n));
+  return { kind: hit ? hit[0] : R.unnamed_compute, collective: null };
 }
 
 /** Whether `e` is a ProfilerStep#N marker. */
-const isStep = (e) =>
-  e.ph === 'X' &&
-  (typeof e.name !== 'string' || e.name.startsWith('ProfilerStep#')) &&
-  /^ProfilerStep#\d+$/.test(e.name);
-const GPU_CATS = new Set(['kernel', 'gpu_memcpy', 'gpu_memset']);
+const isStep = (e) => e.ph === 'X' && STEP.test(e.name);
+const GPU_CATS = new Set([R.kernel_category, ...R.copy_categories]);
 
 /**
  * A trace's events gathered one by one (`add(e)`, in the trace's order) into what any step's split needs, and no
@@ -51,7 +53,7 @@ export function collector() {
     distributed: null,
   };
   const classify = (name, cat) => {
-    if (cat !== 'kernel') return kernelKind(name, cat);
+    if (cat !== R.kernel_category) return kernelKind(name, cat);
     const n = String(name);
     let k = kinds.get(n);
     if (!k) kinds.set(n, (k = kernelKind(n, cat)));
@@ -66,7 +68,7 @@ export function collector() {
       if (e === null || typeof e !== 'object' || e.ph !== 'X') return;
       if (e.ts < c.base) c.base = e.ts;
       if (isStep(e)) c.markers.push(e);
-      if (e.cat === 'cuda_runtime' && e.args?.correlation !== undefined) {
+      if (e.cat === R.launch_category && e.args?.correlation !== undefined) {
         c.launches.corr.push(e.args.correlation);
         c.launches.ts.push(e.ts);
         c.launched.add(e.args.correlation);
@@ -93,7 +95,7 @@ export function profilerSteps(events, base = 0) {
     .filter(isStep)
     .map((e) => ({
       name: e.name,
-      number: Number(e.name.slice(13)),
+      number: Number(/\d+$/.exec(e.name)[0]), // the marker's digits
       start: (e.ts - base) / 1e6,
       end: (e.ts - base + e.dur) / 1e6,
     }))
