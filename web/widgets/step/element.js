@@ -12,11 +12,11 @@ import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
 import { plotRows, rowAt } from './model/layout.js';
-import { eventAt, eventsInView, lowerBound, stepStore, usedLanes } from './model/lanes.js';
+import { eventAt, eventsInView, gpuLanes, lowerBound, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
 import { drawnSentence, eventText, exposedText, stepSentence, timelineErrorText } from './model/text.js';
-import { clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
+import { askWindow, clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
 import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
 import { traceButton, traceStages } from './trace-download.js';
@@ -101,7 +101,9 @@ class ParascopeStep extends ParascopeWidget {
       this.out.readout,
       this.out.drawn,
     );
-    this.importer = traceImport(() => (this.gpus?.length ? { g: this.slowestShown(), head: this.store.head } : null));
+    this.importer = traceImport(() =>
+      this.gpus?.length ? { g: this.wholeGpu(this.slowestShown()), head: this.store.head } : null,
+    );
     this.root.append(this.importer.element);
     body.append(this.root);
     this.paint = stepChart(this.canvas);
@@ -176,8 +178,10 @@ class ParascopeStep extends ParascopeWidget {
     const store = this.asking ?? this.store;
     const shown = R.stagesShown(s.pp, s.first, s.shown);
     s.first = shown[0];
-    const missing = store.missing(shown);
-    if (missing.length && !this.ask(missing, store)) return;
+    // zoomed in (the same step), only the window near the screen is asked for
+    const window = this.asking || !this.view ? null : askWindow(this.view, store.head.step_time);
+    const missing = store.missing(shown, window && { from: this.view.t0, to: this.view.t1 });
+    if (missing.length && !this.ask(missing, store, window)) return;
     if (this.asking) {
       this.view = null; // a new step opens whole
       this.store = store;
@@ -198,17 +202,20 @@ class ParascopeStep extends ParascopeWidget {
     this.drawNow();
   }
 
-  /** Asks `store`'s step for `stages`; on a refusal says why in a reader's words and greys the chart. */
-  ask(stages, store) {
+  /**
+   * Asks `store`'s step for `stages` (in time `window`, or whole: null); on a refusal says why in a reader's words and
+   * greys the chart.
+   */
+  ask(stages, store, window = null) {
     let answer = null;
     try {
-      answer = this.engine.call(R.timelineRequest(this.state, stages));
+      answer = this.engine.call(R.timelineRequest(this.state, stages, 'columns', window));
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
       this.refused(err);
       return false;
     }
-    store.add(answer);
+    store.add(answer, window);
     this.out.problem.hidden = true;
     this.toggleAttribute('data-stale', false);
     return true;
@@ -351,6 +358,10 @@ class ParascopeStep extends ParascopeWidget {
     let k;
     if (at < 0 || row !== 0) k = Math.max(0, Math.min(r.lane.start.length - 1, lowerBound(r.lane.start, t)));
     else k = Math.max(0, Math.min(r.lane.start.length - 1, this.hit.k + event));
+    const past = at >= 0 && row === 0 && k !== this.hit.k + event;
+    if (past && r.gpu.window !== null && this.relaid(() => this.ask(this.store.missing(this.shown), this.store))) {
+      return this.walk({ event, row }); // read past the window answered: the whole step asked for, then read on
+    }
     const { start, end } = r.lane;
     if (start[k] < this.view.t0 || end[k] > this.view.t1) {
       // bring the event into view, the window's width kept where it can be
@@ -363,7 +374,52 @@ class ParascopeStep extends ParascopeWidget {
 
   moveView(view) {
     this.view = view;
+    this.cover();
     this.requestDraw();
+  }
+
+  /**
+   * Asks again when the view has left the window the drawn stages were answered for (a zoomed view's pan or zoom out):
+   * the new window, or the whole step once the view is wide. The event read stays read.
+   */
+  cover() {
+    const missing = this.store.missing(this.shown, { from: this.view.t0, to: this.view.t1 });
+    if (!missing.length) return;
+    const window = askWindow(this.view, this.store.head.step_time);
+    this.relaid(() => this.ask(missing, this.store, window));
+  }
+
+  /** Runs `asked` (which may replace the drawn stages' answers) and lays the GPUs out anew, the event read kept. */
+  relaid(asked) {
+    const hit = this.hit && {
+      gpu: this.hit.row.gpu.gpu,
+      lane: this.hit.row.laneId,
+      t: this.hit.row.lane.start[this.hit.k],
+    };
+    if (!asked()) return false;
+    this.gpus = this.store.gpusOf(this.shown);
+    this.layout = null;
+    this.drawNow(false);
+    if (hit) {
+      const row = this.layout?.rows.find((r) => r.lane && r.gpu.gpu === hit.gpu && r.laneId === hit.lane);
+      this.showEvent(row ? { row, k: lowerBound(row.lane.start, hit.t) } : null);
+    }
+    return true;
+  }
+
+  /** GPU `g`'s lanes over the whole step (a zoomed view holds only a window of them): what the comparison sums. */
+  wholeGpu(g) {
+    if (!g || g.window === null) return g;
+    const key = `${R.stepKey(this.state)} ${g.stage}`;
+    if (this.whole?.key !== key) {
+      try {
+        const a = this.engine.call(R.timelineRequest(this.state, [g.stage]));
+        this.whole = { key, g: gpuLanes(a.gpus[0], a.pieces) };
+      } catch {
+        return null;
+      }
+    }
+    return this.whole.g;
   }
 
   showEvent(hit) {
