@@ -21,12 +21,19 @@ import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
 import { traceButton, traceStages } from './trace-download.js';
 import { traceImport } from './trace-import.js';
+import { listenFocus, sendFocus } from '../../lib/focus.js';
+import { FOCUS_KINDS, focusKey, kindOfPiece } from '../../lib/model/focus.js';
 
 class ParascopeStep extends ParascopeWidget {
   /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
   static takesNetwork = true;
 
   setup(body) {
+    this.stopFocus = listenFocus(
+      this,
+      () => this.focusKey(),
+      (kind) => this.showFocus(kind),
+    );
     this.presets = this.enginePresets();
     this.state = readState(this, A, this.presets);
     if (this.state.network) {
@@ -138,7 +145,31 @@ class ParascopeStep extends ParascopeWidget {
     });
   }
 
+  /** Says which cost the event read is (lib/focus.js) to the page's other figures of this step, when it changes. */
+  pointAt(kind) {
+    if (kind === this.pointed) return;
+    this.pointed = kind;
+    sendFocus(this, this.focusKey(), kind);
+  }
+
+  /** The step shown, as lib/model/focus.js keys it (null before an answer). */
+  focusKey() {
+    const s = this.state;
+    return this.store?.head ? focusKey({ model: s.model, hardware: s.hardware, gpus: s.gpus }, this.store.head) : null;
+  }
+
+  /** Another figure of this step points at cost `kind` (null: at nothing): its events stay, the others fade. */
+  showFocus(kind) {
+    if (kind === this.focusKind) return;
+    this.focusKind = kind;
+    this.dataset.focus = kind ?? '';
+    if (!kind) delete this.dataset.focus;
+    this.colours = null;
+    this.drawNow();
+  }
+
   stop() {
+    this.stopFocus?.();
     this.importer?.stop();
     this.unwatchSize?.();
     this.themeObserver?.disconnect();
@@ -424,6 +455,7 @@ class ParascopeStep extends ParascopeWidget {
 
   showEvent(hit) {
     this.hit = hit;
+    this.pointAt(hit ? kindOfPiece(this.store.head.pieces[hit.row.lane.piece[hit.k]]?.id) : null);
     if (!hit) {
       this.out.readout.textContent =
         'Point at an event to read its numbers: what it is, when, how much of it the compute stream waited for.';
@@ -467,7 +499,8 @@ class ParascopeStep extends ParascopeWidget {
       fg: read.fg,
       muted: read.of('--muted'),
     };
-    const colours = chartColours(palette, this.store.head.pieces);
+    const focus = this.focusKind ? (FOCUS_KINDS[this.focusKind]?.pieces ?? []) : null;
+    const colours = chartColours(palette, this.store.head.pieces, focus);
     colours.bgCss = read.style.getPropertyValue('--bg').trim() || '#fff';
     return colours;
   }
