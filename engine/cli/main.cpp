@@ -1,6 +1,7 @@
 // The native CLI: one JSON request from stdin (or a file named as the argument) -> one JSON response on stdout.
 // Exit 0 on success, 2 when the response is an error object, 1 when the input cannot be read (or written).
 // --trace FILE: for a step or timeline request, also writes the step's Chrome trace (the timeline op's "chrome").
+// --kineto FILE [--step N]: a PyTorch profiler trace's step split as the step figure splits it (engine/cli/kineto.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kineto.hpp"
 #include "parascope/api.hpp"
 
 namespace {
@@ -58,18 +60,46 @@ int write_trace(const std::string& request_text, const std::string& path) {
   return 0;
 }
 
+constexpr const char* kUsage =
+    "usage: parascope [--trace FILE] [request.json]   (reads the request from stdin when no file is given)\n"
+    "       parascope --kineto TRACE.json[.gz] [--step N]\n"
+    "  --trace FILE   also write a step or timeline request's Chrome trace (Perfetto, chrome://tracing)\n"
+    "  --kineto FILE  split one step of a PyTorch profiler trace (gzipped or not) as Holistic Trace Analysis does:\n"
+    "                 compute, communication hidden and exposed, copies, idle (s), per stream and per collective\n"
+    "  --step N       the step marked ProfilerStep#N (default: the last one in the trace)\n"
+    "example: echo '{\"op\": \"version\"}' | parascope\n";
+
+/// parascope --kineto FILE [--step N]; nullopt when `args` is not such a command line.
+std::optional<int> kineto_command(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "--kineto") return std::nullopt;
+  const bool plain = args.size() == 2;
+  const bool stepped = args.size() == 4 && args[2] == "--step";
+  std::optional<long long> step;
+  if (stepped) {
+    const std::string& n = args[3];
+    if (n.empty() || n.size() > 18 || n.find_first_not_of("0123456789") != std::string::npos) {
+      std::cerr << "parascope: --step takes a step number (the N of ProfilerStep#N)\n" << kUsage;
+      return 1;
+    }
+    step = std::stoll(n);
+  }
+  if (!plain && !stepped) {
+    std::cerr << kUsage;
+    return 1;
+  }
+  return parascope::cli::kineto_main(args[1], step, std::cout, std::cerr);
+}
+
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  if (const auto status = kineto_command(args)) return *status;
   std::string trace_path;
   if (args.size() >= 2 && args[0] == "--trace") {
     trace_path = args[1];
     args.erase(args.begin(), args.begin() + 2);
   }
   if (args.size() > 1 || (args.size() == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "--trace"))) {
-    std::cerr
-        << "usage: parascope [--trace FILE] [request.json]   (reads the request from stdin when no file is given)\n"
-           "  --trace FILE  also write a step or timeline request's Chrome trace (Perfetto, chrome://tracing)\n"
-           "example: echo '{\"op\": \"version\"}' | parascope\n";
+    std::cerr << kUsage;
     return args.size() == 1 && args[0] != "--trace" ? 0 : 1;
   }
   const std::string name = args.empty() ? "standard input" : args[0];

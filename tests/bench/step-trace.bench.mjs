@@ -1,9 +1,12 @@
 // The step figure's trace import at size (issue 29's budget: a 200 MB Kineto trace classified in ≤ 10 s in the
 // worker, the page's frames still coming): writes a synthetic trace of ~200 MB (our own: ProfilerStep markers, launches
 // and GPU kernels on three streams, in torch.profiler's format) to the system's temp folder once, hands it to the
-// figure's file input, and times the worker from the file to the table; meanwhile the page's frames are timed.
+// figure's file input, and times the worker from the file to the table; meanwhile the page's frames are timed and the
+// browser's renderer processes' resident memory sampled. The reader's own memory is measured in node on the same file
+// (tests/bench/kineto-memory.mjs: the same module streamed, beside the text read whole and JSON.parse'd).
 // `node tests/bench/step-trace.bench.mjs` runs it alone.
-import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,6 +55,42 @@ async function traceFile() {
   return { path: FILE, bytes: statSync(FILE).size };
 }
 
+/** Resident memory (MB) of every renderer process under this node process (the browser the harness started). */
+function rendererRss() {
+  const parent = new Map();
+  const info = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      info.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = (pid) => {
+    for (let p = pid; p && p !== '0' && p !== '1'; p = parent.get(p)) if (p === String(process.pid)) return true;
+    return false;
+  };
+  let kb = 0;
+  for (const [pid, cmd] of info) {
+    if (!cmd.includes('--type=renderer') || !mine(pid)) continue;
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return kb / 1024;
+}
+
+/** The reader alone in a fresh node process on `path` (`whole`: the old way): kineto-memory.mjs's JSON line. */
+function nodeReader(path, whole) {
+  const script = new URL('./kineto-memory.mjs', import.meta.url).pathname;
+  const args = ['--expose-gc', '--max-old-space-size=8192', script, path, ...(whole ? ['--whole'] : [])];
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }));
+}
+
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 export default async function stepTrace(site, report) {
@@ -68,6 +107,9 @@ export default async function stepTrace(site, report) {
     };
     requestAnimationFrame(tick);
   });
+  const rssBefore = rendererRss();
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rendererRss())), 100);
   const t0 = Date.now();
   await page.locator('parascope-step input[name="trace-file"]').setInputFiles(file.path);
   await page.waitForFunction(
@@ -76,6 +118,7 @@ export default async function stepTrace(site, report) {
     { timeout: 120_000, polling: 50 },
   );
   const ms = Date.now() - t0;
+  clearInterval(sampler);
   const gaps = await page.evaluate(() => {
     window.__stop = true;
     return window.__gaps.slice(1);
@@ -86,8 +129,18 @@ export default async function stepTrace(site, report) {
   report(`step: a ${Math.round(file.bytes / 1e6)} MB Kineto trace, file to table (worker: read, parse, classify)`, ms, 'ms', '≤ 10,000 ms');
   report('step: the page\'s frames meanwhile, time between frames p95', quantile(gaps, 0.95), 'ms');
   report('step: the page\'s frames meanwhile, longest gap', Math.max(...gaps), 'ms');
+  report('step: the renderer processes\' resident memory meanwhile, peak above before', rssPeak - rssBefore, 'MB');
   console.log(`    ${status}`);
   await context.close();
+  const streamed = nodeReader(file.path, false);
+  report('step: the same reader alone in node, file to answer', streamed.ms, 'ms');
+  report('step: the same reader alone in node, peak V8 heap in use above before', streamed.peak_heap_mb, 'MB');
+  report('step: the same reader alone in node, peak resident size above before', streamed.peak_rss_mb, 'MB');
+  if (process.env.PARASCOPE_BENCH_WHOLE) {
+    const whole = nodeReader(file.path, true); // ~2 GB: only when asked
+    report('step: the text read whole and JSON.parse\'d (the old way), peak V8 heap', whole.peak_heap_mb, 'MB');
+    report('step: the text read whole and JSON.parse\'d (the old way), file to answer', whole.ms, 'ms');
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

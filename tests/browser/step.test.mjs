@@ -9,6 +9,7 @@ import { ATTRIBUTES } from '../../web/widgets/step/attributes.js';
 import { readFileSync } from 'node:fs';
 import { traceStep } from '../../web/widgets/step/model/kineto.js';
 import { timelineRequest } from '../../web/widgets/step/model/request.js';
+import { eventsInView, stepStore } from '../../web/widgets/step/model/lanes.js';
 import { readState } from '../../web/widgets/step/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { ENGINES, serveSite, browserPages, startFigure, attributeReader, ready, setControl, focusOn } from './figure-suite.mjs';
@@ -92,6 +93,18 @@ function trace(win, tag) {
     complete: parsed.traceEvents.filter((e) => e.ph === 'X').length,
     processes: parsed.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').length,
   };
+}
+
+/** From now on, records the figure's timeline requests in win.__asked (its engine's call, wrapped). */
+function recordRequests(win, tag) {
+  const engine = win.document.querySelector(tag).engine;
+  const call = engine.call;
+  win.__asked = [];
+  engine.call = function (request, ...rest) {
+    if (request?.op === 'timeline') win.__asked.push(JSON.parse(JSON.stringify(request)));
+    return call.call(this, request, ...rest);
+  };
+  return true;
 }
 
 /** Drops a file of `base64` bytes named `name` on the figure's trace panel, as a reader's drop does. */
@@ -230,6 +243,48 @@ for (const name of ENGINES) {
         );
         s = await page.evaluate(shown, TAG);
         assert.equal(s.events, expected(s).events);
+      });
+    });
+
+    test('zoomed in, only the time near the screen is asked for, and the same events are drawn', async () => {
+      await onPage('#step.pp=16&step.gpus=256&step.stages-shown=4', async (page) => {
+        await start(page);
+        await page.evaluate(recordRequests, TAG);
+        assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
+        for (let i = 0; i < 6; i += 1) {
+          const before = await keyOf(page);
+          await page.press('+'); // 1.5^6 ≈ 11× in: the window and its width either side is under half the step
+          await settled(page, before);
+        }
+        await page.press('ArrowDown');
+        await page.waitFor(
+          (win, tag) =>
+            win.document.querySelector(tag).shadowRoot.querySelector('.step-label[data-stage="4"]') !== null,
+          [TAG],
+        );
+        const s = await page.evaluate(shown, TAG);
+        assert.deepEqual(s.stages, [1, 2, 3, 4]);
+        const [t0, t1] = viewOf(s);
+        const asked = await page.evaluate((win) => win.__asked, []);
+        const last = asked.at(-1);
+        assert.deepEqual(last.stages, [4], 'only the stage not held yet');
+        assert.ok(last.from <= t0 && last.to >= t1, `the window ${last.from}–${last.to} s covers the view ${t0}–${t1} s`);
+        const whole = engine.call(timelineRequest(stateFrom(s.state), s.stages));
+        assert.ok(last.to - last.from < whole.step_time / 2, 'not the whole step');
+        const windowText = JSON.stringify(engine.call(last));
+        const wholeText = JSON.stringify(engine.call({ ...last, from: undefined, to: undefined }));
+        assert.ok(windowText.length < wholeText.length, `${windowText.length} bytes, not ${wholeText.length}`);
+        const store = stepStore();
+        store.add(whole);
+        const lanes = whole.lanes.map((l) => l.id);
+        await page.waitFor((win, tag) => win.document.querySelector(tag).shadowRoot.querySelector('[data-out="drawn"]').textContent.startsWith('Stages 1'), [TAG]);
+        const drawn = (await page.evaluate(shown, TAG)).events;
+        assert.equal(drawn, eventsInView(store.gpusOf(s.stages), lanes, t0, t1), 'the events in view are the whole step’s');
+        const before = await keyOf(page);
+        await page.press('0');
+        await settled(page, before);
+        const back = (await page.evaluate((win) => win.__asked, [])).at(-1);
+        assert.deepEqual([back.stages, back.from, back.to], [[4], undefined, undefined], 'whole again: the whole step');
       });
     });
 

@@ -63,7 +63,7 @@ test('interval sums: union, length and overlap', () => {
 test("step 2: HTA's split, worked out by hand in the fixture's README", () => {
   const s = traceStep(trace);
   assert.equal(s.step.name, 'ProfilerStep#2', 'the last step by default');
-  assert.deepEqual([s.rank, s.worldSize, s.kernels], [3, 8, 6]);
+  assert.deepEqual([s.rank, s.world_size, s.kernels], [3, 8, 6]);
   assert.ok(close(s.span, us(650)));
   const b = s.breakdown;
   for (const [key, want] of Object.entries({ compute: 350, overlapped: 100, exposed: 240, memcpy: 10, idle: 50 }))

@@ -27,6 +27,8 @@ import {
 } from './model/split.js';
 import { recomputeHint, stepView } from './model/step-view.js';
 import { stepBar } from './step-bar.js';
+import { listenFocus, sendFocus } from '../../lib/focus.js';
+import { focusKey } from '../../lib/model/focus.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 import { readNetwork, withNetwork } from '../../lib/model/network.js';
@@ -132,7 +134,12 @@ class ParascopeMfu extends ParascopeWidget {
     });
     this.splitControls = h('div', { class: 'controls mfu-split' }, ...sliders, ...selects);
     this.grid = gpuGrid();
-    this.bar = stepBar();
+    this.bar = stepBar((kind) => sendFocus(this, this.focusKey, kind));
+    this.stopFocus = listenFocus(
+      this,
+      () => this.focusKey,
+      (kind) => this.bar.show(kind),
+    );
     this.memory = memoryBar();
     this.out = {
       modelled: h('strong', { class: 'big', 'data-out': 'modelled-mfu' }),
@@ -409,9 +416,16 @@ class ParascopeMfu extends ParascopeWidget {
     else line.removeAttribute('title');
   }
 
+  stop() {
+    this.stopFocus?.();
+  }
+
   paintStep(p, r) {
     const words = deviceWords(this.presets, p.run.hardware);
     const gpus = p.run.cluster.gpus;
+    const key = focusKey({ model: p.run.model, hardware: p.run.hardware, gpus }, r);
+    if (key !== this.focusKey) this.bar.show(null); // another step: what another figure pointed at is not this one's
+    this.focusKey = key;
     const v = stepView(r, { gpus, words });
     this.grid.update({ count: gpus, label: v.gridLabel, aria: v.gridAria, utilization: r.dashboard_utilization });
     this.out.dashboardNote.textContent = v.dashboardNote;

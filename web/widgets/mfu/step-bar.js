@@ -1,7 +1,10 @@
 // One training step as a 100 % bar: useful FLOPs first, then every kind of tax, each segment an engine number
-// (seconds per step) and its share of the engine's step time, with a legend in seconds per step.
+// (seconds per step) and its share of the engine's step time, with a legend in seconds per step. Pointing at a
+// segment or a legend row (or focusing the row) says which cost (lib/model/focus.js) to the page's other figures of
+// the same step; show(kind) marks that cost's segments when another figure points at it.
 import { h } from '../../lib/dom.js';
 import { seconds } from '../../lib/format.js';
+import { FOCUS_KINDS, kindOfSegment } from '../../lib/model/focus.js';
 import { shareText, shownSeconds } from './model/step-share.js';
 
 /** Segments in drawing order: [key, legend label, seconds per step from a step response]. */
@@ -26,13 +29,34 @@ const LABEL_MIN_SHARE = 0.07; // narrower segments carry their share in the lege
 // while zero. Every other row stays, at 0 s when absent, so the legend keeps its height as the split moves.
 const ROW_ONLY_WHEN_USED = new Set(['cp', 'ep']);
 
-/** The bar and its legend; update(response) redraws both. Every row is kept (0 s when absent): a steady height. */
-export function stepBar() {
+/**
+ * The bar and its legend; update(response) redraws both. Every row is kept (0 s when absent): a steady height.
+ * `onFocus(kind)`: the reader points at (or focuses) a cost, or at nothing (null).
+ */
+export function stepBar(onFocus = () => {}) {
   const caption = h('p', { class: 'step-caption', 'data-out': 'step-caption' });
   const bar = h('div', { class: 'step-bar', role: 'img' });
   const legend = h('ul', { class: 'step-legend', 'data-out': 'legend' });
+  const box = h('div', { class: 'step-bar-box' }, caption, bar, legend);
+  const point = (e) => onFocus(kindOfSegment(e.target.closest?.('[data-seg]')?.dataset.seg) ?? null);
+  for (const type of ['pointerover', 'focusin']) box.addEventListener(type, point);
+  box.addEventListener('pointerleave', () => onFocus(null));
+  box.addEventListener('focusout', (e) => {
+    if (!box.contains(e.relatedTarget)) onFocus(null);
+  });
+  let shown = null;
+  const mark = () => {
+    const keys = shown ? (FOCUS_KINDS[shown]?.segments ?? []) : [];
+    box.toggleAttribute('data-focus', keys.length > 0);
+    for (const el of box.querySelectorAll('[data-seg]')) el.classList.toggle('focused', keys.includes(el.dataset.seg));
+  };
   return {
-    element: h('div', { class: 'step-bar-box' }, caption, bar, legend),
+    element: box,
+    /** Marks cost `kind`'s segments and rows (null: none), as another figure of the same step points at it. */
+    show(kind) {
+      shown = kind;
+      mark();
+    },
     update(r) {
       const all = STEP_SEGMENTS.map(([key, label, get]) => ({ key, label, time: shownSeconds(get(r)) }));
       const shown = all.filter((s) => s.time > 0);
@@ -66,12 +90,14 @@ export function stepBar() {
             'li',
             { 'data-seg': s.key, class: s.time > 0 ? '' : 'none' },
             h('span', { class: `swatch seg-${s.key}` }),
-            h('span', { class: 'what' }, s.label),
+            // focusable (the row itself has no box): focus shows the cost in the page's other figures, as hover does
+            h('span', { class: 'what', tabindex: s.time > 0 ? '0' : null }, s.label),
             h('span', { class: 'num', 'data-seconds': String(s.time) }, s.time > 0 ? seconds(s.time) : '0 s'),
             h('span', { class: 'num share' }, s.time > 0 ? shareText(s.time, r.step_time) : '—'),
           ),
         ),
       );
+      mark();
     },
   };
 }

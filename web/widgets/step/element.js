@@ -12,21 +12,28 @@ import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
 import { plotRows, rowAt } from './model/layout.js';
-import { eventAt, eventsInView, lowerBound, stepStore, usedLanes } from './model/lanes.js';
+import { eventAt, eventsInView, gpuLanes, lowerBound, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
 import { drawnSentence, eventText, exposedText, stepSentence, timelineErrorText } from './model/text.js';
-import { clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
+import { askWindow, clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
 import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
 import { traceButton, traceStages } from './trace-download.js';
 import { traceImport } from './trace-import.js';
+import { listenFocus, sendFocus } from '../../lib/focus.js';
+import { FOCUS_KINDS, focusKey, kindOfPiece } from '../../lib/model/focus.js';
 
 class ParascopeStep extends ParascopeWidget {
   /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
   static takesNetwork = true;
 
   setup(body) {
+    this.stopFocus = listenFocus(
+      this,
+      () => this.focusKey(),
+      (kind) => this.showFocus(kind),
+    );
     this.presets = this.enginePresets();
     this.state = readState(this, A, this.presets);
     if (this.state.network) {
@@ -101,7 +108,9 @@ class ParascopeStep extends ParascopeWidget {
       this.out.readout,
       this.out.drawn,
     );
-    this.importer = traceImport(() => (this.gpus?.length ? { g: this.slowestShown(), head: this.store.head } : null));
+    this.importer = traceImport(() =>
+      this.gpus?.length ? { g: this.wholeGpu(this.slowestShown()), head: this.store.head } : null,
+    );
     this.root.append(this.importer.element);
     body.append(this.root);
     this.paint = stepChart(this.canvas);
@@ -136,7 +145,31 @@ class ParascopeStep extends ParascopeWidget {
     });
   }
 
+  /** Says which cost the event read is (lib/focus.js) to the page's other figures of this step, when it changes. */
+  pointAt(kind) {
+    if (kind === this.pointed) return;
+    this.pointed = kind;
+    sendFocus(this, this.focusKey(), kind);
+  }
+
+  /** The step shown, as lib/model/focus.js keys it (null before an answer). */
+  focusKey() {
+    const s = this.state;
+    return this.store?.head ? focusKey({ model: s.model, hardware: s.hardware, gpus: s.gpus }, this.store.head) : null;
+  }
+
+  /** Another figure of this step points at cost `kind` (null: at nothing): its events stay, the others fade. */
+  showFocus(kind) {
+    if (kind === this.focusKind) return;
+    this.focusKind = kind;
+    this.dataset.focus = kind ?? '';
+    if (!kind) delete this.dataset.focus;
+    this.colours = null;
+    this.drawNow();
+  }
+
   stop() {
+    this.stopFocus?.();
     this.importer?.stop();
     this.unwatchSize?.();
     this.themeObserver?.disconnect();
@@ -176,8 +209,10 @@ class ParascopeStep extends ParascopeWidget {
     const store = this.asking ?? this.store;
     const shown = R.stagesShown(s.pp, s.first, s.shown);
     s.first = shown[0];
-    const missing = store.missing(shown);
-    if (missing.length && !this.ask(missing, store)) return;
+    // zoomed in (the same step), only the window near the screen is asked for
+    const window = this.asking || !this.view ? null : askWindow(this.view, store.head.step_time);
+    const missing = store.missing(shown, window && { from: this.view.t0, to: this.view.t1 });
+    if (missing.length && !this.ask(missing, store, window)) return;
     if (this.asking) {
       this.view = null; // a new step opens whole
       this.store = store;
@@ -198,17 +233,20 @@ class ParascopeStep extends ParascopeWidget {
     this.drawNow();
   }
 
-  /** Asks `store`'s step for `stages`; on a refusal says why in a reader's words and greys the chart. */
-  ask(stages, store) {
+  /**
+   * Asks `store`'s step for `stages` (in time `window`, or whole: null); on a refusal says why in a reader's words and
+   * greys the chart.
+   */
+  ask(stages, store, window = null) {
     let answer = null;
     try {
-      answer = this.engine.call(R.timelineRequest(this.state, stages));
+      answer = this.engine.call(R.timelineRequest(this.state, stages, 'columns', window));
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
       this.refused(err);
       return false;
     }
-    store.add(answer);
+    store.add(answer, window);
     this.out.problem.hidden = true;
     this.toggleAttribute('data-stale', false);
     return true;
@@ -351,6 +389,10 @@ class ParascopeStep extends ParascopeWidget {
     let k;
     if (at < 0 || row !== 0) k = Math.max(0, Math.min(r.lane.start.length - 1, lowerBound(r.lane.start, t)));
     else k = Math.max(0, Math.min(r.lane.start.length - 1, this.hit.k + event));
+    const past = at >= 0 && row === 0 && k !== this.hit.k + event;
+    if (past && r.gpu.window !== null && this.relaid(() => this.ask(this.store.missing(this.shown), this.store))) {
+      return this.walk({ event, row }); // read past the window answered: the whole step asked for, then read on
+    }
     const { start, end } = r.lane;
     if (start[k] < this.view.t0 || end[k] > this.view.t1) {
       // bring the event into view, the window's width kept where it can be
@@ -363,11 +405,57 @@ class ParascopeStep extends ParascopeWidget {
 
   moveView(view) {
     this.view = view;
+    this.cover();
     this.requestDraw();
+  }
+
+  /**
+   * Asks again when the view has left the window the drawn stages were answered for (a zoomed view's pan or zoom out):
+   * the new window, or the whole step once the view is wide. The event read stays read.
+   */
+  cover() {
+    const missing = this.store.missing(this.shown, { from: this.view.t0, to: this.view.t1 });
+    if (!missing.length) return;
+    const window = askWindow(this.view, this.store.head.step_time);
+    this.relaid(() => this.ask(missing, this.store, window));
+  }
+
+  /** Runs `asked` (which may replace the drawn stages' answers) and lays the GPUs out anew, the event read kept. */
+  relaid(asked) {
+    const hit = this.hit && {
+      gpu: this.hit.row.gpu.gpu,
+      lane: this.hit.row.laneId,
+      t: this.hit.row.lane.start[this.hit.k],
+    };
+    if (!asked()) return false;
+    this.gpus = this.store.gpusOf(this.shown);
+    this.layout = null;
+    this.drawNow(false);
+    if (hit) {
+      const row = this.layout?.rows.find((r) => r.lane && r.gpu.gpu === hit.gpu && r.laneId === hit.lane);
+      this.showEvent(row ? { row, k: lowerBound(row.lane.start, hit.t) } : null);
+    }
+    return true;
+  }
+
+  /** GPU `g`'s lanes over the whole step (a zoomed view holds only a window of them): what the comparison sums. */
+  wholeGpu(g) {
+    if (!g || g.window === null) return g;
+    const key = `${R.stepKey(this.state)} ${g.stage}`;
+    if (this.whole?.key !== key) {
+      try {
+        const a = this.engine.call(R.timelineRequest(this.state, [g.stage]));
+        this.whole = { key, g: gpuLanes(a.gpus[0], a.pieces) };
+      } catch {
+        return null;
+      }
+    }
+    return this.whole.g;
   }
 
   showEvent(hit) {
     this.hit = hit;
+    this.pointAt(hit ? kindOfPiece(this.store.head.pieces[hit.row.lane.piece[hit.k]]?.id) : null);
     if (!hit) {
       this.out.readout.textContent =
         'Point at an event to read its numbers: what it is, when, how much of it the compute stream waited for.';
@@ -411,7 +499,8 @@ class ParascopeStep extends ParascopeWidget {
       fg: read.fg,
       muted: read.of('--muted'),
     };
-    const colours = chartColours(palette, this.store.head.pieces);
+    const focus = this.focusKind ? (FOCUS_KINDS[this.focusKind]?.pieces ?? []) : null;
+    const colours = chartColours(palette, this.store.head.pieces, focus);
     colours.bgCss = read.style.getPropertyValue('--bg').trim() || '#fff';
     return colours;
   }

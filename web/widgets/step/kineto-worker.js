@@ -1,10 +1,13 @@
 // The step figure's trace reader, in a Web Worker so that a trace of hundreds of MB never stalls the page: reads the
-// dropped file as a stream (gunzipped on the way by DecompressionStream when it is gzip), says how far it has read,
-// parses it and answers one step's classification (model/kineto.js). The file never leaves the browser. The parsed
-// trace is kept for the next question (another step of the same file).
-import { traceStep } from './model/kineto.js';
+// dropped file as a stream (gunzipped on the way by DecompressionStream when it is gzip), parses it event by event as
+// the text arrives (model/kineto-stream.js) into what a step's split needs (model/kineto.js's collector), says how
+// many of the file's bytes it has read, and answers one step's classification. Neither the text nor the parsed trace
+// is ever held whole; what was collected is kept for the next question (another step of the same file). The file
+// never leaves the browser.
+import { collectedStep } from './model/kineto.js';
+import { collectTrace } from './model/kineto-stream.js';
 
-let held = null; // { id, trace }
+let held = null; // { id, collected }
 
 /** Whether the blob starts with gzip's magic bytes (1f 8b). */
 async function gzipped(file) {
@@ -12,8 +15,8 @@ async function gzipped(file) {
   return head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** The file's text, read chunk by chunk, with progress (fraction of the file's bytes read) posted as it goes. */
-async function readText(id, file) {
+/** The file as a stream of text, with progress (the file's bytes read so far) posted as it goes. */
+async function textStream(id, file) {
   const total = file.size;
   let read = 0;
   let said = 0;
@@ -31,40 +34,25 @@ async function readText(id, file) {
     }),
   );
   if (await gzipped(file)) stream = stream.pipeThrough(new DecompressionStream('gzip'));
-  const parts = [];
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-  }
-  return parts.join('');
+  return stream.pipeThrough(new TextDecoderStream());
 }
 
 const fail = (id, code) => postMessage({ id, type: 'error', code });
 
 async function open(id, file, pick) {
-  let text;
+  let collected;
   try {
-    text = await readText(id, file);
-  } catch {
-    return fail(id, 'unreadable');
+    collected = await collectTrace(await textStream(id, file));
+  } catch (err) {
+    return fail(id, err.code ?? 'unreadable');
   }
-  postMessage({ id, type: 'parsing' });
-  let trace;
-  try {
-    trace = JSON.parse(text);
-  } catch {
-    return fail(id, 'not_json');
-  }
-  text = null;
-  held = { id, trace };
+  held = { id, collected };
   answer(id, pick);
 }
 
 function answer(id, pick) {
   try {
-    postMessage({ id, type: 'done', summary: traceStep(held.trace, pick) });
+    postMessage({ id, type: 'done', summary: collectedStep(held.collected, pick) });
   } catch (err) {
     fail(id, err.code ?? 'unreadable');
   }

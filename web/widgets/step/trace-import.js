@@ -79,8 +79,6 @@ export function traceImport(engineGpu) {
       progress.hidden = false;
       progress.value = data.total > 0 ? data.read / data.total : 0;
       status.textContent = progressText(data.read, data.total);
-    } else if (data.type === 'parsing') {
-      status.textContent = 'Parsing the trace…';
     } else if (data.type === 'error') {
       progress.hidden = true;
       status.textContent = importErrorText(data.code);

@@ -21,23 +21,27 @@ export const PIECE_VARIABLES = {
 /** How far a collective's hidden part fades toward the background. */
 export const HIDDEN_FADE = 0.62;
 
+/** How far the pieces fade that another figure is not pointing at (lib/focus.js). */
+export const UNFOCUSED_FADE = 0.8;
+
 const BLACK = [0, 0, 0];
 const WHITE = [255, 255, 255];
 
 /**
  * palette: { pieces: piece id -> [r, g, b], idle, bg, lane, fg, muted } ([r, g, b] each); pieces: the answer's
  * `pieces`. Returns packed tables indexed like `pieces` (solid, light, edge), css strings for the legend and the
- * readout, and the hatch.
+ * readout, and the hatch. `focus`: the piece ids another figure points at (the others faded), or null.
  */
-export function chartColours(palette, pieces) {
-  const base = pieces.map((p) => palette.pieces[p.id] ?? palette.muted);
+export function chartColours(palette, pieces, focus = null) {
+  const own = pieces.map((p) => palette.pieces[p.id] ?? palette.muted);
+  const base = focus ? own.map((c, i) => (focus.includes(pieces[i].id) ? c : mix(c, palette.bg, UNFOCUSED_FADE))) : own;
   return {
     solid: Uint32Array.from(base.map(pack)),
     light: Uint32Array.from(base.map((c) => pack(mix(c, palette.bg, HIDDEN_FADE)))),
     edge: Uint32Array.from(base.map((c) => pack(mix(c, BLACK, 0.3)))),
-    css: base.map(css),
-    lightCss: base.map((c) => css(mix(c, palette.bg, HIDDEN_FADE))),
-    label: base.map((c) => css(contrast(c, WHITE) >= contrast(c, BLACK) ? WHITE : BLACK)),
+    css: own.map(css),
+    lightCss: own.map((c) => css(mix(c, palette.bg, HIDDEN_FADE))),
+    label: own.map((c) => css(contrast(c, WHITE) >= contrast(c, BLACK) ? WHITE : BLACK)),
     hatch: pack(mix(palette.idle, palette.bg, 0.15)),
     back: pack(mix(palette.idle, palette.bg, 0.78)),
     lane: pack(palette.lane),

@@ -49,7 +49,7 @@ export function comparisonRows(summary, engine) {
 
 /** "ProfilerStep#552 of rank 0 (of 128): 602 kernels over 616 ms of GPU time." */
 export function summarySentence(s) {
-  const who = s.rank === null ? '' : ` of rank ${s.rank}${s.worldSize ? ` (of ${s.worldSize})` : ''}`;
+  const who = s.rank === null ? '' : ` of rank ${s.rank}${s.world_size ? ` (of ${s.world_size})` : ''}`;
   const which = s.step ? `${s.step.name}${who}` : `The whole trace${who} (it has no ProfilerStep markers)`;
   return `${which}: ${s.kernels} GPU kernels and copies over ${seconds(s.span)} of GPU time, first kernel to last.`;
 }

@@ -4,27 +4,86 @@
 // GPU time split as Holistic Trace Analysis splits it (Rajan et al. 2023, "temporal breakdown" and "communication
 // computation overlap"): compute, communication hidden under compute, communication exposed, copies exposed, idle.
 // Seconds throughout (the trace's µs / 1e6). Pure: a parsed trace in, numbers out.
+import { KINETO_RULES } from './kineto-rules.js';
 
-/** Compute kinds by kernel name (lower-cased), first match wins; the rest of the compute kernels are "other". */
-const NAMED = [
-  ['attention', /flash|fmha|attention|attn|sdpa|softmax/],
-  ['gemm', /gemm|cublas|cutlass|xmma|matmul|nvjet|wgmma|hgmma|\bmm_|_mm\b/],
-  ['elementwise', /elementwise|reduce_kernel|vectorized|unrolled|norm|adam|multi_tensor/],
-];
+const R = KINETO_RULES;
+const re = (r) => new RegExp(r.pattern, r.flags);
+/** Compute kinds by kernel name, first match wins; the rest of the compute kernels are R.unnamed_compute. */
+const NAMED = R.compute.map((r) => [r.kind, re(r)]);
+const NCCL = re(R.nccl.kernel);
+const COLLECTIVE = re(R.nccl.collective);
+const STEP = re(R.step_marker);
+const COPIES = new Set(R.copy_categories);
 
 /** Every kind, in the order the figure lists them. */
-export const KINDS = ['gemm', 'attention', 'elementwise', 'other', 'nccl', 'memcpy'];
+export const KINDS = R.kinds;
 
-/** { kind, collective } of a GPU event (cat "kernel", "gpu_memcpy" or "gpu_memset"), or null for other events. */
+/**
+ * { kind, collective } of a GPU event (cat R.kernel_category, or one of R.copy_categories), or null for other events,
+ * by engine/data/kineto-rules.json's rules (the native CLI's too).
+ */
 export function kernelKind(name, cat) {
-  if (cat === 'gpu_memcpy' || cat === 'gpu_memset') return { kind: 'memcpy', collective: null };
-  if (cat !== 'kernel') return null;
+  if (COPIES.has(cat)) return { kind: 'memcpy', collective: null };
+  if (cat !== R.kernel_category) return null;
   const n = String(name);
-  const nccl = /nccl(?:Dev)?Kernel_([A-Za-z]+)/.exec(n);
-  if (nccl || /^nccl/i.test(n)) return { kind: 'nccl', collective: nccl ? nccl[1] : 'other' };
-  const lower = n.toLowerCase();
-  const hit = NAMED.find(([, re]) => re.test(lower));
-  return { kind: hit ? hit[0] : 'other', collective: null };
+  const nccl = COLLECTIVE.exec(n);
+  if (nccl || NCCL.test(n)) return { kind: 'nccl', collective: nccl ? nccl[1] : R.nccl.unnamed_collective };
+  const hit = NAMED.find(([, r]) => r.test(n));
+  return { kind: hit ? hit[0] : R.unnamed_compute, collective: null };
+}
+
+/** Whether `e` is a ProfilerStep#N marker. */
+const isStep = (e) => e.ph === 'X' && STEP.test(e.name);
+const GPU_CATS = new Set([R.kernel_category, ...R.copy_categories]);
+
+/**
+ * A trace's events gathered one by one (`add(e)`, in the trace's order) into what any step's split needs, and no
+ * more: the ProfilerStep markers, each kernel launch's correlation and time, each GPU event's kind (classified once
+ * per distinct name), stream, time and correlation. `info(d)` takes the trace's distributedInfo. The streamed reader
+ * (kineto-worker.js) and traceStep feed the same collector, so both answer alike.
+ */
+export function collector() {
+  const kinds = new Map(); // kernel name -> kernelKind
+  const c = {
+    base: Infinity,
+    markers: [],
+    launches: { corr: [], ts: [] },
+    launched: new Set(), // every correlation launched
+    gpu: { kind: [], collective: [], stream: [], ts: [], dur: [], corr: [] },
+    distributed: null,
+  };
+  const classify = (name, cat) => {
+    if (cat !== R.kernel_category) return kernelKind(name, cat);
+    const n = String(name);
+    let k = kinds.get(n);
+    if (!k) kinds.set(n, (k = kernelKind(n, cat)));
+    return k;
+  };
+  return {
+    collected: c,
+    info(d) {
+      c.distributed = d;
+    },
+    add(e) {
+      if (e === null || typeof e !== 'object' || e.ph !== 'X') return;
+      if (e.ts < c.base) c.base = e.ts;
+      if (isStep(e)) c.markers.push(e);
+      if (e.cat === R.launch_category && e.args?.correlation !== undefined) {
+        c.launches.corr.push(e.args.correlation);
+        c.launches.ts.push(e.ts);
+        c.launched.add(e.args.correlation);
+      }
+      if (!(e.dur >= 0) || !GPU_CATS.has(e.cat)) return;
+      const k = classify(e.name, e.cat);
+      const g = c.gpu;
+      g.kind.push(k.kind);
+      g.collective.push(k.collective);
+      g.stream.push(e.args?.stream ?? e.tid);
+      g.ts.push(e.ts);
+      g.dur.push(e.dur);
+      g.corr.push(e.args?.correlation);
+    },
+  };
 }
 
 /**
@@ -33,10 +92,10 @@ export function kernelKind(name, cat) {
  */
 export function profilerSteps(events, base = 0) {
   return events
-    .filter((e) => e.ph === 'X' && /^ProfilerStep#\d+$/.test(e.name))
+    .filter(isStep)
     .map((e) => ({
       name: e.name,
-      number: Number(e.name.slice(13)),
+      number: Number(/\d+$/.exec(e.name)[0]), // the marker's digits
       start: (e.ts - base) / 1e6,
       end: (e.ts - base + e.dur) / 1e6,
     }))
@@ -74,34 +133,25 @@ export function overlap(x, y) {
 }
 
 /**
- * The GPU events of `events` launched inside `window` ({ start, end } s after `base`; null: all of them), with their
+ * The collected GPU events launched inside `window` ({ start, end } s after `base`; null: all of them), with their
  * kind, start and end (s). A kernel's launch is its runtime call (matched by `correlation`), else its own start. Only
- * the window's launches are kept and only their kernels classified: a trace of a million events holds ~100 per step.
+ * the window's launches are kept: a trace of a million events holds ~100 per step.
  */
-function gpuEvents(events, base, window) {
+function gpuEvents(c, window) {
+  const base = c.base;
   const inside = (t) => !window || (t >= window.start && t < window.end);
   const launched = new Set(); // correlations launched inside the window
-  const elsewhere = new Set(); // launched outside it
-  for (const e of events) {
-    if (e.ph !== 'X' || e.cat !== 'cuda_runtime' || e.args?.correlation === undefined) continue;
-    (inside((e.ts - base) / 1e6) ? launched : elsewhere).add(e.args.correlation);
-  }
+  const l = c.launches;
+  for (let i = 0; i < l.corr.length; i += 1) if (inside((l.ts[i] - base) / 1e6)) launched.add(l.corr[i]);
+  const g = c.gpu;
   const out = [];
-  for (const e of events) {
-    if (e.ph !== 'X' || !(e.dur >= 0)) continue;
-    if (e.cat !== 'kernel' && e.cat !== 'gpu_memcpy' && e.cat !== 'gpu_memset') continue;
-    const start = (e.ts - base) / 1e6;
-    const corr = e.args?.correlation;
-    const mine = launched.has(corr) || (!elsewhere.has(corr) && inside(start));
+  for (let i = 0; i < g.ts.length; i += 1) {
+    const start = (g.ts[i] - base) / 1e6;
+    const corr = g.corr[i];
+    // launched outside the window: every launch of it is elsewhere (c.launched holds all of them)
+    const mine = launched.has(corr) || (!c.launched.has(corr) && inside(start));
     if (!mine) continue;
-    const k = kernelKind(e.name, e.cat);
-    out.push({
-      kind: k.kind,
-      collective: k.collective,
-      stream: e.args?.stream ?? e.tid,
-      start,
-      end: start + e.dur / 1e6,
-    });
+    out.push({ kind: g.kind[i], collective: g.collective[i], stream: g.stream[i], start, end: start + g.dur[i] / 1e6 });
   }
   return out;
 }
@@ -109,27 +159,37 @@ function gpuEvents(events, base, window) {
 /**
  * One step of a parsed Kineto trace (`trace`: the JSON object): `pick` the index among its ProfilerStep markers (the
  * last complete one when absent: the first is often warm-up). Returns { steps (the markers), step (the picked one, or
- * null when the trace has none: then every GPU event counts), rank, worldSize, kernels, span (s, first kernel start to
- * last kernel end), breakdown: { compute, overlapped, exposed, memcpy, idle } (s; compute + exposed + memcpy + idle =
- * span), streams: [{ stream, count, seconds: kind -> s }], collectives: name -> s } or throws an Error whose `code`
+ * null when the trace has none: then every GPU event counts), rank, world_size, kernels, span (s, first kernel start
+ * to last kernel end), breakdown: { compute, overlapped, exposed, memcpy, idle } (s; compute + exposed + memcpy + idle
+ * = span), streams: [{ stream, count, seconds: kind -> s }], collectives: name -> s } or throws an Error whose `code`
  * says why (no_events, no_gpu_events).
  */
 export function traceStep(trace, pick) {
   const events = Array.isArray(trace?.traceEvents) ? trace.traceEvents : Array.isArray(trace) ? trace : null;
   if (!events) throw Object.assign(new Error('no traceEvents'), { code: 'no_events' });
-  let base = Infinity;
-  for (const e of events) if (e.ph === 'X' && e.ts < base) base = e.ts;
-  const steps = profilerSteps(events, base);
+  const c = collector();
+  for (const e of events) c.add(e);
+  if (!Array.isArray(trace)) c.info(trace.distributedInfo);
+  return collectedStep(c.collected, pick);
+}
+
+/** traceStep's answer from a collector's `collected` (what the streamed reader holds). */
+export function collectedStep(c, pick) {
+  const steps = profilerSteps(c.markers, c.base);
   const step = steps.length ? steps[Math.max(0, Math.min(steps.length - 1, pick ?? steps.length - 1))] : null;
-  const mine = gpuEvents(events, base, step);
+  const mine = gpuEvents(c, step);
   if (!mine.length) throw Object.assign(new Error('no GPU kernels in the step'), { code: 'no_gpu_events' });
   const of = (kinds) => union(mine.filter((g) => kinds.includes(g.kind)).map((g) => [g.start, g.end]));
   const compute = of(['gemm', 'attention', 'elementwise', 'other']);
   const comm = of(['nccl']);
   const copies = of(['memcpy']);
   const busy = union([...compute, ...comm]);
-  const first = Math.min(...mine.map((g) => g.start));
-  const last = Math.max(...mine.map((g) => g.end));
+  let first = Infinity;
+  let last = -Infinity;
+  for (const g of mine) {
+    first = Math.min(first, g.start); // a loop, not Math.min(...): a whole trace holds more kernels than a call's arguments
+    last = Math.max(last, g.end);
+  }
   const span = last - first;
   const overlapped = overlap(comm, compute);
   const memcpy = length(copies) - overlap(copies, busy);
@@ -143,8 +203,8 @@ export function traceStep(trace, pick) {
   return {
     steps,
     step,
-    rank: trace.distributedInfo?.rank ?? null,
-    worldSize: trace.distributedInfo?.world_size ?? null,
+    rank: c.distributed?.rank ?? null,
+    world_size: c.distributed?.world_size ?? null,
     kernels: mine.length,
     span,
     breakdown,

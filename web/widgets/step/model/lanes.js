@@ -93,19 +93,34 @@ export function gpuLanes(g, pieces) {
 }
 
 /**
- * A store of one step's answers, per stage: add(answer) keeps its GPUs (laid out) and its step-wide fields; missing
- * (stages) says which of them no answer held yet (what the next request asks for, nothing more).
+ * A store of one step's answers, per stage: add(answer, window) keeps its GPUs (laid out), each with the time window
+ * its events cover (null: the whole step; else { from, to }, s: every op overlapping it, whole) and the lanes it uses
+ * over the whole step (`used`), and the step-wide fields (the same in every answer of the step); missing(stages,
+ * window) says which of them no answer held yet for that window (null: the whole step): what the next request asks
+ * for, nothing more. A window's answer holds every shape of a GPU's ops but only the window's events after the
+ * pipeline (the tail: DP's last reductions, the optimizer), whose lanes are the same on every stage
+ * (tests/js/step-window.test.mjs): a GPU answered for a window uses its shapes' lanes and the tail lanes of the
+ * step's whole answers (a step is first asked whole).
  */
 export function stepStore() {
-  const gpus = new Map(); // stage -> gpuLanes
+  const gpus = new Map(); // stage -> gpuLanes, with .window and .used
+  const tailLanes = new Set();
   let head = null;
+  const covers = (g, w) => g && (g.window === null || (w !== null && g.window.from <= w.from && g.window.to >= w.to));
+  const laneOf = (p) => head.pieces[p]?.lane ?? 'compute';
   return {
-    add(answer) {
+    add(answer, window = null) {
       const { gpus: list, ...rest } = answer;
       head ??= rest;
-      for (const g of list) gpus.set(g.stage, gpuLanes(g, head.pieces));
+      for (const g of list) {
+        const used = new Set(g.shapes.flatMap((sh) => Array.from(sh.piece, laneOf)));
+        const tail = Array.from(g.tail.piece, laneOf);
+        if (window === null) for (const l of tail) tailLanes.add(l);
+        for (const l of window === null ? tail : tailLanes) used.add(l);
+        gpus.set(g.stage, { ...gpuLanes(g, head.pieces), window, used });
+      }
     },
-    missing: (stages) => stages.filter((s) => !gpus.has(s)),
+    missing: (stages, window = null) => stages.filter((s) => !covers(gpus.get(s), window)),
     gpusOf: (stages) => stages.map((s) => gpus.get(s)).filter(Boolean),
     get head() {
       return head;
@@ -116,9 +131,12 @@ export function stepStore() {
   };
 }
 
-/** The lanes drawn, in the answer's order: those any of `gpus` has events on (an empty lane is not drawn). */
+/**
+ * The lanes drawn, in the answer's order: those any of `gpus` has events on over the step (`used`, the store's; else
+ * its lanes; an empty lane is not drawn).
+ */
 export function usedLanes(lanes, gpus) {
-  return lanes.filter((l) => gpus.some((g) => g.lanes.has(l.id)));
+  return lanes.filter((l) => gpus.some((g) => (g.used ?? g.lanes).has(l.id)));
 }
 
 /** The first index of sorted `a` whose value is ≥ `x` (a.length when none). */

@@ -75,10 +75,14 @@ export function stepRequest(s) {
   };
 }
 
-/** The `timeline` request for `stages` (indices in [0, pp)) in `format` ('columns' or 'chrome'; null: every stage). */
-export function timelineRequest(s, stages, format = 'columns') {
+/**
+ * The `timeline` request for `stages` (indices in [0, pp)) in `format` ('columns' or 'chrome'; null: every stage),
+ * for the time window `window` ({ from, to }, s: the engine's `from`/`to`) or the whole step (null).
+ */
+export function timelineRequest(s, stages, format = 'columns', window = null) {
   const request = { ...stepRequest(s), op: 'timeline', format };
   if (stages) request.stages = [...stages];
+  if (window) Object.assign(request, { from: window.from, to: window.to });
   return request;
 }
 

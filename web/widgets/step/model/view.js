@@ -93,3 +93,16 @@ export function tickLabel(t, step) {
   const digits = Math.max(0, Math.min(6, -Math.floor(Math.log10(step * 1e3) + 1e-9)));
   return `${ms.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })} ms`;
 }
+
+/**
+ * The time window to ask the engine for while `view` is on screen (`from`/`to` of the timeline request, s): the view
+ * and one view's width either side, within the step; null (the whole step) unless that is under half the step.
+ * Zoomed in, the answer holds only the ops near the screen (the engine keeps every event of an op overlapping it), so
+ * what is drawn is the same and the bytes fewer; a pan or zoom past it asks again.
+ */
+export function askWindow(view, stepTime) {
+  const span = view.t1 - view.t0;
+  const from = Math.max(0, view.t0 - span);
+  const to = Math.min(stepTime, view.t1 + span);
+  return to - from < stepTime / 2 && to > from ? { from, to } : null;
+}
