@@ -48,6 +48,34 @@ RingPass ring_pass(std::int64_t cp, double flops, double compute, double bytes, 
   return pass;
 }
 
+/// One pass around the ring whose steps differ (contiguous chunks): step i computes `blocks[i]` blocks on its busiest
+/// GPU at `block_flops` and `block_time` each, and a transfer of `bytes` in `transfer` seconds travels beside each step
+/// but the last, hidden by that step's compute: exposed Σ_{i<cp−1} max(0, transfer − blocks[i]·block_time). Under a
+/// causal kernel blocks = (2, 4, …, 4), so the pass computes (4cp − 2) blocks against zig-zag's 2cp: the causal ring's
+/// imbalance that Striped Attention (Brandon et al. 2023, Sec. 3) and the zig-zag split remove; ring attention itself
+/// is Liu et al. 2023.
+RingPass uneven_ring_pass(const std::vector<double>& blocks, double block_flops, double block_time, double bytes,
+                          double transfer) {
+  RingPass pass;
+  const std::size_t cp = blocks.size();
+  for (std::size_t i = 0; i < cp; ++i) {
+    RingStep s;
+    s.compute_flops = blocks[i] * block_flops;
+    s.compute_time = blocks[i] * block_time;
+    if (i + 1 < cp) {
+      s.transfer_bytes = bytes;
+      s.transfer_time = transfer;
+      s.exposed = std::max(0.0, transfer - s.compute_time);
+    }
+    pass.compute_time += s.compute_time;
+    pass.transfer_time += s.transfer_time;
+    pass.transfer_bytes += s.transfer_bytes;
+    pass.exposed += s.exposed;
+    pass.steps.push_back(s);
+  }
+  return pass;
+}
+
 /// The sequence length from which a forward step's compute covers its transfer at the run's link: compute grows with
 /// the chunk's square (P·x² at x times the run's chunk), the transfer with its length (α + K·x), so the ring hides from
 /// x = (K + √(K² + 4Pα)) / 2P; and the bandwidth that covers it at the run's length, kv / (P − α) (none when P ≤ α).
@@ -76,6 +104,18 @@ AllGatherPass all_gather_pass(const TrainingRun& run, double kv, const Link& lin
   return a;
 }
 
+/// The attention on the gathered K/V (Llama 3's all-gather CP, Dubey et al. 2024 Sec. 3.3.2: each GPU attends its own
+/// query chunks to the whole gathered K/V; TE's AttnFuncWithCPAndKVAllGather at 9c61cd7): the busiest GPU's blocks
+/// over the pass at `block_time` each, forward, and twice that backward (the ring's ratio). Under zig-zag every GPU
+/// computes 2cp blocks with a causal kernel, the ring's cp steps of 2; contiguous, the last GPU 4cp − 2.
+void all_gather_compute(AllGatherPass& a, const ContextRing& r, double block_time) {
+  const auto most = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
+  a.forward_compute = most(r.zigzag_blocks) * block_time;
+  a.backward_compute = 2.0 * a.forward_compute;
+  a.contiguous_forward_compute = most(r.contiguous_blocks) * block_time;
+  a.contiguous_backward_compute = 2.0 * a.contiguous_forward_compute;
+}
+
 /// Each GPU's blocks over one pass and the pass's critical path, zig-zag and contiguous.
 void block_balance(ContextRing& r) {
   const std::int64_t cp = r.cp;
@@ -97,6 +137,16 @@ void block_balance(ContextRing& r) {
 }
 
 }  // namespace
+
+std::vector<double> busiest_blocks_per_step(std::int64_t cp, bool zigzag, bool causal_skip) {
+  std::vector<double> most(std::size_t(cp), 0.0);
+  for (std::int64_t i = 0; i < cp; ++i) {
+    for (std::int64_t g = 0; g < cp; ++g) {
+      most[std::size_t(i)] = std::max(most[std::size_t(i)], ring_blocks(cp, g, i, zigzag, causal_skip));
+    }
+  }
+  return most;
+}
 
 ContextRing context_ring(const TrainingRun& run, const Efficiency& eff) {
   const ModelShape& m = run.model;
@@ -121,6 +171,13 @@ ContextRing context_ring(const TrainingRun& run, const Efficiency& eff) {
   r.backward =
       ring_pass(p.cp, 2.0 * step_blocks * r.block_flops, 2.0 * compute, 2.0 * r.kv_bytes, part.comm.cp_step_bwd);
   r.recomputed_exposed = p.recompute == Recompute::full ? r.forward.exposed : 0.0;
+  // Contiguous chunks: a block takes the zig-zag step's time over its blocks; each step as long as its busiest GPU.
+  const double block_time = compute / step_blocks;
+  const std::vector<double> contiguous = busiest_blocks_per_step(p.cp, false, r.causal_skip);
+  r.contiguous_forward = uneven_ring_pass(contiguous, r.block_flops, block_time, r.kv_bytes, part.comm.cp_step_fwd);
+  r.contiguous_backward =
+      uneven_ring_pass(contiguous, 2.0 * r.block_flops, 2.0 * block_time, 2.0 * r.kv_bytes, part.comm.cp_step_bwd);
+  r.contiguous_recomputed_exposed = p.recompute == Recompute::full ? r.contiguous_forward.exposed : 0.0;
   r.all_gather = all_gather_pass(run, r.kv_bytes, link);
 
   // Per training step, as step charges it: the average chunk's exposed ring time, per microbatch and chunk.
@@ -138,6 +195,7 @@ ContextRing context_ring(const TrainingRun& run, const Efficiency& eff) {
   r.break_even = break_even(double(m.seq), compute, part.comm.cp_step_fwd, link.latency, r.kv_bytes);
 
   block_balance(r);
+  all_gather_compute(r.all_gather, r, block_time);
   return r;
 }
 

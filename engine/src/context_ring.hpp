@@ -60,6 +60,10 @@ struct AllGatherPass {
   double scatter_time = 0, scatter_bytes = 0;  ///< backward reduce-scatter of dK and dV
   double gathered_bytes = 0;                   ///< the whole sequence's K/V one GPU holds during the attention
   double exposed = 0;                          ///< per layer and microbatch, forward + backward (+ recomputation)
+  /// The attention on the gathered K/V, on the busiest GPU, seconds: its own query chunks against every key chunk
+  /// before them, in one kernel (no ring steps), zig-zag and contiguous; the backward twice the forward, as the ring's.
+  double forward_compute = 0, backward_compute = 0;
+  double contiguous_forward_compute = 0, contiguous_backward_compute = 0;
 };
 
 /// When the ring hides its transfers: the sequence length from which each step's compute covers its transfer (at the
@@ -80,6 +84,10 @@ struct ContextRing {
   double link_bandwidth = 0, link_latency = 0;
   RingPass forward, backward;     ///< the P2P ring; backward excludes a full recomputation's second forward ring
   double recomputed_exposed = 0;  ///< the forward ring again inside the backward under full recomputation
+  /// The same ring with contiguous chunks: each step as long as its busiest GPU's blocks (ring_blocks), so step 0 as
+  /// zig-zag's and every later one twice it under a causal kernel; the transfers are the same.
+  RingPass contiguous_forward, contiguous_backward;
+  double contiguous_recomputed_exposed = 0;
   AllGatherPass all_gather;
   double exposed_per_step = 0;             ///< P2P, seconds per training step per GPU: step's breakdown.cp_comm
   double all_gather_exposed_per_step = 0;  ///< the all-gather variant, the same layers and microbatches
@@ -94,5 +102,8 @@ struct ContextRing {
 /// its per-step transfers are layer_comm's, its compute the kernel model's attention time, its exposed time the sum
 /// layer_times charges.
 ContextRing context_ring(const TrainingRun& run, const Efficiency& efficiency);
+
+/// The busiest GPU's blocks at each ring step (the step's pace: the next K/V cannot move on before it is used).
+std::vector<double> busiest_blocks_per_step(std::int64_t cp, bool zigzag, bool causal_skip);
 
 }  // namespace parascope::detail

@@ -96,6 +96,10 @@ json all_gather_json(const ContextRing& r) {
   put(out, "gathered_bytes", a.gathered_bytes);
   put(out, "exposed", a.exposed);
   put(out, "exposed_per_step", r.all_gather_exposed_per_step);
+  put(out, "forward_compute_time", a.forward_compute);
+  put(out, "backward_compute_time", a.backward_compute);
+  put(out, "contiguous_forward_compute_time", a.contiguous_forward_compute);
+  put(out, "contiguous_backward_compute_time", a.contiguous_backward_compute);
   return out;
 }
 
@@ -141,6 +145,12 @@ json op_context_ring(RequestReader& request) {
   put(p2p, "recomputed_exposed", r.recomputed_exposed);
   put(p2p, "exposed", r.forward.exposed + r.backward.exposed + r.recomputed_exposed);
   put(p2p, "exposed_per_step", r.exposed_per_step);
+  json& contiguous = put_object(p2p, "contiguous");
+  put(contiguous, "forward", pass_json(r.contiguous_forward));
+  put(contiguous, "backward", pass_json(r.contiguous_backward));
+  put(contiguous, "recomputed_exposed", r.contiguous_recomputed_exposed);
+  put(contiguous, "exposed",
+      r.contiguous_forward.exposed + r.contiguous_backward.exposed + r.contiguous_recomputed_exposed);
   put(out, "all_gather", all_gather_json(r));
   json& act = put_object(out, "activations");
   put(act, "per_layer_without_cp", r.activations_without_cp);

@@ -304,6 +304,37 @@ test('a seeded walk over the real controls (tab clicks and keys, skew, focused G
   await context.close();
 });
 
+test('your network (issue 31): the all-to-all and the traffic ride your links, said in a note, kept in the link', async () => {
+  // As the MFU, step, planner and run figures take them (lib/model/network.js): the cluster's links in the run's
+  // placement and traffic, and moe_route's hardware with the same link fields replaced (it takes no cluster).
+  const net = { intra_bandwidth: 1e11, inter_bandwidth: 5e9, inter_latency: 2e-5 };
+  const hash = '#axes.axis=expert&axes.skew=0&axes.intra-bandwidth=100000000000&axes.inter-bandwidth=5000000000'
+    + '&axes.inter-latency=0.00002';
+  const h100 = engine.call({ op: 'presets' }).hardware.find((x) => x.id === 'h100-sxm');
+  const onNet = { ...RUN, cluster: { ...RUN.cluster, ...net } };
+  const netPlacement = engine.call({ op: 'placement', ...onNet });
+  const expected = engine.call({ op: 'moe_route', tokens: 262144, experts: 8, top_k: 2, ep: 8, skew: 0, seed: 1,
+    hidden: 4096, hardware: { ...h100, ...net },
+    ranks_per_node: netPlacement.axes.find((a) => a.axis === 'expert').members_per_node });
+  assert.notEqual(expected.time, route(0).time, 'the test network must change the all-to-all');
+  assert.equal(expected.link.bandwidth, 5e9);
+  const { page, problems, context } = await openPage(site(), hash, { width: 1000, height: 1400 });
+  const widget = await widgetReady(page, 'parascope-axes');
+  await page.waitForFunction(() => !document.querySelector('parascope-axes').hasAttribute('data-routing'));
+  assert.equal(await widget.locator('[data-out="a2a-time"]').getAttribute('data-value'), String(expected.time));
+  assert.match(await widget.locator('[data-note="network"]').textContent(), /your measured network/);
+  // The traffic table is the engine's traffic for the run on your links (with the routing's imbalance).
+  const netTraffic = engine.call({ op: 'traffic', ...onNet, efficiency: { router_imbalance: expected.router_imbalance } });
+  const shown = await page.evaluate(() => document.querySelector('parascope-axes').traffic);
+  assert.deepEqual(shown, netTraffic);
+  // A move keeps your links in the permalink.
+  await setSkew(page, widget, 0.5);
+  await page.waitForFunction(() => /axes\.inter-bandwidth=5000000000/.test(location.hash));
+  assert.match(await page.evaluate(() => location.hash), /axes\.intra-bandwidth=100000000000/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('attributes set the first tab and the run; a dense model explains why there is no router', async () => {
   const { page, problems, context } = await openPage(site());
   await widgetReady(page, 'parascope-axes');

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { ATTRIBUTES as A } from '../../web/widgets/context/attributes.js';
 import { CP_VALUES, SEQUENCES, contextRequest } from '../../web/widgets/context/model/request.js';
 import { nodeEngine } from '../js/node-engine.mjs';
+import { seconds } from '../../web/lib/format.js';
 import { launchEngine } from './engines/index.mjs';
 import { ENGINES, serveSite, browserPages, startFigure, setControl, focusOn } from './figure-suite.mjs';
 
@@ -38,6 +39,10 @@ function shown(win, tag) {
     current: root.querySelectorAll('.context-slot:not([data-off]) .context-cell.current').length,
     drawings: root.querySelectorAll('.context-slot:not([data-off])').length,
     problem: problem.hidden ? null : problem.textContent,
+    lanes: root.querySelector('[data-out="lanes-note"]')?.textContent ?? '',
+    // the forward lane's attention bars, as their titles say (lanes-svg.js)
+    computeBars: [...(root.querySelector('.context-lanes')?.querySelectorAll('rect.context-bar.compute') ?? [])]
+      .slice(0, Number(box.getAttribute('aria-valuemax'))).map((r) => r.querySelector('title').textContent),
     text: root.textContent,
   };
 }
@@ -88,6 +93,13 @@ for (const name of ENGINES) {
         assert.equal(g.exposed, String(answer({ sequence: SEQUENCES.at(-1) }).all_gather.exposed_per_step));
         await page.evaluate(setControl, TAG, 'select[name="split"]', 'contiguous');
         assert.equal((await page.evaluate(shown, TAG)).balance, String(a.balance.contiguous_max_over_mean));
+        // The lanes: the all-gather's own attention time under contiguous chunks, then the contiguous ring's steps.
+        const last = answer({ sequence: SEQUENCES.at(-1), split: 'contiguous' });
+        assert.ok((await page.evaluate(shown, TAG)).lanes.includes(seconds(last.all_gather.contiguous_forward_compute_time)));
+        await page.evaluate(setControl, TAG, 'select[name="variant"]', 'p2p');
+        const c = await page.evaluate(shown, TAG);
+        assert.ok(c.lanes.includes(seconds(last.p2p.contiguous.forward.compute_time)), c.lanes);
+        assert.deepEqual(c.computeBars, last.p2p.contiguous.forward.steps.map((x) => `compute: ${seconds(x.compute_time)}`));
       });
     });
 

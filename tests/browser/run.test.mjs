@@ -195,15 +195,16 @@ for (const name of ENGINES) {
         assert.notEqual(a.step_time, engine.call(runRequest(stateFrom({}))).step_time, 'the fitted links change the step');
         await page.waitFor((win) => win.location.hash.includes('run.intra-bandwidth=')
           && win.location.hash.includes('run.inter-bandwidth='), [], { what: 'the links in the link' });
-        // the MFU figure, the step timeline and the planner take the same links (lib/model/network.js), say so, and keep them
-        for (const key of ['mfu', 'step', 'planner']) {
+        // the axes, the MFU figure, the step timeline and the planner take the same links (lib/model/network.js), say
+        // so, and keep them
+        for (const key of ['axes', 'mfu', 'step', 'planner']) {
           await page.waitFor((win, k) => win.location.hash.includes(`${k}.inter-bandwidth=`)
             && /your measured network/.test(win.document.querySelector(`parascope-${k}`).shadowRoot
               .querySelector('[data-note="network"]')?.textContent ?? ''), [key], { what: `the links in ${key}` });
         }
         const used = await page.evaluate((win) => win.document.querySelector('parascope-nccl').shadowRoot
           .querySelector('[data-out="used"]').textContent);
-        assert.match(used, /^the MFU figure, the step timeline, the planner, the whole run now run on your links/);
+        assert.match(used, /^the four axes, the MFU figure, the step timeline, the planner, the whole run now run on your links/);
       });
     });
   });

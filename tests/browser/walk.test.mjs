@@ -74,7 +74,7 @@ function topInWindow(win, tag) {
 
 /**
  * Whether the page has opened at figure `tag`: its top within a few px of the window's top (figures above it may
- * draw a few px taller than css/embed.css reserves: WebKitGTK draws the ring 8 px taller).
+ * draw a few px taller than css/embed.css reserves in one engine; tests/browser/heights.test.mjs holds that to 2 px).
  */
 function openedAt(win, tag) {
   const top = win.document.querySelector(tag).getBoundingClientRect().top;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "step_request.hpp"
 
@@ -142,6 +143,79 @@ TEST(ContextRing, ASlowLinkExposesEachStepsExcessNotTheWholeRingsExcess) {
   EXPECT_NEAR(f["exposed"].get<double>(), 7.0 * (t - a), 1e-15);
   EXPECT_GT(f["exposed"].get<double>(), std::max(0.0, 7.0 * t - 8.0 * a));
   EXPECT_TRUE(r["link"]["crosses_nodes"].get<bool>());
+}
+
+TEST(ContextRing, TheBusiestGpuSetsEachContiguousStepAtTwoThenFourBlocks) {
+  // Contiguous chunks (Liu et al. 2023's ring as first written): at step 0 every GPU its own diagonal pair (2 blocks),
+  // then the GPUs r ≥ i a whole earlier pair (4) and the others nothing; zig-zag 2 everywhere; unfused 4 everywhere.
+  for (std::int64_t cp = 2; cp <= 16; ++cp) {
+    const std::vector<double> contiguous = busiest_blocks_per_step(cp, false, true);
+    ASSERT_EQ(contiguous.size(), std::size_t(cp));
+    for (std::int64_t i = 0; i < cp; ++i) {
+      EXPECT_EQ(contiguous[std::size_t(i)], i == 0 ? 2.0 : 4.0) << cp << " " << i;
+      EXPECT_EQ(busiest_blocks_per_step(cp, true, true)[std::size_t(i)], 2.0);
+      EXPECT_EQ(busiest_blocks_per_step(cp, false, false)[std::size_t(i)], 4.0);
+    }
+  }
+}
+
+TEST(ContextRing, ContiguousStepsAndTheAllGathersComputeMatchTheirClosedForms) {
+  // t_b = one block's time = a zig-zag step's compute / 2. Contiguous ring: step 0 2·t_b, later steps 4·t_b, the
+  // same transfers, exposed Σ_{i<cp−1} max(0, T − C_i). All-gather (Dubey et al. 2024 Sec. 3.3.2): the busiest GPU's
+  // blocks over the pass, 2cp zig-zag (= the ring's compute), 4cp − 2 contiguous; the backward twice.
+  for (const std::int64_t seq : {4096, 32768, 131072}) {
+    const json model = model_with_seq("llama3-8b", seq);
+    const std::int64_t cp = 8;
+    const json r = step_request::ask(ring_request(model, 64, {{"tp", 8}, {"cp", cp}, {"global_batch", 8}}));
+    ASSERT_FALSE(r.contains("error")) << r.dump();
+    for (const char* pass : {"forward", "backward"}) {
+      const json& zig = r["p2p"][pass];
+      const json& con = r["p2p"]["contiguous"][pass];
+      const double c = zig["steps"][0]["compute_time"], t = zig["steps"][0]["transfer_time"];
+      const double tb = c / 2.0;
+      ASSERT_EQ(con["steps"].size(), std::size_t(cp));
+      double exposed = 0;
+      for (std::int64_t i = 0; i < cp; ++i) {
+        const json& s = con["steps"][std::size_t(i)];
+        const double ci = (i == 0 ? 2.0 : 4.0) * tb;
+        EXPECT_NEAR(s["compute_time"].get<double>(), ci, 1e-12 * ci) << seq << pass << i;
+        EXPECT_DOUBLE_EQ(s["compute_flops"].get<double>(),
+                         (i == 0 ? 1.0 : 2.0) * zig["steps"][0]["compute_flops"].get<double>());
+        EXPECT_EQ(s["transfer_time"].get<double>(), i < cp - 1 ? t : 0.0);
+        EXPECT_EQ(s["transfer_bytes"].get<double>(), zig["steps"][std::size_t(i)]["transfer_bytes"].get<double>());
+        if (i < cp - 1) exposed += std::max(0.0, t - ci);
+      }
+      EXPECT_NEAR(con["exposed"].get<double>(), exposed, 1e-12 * (exposed + t)) << seq << pass;
+      EXPECT_NEAR(con["compute_time"].get<double>(), double(4 * cp - 2) * tb, 1e-12 * c * double(cp)) << seq << pass;
+    }
+    const json& ag = r["all_gather"];
+    const double ring_compute = r["p2p"]["forward"]["compute_time"];
+    const double tb = r["p2p"]["forward"]["steps"][0]["compute_time"].get<double>() / 2.0;
+    EXPECT_NEAR(ag["forward_compute_time"].get<double>(), ring_compute, 1e-12 * ring_compute);
+    EXPECT_NEAR(ag["backward_compute_time"].get<double>(), r["p2p"]["backward"]["compute_time"].get<double>(),
+                1e-12 * ring_compute);
+    EXPECT_NEAR(ag["contiguous_forward_compute_time"].get<double>(), double(4 * cp - 2) * tb, 1e-12 * ring_compute);
+    EXPECT_DOUBLE_EQ(ag["contiguous_backward_compute_time"].get<double>(),
+                     2.0 * ag["contiguous_forward_compute_time"].get<double>());
+    EXPECT_EQ(r["p2p"]["contiguous"]["recomputed_exposed"].get<double>(), 0.0);
+  }
+}
+
+TEST(ContextRing, ContiguousEqualsZigZagWhenTheKernelComputesEveryBlock) {
+  json model = model_with_seq("llama3-8b", 16384);
+  json request = ring_request(model, 64, {{"tp", 8}, {"cp", 4}, {"global_batch", 8}, {"recompute", "full"}});
+  request["efficiency"] = {{"flash_attention", false}};
+  const json r = step_request::ask(request);
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  for (const char* pass : {"forward", "backward"}) {
+    for (std::size_t i = 0; i < 4; ++i) {
+      EXPECT_EQ(r["p2p"]["contiguous"][pass]["steps"][i]["compute_time"], r["p2p"][pass]["steps"][i]["compute_time"]);
+    }
+  }
+  EXPECT_DOUBLE_EQ(r["all_gather"]["contiguous_forward_compute_time"].get<double>(),
+                   r["all_gather"]["forward_compute_time"].get<double>());
+  // Full recomputation runs the contiguous forward ring again, as it does the zig-zag one.
+  EXPECT_EQ(r["p2p"]["contiguous"]["recomputed_exposed"], r["p2p"]["contiguous"]["forward"]["exposed"]);
 }
 
 TEST(ContextRing, RefusesAGroupItCannotLayOut) {

@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { fixtureCases, nodeEngine } from './node-engine.mjs';
+import { seconds } from '../../web/lib/format.js';
 import { ATTRIBUTES as A } from '../../web/widgets/context/attributes.js';
 import { curvePoints } from '../../web/widgets/context/model/curve.js';
 import { contextErrorText } from '../../web/widgets/context/model/errors.js';
 import { laneRows } from '../../web/widgets/context/model/lanes.js';
-import { breakEvenText, facts } from '../../web/widgets/context/model/readout.js';
+import { breakEvenText, exposedPerLayer, facts, lanesNote } from '../../web/widgets/context/model/readout.js';
 import { CP_VALUES, SEQUENCES, contextRequest, ladderKey, withValue } from '../../web/widgets/context/model/request.js';
 import { block, chunkOwners, positionsOf, stepView } from '../../web/widgets/context/model/step-view.js';
 
@@ -120,6 +121,42 @@ test('the lanes place the engine times end to end: their parts add up to its sum
     assert.equal(gather.rows[0].exposed, a.all_gather.gather_time);
     assert.equal(gather.rows[1].exposed, a.all_gather.scatter_time);
     assert.equal(gather.rows[0].exposed + gather.rows[1].exposed, a.all_gather.exposed);
+  }
+});
+
+test('contiguous chunks: the lanes draw the engine contiguous ring and the all-gather its own attention time', () => {
+  for (const s of [state(), state({ tp: 8, cp: 8, sequence: 8192 }), state({ cp: 16, sequence: 131072 })]) {
+    const a = ask(s);
+    const sum = (row, kind) => row.bars.filter((b) => b.kind === kind).reduce((t, b) => t + b.end - b.start, 0);
+    const zig = laneRows(a, 'p2p', 'zigzag');
+    const con = laneRows(a, 'p2p', 'contiguous');
+    assert.equal(con.scale, zig.scale, 'switching the split keeps the axis');
+    for (const [row, pass] of [
+      [con.rows[0], a.p2p.contiguous.forward],
+      [con.rows[1], a.p2p.contiguous.backward],
+    ]) {
+      assert.ok(Math.abs(sum(row, 'compute') - pass.compute_time) <= 1e-12 * pass.compute_time);
+      assert.ok(Math.abs(sum(row, 'exposed') - pass.exposed) <= 1e-12 + 1e-9 * pass.exposed);
+      // each step's compute bar is the engine's step, not zig-zag's
+      const bars = row.bars.filter((b) => b.kind === 'compute');
+      bars.forEach((b, i) => assert.ok(Math.abs(b.end - b.start - pass.steps[i].compute_time) <= 1e-15));
+    }
+    // a causal kernel: contiguous steps after the first are twice the zig-zag step (the busiest GPU's 4 blocks)
+    assert.ok(con.rows[0].compute > zig.rows[0].compute);
+    for (const [split, fwd, bwd] of [
+      ['zigzag', a.all_gather.forward_compute_time, a.all_gather.backward_compute_time],
+      ['contiguous', a.all_gather.contiguous_forward_compute_time, a.all_gather.contiguous_backward_compute_time],
+    ]) {
+      const g = laneRows(a, 'all-gather', split);
+      assert.equal(g.rows[0].compute, fwd);
+      assert.equal(g.rows[1].compute, bwd);
+      assert.equal(g.scale, zig.scale);
+      assert.ok(lanesNote(a, { split, variant: 'all-gather' }).includes(seconds(fwd)));
+    }
+    assert.ok(
+      lanesNote(a, { split: 'contiguous', variant: 'p2p' }).includes(seconds(a.p2p.contiguous.forward.compute_time)),
+    );
+    assert.equal(exposedPerLayer(a, { split: 'contiguous', variant: 'p2p' }), a.p2p.contiguous.exposed);
   }
 });
 

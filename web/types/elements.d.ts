@@ -24,6 +24,16 @@ export interface ParascopeAxesAttributes {
   'skew'?: number | `${number}`;
   /** router seed. 0 to 9,007,199,254,740,992, whole; default 1. */
   'seed'?: number | `${number}`;
+  /** your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it). above 0, at most 10000000000000000; default the hardware preset's. */
+  'intra-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step inside a node. above 0, at most 1; default the preset's. */
+  'intra-latency'?: number | `${number}`;
+  /** your cluster: bytes/s per GPU between nodes. above 0, at most 10000000000000000; default the preset's. */
+  'inter-bandwidth'?: number | `${number}`;
+  /** your cluster: s per step between nodes. above 0, at most 1; default the preset's. */
+  'inter-latency'?: number | `${number}`;
+  /** your cluster: GPUs per node. 1 to 1,000,000, whole; default the preset's. */
+  'gpus-per-node'?: number | `${number}`;
   /** force a colour scheme (otherwise the reader's). light, dark; default the reader's setting. */
   'theme'?: 'light' | 'dark';
   /** mirror the state in the URL hash under this key (empty: the tag without "parascope-"), so the address is a link to what is on screen; adds "Copy link". a short name (letters, digits, - and _); default off. */

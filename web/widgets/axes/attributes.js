@@ -1,6 +1,7 @@
 // <parascope-axes>'s attributes: kind, range, default and what each does (lib/model/attributes.js gathers every element's).
 import { TABS } from './model/tabs.js';
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
+import { NETWORK_ATTRIBUTES } from '../../lib/model/network.js';
 
 export const ATTRIBUTES = {
   axis: choice(TABS, 'all', 'the tab shown first'),
@@ -19,6 +20,7 @@ export const ATTRIBUTES = {
     about: 'router skew (Zipf exponent), 0 to 3 in steps of 0.1',
   },
   seed: int(0, 2 ** 53, 1, 'router seed'),
+  ...NETWORK_ATTRIBUTES,
   theme: THEME,
   permalink: PERMALINK,
 };

@@ -20,6 +20,7 @@ import { axisSummary } from './model/traffic-rows.js';
 import { axesView, staticText } from './model/view.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { EngineError } from '../../lib/engine-error.js';
+import { readNetwork } from '../../lib/model/network.js';
 import { watchSize } from '../../lib/size-watch.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
@@ -30,7 +31,11 @@ import { ParascopeWidget } from '../../lib/widget.js';
 const GRID_INSET = 34;
 
 class ParascopeAxes extends ParascopeWidget {
+  /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
+  static takesNetwork = true;
+
   setup(body) {
+    this.network = readNetwork(this); // your cluster's links, or null: the hardware preset's
     // The first draw takes the grid's width from the element's own (laid out already: only its empty body changed)
     // rather than from the grid box just built, whose reading would lay out the whole new figure and the page in the
     // middle of setup; the ResizeObserver below redraws at once, before anything is painted, if that was not it.
@@ -56,9 +61,13 @@ class ParascopeAxes extends ParascopeWidget {
           ),
         moe ? A.ep.fallback : 1,
       );
+      // A TPU slice's chips ride their own ICI links: a GPU cluster's nccl-tests fit is not theirs (as in mfu).
+      this.state.network = this.hardwareEntry()?.kind === 'gpu' ? this.network : null;
       // The quick try's placement, when it was of this same run (a dense model, ep 1): not asked twice.
       if (quick.request !== JSON.stringify(runRequest(this.state))) quick.placement = null;
     }
+    if (this.state.network)
+      this.setNote('network', "Costed on your measured network (your nccl-tests fit), not the preset's links.");
 
     this.tabs = TABS.map((axis) =>
       h(
@@ -193,7 +202,9 @@ class ParascopeAxes extends ParascopeWidget {
    * the attempt, and `placement` (null if refused) answers `request` (the run's request as JSON text).
    */
   quickStart() {
-    if (!quickStartable(this.rawAttribute('ep'))) return { drawn: false, request: null, placement: null };
+    // With your network the hardware's kind decides whether it applies (a presets answer): no quick start then.
+    if (this.network || !quickStartable(this.rawAttribute('ep')))
+      return { drawn: false, request: null, placement: null };
     const state = this.readState(
       this.rawAttribute('model') ?? A.model.fallback,
       () => this.rawAttribute('hardware') ?? A.hardware.fallback,
@@ -217,6 +228,11 @@ class ParascopeAxes extends ParascopeWidget {
     const presets = this.enginePresets();
     this.models = Object.fromEntries(presets.models.map((m) => [m.id, m]));
     return presets;
+  }
+
+  /** The presets entry of the state's hardware (null for one the engine does not know). */
+  hardwareEntry() {
+    return this.enginePresets().hardware.find((x) => x.id === this.state.hardware) ?? null;
   }
 
   /** The presets entry of the state's model (the presets answer is read on first use: not in a quick first draw). */
@@ -313,6 +329,7 @@ class ParascopeAxes extends ParascopeWidget {
       'global-batch': s.globalBatch,
       skew: s.skew,
       seed: s.seed,
+      ...this.network,
     };
   }
 
@@ -389,7 +406,12 @@ class ParascopeAxes extends ParascopeWidget {
   /** Routes one microbatch per EP rank through the engine's router at the current skew. */
   route() {
     if (this.hasAttribute('data-routing')) this.routeSoon(false);
-    const request = routeRequest(this.state, this.modelEntry(), this.placement);
+    const request = routeRequest(
+      this.state,
+      this.modelEntry(),
+      this.placement,
+      this.state.network ? this.hardwareEntry() : null,
+    );
     this.routeAsked = request;
     this.routing = request ? this.ask(request, 'route') : null;
     this.askTraffic();

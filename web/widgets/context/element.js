@@ -15,7 +15,7 @@ import { lanesSvg } from './lanes-svg.js';
 import { curvePoints } from './model/curve.js';
 import { contextErrorText } from './model/errors.js';
 import { laneRows } from './model/lanes.js';
-import { breakEvenText, facts, summary } from './model/readout.js';
+import { breakEvenText, facts, lanesNote, summary } from './model/readout.js';
 import { CP_VALUES, SEQUENCES, TP_VALUES, contextRequest, ladderKey, withValue } from './model/request.js';
 import { positionsOf, stepView } from './model/step-view.js';
 
@@ -317,7 +317,7 @@ class ParascopeContext extends ParascopeWidget {
     this.figureBox.setAttribute('aria-valuenow', String(view.position + 1));
     this.figureBox.setAttribute('aria-valuetext', view.label);
     this.figureBox.setAttribute('aria-label', `Step of context parallelism over ${a.cp} GPUs`);
-    const lanes = laneRows(a, this.state.variant);
+    const lanes = laneRows(a, this.state.variant, this.state.split);
     this.out.lanes.replaceChildren(
       lanesSvg(
         lanes,
@@ -327,12 +327,7 @@ class ParascopeContext extends ParascopeWidget {
           `${seconds(lanes.rows[1].exposed)} exposed.`,
       ),
     );
-    this.out.lanesNote.textContent =
-      this.state.split === 'contiguous'
-        ? `Timed as the engine prices the ring, zig-zag; contiguous chunks make its busiest GPU ` +
-          `${Number(a.balance.contiguous_slowdown.toFixed(2))}× slower (${a.balance.contiguous_ring_blocks} blocks ` +
-          `on the critical path against ${a.balance.zigzag_ring_blocks}).`
-        : 'Per layer and sequence; the backward sends keys, values and their gradients beside twice the compute.';
+    this.out.lanesNote.textContent = lanesNote(a, this.state);
     this.buttons.back.disabled = view.position === 0;
     this.buttons.reset.disabled = view.position === 0;
     this.buttons.forward.disabled = view.position === view.positions - 1;
@@ -432,8 +427,13 @@ class ParascopeContext extends ParascopeWidget {
       data: { request: contextRequest(this.models, s), response: a },
       table: [
         ['pass', 'step', 'compute_flops', 'compute_time (s)', 'transfer_bytes', 'transfer_time (s)', 'exposed (s)'],
-        ...['forward', 'backward'].flatMap((pass) =>
-          a.p2p[pass].steps.map((x) => [
+        ...[
+          ['forward', a.p2p.forward],
+          ['backward', a.p2p.backward],
+          ['contiguous forward', a.p2p.contiguous.forward],
+          ['contiguous backward', a.p2p.contiguous.backward],
+        ].flatMap(([pass, p]) =>
+          p.steps.map((x) => [
             pass,
             x.step,
             x.compute_flops,
@@ -447,7 +447,12 @@ class ParascopeContext extends ParascopeWidget {
         ['quantity', 'value'],
         ...facts(a, s).map((f) => [f.key, f.value]),
         ['all_gather.exposed (s)', a.all_gather.exposed],
+        ['all_gather.forward_compute_time (s)', a.all_gather.forward_compute_time],
+        ['all_gather.backward_compute_time (s)', a.all_gather.backward_compute_time],
+        ['all_gather.contiguous_forward_compute_time (s)', a.all_gather.contiguous_forward_compute_time],
+        ['all_gather.contiguous_backward_compute_time (s)', a.all_gather.contiguous_backward_compute_time],
         ['p2p.exposed (s)', a.p2p.exposed],
+        ['p2p.contiguous.exposed (s)', a.p2p.contiguous.exposed],
       ],
     };
   }

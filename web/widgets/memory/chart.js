@@ -114,13 +114,29 @@ function areas(t, steps, x, y) {
       base[i] += column ? column[steps[i].index] : t.states[key];
       upper[i] = y(base[i]).toFixed(1);
     }
-    let d = 'M';
-    for (let i = 0; i < n; i += 1) d += `${x0[i]},${upper[i]}L${x1[i]},${upper[i]}L`;
-    for (let i = n - 1; i >= 0; i -= 1) d += `${x1[i]},${lower[i]}L${x0[i]},${lower[i]}${i ? 'L' : 'Z'}`;
+    const d = `M${stepEdge(x0, x1, upper, false)}L${stepEdge(x0, x1, lower, true)}Z`;
     group.append(svg('path', { d, class: `mem-part ${key}`, 'data-part': key }, svg('title', {}, words)));
     lower = upper;
   }
   return group;
+}
+
+/**
+ * A stepped edge through the drawn steps, left to right (or right to left): each run of steps at the same height is
+ * one horizontal line from its first step's start to its last's end, so a part that holds still (the model states,
+ * most of a stage's steady state) costs two points, not four per step. The steps are contiguous (drawnSteps).
+ */
+function stepEdge(x0, x1, ys, backwards) {
+  const points = [];
+  const n = ys.length;
+  for (let i = 0; i < n;) {
+    let j = i;
+    while (j + 1 < n && ys[j + 1] === ys[i]) j += 1;
+    points.push(`${x0[i]},${ys[i]}L${x1[j]},${ys[i]}`);
+    i = j + 1;
+  }
+  if (backwards) points.reverse();
+  return backwards ? points.map((p) => p.split('L').reverse().join('L')).join('L') : points.join('L');
 }
 
 /** The activation sets as bars, one lane each while held (lanes reused once a set is freed). */

@@ -25,9 +25,14 @@ class ParascopeMemory extends ParascopeWidget {
     this.state = readState(this, A, this.presets);
     this.build(body);
     this.refresh();
+    // The chart's width is read here, in the frame after the box changed, never while a move redraws the chart:
+    // reading it there laid the whole figure out a second time per move (the move had just changed its text).
     this.unwatchSize = watchSize(this.plot, () => {
       const width = Math.floor(this.plot.clientWidth);
-      if (width && width !== this.plotWidth) this.drawChart();
+      if (width && width !== this.plotWidth) {
+        this.plotWidth = width;
+        this.drawChart();
+      }
     });
   }
 
@@ -132,7 +137,10 @@ class ParascopeMemory extends ParascopeWidget {
     if (key === 'model') Object.assign(patch, { seq: null, ep: 1 });
     if (key === 'pp') patch.stage = null;
     Object.assign(this.state, patch);
-    if (key === 'model' || key === 'zero') this.buildControls();
+    // A model has its own sequence lengths and experts: its selects are built anew. ZeRO only frees the reshard select
+    // (rebuilding all seventeen selects for it was a third of the move's time at Megatron 1T's 64 x 512).
+    if (key === 'model') this.buildControls();
+    else if (key === 'zero') this.controls.reshard.input.disabled = this.state.zero !== '3';
     this.refresh();
     for (const c of Object.values(this.controls)) c.hint('');
     const text = before && this.step ? buysText(words, before, this.step) : '';
@@ -163,7 +171,8 @@ class ParascopeMemory extends ParascopeWidget {
     for (const [key] of CONTROLS) {
       const control = this.controls[key];
       const v = controlValue(key, this.state, this.step, this.presets);
-      if (control && v !== null && [...control.input.options].some((o) => o.value === v)) control.input.value = v;
+      if (!control || v === null || control.input.value === v) continue; // unchanged: no write, no restyle
+      if ([...control.input.options].some((o) => o.value === v)) control.input.value = v;
     }
   }
 
@@ -229,7 +238,8 @@ class ParascopeMemory extends ParascopeWidget {
 
   drawChart() {
     const t = this.timeline;
-    this.plotWidth = Math.floor(this.plot.clientWidth) || 640;
+    // The first draw reads the box once (setup has just laid it out); later ones keep the width watchSize last read.
+    this.plotWidth ||= Math.floor(this.plot.clientWidth) || 640;
     if (!t) {
       this.chart = null;
       this.plot.replaceChildren();

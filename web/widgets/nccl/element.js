@@ -227,8 +227,9 @@ class ParascopeNccl extends ParascopeWidget {
   use() {
     if (!this.answer) return;
     const values = runValues(this.answer);
-    // Every figure on the page that costs a step on a network (static takesNetwork: the MFU figure, the step timeline,
-    // the planner, the whole run), restarted from its own state with your links: lib/model/network.js.
+    // Every figure on the page that costs a step on a network (static takesNetwork: the axes' traffic and all-to-all,
+    // the MFU figure, the step timeline, the planner, the whole run), restarted from its own state with your links:
+    // lib/model/network.js.
     const figures = [...document.querySelectorAll(FIGURES.map(({ tag }) => tag).join(','))].filter(
       (el) => el.constructor.takesNetwork && typeof el.loadState === 'function',
     );

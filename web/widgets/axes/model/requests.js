@@ -1,12 +1,21 @@
 // The engine requests of <parascope-axes>: the run (placement and traffic take the same one) and one MoE layer's routing.
 import { attributeNumber } from '../../../lib/model/attribute-number.js';
+import { withNetwork } from '../../../lib/model/network.js';
 
 /** Keeps one routing under ~50 ms in the page while the skew slider moves (a UI limit, not an engine rule). */
 export const MAX_ASSIGNMENTS = 1 << 19;
 
-/** The run as the engine's placement, traffic and step ops take it. */
-export function runRequest({ model, hardware, gpus, tp, pp, ep, globalBatch }) {
-  return { model, hardware, cluster: { gpus }, parallel: { tp, pp, ep, global_batch: globalBatch } };
+/**
+ * The run as the engine's placement, traffic and step ops take it; `network` (lib/model/network.js, your cluster's
+ * links, or null) goes into its cluster as in every figure that costs a network.
+ */
+export function runRequest({ model, hardware, gpus, tp, pp, ep, globalBatch, network = null }) {
+  return {
+    model,
+    hardware,
+    cluster: withNetwork({ gpus }, network),
+    parallel: { tp, pp, ep, global_batch: globalBatch },
+  };
 }
 
 /**
@@ -27,9 +36,11 @@ export function expertAxis(placement) {
 /**
  * The moe_route request for one MoE layer and one microbatch (one sequence) on each EP rank, at the state's skew,
  * or null when there is nothing to route (a dense model, or every GPU holds every expert). `model` is the presets
- * entry; the token count is capped by MAX_ASSIGNMENTS, and `tokens` in the request says what was routed.
+ * entry; the token count is capped by MAX_ASSIGNMENTS, and `tokens` in the request says what was routed. With your
+ * network (state.network) the all-to-all rides your links: the presets entry of the hardware (`hardware`) with its
+ * link fields replaced, the same fields the run's cluster takes (moe_route takes a hardware object, not a cluster).
  */
-export function routeRequest(state, model, placement) {
+export function routeRequest(state, model, placement, hardware = null) {
   const expert = expertAxis(placement);
   if (model.experts <= 1 || expert.size <= 1) return null;
   const tokens = Math.max(1, Math.min(expert.size * model.seq, Math.floor(MAX_ASSIGNMENTS / model.top_k)));
@@ -42,7 +53,7 @@ export function routeRequest(state, model, placement) {
     skew: state.skew,
     seed: state.seed,
     hidden: model.hidden,
-    hardware: state.hardware,
+    hardware: state.network && hardware ? withNetwork(hardware, state.network) : state.hardware,
     // Which EP ranks share a node, as the placement put them: node mates talk over NVLink, the rest over the network.
     ...(expert.link === 'inter' ? { ranks_per_node: expert.members_per_node } : { link_kind: 'intra' }),
   };

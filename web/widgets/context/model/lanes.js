@@ -1,6 +1,7 @@
 // The timing lanes under the context figure: one layer's forward and backward attention on the busiest GPU, each
 // step's compute beside its K/V transfer, the part of the transfer compute does not cover marked exposed. Every time
-// is the engine's (context_ring's p2p.*.steps and all_gather); this only places them end to end. Pure.
+// is the engine's (context_ring's p2p.*.steps, p2p.contiguous.*.steps and all_gather); this only places them end to
+// end. Pure.
 
 /** One P2P pass: a step lasts its compute plus its exposed transfer (engine/API.md: exposed = max(0, t − c)). */
 function ringRow(name, pass) {
@@ -17,11 +18,13 @@ function ringRow(name, pass) {
 }
 
 /** The all-gather variant: the gather before the forward's attention, the reduce-scatter after the backward's, both
- *  exposed (neither overlaps the attention it feeds); the attention itself is the same blocks the ring computes. */
-function gatherRows(answer) {
+ *  exposed (neither overlaps the attention it feeds); the attention on the gathered K/V is the engine's time for the
+ *  busiest GPU under the split (all_gather.*_compute_time: one kernel over the whole pass, no ring steps). */
+function gatherRows(answer, split) {
   const a = answer.all_gather;
-  const fc = answer.p2p.forward.compute_time;
-  const bc = answer.p2p.backward.compute_time;
+  const zig = split !== 'contiguous';
+  const fc = zig ? a.forward_compute_time : a.contiguous_forward_compute_time;
+  const bc = zig ? a.backward_compute_time : a.contiguous_backward_compute_time;
   return [
     {
       name: 'forward',
@@ -48,10 +51,19 @@ function gatherRows(answer) {
   ];
 }
 
-/** { rows: [forward, backward], scale }: `scale` the longest row of either variant, so switching keeps the axis. */
-export function laneRows(answer, variant) {
-  const ring = [ringRow('forward', answer.p2p.forward), ringRow('backward', answer.p2p.backward)];
-  const gather = gatherRows(answer);
-  const scale = Math.max(...ring.map((r) => r.total), ...gather.map((r) => r.total));
-  return { rows: variant === 'all-gather' ? gather : ring, scale };
+/** The P2P ring's passes for a split: zig-zag's p2p.forward/backward, or the contiguous ring's (p2p.contiguous). */
+export const ringPasses = (answer, split) => (split === 'contiguous' ? answer.p2p.contiguous : answer.p2p);
+
+/**
+ * { rows: [forward, backward], scale }: `scale` the longest row of either variant under either split, so switching
+ * the variant or the split keeps the axis (the contiguous ring's longer steps then show as longer).
+ */
+export function laneRows(answer, variant, split = 'zigzag') {
+  const ringOf = (sp) => [
+    ringRow('forward', ringPasses(answer, sp).forward),
+    ringRow('backward', ringPasses(answer, sp).backward),
+  ];
+  const all = ['zigzag', 'contiguous'].flatMap((sp) => [...ringOf(sp), ...gatherRows(answer, sp)]);
+  const scale = Math.max(...all.map((r) => r.total));
+  return { rows: variant === 'all-gather' ? gatherRows(answer, split) : ringOf(split), scale };
 }

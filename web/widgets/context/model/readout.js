@@ -58,9 +58,13 @@ export function facts(answer, { split, variant }) {
       key: 'exposed',
       label: 'Exposed',
       text:
-        `${exposedText(ring ? p2p.exposed : ag.exposed)} per layer, forward and backward; ` +
-        `${exposedText(ring ? p2p.exposed_per_step : ag.exposed_per_step)} per sequence over all layers ` +
-        `(${ring ? 'all-gather' : 'ring'}: ${exposedText(ring ? ag.exposed_per_step : p2p.exposed_per_step)})`,
+        ring && !zig
+          ? `${exposedText(p2p.contiguous.exposed)} per layer, forward and backward (zig-zag: ` +
+            `${exposedText(p2p.exposed)}); the cost model prices the zig-zag ring, ` +
+            `${exposedText(p2p.exposed_per_step)} per sequence over all layers`
+          : `${exposedText(ring ? p2p.exposed : ag.exposed)} per layer, forward and backward; ` +
+            `${exposedText(ring ? p2p.exposed_per_step : ag.exposed_per_step)} per sequence over all layers ` +
+            `(${ring ? 'all-gather' : 'ring'}: ${exposedText(ring ? ag.exposed_per_step : p2p.exposed_per_step)})`,
       value: ring ? p2p.exposed_per_step : ag.exposed_per_step,
     },
     {
@@ -80,10 +84,43 @@ export function facts(answer, { split, variant }) {
   ];
 }
 
+/** The ring's or the all-gather's exposed seconds per layer (forward and backward) under the split shown. */
+export function exposedPerLayer(answer, { split, variant }) {
+  if (variant !== 'p2p') return answer.all_gather.exposed;
+  return split === 'contiguous' ? answer.p2p.contiguous.exposed : answer.p2p.exposed;
+}
+
+/**
+ * The note under the lanes: what the attention costs on the busiest GPU under the split and variant shown, each
+ * time the engine's (the contiguous ring's steps, the all-gather's one kernel), beside the other split's.
+ */
+export function lanesNote(answer, { split, variant }) {
+  const zig = split === 'zigzag';
+  const b = answer.balance;
+  if (variant === 'all-gather') {
+    const ag = answer.all_gather;
+    const [fwd, bwd] = zig
+      ? [ag.forward_compute_time, ag.backward_compute_time]
+      : [ag.contiguous_forward_compute_time, ag.contiguous_backward_compute_time];
+    const other = zig ? ag.contiguous_forward_compute_time : ag.forward_compute_time;
+    return (
+      `The attention on the gathered keys and values, one kernel on the busiest GPU: ${seconds(fwd)} forward, ` +
+      `${seconds(bwd)} backward (${zig ? 'contiguous' : 'zig-zag'}: ${seconds(other)} forward).`
+    );
+  }
+  if (zig)
+    return 'Per layer and sequence; the backward sends keys, values and their gradients beside twice the compute.';
+  return (
+    `Contiguous chunks: each step waits for its busiest GPU, ${b.contiguous_ring_blocks} blocks on the critical ` +
+    `path against zig-zag's ${b.zigzag_ring_blocks}; the forward's attention takes ` +
+    `${seconds(answer.p2p.contiguous.forward.compute_time)} against ${seconds(answer.p2p.forward.compute_time)}.`
+  );
+}
+
 /** The headline above the figure: the model, the split of the sequence and the exposed time per layer. */
 export function summary(answer, { split, variant }, names) {
   const ring = variant === 'p2p';
-  const exposed = ring ? answer.p2p.exposed : answer.all_gather.exposed;
+  const exposed = exposedPerLayer(answer, { split, variant });
   const how = ring ? 'passed around a ring' : 'all-gathered';
   return (
     `${names.model}, ${tokens(answer.sequence)} over ${answer.cp} GPUs (${names.hardware}): ` +
