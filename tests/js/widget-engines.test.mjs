@@ -149,6 +149,7 @@ const NOT_CITATIONS = new Set([
   'run.source', // <parascope-track>: a published run's publication, from web/data/track-record.json
   'record.sources', // <parascope-track>: the record's citations per table, from the same file
   'this.record.sources', // <parascope-track>'s element: the same
+  'detail.source', // <parascope-mfu>, <parascope-step>: the figure that sent a parascope:focus event (lib/focus.js)
 ]);
 
 for (const [tag, [name]] of Object.entries(WIDGET_ENGINES)) {

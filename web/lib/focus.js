@@ -5,10 +5,10 @@
 
 export const FOCUS_EVENT = 'parascope:focus';
 
-/** Says that `source` (showing the step `key`) points at `kind` (null: at nothing). */
-export function sendFocus(source, key, kind) {
+/** Says that `figure` (showing the step `key`) points at `kind` (null: at nothing). */
+export function sendFocus(figure, key, kind) {
   if (!key) return;
-  document.dispatchEvent(new CustomEvent(FOCUS_EVENT, { detail: { kind, key, source } }));
+  document.dispatchEvent(new CustomEvent(FOCUS_EVENT, { detail: { kind, key, source: figure } }));
 }
 
 /**
