@@ -193,12 +193,12 @@ namespace {
 /// kernel (TritonRMSNorm, nn/layer_norm.py, in models/llama.py), and the loss is Megatron's vocabulary-parallel
 /// cross-entropy at every tp (sharded_cross_entropy with dtype float, parallel/tensor_parallel/functional.py): the bf16
 /// logits, their fp32 copy and the fp32 shifted logits exponentiated in place and saved (2 + 4 + 4 bytes per logit),
-/// whose backward writes the gradient over the saved softmax (4) beside the bf16 gradient it hands back (2), with no
-/// DTensor temporaries. Rotary (its own RotaryEmbedding) and SwiGLU (GLUActivation) run op by op as in torchtitan;
-/// attention is flash_attn_varlen_func (FlashAttention-2); DDP, the fp32 accumulation buffers and ZeRO 1 as pytorch.
+/// the eager forward's 10 too, whose backward writes the gradient over the saved softmax (4) beside the bf16 gradient
+/// it hands back (2), with no DTensor temporaries. Rotary (its own RotaryEmbedding) and SwiGLU (GLUActivation) run op
+/// by op as in torchtitan; attention is flash_attn_varlen_func (FlashAttention-2); DDP, the fp32 accumulation buffers
+/// and ZeRO 1 as pytorch.
 void nanotron_terms(Efficiency& e) {
   e.fused_rmsnorm = true;
-  e.loss_bytes_per_logit = 10.0;
   e.loss_backward_bytes_per_logit = 6.0;
   e.loss_parallel_extra_bytes = 0.0;
 }
@@ -252,16 +252,17 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // torch.compile(loss_fn)` with training.compile, since bbb1b616e, April 2025): Inductor fuses the cast, the
     // log-softmax and its backward, keeping the bf16 logits and the per-row log-sum-exp and writing a bf16 gradient
     // (2 + 2 bytes per logit).
-    e.loss_bytes_per_logit = software == "pytorch" ? 10.0 : 4.0;
+    const bool compiled = software == "pytorch-compile";
+    e.loss_bytes_per_logit = compiled ? 4.0 : 10.0;
     // Its backward (eager): the saved fp32 log-softmax, nll_loss_backward's dense fp32 gradient and
     // _log_softmax_backward_data's fp32 output at once, 12 bytes; compiled, the fused kernel's bf16 gradient beside
     // the bf16 logits, 4 (cost_types.hpp).
-    e.loss_backward_bytes_per_logit = software == "pytorch" ? 12.0 : 4.0;
+    e.loss_backward_bytes_per_logit = compiled ? 4.0 : 12.0;
     // With tp > 1 torchtitan turns on loss_parallel (training.disable_loss_parallel false by default): the eager
     // loss runs DTensor's decomposed log-softmax, x - max and exp(x - max) alive beside the fp32 copy (+4 bytes per
     // logit); the compiled loss is one fused kernel again.
-    e.loss_parallel_extra_bytes = software == "pytorch" ? 4.0 : 0.0;
-    e.eager_elementwise = software != "pytorch-compile";
+    e.loss_parallel_extra_bytes = compiled ? 0.0 : 4.0;
+    e.eager_elementwise = !compiled;
     if (software == "nanotron") nanotron_terms(e);
   } else if (software == "xla") {
     // JAX/XLA on TPU as PaLM ran it (Chowdhery et al. 2022): fused attention at the chip's value, gradient
