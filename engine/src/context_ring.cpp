@@ -26,24 +26,29 @@ double ring_blocks(std::int64_t cp, std::int64_t gpu, std::int64_t step, bool zi
 
 namespace {
 
+/// Appends one ring step of `compute` seconds (`flops` on the busiest GPU) to `pass`: beside every step but the last a
+/// transfer of `bytes` in `transfer` seconds, exposed by what it exceeds the step's compute. Returns that exposed time.
+double add_step(RingPass& pass, bool last, double flops, double compute, double bytes, double transfer) {
+  RingStep s;
+  s.compute_flops = flops;
+  s.compute_time = compute;
+  if (!last) {
+    s.transfer_bytes = bytes;
+    s.transfer_time = transfer;
+    s.exposed = std::max(0.0, transfer - compute);
+  }
+  pass.compute_time += s.compute_time;
+  pass.transfer_time += s.transfer_time;
+  pass.transfer_bytes += s.transfer_bytes;
+  pass.steps.push_back(s);
+  return s.exposed;
+}
+
 /// One pass around the P2P ring: cp steps of `compute` seconds (`flops` on the busiest GPU), a transfer of `bytes` in
 /// `transfer` seconds beside each but the last. Its exposed time is ring_exposed's, the cost model's.
 RingPass ring_pass(std::int64_t cp, double flops, double compute, double bytes, double transfer) {
   RingPass pass;
-  for (std::int64_t i = 0; i < cp; ++i) {
-    RingStep s;
-    s.compute_flops = flops;
-    s.compute_time = compute;
-    if (i < cp - 1) {
-      s.transfer_bytes = bytes;
-      s.transfer_time = transfer;
-      s.exposed = std::max(0.0, transfer - compute);
-    }
-    pass.compute_time += s.compute_time;
-    pass.transfer_time += s.transfer_time;
-    pass.transfer_bytes += s.transfer_bytes;
-    pass.steps.push_back(s);
-  }
+  for (std::int64_t i = 0; i < cp; ++i) add_step(pass, i == cp - 1, flops, compute, bytes, transfer);
   pass.exposed = ring_exposed(cp, transfer, compute);
   return pass;
 }
@@ -57,21 +62,9 @@ RingPass ring_pass(std::int64_t cp, double flops, double compute, double bytes, 
 RingPass uneven_ring_pass(const std::vector<double>& blocks, double block_flops, double block_time, double bytes,
                           double transfer) {
   RingPass pass;
-  const std::size_t cp = blocks.size();
-  for (std::size_t i = 0; i < cp; ++i) {
-    RingStep s;
-    s.compute_flops = blocks[i] * block_flops;
-    s.compute_time = blocks[i] * block_time;
-    if (i + 1 < cp) {
-      s.transfer_bytes = bytes;
-      s.transfer_time = transfer;
-      s.exposed = std::max(0.0, transfer - s.compute_time);
-    }
-    pass.compute_time += s.compute_time;
-    pass.transfer_time += s.transfer_time;
-    pass.transfer_bytes += s.transfer_bytes;
-    pass.exposed += s.exposed;
-    pass.steps.push_back(s);
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    pass.exposed +=
+        add_step(pass, i + 1 == blocks.size(), blocks[i] * block_flops, blocks[i] * block_time, bytes, transfer);
   }
   return pass;
 }
