@@ -37,13 +37,7 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw) {
   c.inter_latency = r.number_or("inter_latency", hw.inter_latency, 0, 1.0);
   c.intra_link = r.text_or("intra_link", hw.intra_link.empty() ? "intra-node link" : hw.intra_link);
   c.inter_link = r.text_or("inter_link", hw.inter_link.empty() ? "network" : hw.inter_link);
-  c.power_limit = r.number_or("power_limit", hw.power_limit, 1, 1e5);
-  if (hw.board_power > 0 && c.power_limit > hw.board_power) {
-    refuse(code::invalid_value,
-           {r.path_of("power_limit"), " is ", c.power_limit, " W, above the board power of ", hw.name, " (",
-            hw.board_power, " W): a GPU cannot be allowed more than its board power"},
-           r.path_of("power_limit"));
-  }
+  c.power_limit = read_power_limit(r, hw.power_limit, hw);
   if (r.has("nccl_tests")) c.measured = fit_nccl_tests(read_nccl_tests(r));
   r.finish();
   return c;

@@ -100,6 +100,17 @@ ModelShape read_model_shape(RequestReader& r) {
   return m;
 }
 
+double read_power_limit(RequestReader& r, double fallback, const Hardware& hw) {
+  const double limit = r.number_or("power_limit", fallback, 1, 1e5);
+  if (hw.board_power > 0 && limit > hw.board_power) {
+    refuse(code::invalid_value,
+           {r.path_of("power_limit"), " is ", limit, " W, above the board power of ", hw.name, " (", hw.board_power,
+            " W): a GPU cannot be allowed more than its board power"},
+           r.path_of("power_limit"));
+  }
+  return limit;
+}
+
 Hardware read_hardware(RequestReader& r) {
   Hardware h;
   h.id = r.text_or("id", "");
@@ -124,14 +135,9 @@ Hardware read_hardware(RequestReader& r) {
   h.attention_efficiency_fa2 = r.number_or("attention_efficiency_fa2", 0, 0, 1, true);
   h.memory_efficiency = r.number_or("memory_efficiency", 0, 0, 1, true);
   h.board_power = r.number_or("board_power", 0, 1, 1e5);
-  h.power_limit = r.number_or("power_limit", h.board_power, 1, 1e5);
+  h.power_limit = read_power_limit(r, h.board_power, h);
   h.host_bandwidth = r.number_or("host_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   h.host_memory_bandwidth = r.number_or("host_memory_bandwidth", 0, kMinSpeed, kMaxBandwidth);
-  if (h.board_power > 0 && h.power_limit > h.board_power) {
-    refuse(code::invalid_value,
-           {r.path_of("power_limit"), " is above board_power: a GPU cannot be allowed more than its board power"},
-           r.path_of("power_limit"));
-  }
   if (r.has("fp8_block_scaling")) {
     // A list of block-scaling formats, each one the engine knows (fp8_block_format_ids), no repeats.
     const json& formats = r.value("fp8_block_scaling");

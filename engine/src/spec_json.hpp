@@ -11,6 +11,9 @@ namespace parascope::detail {
 ModelShape read_model_shape(RequestReader& r);
 /// Reads a hardware object; peak_flops is required, the rest optional.
 Hardware read_hardware(RequestReader& r);
+/// `power_limit` in watts (default `fallback`), refused above `hw`'s board power where it gives one: the hardware
+/// object's own limit and a cluster's are read alike.
+double read_power_limit(RequestReader& r, double fallback, const Hardware& hw);
 
 /// A request's "model": a preset id string or a shape object.
 ModelShape resolve_model(RequestReader& request, const char* key);

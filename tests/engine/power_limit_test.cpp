@@ -66,6 +66,15 @@ TEST(PowerLimit, ALimitAboveTheBoardPowerIsRefusedNamingTheField) {
   ASSERT_TRUE(r.contains("error")) << r.dump();
   EXPECT_EQ(r["error"]["code"], "invalid_value");
   EXPECT_EQ(r["error"]["field"], "cluster.power_limit");
+  // A hardware object's own limit is read by the same rule and says the same.
+  json request = llama8b_fsdp({{"gpus", 8}});
+  request["hardware"] = {{"name", "my H100"}, {"peak_flops", 9.89e14}, {"board_power", 700}, {"power_limit", 900}};
+  const json own = ask(request);
+  ASSERT_TRUE(own.contains("error")) << own.dump();
+  EXPECT_EQ(own["error"]["field"], "hardware.power_limit");
+  for (const json& e : {r, own}) {
+    EXPECT_NE(e["error"]["message"].get<std::string>().find("above the board power of"), std::string::npos) << e;
+  }
 }
 
 TEST(PowerLimit, TheRunDrawsTheLimitNotTheBoardPower) {
