@@ -2,7 +2,6 @@
 #include "network_fit.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
 namespace parascope::detail {
@@ -41,9 +40,11 @@ MeasuredNetwork measured_at(const std::vector<MeasuredNetwork>& fit, std::int64_
   while (fit[i].gpus < gpus) ++i;
   const MeasuredNetwork& lo = fit[i - 1];
   const MeasuredNetwork& hi = fit[i];
-  const double x = std::log(double(gpus) / double(lo.gpus)) / std::log(double(hi.gpus) / double(lo.gpus));
-  auto between = [x](double a, double b) { return a > 0 && b > 0 ? a * std::pow(b / a, x) : a + (b - a) * x; };
-  return {gpus, between(lo.bandwidth, hi.bandwidth), between(lo.latency, hi.latency)};
+  // The alpha-beta model's two coefficients, each a time (Hockney 1994; Thakur, Rabenseifner & Gropp 2005): α per
+  // step and β = 1/B per byte, each read linearly in the GPU count between the two measured counts.
+  const double x = double(gpus - lo.gpus) / double(hi.gpus - lo.gpus);
+  const double per_byte = (1.0 - x) / lo.bandwidth + x / hi.bandwidth;
+  return {gpus, 1.0 / per_byte, lo.latency + (hi.latency - lo.latency) * x};
 }
 
 }  // namespace parascope::detail

@@ -19,8 +19,9 @@ struct NcclTestRow {
 /// (t = S·2(n−1)/n / busbw, nccl-tests PERFORMANCE.md): B and α. One message size gives B = its busbw and α = 0.
 std::vector<MeasuredNetwork> fit_nccl_tests(std::vector<NcclTestRow> rows);
 
-/// The fitted bandwidth and latency for a group of `gpus`, log-linear in the GPU count between the measured counts
-/// and the nearest one's outside them.
+/// The fitted bandwidth and latency for a group of `gpus`: between two measured counts, the time per byte (1/B) and
+/// per step (α) linear in the GPU count (a bandwidth that halves as the count doubles is read back exactly), and the
+/// nearest count's outside them. No pow or log: the wasm modules link no libm tables for it.
 MeasuredNetwork measured_at(const std::vector<MeasuredNetwork>& fit, std::int64_t gpus);
 
 }  // namespace parascope::detail

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Paired speed of one widget wasm module built two ways (e.g. -O3 and -Oz): the ops it serves, first call on a fresh
 // instance and warm, plus the mfu figure's real work per control move (mfu-split's resolve + offered); for the memory,
-// timeline and run modules, every request of their ops' fixtures (tests/fixtures/api/<op>.txt) that the op answers.
-// Each round loads both builds afresh, in alternating order; prints medians and ranges, and checks that both answer
-// byte for byte alike. `node tests/bench/module-speed.mjs DIR_A DIR_B axes|step|memory|timeline|run [rounds, default
-// 6]` (DIR_*: folders holding parascope-<name>-engine.{mjs,wasm}, e.g. a saved copy of build/wasm and build/wasm).
+// timeline, run and nccl modules, every request of their ops' fixtures (tests/fixtures/api/<op>.txt) that the op
+// answers. Each round loads both builds afresh, in alternating order; prints medians and ranges, and checks that both
+// answer byte for byte alike. `node tests/bench/module-speed.mjs DIR_A DIR_B axes|step|track|memory|timeline|run|nccl
+// [rounds, default 6]` (DIR_*: folders holding parascope-<name>-engine.{mjs,wasm}, e.g. a saved copy of build/wasm and
+// build/wasm).
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -17,9 +18,9 @@ import { PRESETS } from '../../web/widgets/mfu/model/presets.js';
 
 const [dirA, dirB, which, roundsText = '6'] = process.argv.slice(2);
 // The modules timed on their ops' fixtures: which ops each answers (CMakeLists.txt, PARASCOPE_WASM_OPS_<module>).
-const FIXTURE_OPS = { memory: ['memory_timeline'], timeline: ['timeline'], run: ['run', 'nccl_fit'] };
-if (!dirA || !dirB || !['axes', 'step', ...Object.keys(FIXTURE_OPS)].includes(which)) {
-  throw new Error('usage: module-speed.mjs DIR_A DIR_B axes|step|memory|timeline|run [rounds]');
+const FIXTURE_OPS = { memory: ['memory_timeline'], timeline: ['timeline'], run: ['run'], nccl: ['nccl_fit'] };
+if (!dirA || !dirB || !['axes', 'step', 'track', ...Object.keys(FIXTURE_OPS)].includes(which)) {
+  throw new Error('usage: module-speed.mjs DIR_A DIR_B axes|step|track|memory|timeline|run|nccl [rounds]');
 }
 const rounds = Number(roundsText);
 const name = `parascope-${which}-engine`;
@@ -36,6 +37,8 @@ const cases = {
   ],
   step: [...PRESETS.map((p) => [`step ${p.id}`, { op: 'step', ...p.run }]),
     ...PRESETS.map((p) => [`mfu ${p.id} (published)`, p.published.request]).filter(([, r]) => r?.op === 'mfu')],
+  // The track record's and the planner page's module: step alone.
+  track: PRESETS.map((p) => [`step ${p.id}`, { op: 'step', ...p.run }]),
 };
 // A fixture file: a comment line, then request and answer lines; the requests the op answers (not its refusals).
 for (const [module, ops] of Object.entries(FIXTURE_OPS)) {

@@ -41,11 +41,18 @@ TEST(NetworkFit, TwoMessageSizesGiveBackTheRingsBandwidthAndLatency) {
   ASSERT_EQ(fit.size(), 1u);
   EXPECT_NEAR(fit[0].bandwidth, bandwidth, 1e-6 * bandwidth);
   EXPECT_NEAR(fit[0].latency, alpha, 1e-9);
-  // Between measured counts the read is log-linear in the count: halfway in log at the geometric mean.
+  // Between measured counts the time per byte (1/B) is linear in the count: a bandwidth that falls as 1/n (100 GB/s
+  // at 16 GPUs, 25 at 64) is read back as 1/n at every count between.
   const auto two = parascope::detail::fit_nccl_tests({{16, 1e9, 100e9}, {64, 1e9, 25e9}});
-  EXPECT_NEAR(parascope::detail::measured_at(two, 32).bandwidth, 50e9, 1e-3);
+  for (const std::int64_t gpus : {24, 32, 48, 63})
+    EXPECT_NEAR(parascope::detail::measured_at(two, gpus).bandwidth, 1600e9 / double(gpus), 1e-3) << gpus;
   EXPECT_EQ(parascope::detail::measured_at(two, 4).bandwidth, 100e9);    // the nearest below
   EXPECT_EQ(parascope::detail::measured_at(two, 1024).bandwidth, 25e9);  // and above
+  // The latency per step is linear in the count too: a quarter of the way from 8 to 24 GPUs, a quarter of the way
+  // from 10 to 30 µs.
+  const std::vector<parascope::MeasuredNetwork> latencies = {{8, 50e9, 10e-6}, {24, 50e9, 30e-6}};
+  EXPECT_NEAR(parascope::detail::measured_at(latencies, 12).latency, 15e-6, 1e-15);
+  EXPECT_NEAR(parascope::detail::measured_at(latencies, 12).bandwidth, 50e9, 1e-3);
 }
 
 TEST(NetworkFit, AClusterThatMeasuredLessMakesTheDataParallelReductionSlower) {

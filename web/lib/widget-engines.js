@@ -43,13 +43,21 @@ const MODULES = {
     () => asset(new URL('../wasm/parascope-run-engine.wasm', import.meta.url), 'wasm/parascope-run-engine.wasm'),
     () => import('../wasm/parascope-run-engine.mjs'),
   ],
+  'parascope-nccl-engine': [
+    () => asset(new URL('../wasm/parascope-nccl-engine.wasm', import.meta.url), 'wasm/parascope-nccl-engine.wasm'),
+    () => import('../wasm/parascope-nccl-engine.mjs'),
+  ],
+  'parascope-track-engine': [
+    () => asset(new URL('../wasm/parascope-track-engine.wasm', import.meta.url), 'wasm/parascope-track-engine.wasm'),
+    () => import('../wasm/parascope-track-engine.mjs'),
+  ],
 };
 
 /** tag -> [its module's name, its wasm's URL, its glue's import()], for each figure of widgets/index.js. */
 export const WIDGET_ENGINES = Object.fromEntries(FIGURES.map(({ tag, engine }) => [tag, [engine, ...MODULES[engine]]]));
 
 /** The modules that answer, alone on a page, what the article asks the planner's module for (run, nccl_fit). */
-const PLANNER_OPS_MODULES = new Set(['parascope-planner', 'parascope-run-engine']);
+const PLANNER_OPS_MODULES = new Set(['parascope-planner', 'parascope-run-engine', 'parascope-nccl-engine']);
 
 /** Makes the page's engine (loadEngine) the one of widget `tag` and starts downloading it; false for an unknown tag. */
 export function useWidgetEngine(tag) {

@@ -70,19 +70,20 @@ export const FIGURES = [
     name: 'track',
     title: 'the track record',
     tag: 'parascope-track',
-    engine: 'parascope-step-engine',
+    engine: 'parascope-track-engine',
     reserve: { narrow: 1760, wide: 1300 },
   },
-  // The planner's page thread asks only step (its search runs in a worker on the planner's own engine).
+  // The planner's page thread asks only step (its search runs in a worker on the planner's own engine): the track
+  // record's module serves it.
   {
     name: 'planner',
     title: 'the planner',
     tag: 'parascope-planner',
-    engine: 'parascope-step-engine',
+    engine: 'parascope-track-engine',
     reserve: { narrow: 1852, wide: 1277 },
   },
   // run and nccl_fit: the article's engine (wasm/parascope.wasm) leaves them to the planner's module; embedded alone,
-  // these two figures run on a module of their own (CMakeLists.txt).
+  // these two figures run on a module each (CMakeLists.txt).
   {
     name: 'run',
     title: 'the whole run',
@@ -94,7 +95,7 @@ export const FIGURES = [
     name: 'nccl',
     title: 'your network',
     tag: 'parascope-nccl',
-    engine: 'parascope-run-engine',
+    engine: 'parascope-nccl-engine',
     reserve: { narrow: 1130, wide: 1065 },
   },
 ];
