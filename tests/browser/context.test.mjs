@@ -115,6 +115,27 @@ for (const name of ENGINES) {
       });
     });
 
+    // The walk found "backward" running into its lane's first bar in WebKitGTK (its sans is the widest of the three).
+    test("each lane's name ends before its bars start, in both variants and at both widths", async () => {
+      for (const width of [1280, 360]) {
+        for (const variant of ['p2p', 'all-gather']) {
+          await onPage(
+            `#context.variant=${variant}`,
+            async (page) => {
+              const gap = await page.evaluate((win, tag) => {
+                const lanes = win.document.querySelector(tag).shadowRoot.querySelector('.context-lanes');
+                const names = [...lanes.querySelectorAll('.context-label.lane')].map((t) => t.getBBox());
+                const bars = [...lanes.querySelectorAll('rect.context-bar')].map((r) => r.getBBox().x);
+                return Math.min(...bars) - Math.max(...names.map((b) => b.x + b.width));
+              }, TAG);
+              assert.ok(gap >= 4, `${variant} at ${width} px: a lane's name reaches ${-gap} units past its bars' start`);
+            },
+            { width, height: 1000 },
+          );
+        }
+      }
+    });
+
     test('light and dark at 1280 and 360 px: drawn, nothing wider than the page', async () => {
       const dir = new URL(`./screenshots/${name}/`, import.meta.url);
       await mkdir(dir, { recursive: true });

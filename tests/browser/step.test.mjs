@@ -9,6 +9,7 @@ import { ATTRIBUTES } from '../../web/widgets/step/attributes.js';
 import { readFileSync } from 'node:fs';
 import { traceStep } from '../../web/widgets/step/model/kineto.js';
 import { timelineRequest } from '../../web/widgets/step/model/request.js';
+import { timelineErrorText } from '../../web/widgets/step/model/text.js';
 import { eventsInView, stepStore } from '../../web/widgets/step/model/lanes.js';
 import { readState } from '../../web/widgets/step/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
@@ -30,7 +31,7 @@ function expected(shown) {
     const a = engine.call(timelineRequest(s, shown.stages));
     return { stepTime: String(a.step_time), events: a.event_count, code: null };
   } catch (err) {
-    return { stepTime: null, events: null, code: err.code, message: err.message };
+    return { stepTime: null, events: null, code: err.code, field: err.field, message: err.message, schedule: s.schedule };
   }
 }
 
@@ -47,6 +48,10 @@ function shown(win, tag) {
     stepTime: problem.hidden ? (root.querySelector('[data-out="step"]').dataset.value ?? null) : null,
     problem: problem.hidden ? null : problem.textContent,
     code: problem.hidden ? null : problem.dataset.code,
+    // a refusal shows where the step's sentence was, over it: the stale sentence is hidden, not read as the answer
+    sentenceShown: win.getComputedStyle(root.querySelector('[data-out="step"]')).visibility !== 'hidden',
+    overSentence:
+      Math.abs(problem.getBoundingClientRect().top - root.querySelector('[data-out="step"]').getBoundingClientRect().top) < 1,
     events: Number(root.querySelector('[data-out="drawn"]').dataset.value ?? NaN),
     view: root.querySelector('[data-out="chart"]').dataset.view ?? null,
     readout: root.querySelector('[data-out="event"]').textContent,
@@ -197,9 +202,13 @@ for (const name of ENGINES) {
                 s.problem && !s.problem.includes(e.message),
                 `${control}=${value}: the reader's words, not the engine's`,
               );
+              // the rule the engine names (its field), not a general one: tp 64 on 96 heads reads as heads
+              assert.equal(s.problem, timelineErrorText(e, e.schedule), `${control}=${value}: ${e.message}`);
+              assert.ok(!s.sentenceShown && s.overSentence, `${control}=${value}: the stale step's sentence still reads`);
             } else {
               assert.equal(s.stepTime, e.stepTime, `${control}=${value}`);
               assert.equal(s.problem, null);
+              assert.ok(s.sentenceShown, `${control}=${value}: the step's sentence is shown`);
             }
           }
           // back to where the walk started, for the next control

@@ -309,7 +309,7 @@ test("the readout tells an event's numbers from the answer, and refusals read as
     throw new Error('not refused');
   };
   const odd = refusal({ parallel: { ...R.stepRequest(S).parallel, global_batch: 63 } });
-  assert.match(timelineErrorText(odd), /^This split does not run/);
+  assert.match(timelineErrorText(odd), /^The batch must split into whole microbatches/);
   const big = refusal({
     model: 'megatron-1t',
     cluster: { gpus: 3072 },
@@ -320,6 +320,30 @@ test("the readout tells an event's numbers from the answer, and refusals read as
   assert.equal(big.code, 'too_large');
   assert.match(timelineErrorText(big), /too many events/);
   assert.ok(!timelineErrorText(odd).includes(odd.message));
+});
+
+// The figure's controls reach three of the engine's split rules; each refusal must name its own rule (the walk once
+// found all three read "the GPUs must divide into the parallel groups", which none of them was about).
+test('a refused split names the rule it breaks: heads for tp, layers for pp, microbatches for DualPipe', () => {
+  const refusal = (s) => {
+    try {
+      engine.call(R.timelineRequest(s, [0]));
+    } catch (err) {
+      return err;
+    }
+    throw new Error('not refused');
+  };
+  const cases = [
+    [R.withSplit(S, 'tp', 64), 'parallel.tp', /attention heads.*pick a smaller tp/], // GPT-3's 96 heads
+    [R.withSplit({ ...S, model: 'llama3-8b' }, 'pp', 64), 'parallel.pp', /whole layers/], // 32 layers
+    [{ ...R.withSplit(S, 'pp', 64), schedule: 'dualpipe' }, 'parallel.global_batch', /^DualPipe needs at least two/],
+  ];
+  for (const [s, field, words] of cases) {
+    const err = refusal(s);
+    assert.equal(err.field, field, err.message);
+    assert.match(timelineErrorText(err, s.schedule), words, field);
+    assert.ok(!timelineErrorText(err).includes(err.message));
+  }
 });
 
 test('the trace download: the whole step when it fits, else the stages shown; the engine writes a Chrome trace', () => {

@@ -4,7 +4,7 @@ import { svg } from '../../lib/dom.js';
 import { seconds } from '../../lib/format.js';
 
 const W = 400;
-const X0 = 74;
+const X0 = 86; // the lanes' start: right of the widest name ("backward": 74 units in WebKitGTK's sans) and a gap
 const ROW = 50;
 const BAR = 14;
 

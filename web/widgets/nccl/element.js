@@ -60,8 +60,13 @@ class ParascopeNccl extends ParascopeWidget {
       spellcheck: 'false',
       autocomplete: 'off',
       'aria-label': 'nccl-tests output',
-      placeholder:
-        'Paste what all_reduce_perf (or all_gather_perf, reduce_scatter_perf, alltoall_perf) printed, or its -J JSON file',
+      // short lines: the box keeps a table's lines unwrapped (nccl.css), and its placeholder with them
+      placeholder: [
+        'Paste what nccl-tests printed:',
+        'all_reduce_perf, all_gather_perf,',
+        'reduce_scatter_perf, alltoall_perf',
+        '(the text table or its -J JSON).',
+      ].join('\n'),
     });
     this.paste.addEventListener('input', () => {
       clearTimeout(this.timer);
@@ -190,6 +195,7 @@ class ParascopeNccl extends ParascopeWidget {
     this.controls.table.element.hidden = !a || a.tables.length < 2;
     this.useButton.disabled = !a;
     this.root.toggleAttribute('data-refused', Boolean(this.refusal));
+    this.root.toggleAttribute('data-empty', !a); // no chart: its legend keeps its place but names nothing (nccl.css)
     if (!a) {
       this.out.status.textContent = this.refusal
         ? pasteErrorText(this.refusal)

@@ -287,7 +287,7 @@ class ParascopeRun extends ParascopeWidget {
     const a = this.answer;
     return {
       title: `The whole run: ${configText(this.presets, s)}`,
-      words: ['run', s.model, `${s.gpus}gpus`, s.hardware],
+      words: [s.model, `${s.gpus}gpus`, s.hardware], // after "parascope-run-" (lib/export-figure.js)
       root: this.root,
       data: { request: runRequest(s), response: a, curve: this.points },
       table: [

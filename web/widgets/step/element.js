@@ -80,8 +80,8 @@ class ParascopeStep extends ParascopeWidget {
       'div',
       { class: 'step' },
       this.controlsBox,
-      this.out.step,
-      this.out.problem,
+      // one place: a refusal's sentence covers the stale step's (step.css), so neither misleads nor moves the chart
+      h('div', { class: 'step-says' }, this.out.step, this.out.problem),
       this.legend.element,
       this.chart,
       h(
@@ -253,7 +253,7 @@ class ParascopeStep extends ParascopeWidget {
   }
 
   refused(err) {
-    this.out.problem.textContent = timelineErrorText(err);
+    this.out.problem.textContent = timelineErrorText(err, this.state.schedule);
     this.out.problem.dataset.code = err.code;
     this.out.problem.hidden = false;
     this.toggleAttribute('data-stale', true);

@@ -95,17 +95,31 @@ export function exposedText(g) {
   return `${gpuLabel(g)}: ${parts.map(([k, v]) => `${k} ${seconds(v)}`).join(', ')}`;
 }
 
-/** The sentence for a refused `timeline` request (error `e`: { code, field }). */
-export function timelineErrorText(e) {
+/**
+ * The sentence for a refused `timeline` request (error `e`: { code, field }; `schedule`: the one asked for, if any):
+ * the knob the engine names and the rule it breaks, in a reader's words (never the engine's message).
+ */
+export function timelineErrorText(e, schedule = null) {
   const field = e?.field ?? '';
   if (e?.code === 'too_large')
     return 'This step has too many events for the engine to draw at once: show fewer stages, or use fewer microbatches.';
-  if (field.startsWith('parallel.schedule') || field.startsWith('parallel.vpp'))
-    return 'This schedule cannot run this split: pick another schedule or pipeline size.';
   if (field.startsWith('memory') || e?.code === 'out_of_memory')
     return 'This configuration does not fit in the GPU’s memory, so it has no step to draw.';
+  if (field === 'parallel.tp')
+    return 'Tensor parallelism splits the attention heads, and this model’s do not divide by this tp: pick a smaller tp.';
+  if (field === 'parallel.pp' || field === 'parallel.vpp')
+    return 'Each pipeline stage needs whole layers, and this model has too few for so many (or the schedule wants an even count): pick fewer stages.';
+  if ((field === 'parallel.global_batch' || field === 'parallel.microbatch_size') && schedule === 'dualpipe')
+    return 'DualPipe needs at least two microbatches per stage: pick more microbatches or fewer stages.';
+  if (field === 'parallel.global_batch' || field === 'parallel.microbatch_size')
+    return 'The batch must split into whole microbatches on every replica, and the schedule needs enough of them.';
+  if (field.startsWith('parallel.schedule'))
+    return 'This schedule cannot run this split: pick another schedule or pipeline size.';
+  if (field === 'parallel.cp') return 'Context parallelism must cut the sequence into equal chunks; pick another size.';
+  if (field === 'parallel.ep' || field === 'parallel.etp')
+    return 'Expert parallelism needs a mixture-of-experts model whose experts it divides, and enough GPUs beside it.';
   if (field.startsWith('parallel') || field.startsWith('cluster'))
-    return 'This split does not run: the GPUs must divide into the parallel groups, and the batch into microbatches over the replicas.';
+    return 'This split does not run on this many GPUs: tp × pp × cp must divide them.';
   if (field === 'model' || field === 'hardware') return 'The engine does not know this model or accelerator.';
   return 'The engine cannot draw this step as set; change the configuration.';
 }
