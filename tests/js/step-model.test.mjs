@@ -308,7 +308,7 @@ test("the readout tells an event's numbers from the answer, and refusals read as
     }
     throw new Error('not refused');
   };
-  const odd = refusal({ parallel: { ...R.stepRequest(S).parallel, global_batch: 63 } });
+  const odd = refusal({ parallel: { ...R.stepFields(S).parallel, global_batch: 63 } });
   assert.match(timelineErrorText(odd), /^The batch must split into whole microbatches/);
   const big = refusal({
     model: 'megatron-1t',

@@ -62,12 +62,14 @@ export function withSplit(s, key, value) {
   return { ...next, gpus: replicaGpus(next) * dp, globalBatch: m * dp * s.microbatchSize };
 }
 
-/** The `step` request of state `s` (fields the state leaves empty are the engine's defaults). */
-export function stepRequest(s) {
+/**
+ * The step of state `s` as request fields, without an op (fields the state leaves empty are the engine's defaults):
+ * every request of the figure is a `timeline` one, so its embedded module need not answer `step`.
+ */
+export function stepFields(s) {
   // your cluster's links ride GPU runs only: a TPU slice's chips have their own ICI
   const network = s.gpuChips?.includes(s.hardware) ? s.network : null;
   return {
-    op: 'step',
     model: s.model,
     hardware: s.hardware,
     cluster: withNetwork({ gpus: s.gpus }, network),
@@ -80,14 +82,14 @@ export function stepRequest(s) {
  * for the time window `window` ({ from, to }, s: the engine's `from`/`to`) or the whole step (null).
  */
 export function timelineRequest(s, stages, format = 'columns', window = null) {
-  const request = { ...stepRequest(s), op: 'timeline', format };
+  const request = { op: 'timeline', ...stepFields(s), format };
   if (stages) request.stages = [...stages];
   if (window) Object.assign(request, { from: window.from, to: window.to });
   return request;
 }
 
 /** A key naming the step itself (not the stages or format): answers held for one key belong together. */
-export const stepKey = (s) => JSON.stringify(stepRequest(s));
+export const stepKey = (s) => JSON.stringify(stepFields(s));
 
 /** The stages shown: `count` of them from `first`, within [0, pp). */
 export function stagesShown(pp, first, count) {
