@@ -271,6 +271,9 @@ TEST(Timeline, RefusesWhatStepRefusesAndBadStagesAndTooManyEvents) {
     EXPECT_EQ(e["code"], code) << list;
     EXPECT_EQ(e["field"], field) << list;
   }
+  // An index far past pp is named as given, not as the bound it was clamped to before the check.
+  stages["stages"] = json::array({std::uint64_t(99)});
+  EXPECT_NE(ask(stages)["error"]["message"].get<std::string>().find("got 99"), std::string::npos);
   json many = overlapped_request();
   many["parallel"]["global_batch"] = 8192;
   const json e = ask(many)["error"];
