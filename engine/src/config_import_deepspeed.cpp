@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_doc.hpp"
 #include "config_import_formats.hpp"
 #include "parse_json.hpp"
 #include "request_reader.hpp"
@@ -130,10 +131,6 @@ class Config {
   ImportedRequest& out_;
 };
 
-void assume(ImportedRequest& out, const std::string& field, const std::string& why) {
-  out.assumed.push_back({{"field", field}, {"why", why}});
-}
-
 /// Batch sizes and the data-parallel ranks they imply: train = micro × accumulation × dp.
 void batch(Config& c, json& r, ImportedRequest& out) {
   json& p = r["parallel"];
@@ -196,19 +193,6 @@ void numerics(Config& c) {
     c.unmap("bf16.enabled", "neither bf16 nor fp16 enabled: DeepSpeed trains in fp32, costed as bf16");
 }
 
-void check_request(const json& request) {
-  try {
-    RequestReader reader(request, "");
-    reader.accept("op");
-    const StepRequest s = read_step_request(reader);
-    reader.finish();
-    check(s);
-  } catch (const RequestError& e) {
-    throw RequestError(
-        e.code, "the config and base map to a request the engine refuses: " + e.message + " (" + e.field + ")", "text");
-  }
-}
-
 }  // namespace
 
 ImportedRequest import_deepspeed(const std::string& text, const ImportOptions& o) {
@@ -233,7 +217,7 @@ ImportedRequest import_deepspeed(const std::string& text, const ImportOptions& o
   numerics(c);
   if (r["efficiency"].empty()) r.erase("efficiency");
   c.finish();
-  check_request(r);
+  check_imported(r, "the config and base");
   out.request = std::move(r);
   return out;
 }

@@ -50,6 +50,10 @@ ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& 
 /// in a DeepSpeed config: it comes from `base`.
 ImportedRequest import_deepspeed(const std::string& text, const ImportOptions& options);
 
+/// A nanotron config (YAML), keys as nanotron's config/config.py, parallelism_config.py and models_config.py define
+/// them at 2411b02 (huggingface/nanotron): a Llama-shaped model, its split, batch, pipeline engine and ZeRO stage.
+ImportedRequest import_nanotron(const std::string& text, const ImportOptions& options);
+
 /// The torchtitan llama3 flavor whose shape the engine's preset `id` has ("8B" for llama3-8b), or "".
 std::string torchtitan_flavor(const std::string& preset_id);
 

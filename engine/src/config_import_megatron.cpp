@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_doc.hpp"
 #include "config_import_formats.hpp"
 #include "megatron_flags.hpp"
 #include "request_reader.hpp"
@@ -16,10 +17,6 @@ namespace parascope::detail {
 namespace {
 
 using nlohmann::json;
-
-void assume(ImportedRequest& out, const std::string& field, const std::string& why) {
-  out.assumed.push_back({{"field", field}, {"why", why}});
-}
 
 /// Megatron's FFN default (arguments.py, validate_args): 4h, or with --swiglu 4h·2/3 rounded down to a multiple of 64.
 long long default_ffn(long long hidden, bool swiglu) { return swiglu ? (4 * hidden * 2 / 3) / 64 * 64 : 4 * hidden; }
@@ -414,19 +411,6 @@ json cluster(MegatronFlags& f, const ImportOptions& o, ImportedRequest& out) {
 }
 
 /// The request through the engine's own reader: a refusal names what the arguments asked for.
-void check_request(const json& request) {
-  try {
-    RequestReader reader(request, "");
-    reader.accept("op");
-    const StepRequest s = read_step_request(reader);
-    reader.finish();
-    check(s);
-  } catch (const RequestError& e) {
-    throw RequestError(e.code, "the arguments map to a request the engine refuses: " + e.message + " (" + e.field + ")",
-                       "text");
-  }
-}
-
 }  // namespace
 
 ImportedRequest import_megatron(const std::string& text, const ImportOptions& o) {
@@ -454,7 +438,7 @@ ImportedRequest import_megatron_launch(const LaunchLine& launch, const ImportOpt
   r["parallel"] = p;
   numerics(f, p, gpus, r, out);
   f.finish();
-  check_request(r);
+  check_imported(r, "the arguments");
   out.request = std::move(r);
   return out;
 }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_doc.hpp"
 #include "config_import_formats.hpp"
 #include "megatron_launch.hpp"
 #include "request_reader.hpp"
@@ -206,10 +207,6 @@ struct Doc {
     refuse(code::invalid_value, {where(dotted), " must be ", want}, "text");
   }
 };
-
-void assume(ImportedRequest& out, const std::string& field, const std::string& why) {
-  out.assumed.push_back({{"field", field}, {"why", why}});
-}
 
 std::string word(const json& v) {
   if (v.is_string()) return v.get<std::string>();

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "config_doc.hpp"
 #include "config_import_formats.hpp"
 #include "request_reader.hpp"
 #include "spec_json.hpp"
@@ -18,54 +19,6 @@ namespace parascope::detail {
 namespace {
 
 using nlohmann::json;
-
-/// The document's leaves by dotted key; each read marks its key, finish() lists the rest.
-class Doc {
- public:
-  Doc(const std::string& text, ImportedRequest& out) : out_(out) { doc_ = read_toml(text, &lines_); }
-
-  const json* get(const std::string& dotted) {
-    if (!lines_.contains(dotted)) return nullptr;
-    read_.insert(dotted);
-    const json* at = &doc_;
-    std::size_t from = 0;
-    for (std::size_t dot; (dot = dotted.find('.', from)) != std::string::npos; from = dot + 1) {
-      at = &(*at)[dotted.substr(from, dot - from)];
-    }
-    return &(*at)[dotted.substr(from)];
-  }
-  long long integer(const std::string& k, long long fallback, long long min) {
-    const json* v = get(k);
-    if (v == nullptr) return fallback;
-    if (!v->is_number_integer() || v->get<long long>() < min) bad(k, "a whole number ≥ " + std::to_string(min));
-    return v->get<long long>();
-  }
-  std::string text(const std::string& k, const std::string& fallback) {
-    const json* v = get(k);
-    if (v == nullptr) return fallback;
-    if (!v->is_string()) bad(k, "a string");
-    return v->get<std::string>();
-  }
-  bool flag(const std::string& k, bool fallback) {
-    const json* v = get(k);
-    if (v == nullptr) return fallback;
-    if (!v->is_boolean()) bad(k, "true or false");
-    return v->get<bool>();
-  }
-  [[noreturn]] void bad(const std::string& k, const std::string& want) {
-    refuse(code::invalid_value, {k, " (line ", lines_[k].get<long long>(), ") must be ", want}, "text");
-  }
-  std::string key(const std::string& k) {
-    return lines_.contains(k) ? k + " (line " + std::to_string(lines_[k].get<long long>()) + ")" : k + " (default)";
-  }
-  void unmap(const std::string& k, const std::string& why) { out_.unmapped.push_back({{"key", key(k)}, {"why", why}}); }
-  void finish();
-
- private:
-  json doc_, lines_;
-  std::set<std::string> read_;
-  ImportedRequest& out_;
-};
 
 /// Keys read for nothing, by table (all of a table's keys) or by key; each with its reason.
 const char* ignored_reason(const std::string& key) {
@@ -106,19 +59,8 @@ const char* ignored_reason(const std::string& key) {
   return t != tables.end() ? t->second : nullptr;
 }
 
-void Doc::finish() {
-  for (const auto& [k, line] : lines_.items()) {
-    if (read_.count(k)) continue;
-    if (const char* why = ignored_reason(k)) {
-      out_.ignored.push_back({{"key", key(k)}, {"why", why}});
-    } else {
-      unmap(k, "a key the importer does not read (not one of torchtitan's at 820504e, or not a cost setting)");
-    }
-  }
-}
-
 /// model.name + model.flavor -> an engine preset id.
-std::string preset_of(Doc& d) {
+std::string preset_of(ConfigDoc& d) {
   const std::string name = d.text("model.name", "llama3"), flavor = d.text("model.flavor", "debugmodel");
   for (const char* id : {"llama3-8b", "llama3-70b", "llama3-405b"}) {
     if (name == "llama3" && torchtitan_flavor(id) == flavor) return id;
@@ -127,7 +69,7 @@ std::string preset_of(Doc& d) {
 }
 
 /// The model, as its preset with the config's seq_len.
-json model(Doc& d, const ImportOptions& o) {
+json model(ConfigDoc& d, const ImportOptions& o) {
   const std::string id = preset_of(d);
   const long long seq = d.integer("training.seq_len", 2048, 1);
   if (id.empty()) {
@@ -145,12 +87,8 @@ json model(Doc& d, const ImportOptions& o) {
   return m;
 }
 
-void assume(ImportedRequest& out, const std::string& field, const std::string& why) {
-  out.assumed.push_back({{"field", field}, {"why", why}});
-}
-
 /// FSDP and replication: torchtitan's data-parallel degrees (-1 shard: every rank the other degrees leave).
-void data_parallel(Doc& d, long long model_parallel, json& cluster, json& p, ImportedRequest& out) {
+void data_parallel(ConfigDoc& d, long long model_parallel, json& cluster, json& p, ImportedRequest& out) {
   const long long replicate = d.integer("parallelism.data_parallel_replicate_degree", 1, 1);
   long long shard = d.integer("parallelism.data_parallel_shard_degree", -1, -1);
   if (shard == 0) d.bad("parallelism.data_parallel_shard_degree", "-1 or a whole number ≥ 1");
@@ -179,7 +117,7 @@ void data_parallel(Doc& d, long long model_parallel, json& cluster, json& p, Imp
   }
 }
 
-void pipeline(Doc& d, long long pp, long long layers, json& p) {
+void pipeline(ConfigDoc& d, long long pp, long long layers, json& p) {
   const std::string schedule = d.text("parallelism.pipeline_parallel_schedule", "1F1B");
   const long long per_stage = d.integer("parallelism.pipeline_parallel_layers_per_stage", 0, 1);
   if (pp == 1) return;
@@ -201,7 +139,7 @@ void pipeline(Doc& d, long long pp, long long layers, json& p) {
 }
 
 /// torchtitan's activation checkpointing: none, full, selective per op ("op") or every k-th layer (an integer).
-void recompute(Doc& d, json& p) {
+void recompute(ConfigDoc& d, json& p) {
   const std::string mode = d.text("activation_checkpoint.mode", "selective");
   const std::string option = d.text("activation_checkpoint.selective_ac_option", "2");
   if (mode == "none" || mode == "full") {
@@ -219,7 +157,7 @@ void recompute(Doc& d, json& p) {
   }
 }
 
-void precision(Doc& d, json& r) {
+void precision(ConfigDoc& d, json& r) {
   const json* converters = d.get("model.converters");
   for (const json& c : converters ? *converters : json::array()) {
     if (c == "float8") {
@@ -243,19 +181,6 @@ void precision(Doc& d, json& r) {
   r["software"] = d.flag("training.compile", false) ? "pytorch-compile" : "pytorch";
 }
 
-void check_request(const json& request) {
-  try {
-    RequestReader reader(request, "");
-    reader.accept("op");
-    const StepRequest s = read_step_request(reader);
-    reader.finish();
-    check(s);
-  } catch (const RequestError& e) {
-    throw RequestError(e.code, "the config maps to a request the engine refuses: " + e.message + " (" + e.field + ")",
-                       "text");
-  }
-}
-
 }  // namespace
 
 std::string torchtitan_flavor(const std::string& preset_id) {
@@ -264,7 +189,9 @@ std::string torchtitan_flavor(const std::string& preset_id) {
 
 ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& o) {
   ImportedRequest out;
-  Doc d(text, out);
+  json lines;
+  json doc = read_toml(text, &lines);
+  ConfigDoc d(std::move(doc), std::move(lines), out);
   json r = o.base;
   r["op"] = "step";
   if (!r.contains("hardware")) {
@@ -303,8 +230,9 @@ ImportedRequest import_torchtitan(const std::string& text, const ImportOptions& 
   } else {
     d.flag("parallelism.enable_async_tensor_parallel", false);
   }
-  d.finish();
-  check_request(r);
+  d.finish(ignored_reason,
+           "a key the importer does not read (not one of torchtitan's at 820504e, or not a cost setting)");
+  check_imported(r, "the config");
   out.request = std::move(r);
   return out;
 }

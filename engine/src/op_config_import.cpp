@@ -52,6 +52,7 @@ json launch_import(const std::string& format, const std::string& text, ImportOpt
   ImportedRequest imported = format == "megatron"     ? import_megatron(text, options)
                              : format == "nemo"       ? import_nemo(text, options)
                              : format == "torchtitan" ? import_torchtitan(text, options)
+                             : format == "nanotron"   ? import_nanotron(text, options)
                                                       : import_deepspeed(text, options);
   json out;
   put(out, "format", format);
@@ -65,7 +66,8 @@ json launch_import(const std::string& format, const std::string& text, ImportOpt
 }  // namespace
 
 json op_config_import(RequestReader& request) {
-  const std::string format = request.choice("format", {"huggingface", "megatron", "nemo", "torchtitan", "deepspeed"});
+  const std::string format =
+      request.choice("format", {"huggingface", "megatron", "nemo", "torchtitan", "deepspeed", "nanotron"});
   const json& text = request.value("text");
   if (!text.is_string()) refuse(code::wrong_type, {"text must be the file's text, a string"}, "text");
   const long long seq = request.integer_or("seq", 0, 1, 100'000'000);

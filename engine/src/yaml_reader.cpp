@@ -223,16 +223,23 @@ class Reader {
     return obj;
   }
 
-  /// A block list of scalars, one leaf named `dotted` at its first item's line.
+  /// A block list of scalars or of maps, one leaf named `dotted` at its first item's line.
   json list(std::size_t indent, const std::string& dotted) {
     json out = json::array();
     leaf(dotted, l_[i_].number);
     while (i_ < l_.size() && l_[i_].indent == indent && is_item(l_[i_])) {
-      const Line& at = l_[i_];
+      Line& at = l_[i_];
       const std::string item = trimmed(at.text.substr(1));
       if (item.empty()) fail(at.number, "a list item with nothing after its dash");
       if (item[0] != '"' && item[0] != '\'' && key_colon(item) != std::string::npos) {
-        fail(at.number, "lists of maps are not read");
+        // A map as the item (nanotron's data_stages: "- name: ..."): its first key sits at the item's column and
+        // the rest below it; its keys are no leaves of their own (the list is one).
+        at.indent += at.text.size() - item.size();
+        at.text = item;
+        ++quiet_;
+        out.push_back(map(at.indent, dotted + "."));
+        --quiet_;
+        continue;
       }
       out.push_back(value(item, at.number));
       ++i_;
@@ -242,12 +249,13 @@ class Reader {
   }
 
   void leaf(const std::string& dotted, std::size_t line) {
-    if (line_of_ && !dotted.empty()) (*line_of_)[dotted] = line;
+    if (line_of_ && !dotted.empty() && quiet_ == 0) (*line_of_)[dotted] = line;
   }
 
   std::vector<Line> l_;
   json* line_of_;
   std::size_t i_ = 0;
+  int quiet_ = 0;  ///< inside a list's map items: their keys are part of the list's leaf
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
-/// A YAML document read into JSON: the subset Megatron-Bridge's recipe and override files use (block maps, block and
-/// one-line flow lists of scalars, plain and quoted scalars, comments); anything else is refused naming its line.
+/// A YAML document read into JSON: the subset Megatron-Bridge's recipe and override files and nanotron's configs use
+/// (block maps, block lists of scalars or maps, one-line flow lists of scalars, plain and quoted scalars, comments);
+/// anything else is refused naming its line.
 #pragma once
 
 #include <nlohmann/json.hpp>

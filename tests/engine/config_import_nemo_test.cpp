@@ -192,7 +192,7 @@ TEST(ConfigImportNemo, TheYamlReaderRefusesWhatItDoesNotReadNamingTheLine) {
        "or false"},
       {"a:\n  b: 1\n c: 2\n", "the YAML is malformed at line 3: indentation that matches no enclosing block"},
       {"a: 1\n  b: 2\n", "the YAML is malformed at line 2: an indented block under a key that has a value"},
-      {"a:\n- b: 1\n", "the YAML is malformed at line 2: lists of maps are not read"},
+      {"a:\n- b: 1\n  - c: 2\n", "the YAML is malformed at line 3: a list item among a map's keys"},
       {"a: [1, [2]]\n", "the YAML is malformed at line 1: nested flow collections are not read"},
       {"a: 'open\n",
        "the YAML is malformed at line 1: a quote is not closed on its line (multi-line strings are not "

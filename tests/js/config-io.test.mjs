@@ -35,6 +35,7 @@ const PUBLISHED = [
   ['nemo-recipes/llama3_8b_pretrain_2gpu_h100_bf16.yaml', 'nemo'],
   ['torchtitan-configs/llama3_70b.toml', 'torchtitan'],
   ['deepspeed-configs/ds_config_zero3.json', 'deepspeed'],
+  ['nanotron-configs/config_tiny_llama.yaml', 'nanotron'],
 ];
 const BASE = { model: 'llama3-8b', hardware: 'h100-sxm', cluster: { gpus: 8 }, parallel: { global_batch: 64 } };
 

@@ -6,7 +6,7 @@ import { count, modelWords } from './model-words.js';
 
 /**
  * The formats config_import reads, in a reader's words. The engine does not publish this list (its presets answer
- * has none); the five ids are issue 32's contract, and an id the engine does not know is refused by name.
+ * has none); the five ids of issue 32's contract and nanotron, and an id the engine does not know is refused by name.
  */
 export const IMPORT_FORMATS = [
   ['huggingface', 'Hugging Face config.json'],
@@ -14,6 +14,7 @@ export const IMPORT_FORMATS = [
   ['nemo', 'NeMo / Megatron-Bridge YAML'],
   ['torchtitan', 'torchtitan TOML'],
   ['deepspeed', 'DeepSpeed JSON'],
+  ['nanotron', 'nanotron YAML'],
 ];
 
 /** The formats config_export writes: [id, reader's name, file name ending]. */
@@ -36,8 +37,11 @@ const BY_EXTENSION = { toml: 'torchtitan', yaml: 'nemo', yml: 'nemo', sh: 'megat
  */
 export function detectFormat(text, fileName = '') {
   const extension = /\.([a-z]+)$/i.exec(fileName)?.[1].toLowerCase();
-  if (BY_EXTENSION[extension]) return BY_EXTENSION[extension];
   const body = String(text).trim();
+  // nanotron's sections (config/config.py): `parallelism:` beside `tokens:` at the top level, never in a NeMo recipe.
+  const nanotron = /^parallelism:\s*$/m.test(body) && /^tokens:\s*$/m.test(body);
+  if (BY_EXTENSION[extension])
+    return BY_EXTENSION[extension] === 'nemo' && nanotron ? 'nanotron' : BY_EXTENSION[extension];
   if (body.startsWith('{')) {
     // DeepSpeed's batch and ZeRO keys (deepspeed/runtime/constants.py) never appear in a model's config.json.
     return /"(train_batch_size|train_micro_batch_size_per_gpu|zero_optimization|gradient_accumulation_steps)"/.test(
@@ -48,6 +52,7 @@ export function detectFormat(text, fileName = '') {
   }
   if (/(^|\s)--[a-z][a-z0-9-]*/.test(body)) return 'megatron';
   if (/^\s*\[[A-Za-z_][\w.]*\]\s*$/m.test(body)) return 'torchtitan';
+  if (nanotron) return 'nanotron';
   if (/^[A-Za-z_][\w.]*:(\s|$)/m.test(body)) return 'nemo';
   return null;
 }

@@ -1,0 +1,106 @@
+// config_import "nanotron": nanotron's own example config (examples/config_tiny_llama.yaml at 2411b02) read key by
+// key into a step request under `software: "nanotron"`; its data_stages (a YAML list of maps) ignored; bad keys named.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "../../engine/src/yaml_reader.hpp"
+#include "fixture_text.hpp"
+#include "parascope/api.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
+
+json import(const std::string& text) { return ask({{"op", "config_import"}, {"format", "nanotron"}, {"text", text}}); }
+
+bool lists(const json& entries, const std::string& key_start) {
+  for (const json& e : entries) {
+    if (e["key"].get<std::string>().rfind(key_start, 0) == 0) return true;
+  }
+  return false;
+}
+
+TEST(ConfigImportNanotron, NanotronsTinyLlamaExample) {
+  const json r = import(parascope::test::fixture_text("nanotron-configs", "config_tiny_llama.yaml"));
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  const json& m = r["request"]["model"];
+  EXPECT_EQ(m["layers"], 28);
+  EXPECT_EQ(m["hidden"], 2048);
+  EXPECT_EQ(m["heads"], 16);
+  EXPECT_EQ(m["kv_heads"], 2);
+  EXPECT_EQ(m["ffn"], 11008);
+  EXPECT_EQ(m["vocab"], 128256);  // a multiple of make_vocab_size_divisible_by 1 × tp 2 already
+  EXPECT_EQ(m["seq"], 4096);      // tokens.sequence_length, not max_position_embeddings
+  EXPECT_EQ(m["activation"], "swiglu");
+  EXPECT_EQ(m["tied_embeddings"], true);
+  const json& p = r["request"]["parallel"];
+  EXPECT_EQ(p["dp"], 4);
+  EXPECT_EQ(p["tp"], 2);
+  EXPECT_FALSE(p.contains("pp"));
+  EXPECT_EQ(p["microbatch_size"], 3);
+  EXPECT_EQ(p["global_batch"], 12);         // dp 4 × micro_batch_size 3 × batch_accumulation_per_replica 1
+  EXPECT_EQ(p["sequence_parallel"], true);  // tp_mode REDUCE_SCATTER
+  EXPECT_FALSE(p.contains("zero"));         // zero_stage 0
+  EXPECT_EQ(r["request"]["cluster"]["gpus"], 8);
+  EXPECT_EQ(r["request"]["software"], "nanotron");
+  EXPECT_TRUE(r["unmapped"].empty()) << r["unmapped"].dump();
+  EXPECT_TRUE(lists(r["ignored"], "data_stages"));
+  EXPECT_TRUE(lists(r["ignored"], "optimizer.learning_rate_scheduler.learning_rate"));
+  ASSERT_EQ(r["assumed"].size(), 1u) << r["assumed"].dump();
+  EXPECT_EQ(r["assumed"][0]["field"], "hardware");  // a nanotron config does not name the GPU
+  EXPECT_FALSE(ask(r["request"]).contains("error"));
+}
+
+TEST(ConfigImportNanotron, PipelineEngineRecomputeZeroAndPadding) {
+  std::string text = parascope::test::fixture_text("nanotron-configs", "config_tiny_llama.yaml");
+  auto set = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  };
+  set("  pp: 1\n", "  pp: 2\n  recompute_layer: true\n");
+  set("  pp_engine: 1f1b\n", "  pp_engine: afab\n");
+  set("  zero_stage: 0\n", "  zero_stage: 1\n");
+  set("  make_vocab_size_divisible_by: 1\n", "  make_vocab_size_divisible_by: 100\n");
+  const json r = import(text);
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  const json& p = r["request"]["parallel"];
+  EXPECT_EQ(p["pp"], 2);
+  EXPECT_EQ(p["schedule"], "gpipe");  // afab: all forward, all backward
+  EXPECT_EQ(p["recompute"], "full");
+  EXPECT_EQ(p["zero"], 1);
+  EXPECT_EQ(r["request"]["cluster"]["gpus"], 16);
+  EXPECT_EQ(r["request"]["model"]["vocab"], 128400);  // the next multiple of 100 × tp 2
+}
+
+TEST(ConfigImportNanotron, BadValuesAndUnknownKeysAreNamed) {
+  const std::string text = parascope::test::fixture_text("nanotron-configs", "config_tiny_llama.yaml");
+  std::string bad = text;
+  bad.replace(bad.find("pp_engine: 1f1b"), 15, "pp_engine: zb1");
+  const json e = import(bad);
+  ASSERT_TRUE(e.contains("error")) << e.dump();
+  EXPECT_EQ(e["error"]["field"], "text");
+  EXPECT_NE(e["error"]["message"].get<std::string>().find("parallelism.pp_engine (line"), std::string::npos) << e;
+  std::string unknown = text;
+  unknown.replace(unknown.find("tokens:\n"), 8, "tokens:\n  warp_factor: 9\n");
+  const json u = import(unknown);
+  ASSERT_FALSE(u.contains("error")) << u.dump();
+  EXPECT_TRUE(lists(u["unmapped"], "tokens.warp_factor"));
+}
+
+TEST(ConfigImportNanotron, TheYamlReaderReadsAListOfMapsAsOneLeaf) {
+  json lines;
+  const json doc =
+      parascope::detail::read_yaml("stages:\n- name: a\n  data:\n    seed: 1\n-   name: b\nafter: 2\n", &lines);
+  EXPECT_EQ(doc["stages"][0]["name"], "a");
+  EXPECT_EQ(doc["stages"][0]["data"]["seed"], 1);
+  EXPECT_EQ(doc["stages"][1]["name"], "b");
+  EXPECT_EQ(doc["after"], 2);
+  EXPECT_EQ(lines, json({{"stages", 2}, {"after", 6}}));
+}
+
+}  // namespace
