@@ -171,7 +171,7 @@ class ParascopeTrack extends ParascopeWidget {
     this.out.missing.textContent = missing.length
       ? `Not drawn (${view === 'speed' ? 'no throughput' : 'no published peak memory'}): ${missing.length} run${missing.length === 1 ? '' : 's'}` +
         (view === 'speed'
-          ? `: ${missing.map((m) => `${m.run} (${m.outcome}; the engine called it ${m.calledFits ? 'fits' : 'does not fit'})`).join('; ')}.`
+          ? `: ${missing.map((m) => `${m.run}: ${m.outcome}, and the engine called it ${m.calledFits ? 'fits' : 'does not fit'}`).join('; ')}.`
           : '.')
       : '';
     this.read(this.state.at);
