@@ -1,7 +1,9 @@
 // The "memory_timeline" operation: a step request and a stage -> that GPU's memory through one step, segment by
-// segment (memory_timeline.hpp), the peak's moment marked; its peak is step's memory_per_gpu for the stage.
+// segment (memory_timeline.hpp), the peak's moment marked; its peak is step's memory_per_gpu for the stage. The
+// answer carries the step's own answer too, so a figure drawing it asks the engine once.
 #include <string>
 
+#include "error_band.hpp"
 #include "json_out.hpp"
 #include "memory_timeline.hpp"
 #include "ops.hpp"
@@ -36,7 +38,11 @@ json segments_json(const MemoryTimeline& t) {
   json &chunk = put_array(out, "chunk"), &sets = put_array(out, "sets"), &act = put_array(out, "activations");
   json &transient = put_array(out, "transient"), &reserve = put_array(out, "allocator_reserve");
   json& total = put_array(out, "total");
+  for (json* column : {&start, &end, &mb, &chunk, &sets, &act, &transient, &reserve, &total}) {
+    column->get_ref<json::array_t&>().reserve(t.segments.size());
+  }
   std::string kinds;
+  kinds.reserve(t.segments.size());
   for (const MemorySegment& s : t.segments) {
     start.push_back(s.start);
     end.push_back(s.end);
@@ -57,6 +63,7 @@ json spans_json(const MemoryTimeline& t) {
   json out;
   json &mb = put_array(out, "microbatch"), &chunk = put_array(out, "chunk");
   json &from = put_array(out, "from"), &to = put_array(out, "to");
+  for (json* column : {&mb, &chunk, &from, &to}) column->get_ref<json::array_t&>().reserve(t.spans.size());
   for (const ActivationSpan& s : t.spans) {
     mb.push_back(s.microbatch);
     chunk.push_back(s.chunk);
@@ -79,6 +86,14 @@ json peak_json(const MemoryTimeline& t) {
   put(out, "peak_at_loss", s.memory.peak_at_loss);
   put(out, "allocator_reserve", s.memory.allocator_reserve);
   put(out, "total", s.memory.total);
+  return out;
+}
+
+/// `step`'s answer for the same request (op_step.cpp), from the same StepResult: every field but `hfu_note`,
+/// `network_fit` and `error_band.network` (that what-if costs the step a second time, on a slower network).
+json step_json(const StepRequest& s, const StepResult& step) {
+  json out = step_to_json(step);
+  put(out, "error_band", error_band_json(error_bands(s.software, s.run.hardware.id), step));
   return out;
 }
 
@@ -108,6 +123,7 @@ json op_memory_timeline(RequestReader& request) {
   put(out, "segments", segments_json(t));
   put(out, "activation_sets", spans_json(t));
   put(out, "peak", peak_json(t));
+  put(out, "step", step_json(s, step));
   return out;
 }
 

@@ -13,12 +13,14 @@ import { CONTROLS, controlChoices, controlValue } from '../../web/widgets/memory
 import { memoryErrorText } from '../../web/widgets/memory/model/errors.js';
 import { exportTable, legendParts } from '../../web/widgets/memory/model/export.js';
 import { bandText, headline, momentText } from '../../web/widgets/memory/model/readout.js';
-import { MEMORY_DEFAULTS, stepRequest, timelineRequest } from '../../web/widgets/memory/model/request.js';
+import { MEMORY_DEFAULTS, runFields, timelineRequest } from '../../web/widgets/memory/model/request.js';
 import { PARTS, drawnSteps, moment, segmentCount, setLanes } from '../../web/widgets/memory/model/stack.js';
 import { readState, stateValues } from '../../web/widgets/memory/model/state.js';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
+/** The `step` request for the run the figure sends as `memory_timeline`. */
+const stepRequest = (s, p) => ({ op: 'step', ...runFields(s, p) });
 
 /** An attribute reader like the element's (lib/widget-attributes.js), over a plain map. */
 function reader(values) {
@@ -78,6 +80,28 @@ test("the figure's total is step's memory_per_gpu.total for the same request, an
     assert.equal(t.step_memory_total, step.memory_per_gpu.total);
   }
   assert.ok(checked >= grid().length - 2, `checked ${checked}`);
+});
+
+/** `step`'s answer less what memory_timeline's `step` leaves out (engine/API.md): the network what-if and notes. */
+function stepWithoutExtras(step) {
+  const { hfu_note: _note, network_fit: _fit, ...rest } = step;
+  const { network: _network, ...band } = rest.error_band;
+  return { ...rest, error_band: band };
+}
+
+test("the timeline's `step` is step's answer for the same request, so the figure asks the engine once", () => {
+  let compared = 0;
+  let withNetwork = 0;
+  for (const values of grid()) {
+    const s = stateOf(values);
+    const step = engine.call(stepRequest(s, presets));
+    const t = engine.call(timelineRequest(s, presets, s.stage));
+    assert.deepEqual(t.step, stepWithoutExtras(step), JSON.stringify(values));
+    if (step.error_band.network) withNetwork += 1;
+    compared += 1;
+  }
+  assert.equal(compared, grid().length);
+  assert.ok(withNetwork > 0, 'a run spanning nodes has the network what-if the timeline leaves out');
 });
 
 test('every stretch stacks to the engine total for it, and the CSV holds every stretch', () => {

@@ -1,6 +1,7 @@
 // <parascope-memory>: where one GPU's memory goes through one training step. The engine's `memory_timeline` gives the
-// time axis and each stretch's bytes, its `step` the memory per GPU, whether it fits and the memory error band; each
-// control's move is told as the difference of the engine's answers before and after it. Model in model/*.js.
+// time axis and each stretch's bytes, and in its `step` the step's own answer (the memory per GPU, whether it fits,
+// the memory error band), so a move asks the engine once; each control's move is told as the difference of the
+// engine's answers before and after it. Model in model/*.js.
 import { selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
 import { bytes } from '../../lib/format.js';
@@ -14,7 +15,7 @@ import { buysText } from './model/buys.js';
 import { CONTROLS, controlChoices, controlValue, parseControl } from './model/choices.js';
 import { memoryErrorText } from './model/errors.js';
 import { bandText, headline, momentText, stageWords, zeroNote } from './model/readout.js';
-import { stepRequest, timelineRequest } from './model/request.js';
+import { timelineRequest } from './model/request.js';
 import { PARTS, moment } from './model/stack.js';
 import { readState, stateValues } from './model/state.js';
 import { exportTable, legendParts } from './model/export.js';
@@ -149,19 +150,17 @@ class ParascopeMemory extends ParascopeWidget {
     this.stateChanged();
   }
 
-  /** The stage picker moved: only the timeline is asked again. */
+  /** The stage picker moved: the engine draws that stage (the schedule it keeps from the last ask, engine/API.md). */
   pickStage(i) {
     this.state.stage = i === this.timeline?.most_loaded_stage ? null : i;
-    this.askTimeline();
+    this.ask();
     this.render();
     this.stateChanged();
   }
 
-  /** Asks `step` and `memory_timeline` for the state; a refusal leaves both null and says why. */
+  /** Asks `memory_timeline` for the state (its answer's `step` is `step`'s); a refusal leaves both null and says why. */
   refresh() {
-    this.step = this.tryCall(() => this.engine.call(stepRequest(this.state, this.presets)));
-    if (this.step) this.askTimeline();
-    else this.timeline = null;
+    this.ask();
     this.syncControls();
     this.render();
   }
@@ -176,10 +175,14 @@ class ParascopeMemory extends ParascopeWidget {
     }
   }
 
-  askTimeline() {
-    const pp = this.step.parallel.pp;
-    if (this.state.stage !== null && this.state.stage >= pp) this.state.stage = null;
-    this.timeline = this.tryCall(() => this.engine.call(timelineRequest(this.state, this.presets, this.state.stage)));
+  ask() {
+    const ask = () => this.tryCall(() => this.engine.call(timelineRequest(this.state, this.presets, this.state.stage)));
+    this.timeline = ask();
+    if (!this.timeline && this.refusal?.field === 'stage' && this.state.stage !== null) {
+      this.state.stage = null; // a stage this run does not have (a link's): the most loaded one instead
+      this.timeline = ask();
+    }
+    this.step = this.timeline?.step ?? null;
   }
 
   tryCall(question) {
@@ -318,7 +321,7 @@ class ParascopeMemory extends ParascopeWidget {
       root: this.root,
       data: {
         request: timelineRequest(s, this.presets, s.stage),
-        response: { memory_timeline: this.timeline, step: this.step },
+        response: { memory_timeline: this.timeline },
       },
       table: this.timeline ? exportTable(this.timeline) : [['refused', this.refusal?.code ?? '']],
     };
