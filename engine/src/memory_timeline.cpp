@@ -129,12 +129,14 @@ MemoryTimeline memory_timeline(const TrainingRun& run, const Efficiency& eff, co
   out.most_loaded_stage = most_loaded_stage(run, eff, pipeline.metrics.peak_activations);
   out.stage = stage < 0 ? out.most_loaded_stage : stage;
   out.step_time = step.step_time;
+  // The ops come per stage in execution order, stage 0 first (pipeline.hpp): the stage's own are one run of them.
+  const auto first = std::lower_bound(pipeline.ops.begin(), pipeline.ops.end(), out.stage,
+                                      [](const PipelineOp& op, std::int64_t s) { return op.stage < s; });
+  auto last = first;
   int chunks = 1;
-  for (const PipelineOp& op : pipeline.ops) chunks = std::max(chunks, op.chunk + 1);
+  for (; last != pipeline.ops.end() && last->stage == out.stage; ++last) chunks = std::max(chunks, last->chunk + 1);
   Builder build(run, eff, out.stage, out);
-  for (const PipelineOp& op : pipeline.ops) {
-    if (op.stage == out.stage) build.op(op, chunks);
-  }
+  for (auto op = first; op != last; ++op) build.op(*op, chunks);
   out.set_bytes = build.set_bytes();
   // After the pipeline (step_finish.cpp, step_time): the gradients' exposed reduction and accumulation, then Adam.
   out.pipeline_end = std::max(build.now(), step.pipeline_makespan);

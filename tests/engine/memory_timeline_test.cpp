@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "parascope/api.hpp"
 #include "published_runs.hpp"
 #include "step_request.hpp"
 
@@ -79,6 +80,20 @@ TEST(MemoryTimeline, CarriesStepsAnswerForTheSameRequestOnEveryPublishedRow) {
   }
   EXPECT_GT(checked, 300);
   EXPECT_GT(with_network, 0);  // the left-out what-if was there to leave out
+}
+
+TEST(MemoryTimeline, ItsTextIsTheJsonWritersOwnOnEveryPublishedRow) {
+  // The columns are written as text (op_memory_timeline.cpp, segments_text): byte for byte what the writer writes.
+  int checked = 0;
+  for (const parascope::test::PublishedRun& run : parascope::test::published_runs()) {
+    json request = run.request;
+    request["op"] = "memory_timeline";
+    const std::string text = parascope::call(request.dump());
+    if (text.rfind("{\"error\"", 0) == 0) continue;
+    EXPECT_EQ(text, json::parse(text).dump()) << run.label;
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
 }
 
 template <class T>
