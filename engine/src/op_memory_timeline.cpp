@@ -33,49 +33,6 @@ void check_size(const ParallelConfig& p) {
   }
 }
 
-/// The segments as columns (one array per field; `kinds` one letter per segment): a 512-microbatch stage has
-/// thousands of them.
-json segments_json(const MemoryTimeline& t) {
-  json out;
-  json &start = put_array(out, "start"), &end = put_array(out, "end"), &mb = put_array(out, "microbatch");
-  json &chunk = put_array(out, "chunk"), &sets = put_array(out, "sets"), &act = put_array(out, "activations");
-  json &transient = put_array(out, "transient"), &reserve = put_array(out, "allocator_reserve");
-  json& total = put_array(out, "total");
-  for (json* column : {&start, &end, &mb, &chunk, &sets, &act, &transient, &reserve, &total}) {
-    column->get_ref<json::array_t&>().reserve(t.segments.size());
-  }
-  std::string kinds;
-  kinds.reserve(t.segments.size());
-  for (const MemorySegment& s : t.segments) {
-    start.push_back(s.start);
-    end.push_back(s.end);
-    kinds.push_back(s.kind);
-    mb.push_back(s.microbatch);
-    chunk.push_back(s.chunk);
-    sets.push_back(s.sets);
-    act.push_back(s.memory.activations);
-    transient.push_back(s.memory.transient);
-    reserve.push_back(s.memory.allocator_reserve);
-    total.push_back(s.memory.total);
-  }
-  put(out, "kind", std::move(kinds));
-  return out;
-}
-
-json spans_json(const MemoryTimeline& t) {
-  json out;
-  json &mb = put_array(out, "microbatch"), &chunk = put_array(out, "chunk");
-  json &from = put_array(out, "from"), &to = put_array(out, "to");
-  for (json* column : {&mb, &chunk, &from, &to}) column->get_ref<json::array_t&>().reserve(t.spans.size());
-  for (const ActivationSpan& s : t.spans) {
-    mb.push_back(s.microbatch);
-    chunk.push_back(s.chunk);
-    from.push_back(s.from);
-    to.push_back(s.to);
-  }
-  return out;
-}
-
 json peak_json(const MemoryTimeline& t) {
   const MemorySegment& s = t.segments[t.peak];
   json out;
@@ -103,78 +60,81 @@ bool finite(const json& v) {
   return true;
 }
 
-bool finite(const MemoryTimeline& t) {
-  for (const MemorySegment& s : t.segments) {
-    const double numbers[] = {
-        s.start, s.end, s.memory.activations, s.memory.transient, s.memory.allocator_reserve, s.memory.total};
-    for (double x : numbers) {
-      if (!std::isfinite(x)) return false;
-    }
-  }
-  for (const ActivationSpan& s : t.spans) {
-    if (!std::isfinite(s.from) || !std::isfinite(s.to)) return false;
-  }
-  return true;
-}
-
-/// `"key":[v,...]` over `list`, each element written by `value`.
-template <class List, class Value>
-void column(JsonText& out, const char* key, const List& list, Value value) {
+/// `"key":[v,...]`, v = get(list[i]) written as a double or an integer: one loop for every column (not one per field,
+/// which the module's bytes would pay for).
+template <class Item>
+void column(JsonText& out, const char* key, const std::vector<Item>& list, double (*get)(const Item&), bool integer) {
   out.key(key);
   out.raw('[');
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (i) out.raw(',');
-    value(list[i]);
+    if (integer) {
+      out.integer(std::int64_t(get(list[i])));
+    } else {
+      out.number(get(list[i]));
+    }
   }
   out.raw(']');
 }
 
-/// segments_json's text, written without the tree (keys in the writer's sorted order, numbers as it writes them): at
-/// 64 stages x 512 microbatches the tree's 15,000 numbers were built, written and freed in a third of the op's time.
+/// The segments as columns (one array per field; `kind` one letter per segment), written as JSON text without a tree
+/// (keys in the writer's sorted order, numbers as it writes them): at 64 stages x 512 microbatches a tree's 15,000
+/// numbers were built, written and freed in a third of the op's time.
 std::string segments_text(const MemoryTimeline& t) {
+  using S = MemorySegment;
+  struct Column {
+    const char* key;
+    double (*get)(const S&);
+    bool integer;
+  };
+  static const Column columns[] = {
+      {"activations", [](const S& s) { return s.memory.activations; }, false},
+      {"allocator_reserve", [](const S& s) { return s.memory.allocator_reserve; }, false},
+      {"chunk", [](const S& s) { return double(s.chunk); }, true},
+      {"end", [](const S& s) { return s.end; }, false},
+      {"kind", nullptr, false},
+      {"microbatch", [](const S& s) { return double(s.microbatch); }, true},
+      {"sets", [](const S& s) { return double(s.sets); }, true},
+      {"start", [](const S& s) { return s.start; }, false},
+      {"total", [](const S& s) { return s.memory.total; }, false},
+      {"transient", [](const S& s) { return s.memory.transient; }, false},
+  };
   JsonText out;
   out.text().reserve(t.segments.size() * 160 + 64);
-  const std::vector<MemorySegment>& g = t.segments;
   out.raw('{');
-  column(out, "activations", g, [&](const MemorySegment& s) { out.number(s.memory.activations); });
-  out.raw(',');
-  column(out, "allocator_reserve", g, [&](const MemorySegment& s) { out.number(s.memory.allocator_reserve); });
-  out.raw(',');
-  column(out, "chunk", g, [&](const MemorySegment& s) { out.integer(s.chunk); });
-  out.raw(',');
-  column(out, "end", g, [&](const MemorySegment& s) { out.number(s.end); });
-  out.raw(',');
-  std::string kinds;
-  kinds.reserve(g.size());
-  for (const MemorySegment& s : g) kinds.push_back(s.kind);
-  out.key("kind");
-  out.string(kinds);
-  out.raw(',');
-  column(out, "microbatch", g, [&](const MemorySegment& s) { out.integer(s.microbatch); });
-  out.raw(',');
-  column(out, "sets", g, [&](const MemorySegment& s) { out.integer(s.sets); });
-  out.raw(',');
-  column(out, "start", g, [&](const MemorySegment& s) { out.number(s.start); });
-  out.raw(',');
-  column(out, "total", g, [&](const MemorySegment& s) { out.number(s.memory.total); });
-  out.raw(',');
-  column(out, "transient", g, [&](const MemorySegment& s) { out.number(s.memory.transient); });
+  for (const Column& c : columns) {
+    if (c.key != columns[0].key) out.raw(',');
+    if (c.get) {
+      column(out, c.key, t.segments, c.get, c.integer);
+      continue;
+    }
+    std::string kinds;
+    kinds.reserve(t.segments.size());
+    for (const S& s : t.segments) kinds.push_back(s.kind);
+    out.key(c.key);
+    out.string(kinds);
+  }
   out.raw('}');
   return std::move(out.text());
 }
 
-/// spans_json's text, likewise.
+/// The activation sets as columns, likewise.
 std::string spans_text(const MemoryTimeline& t) {
+  using A = ActivationSpan;
   JsonText out;
   out.text().reserve(t.spans.size() * 64 + 64);
   out.raw('{');
-  column(out, "chunk", t.spans, [&](const ActivationSpan& s) { out.integer(s.chunk); });
+  column<A>(
+      out, "chunk", t.spans, [](const A& s) { return double(s.chunk); }, true);
   out.raw(',');
-  column(out, "from", t.spans, [&](const ActivationSpan& s) { out.number(s.from); });
+  column<A>(
+      out, "from", t.spans, [](const A& s) { return s.from; }, false);
   out.raw(',');
-  column(out, "microbatch", t.spans, [&](const ActivationSpan& s) { out.integer(s.microbatch); });
+  column<A>(
+      out, "microbatch", t.spans, [](const A& s) { return double(s.microbatch); }, true);
   out.raw(',');
-  column(out, "to", t.spans, [&](const ActivationSpan& s) { out.number(s.to); });
+  column<A>(
+      out, "to", t.spans, [](const A& s) { return s.to; }, false);
   out.raw('}');
   return std::move(out.text());
 }
@@ -224,11 +184,8 @@ json op_memory_timeline(RequestReader& request) {
   put(out, "set_bytes", t.set_bytes);
   put(out, "peak", peak_json(t));
   put(out, "step", step_json(s, step));
-  if (!finite(out) || !finite(t)) {  // the tree, which call() refuses naming the number that overflowed
-    put(out, "segments", segments_json(t));
-    put(out, "activation_sets", spans_json(t));
-    return out;
-  }
+  // A number that overflowed: the tree, which call() refuses naming it (a column's, JsonText::number refuses).
+  if (!finite(out)) return out;
   // The columns as text around the small tree (json_text.hpp): the same answer, byte for byte.
   put(out, "segments", nullptr);
   put(out, "activation_sets", nullptr);

@@ -4,7 +4,7 @@
 // engine's answers before and after it. Model in model/*.js.
 import { selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
-import { bytes } from '../../lib/format.js';
+import { bytes, grouped } from '../../lib/format.js';
 import { EngineError } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
 import { watchSize } from '../../lib/size-watch.js';
@@ -300,10 +300,10 @@ class ParascopeMemory extends ParascopeWidget {
     const split = p
       ? [`tp ${p.tp}`, `pp ${p.pp}`, p.cp > 1 ? `cp ${p.cp}` : '', p.ep > 1 ? `ep ${p.ep}` : '', `dp ${p.dp}`]
       : [];
-    const seq = (s.seq ?? model?.seq ?? 0).toLocaleString('en-US');
+    const seq = grouped(s.seq ?? model?.seq ?? 0); // not toLocaleString: ICU's formatter was a ms of each move
     return (
-      `${model?.name ?? s.model} on ${s.gpus.toLocaleString('en-US')} × ${hw}` +
-      `${split.length ? `, ${split.filter(Boolean).join(' · ')}` : ''}, ${s.globalBatch.toLocaleString('en-US')} ` +
+      `${model?.name ?? s.model} on ${grouped(s.gpus)} × ${hw}` +
+      `${split.length ? `, ${split.filter(Boolean).join(' · ')}` : ''}, ${grouped(s.globalBatch)} ` +
       `sequences of ${seq} tokens a step${p ? `, ${this.step.microbatches} microbatches per pipeline` : ''}.`
     );
   }
