@@ -171,9 +171,17 @@ void memory(Config& c, json& r) {
   if (const json* o = c.get("zero_optimization.overlap_comm"); o && o->is_boolean()) {
     r["efficiency"]["dp_overlap"] = o->get<bool>();
   }
-  for (const char* k : {"zero_optimization.offload_optimizer.device", "zero_optimization.offload_param.device"}) {
-    const json* d = c.get(k);
-    if (d && *d != "none") c.unmap(k, d->dump() + " offload: not modelled, costed on the GPU");
+  // ZeRO-Offload: the optimizer's state and step on the host (engine/API.md, "Host offload"); NVMe (ZeRO-Infinity)
+  // and parameter offload are not modelled.
+  const json* optimizer = c.get("zero_optimization.offload_optimizer.device");
+  if (optimizer && *optimizer == "cpu") {
+    p["offload_optimizer"] = 1;
+  } else if (optimizer && *optimizer != "none") {
+    c.unmap("zero_optimization.offload_optimizer.device",
+            optimizer->dump() + " offload: not modelled, costed on the GPU");
+  }
+  if (const json* d = c.get("zero_optimization.offload_param.device"); d && *d != "none") {
+    c.unmap("zero_optimization.offload_param.device", d->dump() + " offload: not modelled, costed on the GPU");
   }
   for (const char* k :
        {"activation_checkpointing.partition_activations", "activation_checkpointing.cpu_checkpointing"}) {

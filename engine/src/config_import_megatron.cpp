@@ -292,6 +292,14 @@ void recompute(MegatronFlags& f, json& p, ImportedRequest& out) {
 
 void sharding(MegatronFlags& f, json& p) {
   if (f.on("--use-distributed-optimizer")) p["zero"] = 1;
+  // The hybrid optimizer's host share (megatron/core/optimizer/cpu_offloading; engine/API.md, "Host offload"), its
+  // copies priced as overlapped, which --overlap-cpu-optimizer-d2h-h2d turns on.
+  if (f.on("--optimizer-cpu-offload")) {
+    p["offload_optimizer"] = f.number("--optimizer-offload-fraction", 1.0);
+  } else {
+    f.ignore("--optimizer-offload-fraction", "read only with --optimizer-cpu-offload");
+  }
+  f.ignore("--overlap-cpu-optimizer-d2h-h2d", "the engine prices the host optimizer's copies as overlapped");
   const bool fsdp = f.on("--use-megatron-fsdp");
   if (!fsdp) {
     f.ignore("--data-parallel-sharding-strategy", "read only with --use-megatron-fsdp");
@@ -494,6 +502,8 @@ std::vector<std::string> megatron_known_flags() {
                                            "--recompute-num-layers",
                                            "--distribute-saved-activations",
                                            "--use-distributed-optimizer",
+                                           "--optimizer-cpu-offload",
+                                           "--optimizer-offload-fraction",
                                            "--use-megatron-fsdp",
                                            "--data-parallel-sharding-strategy",
                                            "--use-torch-fsdp2",

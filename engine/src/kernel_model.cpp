@@ -231,6 +231,10 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // TransformerEngine saves an FP8 GEMM's input for the weight gradient as its FP8 cast (module/linear.py,
     // layernorm_linear.py: the quantized inputmat / ln_out kept for backward instead of the bf16 tensor).
     e.fp8_saves_gemm_inputs = true;
+    // Its optimizer offload (--optimizer-cpu-offload) steps torch's fused AdamW on the host and copies the result back
+    // into the distributed optimizer's fp32 main weights on the GPU (cost_types.hpp).
+    e.host_adam_bytes = 28.0;
+    e.offload_master_on_gpu = true;
   } else if (pytorch_native(software)) {
     // PyTorch-native stacks (FSDP2 / torchtitan, DDP-style ZeRO 0/1 trainers): scaled_dot_product_attention's flash
     // backend is FlashAttention-2; gradients accumulate in a pass of their own into fp32 beside autograd's bf16
@@ -277,6 +281,7 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.dp_overlap = false;
     e.grad_copy_bytes = 2.0;
     e.grad_accumulation_bytes = 10.0;
+    e.host_adam_bytes = 30.0;  // ZeRO-Offload's CPUAdam (cost_types.hpp)
   } else if (software == "megatron-2021") {
     // Megatron-LM of Narayanan et al. 2021 / Korthikanti et al. 2022: unfused attention (fused softmax only) and
     // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2).

@@ -87,6 +87,18 @@ ParamsOnGpu params_held(const TrainingRun& run, const ParamCounts& c, std::int64
   return out;
 }
 
+/// Optimizer offload (ZeRO-Offload, Ren et al. 2021 Sec. 4.1; Megatron-Core's HybridDeviceOptimizer,
+/// megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py at be37e2c): the share `offload_optimizer` of the
+/// `updated` parameters this GPU's optimizer steps keeps its fp32 master, momentum and variance on the host, beside a
+/// pinned fp32 copy of their gradients (16 bytes a parameter there). Megatron-Core's hybrid optimizer copies the
+/// result back into the fp32 main weights it keeps on the GPU (offload_master_on_gpu: 4 of the 12 bytes stay).
+/// The gradients on the GPU are kept as without offload (Megatron's grad buffer; an upper bound for DeepSpeed's).
+void offload_states(const ParallelConfig& p, const Efficiency& eff, double updated, MemoryPerGpu& mem) {
+  const double moved = p.offload_optimizer * updated;
+  mem.optimizer -= (eff.offload_master_on_gpu ? 8.0 : 12.0) * moved;
+  mem.host = 16.0 * moved;
+}
+
 /// Weights, gradients and optimizer states one GPU of a stage holding `held` keeps (mixed-precision Adam under ZeRO).
 MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const ParamsOnGpu& held) {
   const ParallelConfig& p = run.parallel;
@@ -118,6 +130,7 @@ MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const 
   // (ddp_bucket_bytes, cost_types.hpp).
   if (p.zero <= 1 && dp_group > 1) mem.gradients += eff.ddp_bucket_bytes * (held.dense + held.expert);
   mem.optimizer = per_gpu(12.0, 1);
+  if (p.offload_optimizer > 0) offload_states(p, eff, per_gpu(1.0, 1), mem);
   return mem;
 }
 

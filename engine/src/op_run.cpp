@@ -106,10 +106,13 @@ void read_power_and_price(RequestReader& r, const StepRequest& s, RunInputs& in,
 
 /// The checkpoint one GPU writes: its weights and optimizer states, each divided by the ranks holding the same copy
 /// (data-parallel replicas below the ZeRO stage that shards it), as a fully parallel save spreads replicated state.
-double checkpoint_shard(const StepResult& step, const ParallelConfig& p) {
+double checkpoint_shard(const StepResult& step, const ParallelConfig& p, const Efficiency& eff) {
   const double replicas = double(p.dp * p.cp);
   const double weights = step.memory.weights / (p.zero >= 3 ? 1.0 : replicas);
-  const double optimizer = step.memory.optimizer / (p.zero >= 1 ? 1.0 : replicas);
+  // An offloaded optimizer's state is saved all the same: 12 of the host's 16 bytes per parameter (the pinned gradient
+  // is not), less the fp32 master megatron-core also keeps on the GPU (engine/API.md, "Host offload").
+  const double offloaded = step.memory.host / 16.0 * (eff.offload_master_on_gpu ? 8.0 : 12.0);
+  const double optimizer = (step.memory.optimizer + offloaded) / (p.zero >= 1 ? 1.0 : replicas);
   return weights + optimizer;
 }
 
@@ -177,7 +180,7 @@ json op_run(RequestReader& request) {
   in.step_time = step.step_time;
   in.gpus = s.run.cluster.gpus;
   in.utilization = step.dashboard_utilization;
-  in.checkpoint_bytes_per_gpu = checkpoint_shard(step, step.parallel);
+  in.checkpoint_bytes_per_gpu = checkpoint_shard(step, step.parallel, s.efficiency);
   in.checkpoint_bytes = in.checkpoint_bytes_per_gpu * double(in.gpus);
   RunResult r;
   if (!evaluate_run(in, r)) {

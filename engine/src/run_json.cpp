@@ -125,7 +125,22 @@ void read_pipeline_accounting(RequestReader& r, ParallelConfig& p) {
   p.loss_in_split = r.boolean_or("account_for_loss", false);
 }
 
-ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluster& c) {
+/// `offload_optimizer`: the share of the optimizer's parameters stepped on the host (engine/API.md, "Host offload").
+/// Its cost needs the host link's and the host memory's bandwidths, which the hardware names or the request gives.
+void read_offload(RequestReader& r, const Hardware& hw, ParallelConfig& p) {
+  p.offload_optimizer = r.number_or("offload_optimizer", 0, 0, 1);
+  if (p.offload_optimizer == 0) return;
+  for (const auto& [key, value] :
+       {std::pair{"host_bandwidth", hw.host_bandwidth}, std::pair{"host_memory_bandwidth", hw.host_memory_bandwidth}}) {
+    if (value > 0) continue;
+    refuse(code::inconsistent,
+           {"offload_optimizer needs the hardware's ", key, " (bytes/s), which ", hw.name,
+            " does not give: add it to a hardware object"},
+           r.path_of("offload_optimizer"));
+  }
+}
+
+ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluster& c, const Hardware& hw) {
   ParallelConfig p;
   p.tp = r.integer_or("tp", 1, 1, kMaxGpus);
   p.pp = r.integer_or("pp", 1, 1, kMaxGpus);
@@ -239,6 +254,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
            r.path_of("moe_max_nodes_per_token"));
   }
   p.moe_max_nodes_per_token = r.integer_or("moe_max_nodes_per_token", 0, 1, kMaxGpus);
+  read_offload(r, hw, p);
   r.finish();
   return p;
 }
@@ -254,7 +270,7 @@ TrainingRun read_run(RequestReader& request) {
     run.cluster = read_cluster(cluster, run.hardware);
   }
   RequestReader parallel = request.object("parallel");
-  run.parallel = read_parallel(parallel, run.model, run.cluster);
+  run.parallel = read_parallel(parallel, run.model, run.cluster, run.hardware);
   return run;
 }
 

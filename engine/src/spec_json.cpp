@@ -125,6 +125,8 @@ Hardware read_hardware(RequestReader& r) {
   h.memory_efficiency = r.number_or("memory_efficiency", 0, 0, 1, true);
   h.board_power = r.number_or("board_power", 0, 1, 1e5);
   h.power_limit = r.number_or("power_limit", h.board_power, 1, 1e5);
+  h.host_bandwidth = r.number_or("host_bandwidth", 0, kMinSpeed, kMaxBandwidth);
+  h.host_memory_bandwidth = r.number_or("host_memory_bandwidth", 0, kMinSpeed, kMaxBandwidth);
   if (h.board_power > 0 && h.power_limit > h.board_power) {
     refuse(code::invalid_value,
            {r.path_of("power_limit"), " is above board_power: a GPU cannot be allowed more than its board power"},
@@ -245,7 +247,9 @@ json hardware_to_json(const Hardware& h) {
                                                      {"attention_efficiency_fa2", h.attention_efficiency_fa2},
                                                      {"memory_efficiency", h.memory_efficiency},
                                                      {"board_power", h.board_power},
-                                                     {"power_limit", h.power_limit}};
+                                                     {"power_limit", h.power_limit},
+                                                     {"host_bandwidth", h.host_bandwidth},
+                                                     {"host_memory_bandwidth", h.host_memory_bandwidth}};
   for (const auto& [key, v] : positive) {
     if (v > 0) put(j, key, v);
   }

@@ -11,6 +11,32 @@
 
 namespace parascope::detail {
 
+namespace {
+
+/// Host DRAM's sustained share of its peak for a streaming pass: STREAM Triad reaches ~3/4 of the DDR wire rate
+/// (McCalpin's STREAM; TI SPRAD45A Table 3-3: 74-78 %; dual Sapphire Rapids DDR5-4800 runs report the same share).
+constexpr double kHostStreamShare = 0.75;
+
+/// The optimizer step with the share offload_optimizer of it on the host (memory_model.cpp, offload_states). Each
+/// offloaded tensor's gradient goes down (grad_reduce_bytes), steps on the host (host_adam_bytes over the host's DRAM)
+/// and its weights come back (4 bytes into Megatron's fp32 main weights, else 2 of bf16), one tensor's copy under the
+/// next one's step: Megatron-Core's hybrid optimizer builds one host optimizer per tensor with the copies on their
+/// own streams (overlap_cpu_optimizer_d2h_h2d), ZeRO-Offload tiles its CPU-Adam so the bf16 copy of one tile runs
+/// under the next (Ren et al. 2021 Sec. 4.2). The slowest of the three sets the pace. The GPU's own share steps
+/// beside it (the GPU optimizer's kernels are queued before the host steps begin).
+double offloaded_step(const TrainingRun& run, const Efficiency& eff, double updated) {
+  const Hardware& hw = run.hardware;
+  const double f = run.parallel.offload_optimizer;
+  const double moved = f * updated;
+  const double down = moved * eff.grad_reduce_bytes / hw.host_bandwidth;
+  const double host = moved * eff.host_adam_bytes / (hw.host_memory_bandwidth * kHostStreamShare);
+  const double up = moved * (eff.offload_master_on_gpu ? 4.0 : 2.0) / hw.host_bandwidth;
+  const double on_gpu = (1.0 - f) * updated * 30.0 / (hw.memory_bandwidth * eff.memory_efficiency);
+  return std::max(on_gpu, std::max(down, std::max(host, up)));
+}
+
+}  // namespace
+
 OptimizerTimes optimizer_times(const TrainingRun& run, const Efficiency& eff, const StepCore& c, const HeldParams& h) {
   const ParallelConfig& p = run.parallel;
   const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
@@ -20,6 +46,7 @@ OptimizerTimes optimizer_times(const TrainingRun& run, const Efficiency& eff, co
   const double updated = (p.zero >= 1) ? h.held.dense / double(h.dp_group) + h.held.expert / double(h.expert_group)
                                        : h.held.dense + h.held.expert;
   t.optimizer = updated * 30.0 / hbm;
+  if (p.offload_optimizer > 0) t.optimizer = offloaded_step(run, eff, updated);
   // A framework that accumulates gradients outside the GEMM (grad_accumulation_bytes: PyTorch's bf16 .grad added into
   // an fp32 buffer after each microbatch's backward) makes one more pass over every gradient it holds whole, at ZeRO
   // 0-2 (FSDP's reduce-scatter leaves only the shard to accumulate: not charged). Memory-bound, once per microbatch.

@@ -53,6 +53,8 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.bubble_kernel_resident = r.boolean_or("bubble_kernel_resident", e.bubble_kernel_resident);
   e.grad_copy_bytes = r.number_or("grad_copy_bytes", e.grad_copy_bytes, 0, 16);
   e.ddp_bucket_bytes = r.number_or("ddp_bucket_bytes", e.ddp_bucket_bytes, 0, 16);
+  e.host_adam_bytes = r.number_or("host_adam_bytes", e.host_adam_bytes, 1, 1024);
+  e.offload_master_on_gpu = r.boolean_or("offload_master_on_gpu", e.offload_master_on_gpu);
   e.loss_bytes_per_logit = r.number_or("loss_bytes_per_logit", e.loss_bytes_per_logit, 0, 64);
   // A loss of the request's own (its forward bytes given) has the backward it says, unless it says otherwise.
   const double backward = r.has("loss_bytes_per_logit") ? e.loss_bytes_per_logit : e.loss_backward_bytes_per_logit;
@@ -234,6 +236,7 @@ json step_to_json(const StepResult& r) {
   put(memory, "total", r.memory.total);
   put(memory, "framework_reserved", r.memory.reserved());
   put(memory, "peak_moment", r.memory.peak_at_loss ? "loss" : "layer backward");
+  if (r.parallel.offload_optimizer > 0) put(memory, "host_offloaded", r.memory.host);
   if (r.parallel.zero == 3 && r.parallel.pp > 1) {
     // Why ZeRO-3 can hold more than ZeRO-2 here (memory_model.cpp, states_on_gpu).
     put(memory, "note",
@@ -268,6 +271,7 @@ json step_to_json(const StepResult& r) {
   if (p.zero == 3) put(parallel, "reshard_after_forward", p.reshard_after_forward);
   if (p.embedding_in_split) put(parallel, "account_for_embedding", true);
   if (p.loss_in_split) put(parallel, "account_for_loss", true);
+  if (p.offload_optimizer > 0) put(parallel, "offload_optimizer", p.offload_optimizer);
   return out;
 }
 

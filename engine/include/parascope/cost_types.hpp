@@ -59,6 +59,17 @@ struct Efficiency {
   /// (torch/csrc/distributed/c10d/reducer.cpp, initialize_buckets; pytorch/pytorch PR #41954 measured the view
   /// saving "~1GB" of peak memory on a ~1 GB-parameter model). pytorch: 2; stacks with their own buffers: 0.
   double ddp_bucket_bytes = 0;
+  /// Host DRAM bytes the offloaded Adam step moves per parameter (offload_optimizer > 0). One fused pass reads the fp32
+  /// weight, momentum, variance and gradient and writes the first three: 28, as torch's fused CPU AdamW does
+  /// (megatron-core: megatron/core/optimizer/__init__.py at d086a2e builds its host optimizer with fused=True);
+  /// DeepSpeed's CPUAdam also writes the fp16/bf16 copy (Ren et al. 2021 Sec. 5.1): 30. torch.optim.AdamW's default
+  /// on CPU tensors is the single-tensor path, one pass per operation: weight decay 8, the momentum's lerp 12, the
+  /// variance's mul and addcmul 8 + 12, sqrt 8, the bias correction 8, + eps 8, addcdiv 16: 80 (the other stacks).
+  double host_adam_bytes = 80;
+  /// Megatron-Core's hybrid optimizer keeps the fp32 main weights on the GPU (the distributed optimizer's shard) and
+  /// copies the host's updated fp32 copy back into them (4 bytes a parameter each way and held): true. ZeRO-Offload
+  /// keeps the fp32 master on the host and sends back the bf16 weights (2 bytes): false.
+  bool offload_master_on_gpu = false;
   /// Bytes per logit alive at the loss (last stage, one microbatch): Megatron's vocab-parallel cross-entropy casts
   /// the bf16 logits to fp32 and exponentiates in place (2 + 4 = 6); PyTorch's `cross_entropy(pred.float(), …)` keeps
   /// the bf16 logits, their fp32 copy and the fp32 log-softmax it saves (2 + 4 + 4 = 10).
@@ -140,6 +151,7 @@ struct MemoryPerGpu {
   double allocator_reserve = 0;  ///< held by the caching allocator beyond the allocated bytes
   double runtime = 0;            ///< outside the allocator: CUDA context, NCCL buffers
   double total = 0;
+  double host = 0;  ///< on the host, not in total: the offloaded optimizer's fp32 weights, moments and gradients
   /// What PyTorch's allocator reports at the peak (torch.cuda.max_memory_reserved): total − runtime.
   double reserved() const { return total - runtime; }
 };

@@ -37,6 +37,11 @@ struct Hardware {
   /// compute-bound kernels (engine/API.md, "Power limit").
   double board_power = 0;
   double power_limit = 0;
+  /// The host side, for optimizer offload (engine/API.md, "Host offload"); 0 = not given. host_bandwidth: bytes/s one
+  /// way between one GPU and its host (PCIe or NVLink-C2C, after the link's framing); host_memory_bandwidth: the
+  /// host DRAM's peak bytes/s, the node's sockets' channels shared by its GPUs (per GPU).
+  double host_bandwidth = 0;
+  double host_memory_bandwidth = 0;
   /// FP8 block-scaling formats the tensor cores take natively (`fp8_recipe` values beyond per-tensor scaling):
   /// {"mxfp8"} on Blackwell data-center GPUs, empty on Hopper (TransformerEngine's support matrix; engine/API.md).
   std::vector<std::string> fp8_block_scaling;

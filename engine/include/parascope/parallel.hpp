@@ -58,6 +58,9 @@ struct ParallelConfig {
   /// The embedding / the loss counted as one pipeline layer of the first / last stage (Megatron-Core's
   /// --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split; needs pp ≥ 2).
   bool embedding_in_split = false, loss_in_split = false;
+  /// Share of the optimizer's parameters whose Adam state lives and steps on the host (ZeRO-Offload, Ren et al. 2021;
+  /// Megatron-Core's --optimizer-cpu-offload with --optimizer-offload-fraction); 0 = none, 1 = all.
+  double offload_optimizer = 0;
 
   /// The expert tensor parallel size in force: etp, or tp when not set.
   std::int64_t expert_tp() const { return etp > 0 ? etp : tp; }
