@@ -8,6 +8,7 @@ import { test } from 'node:test';
 
 import { nodeEngine } from './node-engine.mjs';
 import { ATTRIBUTES } from '../../web/widgets/memory/attributes.js';
+import { bytes } from '../../web/lib/format.js';
 import { buysText } from '../../web/widgets/memory/model/buys.js';
 import { CONTROLS, controlChoices, controlValue } from '../../web/widgets/memory/model/choices.js';
 import { memoryErrorText } from '../../web/widgets/memory/model/errors.js';
@@ -51,6 +52,7 @@ function grid() {
   runs.push({ zero: '3', reshard: 'true' }, { zero: '3', reshard: 'false' });
   for (const s of presets.schedules) runs.push({ schedule: s.id, ...(s.interleaves ? { vpp: 2 } : {}) });
   runs.push({ precision: 'fp8' }, { 'microbatch-size': 2 }, { seq: 4096 }, { cp: 2 }, { stage: 7 }, { stage: 3 });
+  runs.push({ offload: '0.5' }, { offload: '1', zero: '3' });
   runs.push({
     model: 'gpt3-175b',
     hardware: 'a100-80gb',
@@ -160,6 +162,21 @@ test("a control's move is the difference of the engine's two answers", () => {
   assert.match(buysText('x', none, big), /GiB/);
 });
 
+test("optimizer offload's move names the GPU's bytes freed, the host's and the time added, all the engine's", () => {
+  const s = stateOf();
+  const none = engine.call(timelineRequest(s, presets)).step;
+  const all = engine.call(timelineRequest({ ...s, offload: '1' }, presets)).step;
+  assert.ok(all.memory_per_gpu.optimizer_states < none.memory_per_gpu.optimizer_states);
+  assert.ok(all.memory_per_gpu.host_offloaded > 0 && none.memory_per_gpu.host_offloaded === undefined);
+  assert.ok(all.step_time > none.step_time);
+  const text = buysText('all of the optimizer state on the host', none, all);
+  const freed = none.memory_per_gpu.optimizer_states - all.memory_per_gpu.optimizer_states;
+  assert.ok(text.includes(`−${bytes(freed)} of optimizer states`), text);
+  assert.ok(text.includes(`+${bytes(all.memory_per_gpu.host_offloaded)} on the host`), text);
+  assert.match(text, /step time \+\d+ % \(\+[\d.]+ (ms|s)\)/);
+  assert.equal(all.parallel.offload_optimizer, 1);
+});
+
 test('refusals read as sentences for readers, never the engine message', () => {
   const cases = [
     { tp: 3 },
@@ -169,6 +186,7 @@ test('refusals read as sentences for readers, never the engine message', () => {
     { vpp: 2, schedule: '1f1b' },
     { pp: 128 },
     { cp: 3 },
+    { offload: '1', hardware: 'tpu-v5p' },
   ];
   for (const patch of cases) {
     const e = refusal(stepRequest({ ...stateOf(), ...patch }, presets));

@@ -101,8 +101,10 @@ class ParascopeMemory extends ParascopeWidget {
             '12-byte Adam states sharded per ZeRO stage (Rajbhandari et al. 2020); activations per layer from ' +
             'Korthikanti et al. 2022 Table 2, held from a microbatch’s forward to the end of its backward as the ' +
             'schedule runs (the pipeline engine’s own simulation); the loss’s logits or one layer’s backward ' +
-            'workspace; the caching allocator’s reserve and the CUDA context and NCCL buffers outside it. Offloading ' +
-            'to the host is not modelled by the engine, so it is not offered here.',
+            'workspace; the caching allocator’s reserve and the CUDA context and NCCL buffers outside it. Optimizer ' +
+            'offload (ZeRO-Offload, Ren et al. 2021; Megatron-Core’s hybrid optimizer) moves a share of the ' +
+            'Adam state to the host: the chart draws what stays on the GPU, and what the move buys names the ' +
+            'host’s bytes and the time its copies and host steps add (engine/API.md, step: Host offload).',
         ),
       ),
     );

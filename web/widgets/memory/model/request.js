@@ -32,11 +32,12 @@ export function modelOf(s, presets) {
   return { ...shape, seq: s.seq };
 }
 
-/** The `parallel` block of state `s`: the step's shared fields, and resharding under ZeRO 3 (a field left empty is
- * the engine's default). */
+/** The `parallel` block of state `s`: the step's shared fields, resharding under ZeRO 3 and the optimizer's share
+ * offloaded to the host (a field left empty is the engine's default). */
 export function parallelOf(s) {
   const p = stepParallel(s);
   if (given(s.reshard) && Number(s.zero) === 3) p.reshard_after_forward = s.reshard === 'true';
+  if (given(s.offload)) p.offload_optimizer = Number(s.offload);
   return p;
 }
 
