@@ -4,6 +4,7 @@
 #include "memory_timeline.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "parascope/pipeline.hpp"
 #include "parascope/schedule.hpp"
@@ -13,14 +14,30 @@ namespace parascope::detail {
 
 namespace {
 
+bool same_schedule(const PipelineSpec& a, const PipelineSpec& b) {
+  return a.schedule == b.schedule && a.stages == b.stages && a.microbatches == b.microbatches && a.chunks == b.chunks &&
+         a.forward_only == b.forward_only && a.record_ops == b.record_ops && a.times.f == b.times.f &&
+         a.times.b == b.times.b && a.times.w == b.times.w && a.times.comm == b.times.comm;
+}
+
 /// The schedule's ops at the cost model's op times, every op recorded. DualPipe on one stage is timed by the cost
-/// model as ZB-H1 on that stage (pipeline_metrics); the op list does the same.
-PipelineResult scheduled_ops(const TrainingRun& run, const Efficiency& eff) {
+/// model as ZB-H1 on that stage (pipeline_metrics); the op list does the same. The last schedule laid out is kept for
+/// the next request with the same spec (run_pipeline is a function of the spec alone): a reader walking the stages, or
+/// moving a control that leaves every op's time as it was, asks for the same schedule again, and at 64 stages x 512
+/// microbatches its 65,536 ops were half the op's time (tests/bench/memory.bench.mjs).
+std::shared_ptr<const PipelineResult> scheduled_ops(const TrainingRun& run, const Efficiency& eff) {
   const StepCorePtr core = step_core(run, eff, false);
   PipelineSpec spec = core_spec(run, *core);
   spec.record_ops = true;
   if (spec.schedule == Schedule::dualpipe && spec.stages == 1) spec.schedule = Schedule::zb_h1;
-  return run_pipeline(spec);
+  thread_local PipelineSpec last_spec;
+  thread_local std::shared_ptr<const PipelineResult> last;
+  if (!last || !same_schedule(spec, last_spec)) {
+    last.reset();  // the old op list freed before the new one is laid out
+    last = std::make_shared<const PipelineResult>(run_pipeline(spec));
+    last_spec = spec;
+  }
+  return last;
 }
 
 /// The stage memory_per_gpu reports: the first with the most bytes at its peak moment.
@@ -106,17 +123,20 @@ class Builder {
 
 MemoryTimeline memory_timeline(const TrainingRun& run, const Efficiency& eff, const StepResult& step,
                                std::int64_t stage) {
-  const PipelineResult pipeline = scheduled_ops(run, eff);
+  const std::shared_ptr<const PipelineResult> scheduled = scheduled_ops(run, eff);
+  const PipelineResult& pipeline = *scheduled;
   MemoryTimeline out;
   out.most_loaded_stage = most_loaded_stage(run, eff, pipeline.metrics.peak_activations);
   out.stage = stage < 0 ? out.most_loaded_stage : stage;
   out.step_time = step.step_time;
+  // The ops come per stage in execution order, stage 0 first (pipeline.hpp): the stage's own are one run of them.
+  const auto first = std::lower_bound(pipeline.ops.begin(), pipeline.ops.end(), out.stage,
+                                      [](const PipelineOp& op, std::int64_t s) { return op.stage < s; });
+  auto last = first;
   int chunks = 1;
-  for (const PipelineOp& op : pipeline.ops) chunks = std::max(chunks, op.chunk + 1);
+  for (; last != pipeline.ops.end() && last->stage == out.stage; ++last) chunks = std::max(chunks, last->chunk + 1);
   Builder build(run, eff, out.stage, out);
-  for (const PipelineOp& op : pipeline.ops) {
-    if (op.stage == out.stage) build.op(op, chunks);
-  }
+  for (auto op = first; op != last; ++op) build.op(*op, chunks);
   out.set_bytes = build.set_bytes();
   // After the pipeline (step_finish.cpp, step_time): the gradients' exposed reduction and accumulation, then Adam.
   out.pipeline_end = std::max(build.now(), step.pipeline_makespan);

@@ -8,13 +8,15 @@ import { describe, test } from 'node:test';
 
 import { ATTRIBUTES } from '../../web/widgets/memory/attributes.js';
 import { CONTROLS } from '../../web/widgets/memory/model/choices.js';
-import { stepRequest, timelineRequest } from '../../web/widgets/memory/model/request.js';
+import { runFields, timelineRequest } from '../../web/widgets/memory/model/request.js';
 import { readState } from '../../web/widgets/memory/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
 import { ENGINES, serveSite, browserPages, attributeReader, setControl, focusOn } from './figure-suite.mjs';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
+/** The `step` request for the run the figure sends as `memory_timeline`. */
+const stepRequest = (s, p) => ({ op: 'step', ...runFields(s, p) });
 const TAG = 'parascope-memory';
 
 /** The figure's state from attribute values, as the element reads them (defaults where none is given). */

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <vector>
 
+#include "parascope/api.hpp"
 #include "published_runs.hpp"
 #include "step_request.hpp"
 
@@ -51,6 +53,44 @@ TEST(MemoryTimeline, PeakEqualsStepsMemoryPerGpuOnEveryPublishedRow) {
     EXPECT_EQ(t["peak"]["total"].get<double>(), step["memory_per_gpu"]["total"].get<double>()) << run.label;
     EXPECT_EQ(t["peak"]["activations"].get<double>(), step["memory_per_gpu"]["activations"].get<double>()) << run.label;
     expect_consistent(t, run.label);
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
+}
+
+/// `step`'s answer less what memory_timeline's `step` leaves out (engine/API.md, memory_timeline): the network what-if
+/// (a second costing), the hfu note and the nccl-tests rows echoed.
+json without_extras(json step) {
+  step.erase("hfu_note");
+  step.erase("network_fit");
+  step["error_band"].erase("network");
+  return step;
+}
+
+TEST(MemoryTimeline, CarriesStepsAnswerForTheSameRequestOnEveryPublishedRow) {
+  int checked = 0, with_network = 0;
+  for (const parascope::test::PublishedRun& run : parascope::test::published_runs()) {
+    json t, step;
+    if (!timeline_and_step(run.request, t, step)) continue;
+    ASSERT_TRUE(t.contains("step")) << run.label;
+    EXPECT_EQ(t["step"], without_extras(step)) << run.label;
+    EXPECT_EQ(t["step"]["memory_per_gpu"]["total"], t["step_memory_total"]) << run.label;
+    with_network += step["error_band"].contains("network") ? 1 : 0;
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
+  EXPECT_GT(with_network, 0);  // the left-out what-if was there to leave out
+}
+
+TEST(MemoryTimeline, ItsTextIsTheJsonWritersOwnOnEveryPublishedRow) {
+  // The columns are written as text (op_memory_timeline.cpp, segments_text): byte for byte what the writer writes.
+  int checked = 0;
+  for (const parascope::test::PublishedRun& run : parascope::test::published_runs()) {
+    json request = run.request;
+    request["op"] = "memory_timeline";
+    const std::string text = parascope::call(request.dump());
+    if (text.rfind("{\"error\"", 0) == 0) continue;
+    EXPECT_EQ(text, json::parse(text).dump()) << run.label;
     ++checked;
   }
   EXPECT_GT(checked, 300);
@@ -124,6 +164,18 @@ TEST(MemoryTimeline, EveryMicrobatchsActivationsAreHeldFromItsForwardToItsBackwa
   for (std::size_t i = 0; i < seg["total"].size(); ++i) {
     EXPECT_DOUBLE_EQ(seg["activations"][i].get<double>(), seg["sets"][i].get<double>() * t["set_bytes"].get<double>());
   }
+}
+
+TEST(MemoryTimeline, AKeptScheduleAnswersAsAFreshOne) {
+  // The op keeps its last schedule for the next request with the same spec (memory_timeline.cpp, scheduled_ops): the
+  // stages walked one way, then after other schedules (another op time, another order) the other way, answer alike.
+  std::vector<json> walked;
+  for (std::int64_t s = 0; s < 4; ++s) walked.push_back(gpt3_timeline("1f1b", s));
+  for (std::int64_t s = 3; s >= 0; --s) {
+    gpt3_timeline(s % 2 ? "gpipe" : "zb-h1", s);
+    EXPECT_EQ(gpt3_timeline("1f1b", s), walked[std::size_t(s)]) << s;
+  }
+  EXPECT_NE(gpt3_timeline("gpipe", 0)["segments"], walked[0]["segments"]);  // another schedule is laid out anew
 }
 
 TEST(MemoryTimeline, RefusesAStageOutsideThePipeline) {

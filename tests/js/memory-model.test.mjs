@@ -8,17 +8,20 @@ import { test } from 'node:test';
 
 import { nodeEngine } from './node-engine.mjs';
 import { ATTRIBUTES } from '../../web/widgets/memory/attributes.js';
+import { bytes } from '../../web/lib/format.js';
 import { buysText } from '../../web/widgets/memory/model/buys.js';
 import { CONTROLS, controlChoices, controlValue } from '../../web/widgets/memory/model/choices.js';
 import { memoryErrorText } from '../../web/widgets/memory/model/errors.js';
 import { exportTable, legendParts } from '../../web/widgets/memory/model/export.js';
 import { bandText, headline, momentText } from '../../web/widgets/memory/model/readout.js';
-import { MEMORY_DEFAULTS, stepRequest, timelineRequest } from '../../web/widgets/memory/model/request.js';
+import { MEMORY_DEFAULTS, runFields, timelineRequest } from '../../web/widgets/memory/model/request.js';
 import { PARTS, drawnSteps, moment, segmentCount, setLanes } from '../../web/widgets/memory/model/stack.js';
 import { readState, stateValues } from '../../web/widgets/memory/model/state.js';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
+/** The `step` request for the run the figure sends as `memory_timeline`. */
+const stepRequest = (s, p) => ({ op: 'step', ...runFields(s, p) });
 
 /** An attribute reader like the element's (lib/widget-attributes.js), over a plain map. */
 function reader(values) {
@@ -49,6 +52,7 @@ function grid() {
   runs.push({ zero: '3', reshard: 'true' }, { zero: '3', reshard: 'false' });
   for (const s of presets.schedules) runs.push({ schedule: s.id, ...(s.interleaves ? { vpp: 2 } : {}) });
   runs.push({ precision: 'fp8' }, { 'microbatch-size': 2 }, { seq: 4096 }, { cp: 2 }, { stage: 7 }, { stage: 3 });
+  runs.push({ offload: '0.5' }, { offload: '1', zero: '3' });
   runs.push({
     model: 'gpt3-175b',
     hardware: 'a100-80gb',
@@ -78,6 +82,28 @@ test("the figure's total is step's memory_per_gpu.total for the same request, an
     assert.equal(t.step_memory_total, step.memory_per_gpu.total);
   }
   assert.ok(checked >= grid().length - 2, `checked ${checked}`);
+});
+
+/** `step`'s answer less what memory_timeline's `step` leaves out (engine/API.md): the network what-if and notes. */
+function stepWithoutExtras(step) {
+  const { hfu_note: _note, network_fit: _fit, ...rest } = step;
+  const { network: _network, ...band } = rest.error_band;
+  return { ...rest, error_band: band };
+}
+
+test("the timeline's `step` is step's answer for the same request, so the figure asks the engine once", () => {
+  let compared = 0;
+  let withNetwork = 0;
+  for (const values of grid()) {
+    const s = stateOf(values);
+    const step = engine.call(stepRequest(s, presets));
+    const t = engine.call(timelineRequest(s, presets, s.stage));
+    assert.deepEqual(t.step, stepWithoutExtras(step), JSON.stringify(values));
+    if (step.error_band.network) withNetwork += 1;
+    compared += 1;
+  }
+  assert.equal(compared, grid().length);
+  assert.ok(withNetwork > 0, 'a run spanning nodes has the network what-if the timeline leaves out');
 });
 
 test('every stretch stacks to the engine total for it, and the CSV holds every stretch', () => {
@@ -136,6 +162,21 @@ test("a control's move is the difference of the engine's two answers", () => {
   assert.match(buysText('x', none, big), /GiB/);
 });
 
+test("optimizer offload's move names the GPU's bytes freed, the host's and the time added, all the engine's", () => {
+  const s = stateOf();
+  const none = engine.call(timelineRequest(s, presets)).step;
+  const all = engine.call(timelineRequest({ ...s, offload: '1' }, presets)).step;
+  assert.ok(all.memory_per_gpu.optimizer_states < none.memory_per_gpu.optimizer_states);
+  assert.ok(all.memory_per_gpu.host_offloaded > 0 && none.memory_per_gpu.host_offloaded === undefined);
+  assert.ok(all.step_time > none.step_time);
+  const text = buysText('all of the optimizer state on the host', none, all);
+  const freed = none.memory_per_gpu.optimizer_states - all.memory_per_gpu.optimizer_states;
+  assert.ok(text.includes(`−${bytes(freed)} of optimizer states`), text);
+  assert.ok(text.includes(`+${bytes(all.memory_per_gpu.host_offloaded)} on the host`), text);
+  assert.match(text, /step time \+\d+ % \(\+[\d.]+ (ms|s)\)/);
+  assert.equal(all.parallel.offload_optimizer, 1);
+});
+
 test('refusals read as sentences for readers, never the engine message', () => {
   const cases = [
     { tp: 3 },
@@ -145,6 +186,7 @@ test('refusals read as sentences for readers, never the engine message', () => {
     { vpp: 2, schedule: '1f1b' },
     { pp: 128 },
     { cp: 3 },
+    { offload: '1', hardware: 'tpu-v5p' },
   ];
   for (const patch of cases) {
     const e = refusal(stepRequest({ ...stateOf(), ...patch }, presets));

@@ -234,6 +234,8 @@ export interface ParascopeMemoryAttributes {
   'reshard'?: 'true' | 'false';
   /** precision of the weight GEMMs. one of the engine's precisions; default the engine's. */
   'precision'?: Precision;
+  /** share of the optimizer state stepped on the host. 0.25, 0.5, 0.75, 1; default none. */
+  'offload'?: '0.25' | '0.5' | '0.75' | '1';
   /** sequence parallelism. true, false; default true. */
   'sequence-parallel'?: 'true' | 'false';
   /** the pipeline stage drawn. 0 to 1,000,000, whole; default the most loaded. */

@@ -20,6 +20,9 @@ export const ATTRIBUTES = {
     defaultText: "the engine's (true without a pipeline, false with one)",
   }),
   precision: choice(null, null, 'precision of the weight GEMMs', { defaultText: "the engine's", engine: 'precisions' }),
+  offload: choice(['0.25', '0.5', '0.75', '1'], null, 'share of the optimizer state stepped on the host', {
+    defaultText: 'none',
+  }),
   'sequence-parallel': choice(['true', 'false'], D.sequenceParallel ? 'true' : 'false', 'sequence parallelism'),
   stage: int(0, 1_000_000, null, 'the pipeline stage drawn', { defaultText: 'the most loaded' }),
   theme: THEME,

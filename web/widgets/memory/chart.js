@@ -99,22 +99,35 @@ export function memoryChart(t, band, width, label) {
   };
 }
 
-/** One <path> per part: its band's top and bottom along the drawn steps (read from the answer's columns). */
+/** A coordinate in tenths of a px (an integer) as path text: 1234 -> "123.4", 1230 -> "123". */
+function tenths(q) {
+  const a = Math.abs(q);
+  const whole = Math.floor(a / 10);
+  return `${q < 0 ? '-' : ''}${whole}${a % 10 ? `.${a % 10}` : ''}`;
+}
+
+/** A px coordinate to the tenth, as path text. */
+const px = (v) => tenths(Math.round(v * 10));
+
+/**
+ * One <path> per part: its band's top and bottom along the drawn steps (read from the answer's columns). Heights are
+ * compared in tenths of a px, and only the ends of each run of equal height are written out (a move redraws them all).
+ */
 function areas(t, steps, x, y) {
   const group = svg('g', { class: 'mem-areas' });
   const n = steps.length;
-  const x0 = steps.map((s) => x(s.from).toFixed(1));
-  const x1 = steps.map((s) => x(s.to).toFixed(1));
-  let lower = new Array(n).fill(y(0).toFixed(1));
+  const x0 = steps.map((s) => x(s.from));
+  const x1 = steps.map((s) => x(s.to));
+  let lower = new Int32Array(n).fill(Math.round(y(0) * 10));
   const base = new Float64Array(n);
   for (const [key, words, from] of PARTS) {
     const column = from === 'segments' ? t.segments[key] : null;
-    const upper = new Array(n);
+    const upper = new Int32Array(n);
     for (let i = 0; i < n; i += 1) {
       base[i] += column ? column[steps[i].index] : t.states[key];
-      upper[i] = y(base[i]).toFixed(1);
+      upper[i] = Math.round(y(base[i]) * 10);
     }
-    const d = `M${stepEdge(x0, x1, upper, false)}L${stepEdge(x0, x1, lower, true)}Z`;
+    const d = `M${stepEdge(x0, x1, upper)}L${stepEdgeBack(x0, x1, lower)}Z`;
     group.append(svg('path', { d, class: `mem-part ${key}`, 'data-part': key }, svg('title', {}, words)));
     lower = upper;
   }
@@ -122,21 +135,34 @@ function areas(t, steps, x, y) {
 }
 
 /**
- * A stepped edge through the drawn steps, left to right (or right to left): each run of steps at the same height is
- * one horizontal line from its first step's start to its last's end, so a part that holds still (the model states,
+ * A stepped edge through the drawn steps, left to right: each run of steps at the same height (`ys`, tenths of a px)
+ * is one horizontal line from its first step's start to its last's end, so a part that holds still (the model states,
  * most of a stage's steady state) costs two points, not four per step. The steps are contiguous (drawnSteps).
  */
-function stepEdge(x0, x1, ys, backwards) {
+function stepEdge(x0, x1, ys) {
   const points = [];
   const n = ys.length;
   for (let i = 0; i < n;) {
     let j = i;
     while (j + 1 < n && ys[j + 1] === ys[i]) j += 1;
-    points.push(`${x0[i]},${ys[i]}L${x1[j]},${ys[i]}`);
+    const h = tenths(ys[i]);
+    points.push(`${px(x0[i])},${h}L${px(x1[j])},${h}`);
     i = j + 1;
   }
-  if (backwards) points.reverse();
-  return backwards ? points.map((p) => p.split('L').reverse().join('L')).join('L') : points.join('L');
+  return points.join('L');
+}
+
+/** The same edge right to left (a band's bottom, closing its path). */
+function stepEdgeBack(x0, x1, ys) {
+  const points = [];
+  for (let j = ys.length - 1; j >= 0;) {
+    let i = j;
+    while (i - 1 >= 0 && ys[i - 1] === ys[j]) i -= 1;
+    const h = tenths(ys[j]);
+    points.push(`${px(x1[j])},${h}L${px(x0[i])},${h}`);
+    j = i - 1;
+  }
+  return points.join('L');
 }
 
 /** The activation sets as bars, one lane each while held (lanes reused once a set is freed). */
@@ -146,12 +172,12 @@ function strip(t, x, top, plotW) {
   group.append(svg('text', { class: 'tick strip', x: x(0) - 6, y: top + STRIP / 2 + 4 }, 'sets'));
   const lane = STRIP / Math.max(1, lanes);
   const d = [[], []];
+  const height = lane.toFixed(2);
+  const laneTop = Array.from({ length: lanes }, (_, k) => (top + k * lane).toFixed(2));
   for (const s of sets) {
     const x0 = x(s.from);
-    const w = Math.max(0.5, x(s.to) - x0);
-    d[s.microbatch % 2].push(
-      `M${x0.toFixed(1)},${(top + s.lane * lane).toFixed(2)}h${w.toFixed(1)}v${lane.toFixed(2)}h${(-w).toFixed(1)}Z`,
-    );
+    const w = px(Math.max(0.5, x(s.to) - x0));
+    d[s.microbatch % 2].push(`M${px(x0)},${laneTop[s.lane]}h${w}v${height}h-${w}Z`);
   }
   d.forEach((parts, i) => group.append(svg('path', { d: parts.join(''), class: `mem-set ${i ? 'odd' : 'even'}` })));
   group.append(svg('rect', { class: 'mem-strip-frame', x: x(0), y: top, width: plotW, height: STRIP }));

@@ -1,9 +1,10 @@
 // <parascope-memory>: where one GPU's memory goes through one training step. The engine's `memory_timeline` gives the
-// time axis and each stretch's bytes, its `step` the memory per GPU, whether it fits and the memory error band; each
-// control's move is told as the difference of the engine's answers before and after it. Model in model/*.js.
+// time axis and each stretch's bytes, and in its `step` the step's own answer (the memory per GPU, whether it fits,
+// the memory error band), so a move asks the engine once; each control's move is told as the difference of the
+// engine's answers before and after it. Model in model/*.js.
 import { selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
-import { bytes } from '../../lib/format.js';
+import { bytes, grouped } from '../../lib/format.js';
 import { EngineError } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
 import { watchSize } from '../../lib/size-watch.js';
@@ -14,7 +15,7 @@ import { buysText } from './model/buys.js';
 import { CONTROLS, controlChoices, controlValue, parseControl } from './model/choices.js';
 import { memoryErrorText } from './model/errors.js';
 import { bandText, headline, momentText, stageWords, zeroNote } from './model/readout.js';
-import { stepRequest, timelineRequest } from './model/request.js';
+import { timelineRequest } from './model/request.js';
 import { PARTS, moment } from './model/stack.js';
 import { readState, stateValues } from './model/state.js';
 import { exportTable, legendParts } from './model/export.js';
@@ -100,8 +101,10 @@ class ParascopeMemory extends ParascopeWidget {
             '12-byte Adam states sharded per ZeRO stage (Rajbhandari et al. 2020); activations per layer from ' +
             'Korthikanti et al. 2022 Table 2, held from a microbatch’s forward to the end of its backward as the ' +
             'schedule runs (the pipeline engine’s own simulation); the loss’s logits or one layer’s backward ' +
-            'workspace; the caching allocator’s reserve and the CUDA context and NCCL buffers outside it. Offloading ' +
-            'to the host is not modelled by the engine, so it is not offered here.',
+            'workspace; the caching allocator’s reserve and the CUDA context and NCCL buffers outside it. Optimizer ' +
+            'offload (ZeRO-Offload, Ren et al. 2021; Megatron-Core’s hybrid optimizer) moves a share of the ' +
+            'Adam state to the host: the chart draws what stays on the GPU, and what the move buys names the ' +
+            'host’s bytes and the time its copies and host steps add (engine/API.md, step: Host offload).',
         ),
       ),
     );
@@ -149,19 +152,17 @@ class ParascopeMemory extends ParascopeWidget {
     this.stateChanged();
   }
 
-  /** The stage picker moved: only the timeline is asked again. */
+  /** The stage picker moved: the engine draws that stage (the schedule it keeps from the last ask, engine/API.md). */
   pickStage(i) {
     this.state.stage = i === this.timeline?.most_loaded_stage ? null : i;
-    this.askTimeline();
+    this.ask();
     this.render();
     this.stateChanged();
   }
 
-  /** Asks `step` and `memory_timeline` for the state; a refusal leaves both null and says why. */
+  /** Asks `memory_timeline` for the state (its answer's `step` is `step`'s); a refusal leaves both null and says why. */
   refresh() {
-    this.step = this.tryCall(() => this.engine.call(stepRequest(this.state, this.presets)));
-    if (this.step) this.askTimeline();
-    else this.timeline = null;
+    this.ask();
     this.syncControls();
     this.render();
   }
@@ -176,10 +177,14 @@ class ParascopeMemory extends ParascopeWidget {
     }
   }
 
-  askTimeline() {
-    const pp = this.step.parallel.pp;
-    if (this.state.stage !== null && this.state.stage >= pp) this.state.stage = null;
-    this.timeline = this.tryCall(() => this.engine.call(timelineRequest(this.state, this.presets, this.state.stage)));
+  ask() {
+    const ask = () => this.tryCall(() => this.engine.call(timelineRequest(this.state, this.presets, this.state.stage)));
+    this.timeline = ask();
+    if (!this.timeline && this.refusal?.field === 'stage' && this.state.stage !== null) {
+      this.state.stage = null; // a stage this run does not have (a link's): the most loaded one instead
+      this.timeline = ask();
+    }
+    this.step = this.timeline?.step ?? null;
   }
 
   tryCall(question) {
@@ -297,10 +302,10 @@ class ParascopeMemory extends ParascopeWidget {
     const split = p
       ? [`tp ${p.tp}`, `pp ${p.pp}`, p.cp > 1 ? `cp ${p.cp}` : '', p.ep > 1 ? `ep ${p.ep}` : '', `dp ${p.dp}`]
       : [];
-    const seq = (s.seq ?? model?.seq ?? 0).toLocaleString('en-US');
+    const seq = grouped(s.seq ?? model?.seq ?? 0); // not toLocaleString: ICU's formatter was a ms of each move
     return (
-      `${model?.name ?? s.model} on ${s.gpus.toLocaleString('en-US')} × ${hw}` +
-      `${split.length ? `, ${split.filter(Boolean).join(' · ')}` : ''}, ${s.globalBatch.toLocaleString('en-US')} ` +
+      `${model?.name ?? s.model} on ${grouped(s.gpus)} × ${hw}` +
+      `${split.length ? `, ${split.filter(Boolean).join(' · ')}` : ''}, ${grouped(s.globalBatch)} ` +
       `sequences of ${seq} tokens a step${p ? `, ${this.step.microbatches} microbatches per pipeline` : ''}.`
     );
   }
@@ -318,7 +323,7 @@ class ParascopeMemory extends ParascopeWidget {
       root: this.root,
       data: {
         request: timelineRequest(s, this.presets, s.stage),
-        response: { memory_timeline: this.timeline, step: this.step },
+        response: { memory_timeline: this.timeline },
       },
       table: this.timeline ? exportTable(this.timeline) : [['refused', this.refusal?.code ?? '']],
     };

@@ -38,6 +38,13 @@ export function controlChoices(s, presets) {
       ['true', 'after each forward'],
       ['false', 'kept to the backward'],
     ],
+    offload: [
+      ['', 'none'],
+      ['0.25', '25 %'],
+      ['0.5', '50 %'],
+      ['0.75', '75 %'],
+      ['1', 'all'],
+    ],
     schedule: presets.schedules.map((x) => [x.id, x.label]),
     precision: presets.precisions.map((v) => [v, v.toUpperCase()]),
     sequenceParallel: [
@@ -63,6 +70,12 @@ export const CONTROLS = [
   ['recompute', 'recompute', 'Recompute', (v) => `${v} recomputation`],
   ['zero', 'zero', 'ZeRO', (v) => (v === '3' ? 'ZeRO-3 (FSDP)' : `ZeRO-${v}`)],
   ['reshard', 'reshard', 'FSDP reshard', (v, label) => `resharding ${label}`],
+  [
+    'offload',
+    'offload',
+    'Optimizer offload',
+    (v, label) => (v === '' ? 'no optimizer offload' : `${label} of the optimizer state on the host`),
+  ],
   ['schedule', 'schedule', 'Schedule', (v, label) => label],
   ['precision', 'precision', 'Precision', (v, label) => label],
   [
@@ -82,6 +95,7 @@ export function controlValue(key, s, step, presets) {
   if (key === 'seq') return String(s.seq ?? presets.models.find((m) => m.id === s.model)?.seq);
   if (key === 'schedule') return s.schedule ?? step?.parallel?.schedule ?? null;
   if (key === 'reshard') return s.reshard ?? '';
+  if (key === 'offload') return s.offload ?? '';
   const v = s[key];
   return v === null || v === undefined ? null : String(v);
 }
@@ -90,7 +104,7 @@ export function controlValue(key, s, step, presets) {
 export function parseControl(key, v, s, presets) {
   if (key === 'seq') return Number(v) === presets.models.find((m) => m.id === s.model)?.seq ? null : Number(v);
   if (['model', 'hardware', 'recompute', 'schedule', 'precision', 'zero'].includes(key)) return v;
-  if (key === 'reshard') return v === '' ? null : v;
+  if (key === 'reshard' || key === 'offload') return v === '' ? null : v;
   if (key === 'sequenceParallel') return v === 'true';
   return Number(v);
 }

@@ -9,6 +9,8 @@ export function memoryErrorText(e) {
     return 'Expert parallelism needs a mixture-of-experts model whose experts it divides, and enough GPUs beside it.';
   if (field === 'precision' || field === 'parallel.fp8_recipe')
     return 'This chip has no FP8 tensor cores the engine knows of, so it cannot run the weight GEMMs in FP8.';
+  if (field === 'parallel.offload_optimizer')
+    return 'The engine knows no host link or host memory speed for this chip (the TPUs), so it cannot price moving the optimizer to the host.';
   if (field === 'parallel.tp')
     return 'Tensor parallelism must divide the attention heads, and the GPUs must split into it.';
   if (field === 'parallel.cp' || field === 'model.seq')

@@ -1,6 +1,6 @@
-// The requests the memory figure sends: the reader's configuration as one `step` request (memory per GPU, fits, the
-// error band) and the same fields as a `memory_timeline` request (the time axis). Pure: no DOM, no engine call, and
-// nothing here that the engine answers.
+// The request the memory figure sends: the reader's configuration as one `memory_timeline` request (the time axis,
+// and in its answer's `step` the memory per GPU, fits and the error band). Pure: no DOM, no engine call, and nothing
+// here that the engine answers.
 import { given, stepParallel } from '../../../lib/model/step-state.js';
 
 /**
@@ -32,30 +32,33 @@ export function modelOf(s, presets) {
   return { ...shape, seq: s.seq };
 }
 
-/** The `parallel` block of state `s`: the step's shared fields, and resharding under ZeRO 3 (a field left empty is
- * the engine's default). */
+/** The `parallel` block of state `s`: the step's shared fields, resharding under ZeRO 3 and the optimizer's share
+ * offloaded to the host (a field left empty is the engine's default). */
 export function parallelOf(s) {
   const p = stepParallel(s);
   if (given(s.reshard) && Number(s.zero) === 3) p.reshard_after_forward = s.reshard === 'true';
+  if (given(s.offload)) p.offload_optimizer = Number(s.offload);
   return p;
 }
 
-/** The engine's `step` request for state `s`. */
-export function stepRequest(s, presets) {
-  const request = {
-    op: 'step',
+/**
+ * The run of state `s` as the engine's step fields (model, hardware, cluster, parallel, precision), without an op: the
+ * figure sends it as `memory_timeline`, whose answer carries `step`'s for the same fields (engine/API.md).
+ */
+export function runFields(s, presets) {
+  const fields = {
     model: modelOf(s, presets),
     hardware: s.hardware,
     cluster: { gpus: s.gpus },
     parallel: parallelOf(s),
   };
-  if (given(s.precision)) request.precision = s.precision;
-  return request;
+  if (given(s.precision)) fields.precision = s.precision;
+  return fields;
 }
 
-/** The `memory_timeline` request for the same run, drawing `stage` (null: the engine's most loaded one). */
+/** The `memory_timeline` request for state `s`, drawing `stage` (null: the engine's most loaded one). */
 export function timelineRequest(s, presets, stage = null) {
-  const request = { ...stepRequest(s, presets), op: 'memory_timeline' };
+  const request = { op: 'memory_timeline', ...runFields(s, presets) };
   if (stage !== null && stage !== undefined) request.stage = stage;
   return request;
 }

@@ -9,6 +9,7 @@ export function readState(reader, A, presets) {
     ...readStepState(reader, A, presets),
     seq: readOptional(reader, A, 'seq'),
     reshard: readChoice(reader, A, 'reshard', A.reshard.choices),
+    offload: readChoice(reader, A, 'offload', A.offload.choices),
     precision: readChoice(reader, A, 'precision', presets.precisions),
     // a choice, not a flag: on unless the reader says "false" (the figure starts with it on)
     sequenceParallel: readChoice(reader, A, 'sequence-parallel', A['sequence-parallel'].choices) === 'true',
@@ -26,6 +27,7 @@ export function stateValues(s) {
     schedule,
     zero,
     reshard: s.reshard,
+    offload: s.offload,
     precision: s.precision,
     'sequence-parallel': s.sequenceParallel ? 'true' : 'false',
     stage: s.stage,
