@@ -166,7 +166,7 @@ test("an export is the engine's text, its notes kept whole, under a file name of
     assert.equal(v.fileName, `parascope-plan-rank1-${ending}`);
   }
   assert.ok(engine.call(exportRequest('megatron', request)).notes.some((n) => n.setting === 'schedule'));
-  assert.equal(IMPORT_FORMATS.length, 5);
+  assert.equal(IMPORT_FORMATS.length, 6); // issue 32's five and nanotron
 });
 
 test("an imported run drives the MFU figure (the engine settles it) and the planner's inputs", async () => {
