@@ -71,7 +71,7 @@ export const FIGURES = [
     title: 'the track record',
     tag: 'parascope-track',
     engine: 'parascope-track-engine',
-    reserve: { narrow: 1760, wide: 1300 },
+    reserve: { narrow: 1680, wide: 1300 },
   },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine): the track
   // record's module serves it.
@@ -89,7 +89,7 @@ export const FIGURES = [
     title: 'the whole run',
     tag: 'parascope-run',
     engine: 'parascope-run-engine',
-    reserve: { narrow: 1620, wide: 1260 },
+    reserve: { narrow: 1560, wide: 1260 },
   },
   {
     name: 'nccl',

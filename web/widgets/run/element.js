@@ -247,7 +247,8 @@ class ParascopeRun extends ParascopeWidget {
           h(
             'dd',
             { 'data-value': r.value, 'data-out': r.key },
-            h('span', { class: 'big' }, r.text),
+            // a non-breaking space before the unit: "every 4.17 min" may wrap before its number, never before "min"
+            h('span', { class: 'big' }, r.text.replace(/ (?=\S+$)/, '\u00a0')),
             h('span', { class: 'run-note' }, r.note),
           ),
         ),
