@@ -15,6 +15,7 @@ namespace parascope {
 
 namespace {
 
+using detail::all_finite;
 using detail::json;
 using detail::put;
 using detail::put_object;
@@ -34,17 +35,6 @@ json error_object(const std::string& code, const std::string& message, const std
     put(error, "field", field);
   }
   return out;
-}
-
-/// Whether every number in `v` is finite (walks the tree once, builds nothing).
-bool all_finite(const json& v) {
-  if (v.is_number_float()) return std::isfinite(v.get<double>());
-  if (v.is_structured()) {
-    for (const json& child : v) {
-      if (!all_finite(child)) return false;
-    }
-  }
-  return true;
 }
 
 /// The first number in an answer that is not finite (JSON would write it as null), as a dotted path; "" when none.

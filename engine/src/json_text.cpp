@@ -44,7 +44,10 @@ void JsonText::key(std::string_view k) {
 }
 
 std::string splice(const json& header, const char* key, const std::string& body) {
-  const std::string head = header.dump();
+  return splice(header.dump(), key, body);
+}
+
+std::string splice(const std::string& head, const char* key, const std::string& body) {
   const std::string marker = "\"" + std::string(key) + "\":null";
   const std::size_t at = head.find(marker) + marker.size() - 4;  // the null
   std::string out;
@@ -53,6 +56,16 @@ std::string splice(const json& header, const char* key, const std::string& body)
   out += body;
   out.append(head, at + 4, std::string::npos);
   return out;
+}
+
+bool all_finite(const json& v) {
+  if (v.is_number_float()) return std::isfinite(v.get<double>());
+  if (v.is_structured()) {
+    for (const json& child : v) {
+      if (!all_finite(child)) return false;
+    }
+  }
+  return true;
 }
 
 std::string& text_answer() {

@@ -31,6 +31,10 @@ class JsonText {
 /// `header`'s text with its member `key` (null in it) written as `body`: a small tree around a large text, keys
 /// kept in the writer's order.
 std::string splice(const json& header, const char* key, const std::string& body);
+/// The same on a header already written as text (e.g. one splice's result, to splice a second member).
+std::string splice(const std::string& head, const char* key, const std::string& body);
+/// Whether every number in `v` is finite (call() refuses an answer holding another; a text answer must too).
+bool all_finite(const json& v);
 
 /// The answer an op wrote as text (call() answers it as it is, instead of the op's returned JSON, when not empty).
 std::string& text_answer();

@@ -49,17 +49,6 @@ json peak_json(const MemoryTimeline& t) {
   return out;
 }
 
-/// Whether every number of `v` is finite (call() refuses an answer holding another; the text path must too).
-bool finite(const json& v) {
-  if (v.is_number_float()) return std::isfinite(v.get<double>());
-  if (v.is_structured()) {
-    for (const json& child : v) {
-      if (!finite(child)) return false;
-    }
-  }
-  return true;
-}
-
 /// `"key":[v,...]`, v = get(list[i]) written as a double or an integer: one loop for every column (not one per field,
 /// which the module's bytes would pay for).
 template <class Item>
@@ -139,18 +128,6 @@ std::string spans_text(const MemoryTimeline& t) {
   return std::move(out.text());
 }
 
-/// `text` with its member `"key":null` written as `body` (json_text.hpp's splice, on a text already spliced once).
-std::string filled(const std::string& text, const char* key, const std::string& body) {
-  const std::string marker = "\"" + std::string(key) + "\":null";
-  const std::size_t at = text.find(marker) + marker.size() - 4;  // the null
-  std::string out;
-  out.reserve(text.size() + body.size());
-  out.append(text, 0, at);
-  out += body;
-  out.append(text, at + 4, std::string::npos);
-  return out;
-}
-
 /// `step`'s answer for the same request (op_step.cpp), from the same StepResult: every field but `hfu_note`,
 /// `network_fit` and `error_band.network` (that what-if costs the step a second time, on a slower network).
 json step_json(const StepRequest& s, const StepResult& step) {
@@ -185,11 +162,11 @@ json op_memory_timeline(RequestReader& request) {
   put(out, "peak", peak_json(t));
   put(out, "step", step_json(s, step));
   // A number that overflowed: the tree, which call() refuses naming it (a column's, JsonText::number refuses).
-  if (!finite(out)) return out;
+  if (!all_finite(out)) return out;
   // The columns as text around the small tree (json_text.hpp): the same answer, byte for byte.
   put(out, "segments", nullptr);
   put(out, "activation_sets", nullptr);
-  text_answer() = filled(splice(out, "activation_sets", spans_text(t)), "segments", segments_text(t));
+  text_answer() = splice(splice(out, "activation_sets", spans_text(t)), "segments", segments_text(t));
   return json();
 }
 
