@@ -26,4 +26,7 @@ nlohmann::json export_torchtitan(const StepRequest& s);
 /// {"text": a DeepSpeed config JSON (keys as DeepSpeed v0.19.5 defines them), "notes"}.
 nlohmann::json export_deepspeed(const StepRequest& s);
 
+/// {"text": a nanotron config YAML (keys as nanotron's config/config.py defines them at 2411b02), "notes"}.
+nlohmann::json export_nanotron(const StepRequest& s);
+
 }  // namespace parascope::detail

@@ -165,7 +165,7 @@ MegatronArgs megatron_args(const StepRequest& s) {
 }
 
 json op_config_export(RequestReader& request) {
-  const std::string format = request.choice("format", {"megatron", "nemo", "torchtitan", "deepspeed"});
+  const std::string format = request.choice("format", {"megatron", "nemo", "torchtitan", "deepspeed", "nanotron"});
   RequestReader step = request.object("request");
   step.accept("op");
   const StepRequest s = read_step_request(step);
@@ -177,7 +177,10 @@ json op_config_export(RequestReader& request) {
     throw RequestError(e.code, e.message, e.field.empty() ? "request" : "request." + e.field);
   }
   if (format != "megatron") {
-    json tt = format == "torchtitan" ? export_torchtitan(s) : format == "nemo" ? export_nemo(s) : export_deepspeed(s);
+    json tt = format == "torchtitan" ? export_torchtitan(s)
+              : format == "nemo"     ? export_nemo(s)
+              : format == "nanotron" ? export_nanotron(s)
+                                     : export_deepspeed(s);
     json out;
     put(out, "format", format);
     put(out, "text", tt["text"].get<std::string>());

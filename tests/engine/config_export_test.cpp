@@ -171,7 +171,7 @@ TEST(ConfigExport, ARunStepRefusesGetsNoLaunchSettingsInAnyFormat) {
                     {"parallel", {{"tp", 2}, {"global_batch", 16}, {"schedule", "dualpipe"}}}};
   const json step = ask(run);
   ASSERT_TRUE(step.contains("error")) << step.dump();
-  for (const char* format : {"megatron", "nemo", "torchtitan", "deepspeed"}) {
+  for (const char* format : {"megatron", "nemo", "torchtitan", "deepspeed", "nanotron"}) {
     const json r = ask({{"op", "config_export"}, {"format", format}, {"request", run}});
     ASSERT_TRUE(r.contains("error")) << format << " " << r.dump();
     EXPECT_EQ(r["error"]["code"], step["error"]["code"]) << format;

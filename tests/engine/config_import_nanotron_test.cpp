@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <random>
+#include <set>
 #include <string>
 
 #include "../../engine/src/yaml_reader.hpp"
@@ -16,6 +18,10 @@ using nlohmann::json;
 json ask(const json& request) { return json::parse(parascope::call(request.dump())); }
 
 json import(const std::string& text) { return ask({{"op", "config_import"}, {"format", "nanotron"}, {"text", text}}); }
+
+json exported(const json& request) {
+  return ask({{"op", "config_export"}, {"format", "nanotron"}, {"request", request}});
+}
 
 bool lists(const json& entries, const std::string& key_start) {
   for (const json& e : entries) {
@@ -101,6 +107,75 @@ TEST(ConfigImportNanotron, TheYamlReaderReadsAListOfMapsAsOneLeaf) {
   EXPECT_EQ(doc["stages"][1]["name"], "b");
   EXPECT_EQ(doc["after"], 2);
   EXPECT_EQ(lines, json({{"stages", 2}, {"after", 6}}));
+}
+
+TEST(ConfigExportNanotron, TheTinyLlamaExampleComesBackAsItWasRead) {
+  const json first = import(parascope::test::fixture_text("nanotron-configs", "config_tiny_llama.yaml"));
+  ASSERT_FALSE(first.contains("error")) << first.dump();
+  const json out = exported(first["request"]);
+  ASSERT_FALSE(out.contains("error")) << out.dump();
+  EXPECT_EQ(out["format"], "nanotron");
+  EXPECT_TRUE(out["notes"].empty()) << out["notes"].dump();
+  const std::string text = out["text"].get<std::string>();
+  EXPECT_NE(text.find("torchrun --nproc-per-node 8 --nnodes 1 run_train.py"), std::string::npos) << text;
+  EXPECT_NE(text.find("  tp_mode: REDUCE_SCATTER\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    num_key_value_heads: 2\n"), std::string::npos) << text;
+  const json back = import(text);
+  ASSERT_FALSE(back.contains("error")) << back.dump();
+  EXPECT_EQ(back["request"], first["request"]) << text;
+  EXPECT_TRUE(back["unmapped"].empty()) << back["unmapped"].dump();
+}
+
+TEST(ConfigExportNanotron, SeededRequestsRoundTripAndWhatNanotronCannotSayIsANote) {
+  std::mt19937 rng(34);
+  auto pick = [&rng](std::initializer_list<json> xs) { return *(xs.begin() + rng() % xs.size()); };
+  int checked = 0;
+  for (int i = 0; i < 200 && checked < 40; ++i) {
+    json p = {{"tp", pick({1, 2, 8})},
+              {"pp", pick({1, 2, 4})},
+              {"microbatch_size", pick({1, 2})},
+              {"global_batch", pick({64, 128})},
+              {"recompute", pick({"none", "full"})},
+              {"zero", pick({0, 1})}};
+    if (p["tp"] != 1 && rng() % 2) p["sequence_parallel"] = true;
+    if (p["pp"] != 1) p["schedule"] = pick({"gpipe", "1f1b"});
+    json request = {{"op", "step"},           {"model", pick({"llama3-8b", "llama3-70b"})},
+                    {"hardware", "h100-sxm"}, {"cluster", {{"gpus", pick({16, 64})}}},
+                    {"parallel", p},          {"software", "nanotron"}};
+    if (ask(request).contains("error")) continue;
+    const json out = exported(request);
+    ASSERT_FALSE(out.contains("error")) << out.dump();
+    EXPECT_TRUE(out["notes"].empty()) << request.dump() << out["notes"].dump();
+    const json back = import(out["text"].get<std::string>());
+    ASSERT_FALSE(back.contains("error")) << request.dump() << back.dump();
+    EXPECT_EQ(ask(back["request"]), ask(request)) << request.dump() << "\n" << out["text"].get<std::string>();
+    ++checked;
+  }
+  EXPECT_GE(checked, 20);
+  // What nanotron cannot run is written as its nearest setting, each with a note naming the setting.
+  const json far = {{"op", "step"},
+                    {"model", "mixtral-8x7b"},
+                    {"hardware", "h100-sxm"},
+                    {"cluster", {{"gpus", 64}}},
+                    {"parallel",
+                     {{"tp", 2},
+                      {"pp", 4},
+                      {"vpp", 2},
+                      {"ep", 8},
+                      {"zero", 3},
+                      {"recompute", "selective"},
+                      {"global_batch", 64},
+                      {"schedule", "interleaved"}}},
+                    {"software", "megatron-core"}};
+  ASSERT_FALSE(ask(far).contains("error")) << ask(far).dump();
+  const json out = exported(far);
+  ASSERT_FALSE(out.contains("error")) << out.dump();
+  std::set<std::string> settings;
+  for (const json& n : out["notes"]) settings.insert(n["setting"].get<std::string>());
+  for (const char* s : {"model.experts", "zero", "vpp", "ep", "recompute", "schedule", "software"}) {
+    EXPECT_TRUE(settings.count(s)) << s << " " << out["notes"].dump();
+  }
+  EXPECT_NE(out["text"].get<std::string>().find("  zero_stage: 1\n"), std::string::npos);
 }
 
 }  // namespace

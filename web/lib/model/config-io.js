@@ -23,6 +23,7 @@ export const EXPORT_FORMATS = [
   ['nemo', 'NeMo / Bridge override', 'nemo.yaml'],
   ['torchtitan', 'torchtitan TOML', 'torchtitan.toml'],
   ['deepspeed', 'DeepSpeed JSON', 'deepspeed.json'],
+  ['nanotron', 'nanotron YAML', 'nanotron.yaml'],
 ];
 
 /** A format's name as a reader knows it. */
