@@ -91,9 +91,11 @@ PlanQuery read_plan_query(RequestReader& request) {
     return *parse_schedule(named_item(v, path, schedule_ids()));
   });
   // Searched by default: none, selective and full; torchtitan's per-op policy ("op") when the request lists it.
+  // nanotron recomputes whole layers or nothing (parallelism.recompute_layer, config/parallelism_config.py at 2411b02).
   std::vector<Recompute> all_recompute;
   for (const std::string_view id : recompute_ids()) {
-    if (parse_recompute(id) != Recompute::op) all_recompute.push_back(parse_recompute(id));
+    const Recompute r = parse_recompute(id);
+    if (r != Recompute::op && !(nanotron && r == Recompute::selective)) all_recompute.push_back(r);
   }
   q.recompute = read_list<Recompute>(request, "recompute", all_recompute, [&q](const json& v, const std::string& path) {
     const Recompute r = parse_recompute(named_item(v, path, recompute_ids()));

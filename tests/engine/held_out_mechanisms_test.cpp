@@ -200,6 +200,8 @@ TEST(SoftwareStacks, TheNanotronPlannerSearchesOnlyWhatNanotronRuns) {
       EXPECT_TRUE(schedule == "1f1b" || schedule == "gpipe") << c.dump();
     }
   }
+  // Whole layers or nothing (parallelism.recompute_layer): no selective recomputation among the timed either.
+  for (const json& c : r["scatter"]) EXPECT_NE(c["parallel"]["recompute"], "selective") << c.dump();
 }
 
 TEST(ErrorBand, EveryStepAnswerBracketsItsNumbersWithTheHeldOutSpread) {
