@@ -114,8 +114,10 @@ void parallel_section(const StepRequest& s, Yaml& y) {
   y.value("pp_engine", p.schedule == Schedule::gpipe ? "afab" : "1f1b");
   y.flag("recompute_layer", p.recompute == Recompute::full);
   y.num("tp", p.tp);
-  y.flag("tp_linear_async_communication", false);
+  const bool async = p.tp > 1 && p.sequence_parallel && s.efficiency.tp_async_shards;
+  y.flag("tp_linear_async_communication", async);
   y.value("tp_mode", p.sequence_parallel ? "REDUCE_SCATTER" : "ALL_REDUCE");
+  y.flag("tp_recompute_allgather", s.efficiency.tp_backward_allgather || p.tp == 1 || !p.sequence_parallel);
   y.end();
   if (p.schedule != Schedule::gpipe && p.schedule != Schedule::one_f_one_b)
     y.note("schedule", std::string(schedule_id(p.schedule)) + ": nanotron runs 1F1B or AFAB, written as 1f1b");
@@ -124,7 +126,14 @@ void parallel_section(const StepRequest& s, Yaml& y) {
   if (p.recompute == Recompute::selective || p.recompute == Recompute::op)
     y.note("recompute", "nanotron recomputes whole layers (recompute_layer) or nothing: written as nothing");
   if (p.tp > 1 && s.efficiency.tp_comm_overlap)
-    y.note("efficiency.tp_comm_overlap", "the engine costed TP overlapped; nanotron's stack leaves it exposed");
+    y.note("efficiency.tp_comm_overlap",
+           "the engine costed TransformerEngine's pipelined TP overlap; nanotron overlaps only with "
+           "tp_linear_async_communication (written when the engine costed it: efficiency.tp_async_shards)");
+  if (p.tp > 1 && s.efficiency.tp_async_shards && !p.sequence_parallel)
+    y.note("efficiency.tp_async_shards", "nanotron's asynchronous linears need tp_mode REDUCE_SCATTER");
+  if (p.tp > 1 && p.sequence_parallel && !s.efficiency.tp_backward_allgather)
+    y.note("efficiency.tp_backward_allgather",
+           "written as tp_recompute_allgather: true (nanotron's default), which re-gathers in the backward");
 }
 
 void tokens_section(const StepRequest& s, Yaml& y) {
@@ -147,8 +156,9 @@ json export_nanotron(const StepRequest& s) {
       "# nanotron config (keys as nanotron's config/config.py defines them at 2411b02)\n"
       "# launch on " +
       std::to_string(s.run.cluster.gpus) + " GPUs: torchrun --nproc-per-node " + std::to_string(per_node) +
-      " --nnodes " + std::to_string(nodes) +
-      " run_train.py --config-file <this file>\n"
+      " --nnodes " + std::to_string(nodes) + " run_train.py --config-file <this file>\n" +
+      (s.run.parallel.tp > 1 ? "# with CUDA_DEVICE_MAX_CONNECTIONS=1 (nanotron's tensor-parallel linears assert it)\n"
+                             : "") +
       "# add your tokenizer, data_stages and checkpoints sections; the learning-rate schedule and train_steps are\n"
       "# placeholders (the engine costs one step, not the schedule)\n";
   y.section("general");

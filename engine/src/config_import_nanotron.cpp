@@ -55,8 +55,6 @@ const char* ignored_reason(const std::string& key) {
       {"optimizer.learning_rate_scheduler", "the learning-rate schedule"},
       {"optimizer.optimizer_factory", "the optimiser's hyperparameters (the engine costs AdamW's states)"},
       {"optimizer.accumulate_grad_in_fp32", "read as the stack: nanotron's fp32 accumulation buffers"},
-      {"parallelism.tp_linear_async_communication", "TP's overlap, which nanotron's stack leaves out"},
-      {"parallelism.tp_recompute_allgather", "a memory detail of sequence parallelism"},
       {"tokens.train_steps", "the engine costs one step"},
       {"tokens.val_check_interval", "validation"},
       {"tokens.limit_val_batches", "validation"},
@@ -101,8 +99,9 @@ json model(ConfigDoc& d) {
   return m;
 }
 
-/// parallelism and tokens: the split, the batch, the pipeline engine, sequence parallelism and recomputation.
-json parallel(ConfigDoc& d, json& cluster) {
+/// parallelism and tokens: the split, the batch, the pipeline engine, sequence parallelism (and its linears'
+/// communication, into `efficiency`) and recomputation.
+json parallel(ConfigDoc& d, json& cluster, json& efficiency) {
   const long long dp = d.integer("parallelism.dp", 1, 1), tp = d.integer("parallelism.tp", 1, 1),
                   pp = d.integer("parallelism.pp", 1, 1), cp = d.integer("parallelism.context_parallel_size", 1, 1),
                   ep = d.integer("parallelism.expert_parallel_size", 1, 1);
@@ -124,6 +123,19 @@ json parallel(ConfigDoc& d, json& cluster) {
   for (char& ch : mode) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   if (mode != "ALL_REDUCE" && mode != "REDUCE_SCATTER") d.bad("parallelism.tp_mode", "ALL_REDUCE or REDUCE_SCATTER");
   if (tp > 1 && mode == "REDUCE_SCATTER") p["sequence_parallel"] = true;
+  // tp_linear_async_communication (default false): TensorParallelRowLinear refuses it in ALL_REDUCE mode
+  // (parallel/tensor_parallel/nn.py). tp_recompute_allgather (default true): the backward re-gathers each
+  // column-parallel GEMM's input; false keeps the gathered input instead (Efficiency, cost_types.hpp).
+  const bool async = d.flag("parallelism.tp_linear_async_communication", false);
+  if (async && mode == "ALL_REDUCE")
+    d.bad("parallelism.tp_linear_async_communication",
+          "false with tp_mode ALL_REDUCE (nanotron runs it only in REDUCE_SCATTER mode)");
+  if (tp > 1 && async) efficiency["tp_async_shards"] = true;
+  if (!d.flag("parallelism.tp_recompute_allgather", true) && tp > 1 && mode == "REDUCE_SCATTER") {
+    efficiency["tp_backward_allgather"] = false;
+    d.unmap("parallelism.tp_recompute_allgather",
+            "false: no re-gather is costed, but the gathered inputs it keeps (tp times the sharded bytes) are not");
+  }
   if (d.flag("parallelism.recompute_layer", false)) p["recompute"] = "full";
   const long long zero = d.integer("optimizer.zero_stage", 0, 0);
   if (zero > 1) d.bad("optimizer.zero_stage", "0 or 1 (nanotron shards the optimizer's states only)");
@@ -147,8 +159,10 @@ ImportedRequest import_nanotron(const std::string& text, const ImportOptions& o)
   }
   r["model"] = model(d);
   json cluster = o.base.value("cluster", json::object());
-  r["parallel"] = parallel(d, cluster);
+  json efficiency = o.base.value("efficiency", json::object());
+  r["parallel"] = parallel(d, cluster, efficiency);
   r["cluster"] = cluster;
+  if (!efficiency.empty()) r["efficiency"] = efficiency;
   const std::string dtype = d.text("model.dtype", "bfloat16");
   if (dtype != "bfloat16") d.unmap("model.dtype", dtype + ": costed as bf16");
   r["software"] = "nanotron";

@@ -199,6 +199,9 @@ namespace {
 /// and ZeRO 1 as pytorch.
 void nanotron_terms(Efficiency& e) {
   e.fused_rmsnorm = true;
+  // Its sequence-parallel column GEMMs re-gather their input in the backward (tp_recompute_allgather, default true in
+  // config/parallelism_config.py), synchronously unless tp_linear_async_communication (default false) is set.
+  e.tp_backward_allgather = true;
   e.loss_backward_bytes_per_logit = 6.0;
   e.loss_parallel_extra_bytes = 0.0;
 }

@@ -25,18 +25,25 @@ void tp_comm(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, 
   // (Korthikanti et al. 2022, Sec. 4.2.2). Full recomputation repeats the forward pair in the backward.
   const Link link = link_of(place_group(run.cluster, p, Axis::tensor), eff);
   CollectiveCost one = ring_allreduce(p.tp, activation, link);
+  CollectiveCost ag;
   if (p.sequence_parallel) {
-    const CollectiveCost ag = ring_allgather(p.tp, activation, link);
+    ag = ring_allgather(p.tp, activation, link);
     const CollectiveCost rs = ring_reducescatter(p.tp, activation, link);
     one.time = ag.time + rs.time;
     one.bytes_sent_per_gpu = ag.bytes_sent_per_gpu + rs.bytes_sent_per_gpu;
+    c.tp_gather = ag.time;
+    c.tp_scatter = rs.time;
   }
   const double per_pass = 2.0;
   c.tp_fwd = per_pass * one.time;
   c.tp_bwd = per_pass * one.time * (1.0 + tp_recomputed);
+  // Each of the two column-parallel GEMMs (QKV, the MLP's up) gathering its sharded input again for its weight
+  // gradient (Efficiency::tp_backward_allgather).
+  const double regathers = eff.tp_backward_allgather && p.sequence_parallel && p.tp > 1 ? per_pass : 0.0;
+  c.tp_bwd += regathers * ag.time;
   const double collectives = per_pass * (2.0 + tp_recomputed) * (p.sequence_parallel ? 2.0 : 1.0);
-  c.tp_count = collectives;
-  c.tp_bytes = per_pass * (2.0 + tp_recomputed) * one.bytes_sent_per_gpu;
+  c.tp_count = collectives + regathers;
+  c.tp_bytes = per_pass * (2.0 + tp_recomputed) * one.bytes_sent_per_gpu + regathers * ag.bytes_sent_per_gpu;
 }
 
 /// One all-to-all of an expert group that spans nodes under node-limited routing (DeepSeek-V3, Liu et al. 2024

@@ -16,6 +16,7 @@ inline Link link_of(const GroupPlacement& g, const Efficiency& eff) {
 /// Per-layer communication of one microbatch, full (before any overlap), and the traffic it makes.
 struct LayerComm {
   double tp_fwd = 0, tp_bwd = 0, tp_bytes = 0, tp_count = 0;
+  double tp_gather = 0, tp_scatter = 0;  ///< one sequence-parallel all-gather and reduce-scatter of the activation
   double ep_fwd = 0, ep_bwd = 0, ep_bytes = 0, ep_count = 0;
   double cp_fwd = 0, cp_bwd = 0, cp_bytes = 0, cp_count = 0;
   double cp_step_fwd = 0, cp_step_bwd = 0;  ///< one ring step's K/V transfer, forward and backward (context_ring.hpp)

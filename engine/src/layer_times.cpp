@@ -2,6 +2,8 @@
 // communication that overlap leaves exposed, and what the hidden share costs the kernels it runs under.
 #include "layer_times.hpp"
 
+#include <algorithm>
+
 #include "context_ring.hpp"
 #include "kernel_model.hpp"
 
@@ -39,6 +41,42 @@ ChunkTimes kernel_times(const TrainingRun& run, const Efficiency& eff, const Lay
   return t;
 }
 
+/// The forward seconds, at the layer's mean GEMM rate, of its column-parallel GEMMs (QKV; the MLP's up, with the
+/// gate when gated) and row-parallel ones (the output projection; the MLP's down), from their weights' shapes.
+struct TpGemms {
+  double qkv = 0, up = 0, out = 0, down = 0;
+};
+TpGemms tp_gemm_seconds(const ModelShape& m, double gemm_fwd) {
+  const double h = double(m.hidden), q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
+  const double f = double(m.ffn), up = (m.activation == Activation::swiglu ? 2.0 : 1.0) * h * f;
+  const double qkv = h * (q + 2.0 * kv), out = q * h, down = f * h, all = qkv + out + up + down;
+  return {gemm_fwd * qkv / all, gemm_fwd * up / all, gemm_fwd * out / all, gemm_fwd * down / all};
+}
+
+/// nanotron's asynchronous sequence-parallel linears (Efficiency::tp_async_shards): each collective is exposed by what
+/// it exceeds the GEMM it runs beside; a GEMM's input-gradient and weight-gradient GEMMs each take its forward's time
+/// (twice its FLOPs between them: Narayanan et al. 2021, Sec. 5.1). Sets t.tp_fwd and t.tp_bwd before tp_overlap.
+void async_shards(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, ChunkTimes& t) {
+  const double tp = double(run.parallel.tp), gather = c.tp_gather, scatter = c.tp_scatter;
+  const TpGemms g = tp_gemm_seconds(run.model, t.gemm_fwd);
+  auto beyond = [](double comm, double compute) { return std::max(0.0, comm - compute); };
+  double fwd = 0, bwd = 0;
+  for (const double column : {g.qkv, g.up}) {
+    fwd += beyond(gather, column / tp);  // the gather beside the rank's own input shard's GEMM
+    bwd += (eff.tp_backward_allgather ? beyond(gather, column) : 0.0) + beyond(scatter, column);
+  }
+  for (const double row : {g.out, g.down}) {
+    fwd += scatter;                   // the output's reduce-scatter, waited for
+    bwd += beyond(gather, row / tp);  // the output gradient gathered beside its own shard's input gradient
+  }
+  // Recomputation runs the forward's collectives again in the backward (layer_comm.cpp, tp_comm).
+  const double recomputed = run.parallel.recompute == Recompute::full ? 1.0
+                            : run.parallel.recompute == Recompute::op ? 0.5
+                                                                      : 0.0;
+  t.tp_fwd = fwd;
+  t.tp_bwd = bwd + recomputed * fwd;
+}
+
 /// Sets the exposed TP, EP and CP seconds of `t` (its kernels already set) from the layer's full communication `c`,
 /// and slows its GEMMs by what the hidden rest takes from them.
 void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, ChunkTimes& t) {
@@ -48,6 +86,11 @@ void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm&
   const double tp_exposed = std::min(1.0 - eff.tp_overlap, eff.tp_comm_overlap ? 1.0 / double(run.parallel.tp) : 1.0);
   t.tp_fwd = c.tp_fwd * tp_exposed;
   t.tp_bwd = c.tp_bwd * tp_exposed;
+  if (eff.tp_async_shards && !eff.tp_comm_overlap && run.parallel.sequence_parallel && run.parallel.tp > 1) {
+    async_shards(run, eff, c, t);
+    t.tp_fwd *= 1.0 - eff.tp_overlap;
+    t.tp_bwd *= 1.0 - eff.tp_overlap;
+  }
   t.ep_fwd = c.ep_fwd * (1.0 - eff.ep_overlap);
   t.ep_bwd = c.ep_bwd * (1.0 - eff.ep_overlap);
   if (schedule_info(run.parallel.schedule).pairs_all_to_all && run.parallel.pp > 1 && t.ep_fwd + t.ep_bwd > 0) {

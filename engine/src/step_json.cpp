@@ -43,6 +43,8 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   }
   e.tp_overlap = r.number_or("tp_overlap", e.tp_overlap, 0, 1);
   e.tp_comm_overlap = r.boolean_or("tp_comm_overlap", e.tp_comm_overlap);
+  e.tp_backward_allgather = r.boolean_or("tp_backward_allgather", e.tp_backward_allgather);
+  e.tp_async_shards = r.boolean_or("tp_async_shards", e.tp_async_shards);
   e.dp_overlap = r.boolean_or("dp_overlap", e.dp_overlap);
   e.param_gather_overlap = r.boolean_or("param_gather_overlap", e.param_gather_overlap);
   e.ep_overlap = r.number_or("ep_overlap", e.ep_overlap, 0, 1);

@@ -52,6 +52,7 @@ TEST(ConfigImportNanotron, NanotronsTinyLlamaExample) {
   EXPECT_EQ(p["sequence_parallel"], true);  // tp_mode REDUCE_SCATTER
   EXPECT_FALSE(p.contains("zero"));         // zero_stage 0
   EXPECT_EQ(r["request"]["cluster"]["gpus"], 8);
+  EXPECT_EQ(r["request"]["efficiency"], json({{"tp_async_shards", true}}));  // tp_linear_async_communication
   EXPECT_EQ(r["request"]["software"], "nanotron");
   EXPECT_TRUE(r["unmapped"].empty()) << r["unmapped"].dump();
   EXPECT_TRUE(lists(r["ignored"], "data_stages"));
@@ -81,6 +82,26 @@ TEST(ConfigImportNanotron, PipelineEngineRecomputeZeroAndPadding) {
   EXPECT_EQ(p["zero"], 1);
   EXPECT_EQ(r["request"]["cluster"]["gpus"], 16);
   EXPECT_EQ(r["request"]["model"]["vocab"], 128400);  // the next multiple of 100 × tp 2
+}
+
+TEST(ConfigImportNanotron, TheTensorParallelLinearsCommunicationIsRead) {
+  const std::string text = parascope::test::fixture_text("nanotron-configs", "config_tiny_llama.yaml");
+  // Asynchronous linears in ALL_REDUCE mode: nanotron's TensorParallelRowLinear refuses them, so does the import.
+  std::string all_reduce = text;
+  all_reduce.replace(all_reduce.find("tp_mode: REDUCE_SCATTER"), 23, "tp_mode: ALL_REDUCE");
+  const json e = import(all_reduce);
+  ASSERT_TRUE(e.contains("error")) << e.dump();
+  EXPECT_NE(e["error"]["message"].get<std::string>().find("parallelism.tp_linear_async_communication"),
+            std::string::npos)
+      << e.dump();
+  // Synchronous linears keeping the gathered inputs: no re-gather costed, and the memory it keeps listed as unmapped.
+  std::string kept = text;
+  kept.replace(kept.find("tp_linear_async_communication: true"), 35,
+               "tp_linear_async_communication: false\n  tp_recompute_allgather: false");
+  const json r = import(kept);
+  ASSERT_FALSE(r.contains("error")) << r.dump();
+  EXPECT_EQ(r["request"]["efficiency"], json({{"tp_backward_allgather", false}}));
+  EXPECT_TRUE(lists(r["unmapped"], "parallelism.tp_recompute_allgather"));
 }
 
 TEST(ConfigImportNanotron, BadValuesAndUnknownKeysAreNamed) {

@@ -170,7 +170,8 @@ TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelL
   as_pytorch["efficiency"] = {{"fused_rmsnorm", true},
                               {"loss_bytes_per_logit", 10},
                               {"loss_backward_bytes_per_logit", 6},
-                              {"loss_parallel_extra_bytes", 0}};
+                              {"loss_parallel_extra_bytes", 0},
+                              {"tp_backward_allgather", true}};
   const json pytorch = ask(as_pytorch);
   ASSERT_FALSE(nanotron.contains("error")) << nanotron.dump();
   EXPECT_EQ(nanotron["memory_per_gpu"], pytorch["memory_per_gpu"]);
@@ -181,6 +182,37 @@ TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelL
   const json eager = ask(llama8b(parallel, {{"gpus", 64}}, "pytorch"));
   EXPECT_LT(nanotron["breakdown"]["memory_bound"].get<double>(), eager["breakdown"]["memory_bound"].get<double>());
   EXPECT_LT(nanotron["memory_per_gpu"]["total"].get<double>(), eager["memory_per_gpu"]["total"].get<double>());
+}
+
+TEST(SoftwareStacks, NanotronsSequenceParallelLinearsGatherAgainAndOverlapOnlyWhenAsync) {
+  // tp 4 with sequence parallelism on one node: per layer and microbatch the forward waits for 2 all-gathers and 2
+  // reduce-scatters, the backward for 2 + 2 and (tp_recompute_allgather) the column GEMMs' 2 re-gathers.
+  const json parallel = {{"tp", 4}, {"sequence_parallel", true}, {"microbatch_size", 1}, {"global_batch", 64}};
+  auto tp_comm = [&](const json& efficiency) {
+    json r = llama8b(parallel, {{"gpus", 64}}, "nanotron");
+    r["efficiency"] = efficiency;
+    const json a = ask(r);
+    EXPECT_FALSE(a.contains("error")) << a.dump();
+    return a["breakdown"]["tp_comm"].get<double>();
+  };
+  const double sync = tp_comm(json::object()), without = tp_comm({{"tp_backward_allgather", false}});
+  // A ring all-gather and reduce-scatter of the same bytes take the same time: (8 + 2) / 8 of the collectives.
+  EXPECT_NEAR(sync / without, 10.0 / 8.0, 1e-9);
+  // Asynchronous: each collective shows only what it exceeds the GEMM beside it; the forward's two reduce-scatters
+  // (2 of the 10) are always waited for.
+  const double async = tp_comm({{"tp_async_shards", true}});
+  EXPECT_LT(async, sync);
+  EXPECT_GE(async, 0.2 * sync * (1 - 1e-9));
+  // On a link a thousand times slower the GEMMs hide next to nothing: async ≈ sync.
+  json slow = llama8b(parallel, {{"gpus", 64}, {"intra_bandwidth", 4.5e8}}, "nanotron");
+  const double slow_sync = ask(slow)["breakdown"]["tp_comm"].get<double>();
+  slow["efficiency"] = {{"tp_async_shards", true}};
+  EXPECT_NEAR(ask(slow)["breakdown"]["tp_comm"].get<double>() / slow_sync, 1.0, 0.02);
+  // Megatron-Core's re-gather runs behind the input-gradient GEMM: not counted unless asked.
+  const json mcore = ask(llama8b(parallel));
+  json regather = llama8b(parallel);
+  regather["efficiency"] = {{"tp_backward_allgather", true}};
+  EXPECT_GT(ask(regather)["breakdown"]["tp_comm"].get<double>(), mcore["breakdown"]["tp_comm"].get<double>());
 }
 
 TEST(SoftwareStacks, TheNanotronPlannerSearchesOnlyWhatNanotronRuns) {

@@ -30,7 +30,18 @@ struct Efficiency {
   bool flash_attention = true;               ///< fused attention: no s×s scores in memory, causal blocks skipped
   double tp_overlap = 0.0;                   ///< fraction of tensor-parallel communication hidden behind compute
   bool tp_comm_overlap = false;              ///< TransformerEngine's pipelined TP overlap: all but 1/tp of it hidden
-  bool dp_overlap = true;                    ///< gradient reduction overlapped with the last microbatch's backward
+  /// With sequence parallelism, each column-parallel GEMM keeps its input sharded and all-gathers it again in the
+  /// backward for its weight gradient, two more all-gathers per layer, waited for unless tp_async_shards hides them
+  /// (nanotron's tp_recompute_allgather, on by default: parallel/tensor_parallel/functional.py at 2411b02).
+  /// Megatron-Core re-gathers too but behind the input-gradient GEMM (Korthikanti et al. 2022, Sec. 4.2.2): false.
+  bool tp_backward_allgather = false;
+  /// nanotron's tp_linear_async_communication (sequence parallel only): a column-parallel GEMM's all-gather runs
+  /// beside the rank's own input shard's GEMM, its backward re-gather beside the input-gradient GEMM and its
+  /// reduce-scatter beside the weight-gradient GEMM; a row-parallel GEMM's backward gathers the output gradient
+  /// beside its own shard's input-gradient GEMM; the row-parallel forward's reduce-scatter is waited for
+  /// (_ColumnLinearAsyncCommunication, _RowLinearAsyncCommunication at 2411b02).
+  bool tp_async_shards = false;
+  bool dp_overlap = true;  ///< gradient reduction overlapped with the last microbatch's backward
   /// ZeRO 1's parameter all-gather after the optimizer step runs behind the next step's forward, layer by layer
   /// (Megatron-Core's --overlap-param-gather); false: inside the optimizer step, waited for (nanotron's
   /// ZeroDistributedOptimizer.step and torch's ZeroRedundancyOptimizer.step gather before they return). ZeRO 2 and 3
