@@ -130,6 +130,10 @@ PlanQuery read_plan_query(RequestReader& request) {
                                          : PlanObjective::mfu;
   q.efficiency = default_efficiency(q.hardware, q.software);
   q.memory_limit = memory_limit(request.choice_or("memory_margin", "band", {"band", "none"}), q);
+  // Optimizer offload, for every configuration searched: what makes a model fit on too few GPUs, at its cost.
+  ParallelConfig offload;
+  read_offload(request, q.hardware, offload);
+  q.offload_optimizer = offload.offload_optimizer;
   if (!q.efficiency.flash_attention &&
       std::find(q.recompute.begin(), q.recompute.end(), Recompute::op) != q.recompute.end()) {
     throw RequestError(code::inconsistent,
@@ -142,24 +146,26 @@ PlanQuery read_plan_query(RequestReader& request) {
 
 json candidate_to_json(const PlanCandidate& c) {
   const ParallelConfig& p = c.parallel;
-  return {{"parallel",
-           {{"dp", p.dp},
-            {"tp", p.tp},
-            {"pp", p.pp},
-            {"cp", p.cp},
-            {"ep", p.ep},
-            {"vpp", p.vpp},
-            {"microbatch_size", p.microbatch_size},
-            {"global_batch", p.global_batch},
-            {"schedule", std::string(schedule_id(p.schedule))},
-            {"recompute", std::string(recompute_id(p.recompute))},
-            {"sequence_parallel", p.sequence_parallel},
-            {"zero", p.zero}}},
-          {"precision", std::string(precision_id(c.precision))},
-          {"mfu", c.mfu},
-          {"step_time", c.step_time},
-          {"memory_per_gpu", c.memory_per_gpu},
-          {"fits", c.fits}};
+  json out = {{"parallel",
+               {{"dp", p.dp},
+                {"tp", p.tp},
+                {"pp", p.pp},
+                {"cp", p.cp},
+                {"ep", p.ep},
+                {"vpp", p.vpp},
+                {"microbatch_size", p.microbatch_size},
+                {"global_batch", p.global_batch},
+                {"schedule", std::string(schedule_id(p.schedule))},
+                {"recompute", std::string(recompute_id(p.recompute))},
+                {"sequence_parallel", p.sequence_parallel},
+                {"zero", p.zero}}},
+              {"precision", std::string(precision_id(c.precision))},
+              {"mfu", c.mfu},
+              {"step_time", c.step_time},
+              {"memory_per_gpu", c.memory_per_gpu},
+              {"fits", c.fits}};
+  if (p.offload_optimizer > 0) out["parallel"]["offload_optimizer"] = p.offload_optimizer;
+  return out;
 }
 
 std::string gigabytes(double bytes) { return format_fixed(bytes / 1e9, 1); }

@@ -483,6 +483,7 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   st.run.hardware.sources.clear();
   st.run.model.source.clear();
   st.run.cluster = st.query.cluster;
+  st.run.parallel.offload_optimizer = st.query.offload_optimizer;  // consider() rewrites every field but this one
   st.params = count_params(st.run.model);
   for (const Precision precision : {Precision::bf16, Precision::fp8}) {
     st.efficiency[std::size_t(precision)] = st.query.efficiency;

@@ -119,21 +119,6 @@ void read_pipeline_accounting(RequestReader& r, ParallelConfig& p) {
   p.loss_in_split = r.boolean_or("account_for_loss", false);
 }
 
-/// `offload_optimizer`: the share of the optimizer's parameters stepped on the host (engine/API.md, "Host offload").
-/// Its cost needs the host link's and the host memory's bandwidths, which the hardware names or the request gives.
-void read_offload(RequestReader& r, const Hardware& hw, ParallelConfig& p) {
-  p.offload_optimizer = r.number_or("offload_optimizer", 0, 0, 1);
-  if (p.offload_optimizer == 0) return;
-  for (const auto& [key, value] :
-       {std::pair{"host_bandwidth", hw.host_bandwidth}, std::pair{"host_memory_bandwidth", hw.host_memory_bandwidth}}) {
-    if (value > 0) continue;
-    refuse(code::inconsistent,
-           {"offload_optimizer needs the hardware's ", key, " (bytes/s), which ", hw.name,
-            " does not give: add it to a hardware object"},
-           r.path_of("offload_optimizer"));
-  }
-}
-
 ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluster& c, const Hardware& hw) {
   ParallelConfig p;
   p.tp = r.integer_or("tp", 1, 1, kMaxGpus);
@@ -254,6 +239,21 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
 }
 
 }  // namespace
+
+/// `offload_optimizer`: the share of the optimizer's parameters stepped on the host (engine/API.md, "Host offload").
+/// Its cost needs the host link's and the host memory's bandwidths, which the hardware names or the request gives.
+void read_offload(RequestReader& r, const Hardware& hw, ParallelConfig& p) {
+  p.offload_optimizer = r.number_or("offload_optimizer", 0, 0, 1);
+  if (p.offload_optimizer == 0) return;
+  for (const auto& [key, value] :
+       {std::pair{"host_bandwidth", hw.host_bandwidth}, std::pair{"host_memory_bandwidth", hw.host_memory_bandwidth}}) {
+    if (value > 0) continue;
+    refuse(code::inconsistent,
+           {"offload_optimizer needs the hardware's ", key, " (bytes/s), which ", hw.name,
+            " does not give: add it to a hardware object"},
+           r.path_of("offload_optimizer"));
+  }
+}
 
 TrainingRun read_run(RequestReader& request) {
   TrainingRun run;

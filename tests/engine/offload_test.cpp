@@ -163,4 +163,45 @@ TEST(Offload, TheCheckpointStillHoldsTheOffloadedState) {
   }
 }
 
+TEST(Offload, ThePlannerSearchesWithTheShareAndFindsWhatFitsOnlyOffloaded) {
+  // Llama 3 70B on one node of 8 H100s under PyTorch FSDP: no configuration fits with the optimizer on the GPUs;
+  // with it on the host, some do, each exactly what `step` answers for it.
+  const json query = {{"op", "plan"},
+                      {"model", "llama3-70b"},
+                      {"hardware", "h100-sxm"},
+                      {"cluster", {{"gpus", 8}}},
+                      {"global_batch", 64},
+                      {"software", "pytorch"},
+                      {"top_k", 3}};
+  const json without = ask(query);
+  ASSERT_FALSE(without.contains("error")) << without.dump();
+  EXPECT_TRUE(without["results"].empty()) << without["results"].dump();
+  json offloaded = query;
+  offloaded["offload_optimizer"] = 1;
+  const json with = ask(offloaded);
+  ASSERT_FALSE(with.contains("error")) << with.dump();
+  ASSERT_FALSE(with["results"].empty());
+  for (const json& r : with["results"]) {
+    EXPECT_TRUE(r["fits"].get<bool>()) << r.dump();
+    EXPECT_EQ(r["parallel"]["offload_optimizer"], 1) << r.dump();
+    const json step = ask({{"op", "step"},
+                           {"model", "llama3-70b"},
+                           {"hardware", "h100-sxm"},
+                           {"cluster", {{"gpus", 8}}},
+                           {"parallel", r["parallel"]},
+                           {"precision", r["precision"]},
+                           {"software", "pytorch"}});
+    ASSERT_FALSE(step.contains("error")) << step.dump();
+    EXPECT_EQ(step["step_time"], r["step_time"]);
+    EXPECT_EQ(step["memory_per_gpu"]["total"], r["memory_per_gpu"]);
+  }
+  // A chip whose host the presets do not describe is refused by name, as `step` refuses it.
+  json tpu = offloaded;
+  tpu["hardware"] = "tpu-v5p";
+  tpu["software"] = "xla";
+  const json refused = ask(tpu);
+  ASSERT_TRUE(refused.contains("error")) << refused.dump();
+  EXPECT_EQ(refused["error"]["field"], "offload_optimizer");
+}
+
 }  // namespace

@@ -37,6 +37,8 @@ struct PlanQuery {
   /// sets it to the capacity over the memory band's p90 (engine/API.md, "plan"), so a pick starts where 9 in 10 of
   /// the published runs' peaks would have fitted.
   double memory_limit = 0;
+  /// The share of every configuration's optimizer states stepped on the host (ParallelConfig::offload_optimizer).
+  double offload_optimizer = 0;
 };
 
 /// One evaluated configuration: its split and what the cost model says of it (exactly what `step` answers for it).
