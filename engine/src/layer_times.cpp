@@ -41,33 +41,34 @@ ChunkTimes kernel_times(const TrainingRun& run, const Efficiency& eff, const Lay
   return t;
 }
 
-/// The forward seconds, at the layer's mean GEMM rate, of its column-parallel GEMMs (QKV; the MLP's up, with the
-/// gate when gated) and row-parallel ones (the output projection; the MLP's down), from their weights' shapes.
+/// The shares of a layer's dense GEMM FLOPs in its column-parallel GEMMs (QKV; the MLP's up, with the gate when gated)
+/// and row-parallel ones (the output projection; the MLP's down), from their weights' shapes.
 struct TpGemms {
   double qkv = 0, up = 0, out = 0, down = 0;
 };
-TpGemms tp_gemm_seconds(const ModelShape& m, double gemm_fwd) {
+TpGemms tp_gemm_shares(const ModelShape& m) {
   const double h = double(m.hidden), q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
   const double f = double(m.ffn), up = (m.activation == Activation::swiglu ? 2.0 : 1.0) * h * f;
   const double qkv = h * (q + 2.0 * kv), out = q * h, down = f * h, all = qkv + out + up + down;
-  return {gemm_fwd * qkv / all, gemm_fwd * up / all, gemm_fwd * out / all, gemm_fwd * down / all};
+  return {qkv / all, up / all, out / all, down / all};
 }
 
 /// nanotron's asynchronous sequence-parallel linears (Efficiency::tp_async_shards): each collective is exposed by what
-/// it exceeds the GEMM it runs beside; a GEMM's input-gradient and weight-gradient GEMMs each take its forward's time
-/// (twice its FLOPs between them: Narayanan et al. 2021, Sec. 5.1). Sets t.tp_fwd and t.tp_bwd before tp_overlap.
+/// it exceeds the GEMM it runs beside, each GEMM's forward, input-gradient and weight-gradient seconds its share of
+/// the layer's (at the layer's mean rate per pass). Sets t.tp_fwd and t.tp_bwd before tp_overlap.
 void async_shards(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, ChunkTimes& t) {
   const double tp = double(run.parallel.tp), gather = c.tp_gather, scatter = c.tp_scatter;
-  const TpGemms g = tp_gemm_seconds(run.model, t.gemm_fwd);
+  const double dgrad = t.gemm_bwd - t.gemm_wgrad, wgrad = t.gemm_wgrad;
+  const TpGemms g = tp_gemm_shares(run.model);
   auto beyond = [](double comm, double compute) { return std::max(0.0, comm - compute); };
   double fwd = 0, bwd = 0;
   for (const double column : {g.qkv, g.up}) {
-    fwd += beyond(gather, column / tp);  // the gather beside the rank's own input shard's GEMM
-    bwd += (eff.tp_backward_allgather ? beyond(gather, column) : 0.0) + beyond(scatter, column);
+    fwd += beyond(gather, column * t.gemm_fwd / tp);  // the gather beside the rank's own input shard's GEMM
+    bwd += (eff.tp_backward_allgather ? beyond(gather, column * dgrad) : 0.0) + beyond(scatter, column * wgrad);
   }
   for (const double row : {g.out, g.down}) {
-    fwd += scatter;                   // the output's reduce-scatter, waited for
-    bwd += beyond(gather, row / tp);  // the output gradient gathered beside its own shard's input gradient
+    fwd += scatter;                           // the output's reduce-scatter, waited for
+    bwd += beyond(gather, row * dgrad / tp);  // the output gradient gathered beside its own shard's input gradient
   }
   // Recomputation runs the forward's collectives again in the backward (layer_comm.cpp, tp_comm).
   const double recomputed = run.parallel.recompute == Recompute::full ? 1.0
