@@ -145,9 +145,11 @@ class ParascopeMemory extends ParascopeWidget {
     if (key === 'model') this.buildControls();
     else if (key === 'zero') this.controls.reshard.input.disabled = this.state.zero !== '3';
     this.refresh();
-    for (const c of Object.values(this.controls)) c.hint('');
+    // Only the control that last said what its move bought has words to clear (each hint written is a restyle).
+    if (this.hinted !== key) this.controls[this.hinted]?.hint('');
     const text = before && this.step ? buysText(words, before, this.step) : '';
     this.controls[key]?.hint(text);
+    this.hinted = text ? key : null;
     this.out.buys.textContent = text;
     this.stateChanged();
   }
@@ -228,17 +230,27 @@ class ParascopeMemory extends ParascopeWidget {
       : 'The error band is drawn for the most loaded stage, the total the engine’s track record speaks for.';
   }
 
+  /** One key per part with its bytes at the peak; a move rewrites the keys' numbers and text, not the keys. */
   drawLegend() {
     const t = this.timeline;
-    this.out.legend.replaceChildren(
-      ...(t ? legendParts(t) : []).map((p) =>
-        h(
-          'li',
-          { class: `memory-key ${p.key}`, 'data-part': p.key, 'data-value': p.bytes },
-          `${p.words} ${bytes(p.bytes)}`,
-        ),
-      ),
-    );
+    const list = this.out.legend;
+    if (!t) {
+      list.replaceChildren();
+      return;
+    }
+    const parts = legendParts(t);
+    if (list.children.length !== parts.length) {
+      list.replaceChildren(
+        ...parts.map((p) => h('li', { class: `memory-key ${p.key}`, 'data-part': p.key, 'data-value': '' })),
+      );
+    }
+    parts.forEach((p, i) => {
+      const key = list.children[i];
+      const value = String(p.bytes);
+      if (key.dataset.value !== value) key.dataset.value = value;
+      const words = `${p.words} ${bytes(p.bytes)}`;
+      if (key.textContent !== words) key.textContent = words;
+    });
   }
 
   drawChart() {
@@ -252,13 +264,14 @@ class ParascopeMemory extends ParascopeWidget {
       return;
     }
     const band = t.stage === t.most_loaded_stage ? (this.step.error_band?.memory_total?.range ?? null) : null;
-    this.chart = memoryChart(
+    this.chartView ??= memoryChart();
+    this.chart = this.chartView.draw(
       t,
       band,
       this.plotWidth,
       `${this.out.headline.textContent} ${PARTS.length} parts stacked over time.`,
     );
-    this.plot.replaceChildren(this.chart.element);
+    if (this.plot.firstChild !== this.chart.element) this.plot.replaceChildren(this.chart.element);
     this.showMoment(this.chart.steps.findIndex((s) => s.index === t.peak.segment));
   }
 
