@@ -60,6 +60,7 @@ class ParascopeMemory extends ParascopeWidget {
       'aria-label': 'Memory through the step: the left and right arrow keys walk it, Home and End go to its ends',
       'data-out': 'chart',
     });
+    this.chartView = memoryChart(); // built once, redrawn in place by each move (chart.js)
     this.plot.addEventListener('keydown', (e) => this.key(e));
     this.plot.addEventListener('pointermove', (e) => this.point(e));
     this.out = {
@@ -118,6 +119,7 @@ class ParascopeMemory extends ParascopeWidget {
     const choices = controlChoices(s, this.presets);
     const dense = (this.presets.models.find((m) => m.id === s.model)?.experts ?? 1) <= 1;
     this.controlBox.replaceChildren();
+    this.hinted = null; // the control whose hint says what the last move bought
     for (const [key, attr, label, words] of CONTROLS) {
       const control = selectControl({
         label,
@@ -264,7 +266,6 @@ class ParascopeMemory extends ParascopeWidget {
       return;
     }
     const band = t.stage === t.most_loaded_stage ? (this.step.error_band?.memory_total?.range ?? null) : null;
-    this.chartView ??= memoryChart();
     this.chart = this.chartView.draw(
       t,
       band,
