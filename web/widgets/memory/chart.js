@@ -28,7 +28,7 @@ function tickStep(span, n) {
 export function memoryChart() {
   const root = svg('svg', { class: 'mem-chart', viewBox: '0 0 0 0', width: 0, role: 'img', 'aria-label': '' });
   const grid = svg('g', { class: 'mem-grid' });
-  const ticks = { rows: -1, cols: -1 }; // how many of each the grid's nodes draw
+  const ticks = { rows: 0, cols: 0 }; // how many of each the grid's nodes draw
   const band = svg('rect', { class: 'mem-band', x: 0, width: 0, y: 0, height: 0, 'data-low': 0, 'data-high': 0 });
   const parts = PARTS.map(([key, words]) =>
     svg('path', { d: 'M0,0Z', class: `mem-part ${key}`, 'data-part': key }, svg('title', {}, words)),
@@ -103,8 +103,8 @@ function text(node, words) {
 }
 
 /**
- * The gridlines and ticks: GiB up the side, seconds along the bottom. The same count of each as last time (`ticks`)
- * is redrawn on the same nodes; another count builds the grid anew.
+ * The gridlines and ticks: GiB up the side (a line and a label each), then seconds along the bottom. Last time's nodes
+ * (`ticks`: how many of each) are redrawn in place; only ticks more or fewer than last time are added or removed.
  */
 function drawGrid(grid, ticks, t, top, W, plotW, x, y) {
   const rows = [];
@@ -113,18 +113,18 @@ function drawGrid(grid, ticks, t, top, W, plotW, x, y) {
   const cols = [];
   const sec = tickStep(t.step_time, Math.max(2, Math.floor(plotW / 90)));
   for (let v = 0; v <= t.step_time * 1.0001; v += sec) cols.push(v);
-  if (ticks.rows !== rows.length || ticks.cols !== cols.length) {
-    grid.replaceChildren(
-      ...rows.flatMap(() => [
-        svg('line', { x1: 0, x2: 0, y1: 0, y2: 0 }),
-        svg('text', { x: 0, y: 0, class: 'tick y' }),
-      ]),
-      ...cols.map(() => svg('text', { x: 0, y: 0, class: 'tick x' })),
-    );
-    ticks.rows = rows.length;
-    ticks.cols = cols.length;
-  }
   const nodes = grid.children;
+  for (; ticks.rows > rows.length; ticks.rows -= 1) {
+    nodes[2 * ticks.rows - 1].remove();
+    nodes[2 * ticks.rows - 2].remove();
+  }
+  for (; ticks.rows < rows.length; ticks.rows += 1) {
+    const line = svg('line', { x1: 0, x2: 0, y1: 0, y2: 0 });
+    grid.insertBefore(line, nodes[2 * ticks.rows] ?? null);
+    line.after(svg('text', { x: 0, y: 0, class: 'tick y' }));
+  }
+  for (; ticks.cols > cols.length; ticks.cols -= 1) grid.lastChild.remove();
+  for (; ticks.cols < cols.length; ticks.cols += 1) grid.append(svg('text', { x: 0, y: 0, class: 'tick x' }));
   rows.forEach((b, i) => {
     set(nodes[2 * i], { x1: M.left, x2: W - M.right, y1: y(b), y2: y(b) });
     set(nodes[2 * i + 1], { x: M.left - 6, y: y(b) + 4 });
