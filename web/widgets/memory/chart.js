@@ -20,10 +20,11 @@ function tickStep(span, n) {
 
 /**
  * The chart, built once and redrawn in place: each move sets the attributes and text that changed on the same nodes
- * (a new <svg> per move made Chromium build, shape and lay out the whole chart anew: most of a move's page time at
- * Megatron 1T's 64 x 512). draw(t, band, width, label) takes the memory_timeline answer, band [low, high] bytes or
- * null and the width in px, and returns { element, steps, timeAt(px), mark(index) }: steps the drawn steps
- * (model/stack.js), timeAt px -> seconds, and mark(index) moving the cursor to segment `index`.
+ * (a new <svg> per move made Chromium create, shape and lay out every node again: at Megatron 1T's 64 x 512 a
+ * redraw's layout in Chromium went from a median 1.6 to 1.1 ms, tests/bench/memory.bench.mjs's page, 80 redraws).
+ * draw(t, band, width, label) takes the memory_timeline answer, band [low, high] bytes or null and the width in px,
+ * and returns { element, steps, timeAt(px), mark(index) }: steps the drawn steps (model/stack.js), timeAt px ->
+ * seconds, and mark(index) moving the cursor to segment `index`.
  */
 export function memoryChart() {
   const root = svg('svg', { class: 'mem-chart', viewBox: '0 0 0 0', width: 0, role: 'img', 'aria-label': '' });
