@@ -19,84 +19,123 @@ function tickStep(span, n) {
 }
 
 /**
- * t: the memory_timeline answer; band: [low, high] bytes or null; width: px. Returns { element, steps, x, at(time) }:
- * steps the drawn steps (model/stack.js), x seconds -> px, and mark(index) moving the cursor to segment `index`.
+ * The chart, built once and redrawn in place: each move sets the attributes and text that changed on the same nodes
+ * (a new <svg> per move made Chromium create, shape and lay out every node again: at Megatron 1T's 64 x 512 a
+ * redraw's layout in Chromium went from a median 1.6 to 1.1 ms, tests/bench/memory.bench.mjs's page, 80 redraws).
+ * draw(t, band, width, label) takes the memory_timeline answer, band [low, high] bytes or null and the width in px,
+ * and returns { element, steps, timeAt(px), mark(index) }: steps the drawn steps (model/stack.js), timeAt px ->
+ * seconds, and mark(index) moving the cursor to segment `index`.
  */
-export function memoryChart(t, band, width, label) {
-  const W = Math.max(260, Math.round(width));
-  const plotW = W - M.left - M.right;
-  const top = Math.max(t.capacity, t.peak.total, band?.[1] ?? 0) * 1.04;
-  const x = (s) => M.left + (s / t.step_time) * plotW;
-  const y = (b) => M.top + H - (b / top) * H;
-  const root = svg('svg', {
-    class: 'mem-chart',
-    viewBox: `0 0 ${W} ${M.top + H + M.bottom + STRIP + 18}`,
-    width: W,
-    role: 'img',
-    'aria-label': label,
-  });
-  const g = (cls) => svg('g', { class: cls });
-  const grid = g('mem-grid');
-  const gib = tickStep(top / GIB, 5);
-  for (let v = 0; v * GIB <= top; v += gib) {
-    grid.append(
-      svg('line', { x1: M.left, x2: W - M.right, y1: y(v * GIB), y2: y(v * GIB) }),
-      svg('text', { x: M.left - 6, y: y(v * GIB) + 4, class: 'tick y' }, bytes(v * GIB)),
-    );
-  }
-  const sec = tickStep(t.step_time, Math.max(2, Math.floor(plotW / 90)));
-  for (let v = 0; v <= t.step_time * 1.0001; v += sec) {
-    grid.append(svg('text', { x: x(v), y: M.top + H + 16, class: 'tick x' }, seconds(v || 0).replace(/^0 ns$/, '0')));
-  }
-  root.append(grid);
-
-  if (band) {
-    root.append(
-      svg('rect', {
-        class: 'mem-band',
-        x: M.left,
-        width: plotW,
-        y: y(band[1]),
-        height: Math.max(1, y(band[0]) - y(band[1])),
-        'data-low': band[0],
-        'data-high': band[1],
-      }),
-    );
-  }
-
-  const steps = drawnSteps(t, plotW);
-  root.append(areas(t, steps, x, y));
-
-  root.append(
-    svg('line', { class: 'mem-cap', x1: M.left, x2: W - M.right, y1: y(t.capacity), y2: y(t.capacity) }),
-    svg('text', { class: 'mem-cap-label', x: W - M.right - 4, y: y(t.capacity) - 5 }, `capacity ${bytes(t.capacity)}`),
+export function memoryChart() {
+  const root = svg('svg', { class: 'mem-chart', viewBox: '0 0 0 0', width: 0, role: 'img', 'aria-label': '' });
+  const grid = svg('g', { class: 'mem-grid' });
+  const ticks = { rows: 0, cols: 0 }; // how many of each the grid's nodes draw
+  const band = svg('rect', { class: 'mem-band', x: 0, width: 0, y: 0, height: 0, 'data-low': 0, 'data-high': 0 });
+  const parts = PARTS.map(([key, words]) =>
+    svg('path', { d: 'M0,0Z', class: `mem-part ${key}`, 'data-part': key }, svg('title', {}, words)),
   );
-  const px = x(t.peak.time);
-  root.append(
-    svg('line', { class: 'mem-peak', x1: px, x2: px, y1: M.top, y2: M.top + H + STRIP + 22 }),
-    svg('circle', { class: 'mem-peak-dot', cx: px, cy: y(t.peak.total), r: 4, 'data-total': t.peak.total }),
-    svg(
-      'text',
-      { class: 'mem-peak-label', x: px + (px > M.left + plotW * 0.7 ? -6 : 6), y: M.top + 10 },
-      `peak ${bytes(t.peak.total)}`,
-    ),
-  );
-  if (px > M.left + plotW * 0.7) root.lastChild.classList.add('left');
-  root.append(strip(t, x, M.top + H + M.bottom, plotW));
-  const cursor = svg('line', { class: 'mem-cursor', y1: M.top, y2: M.top + H + STRIP + 22, hidden: true });
-  root.append(cursor);
+  const cap = svg('line', { class: 'mem-cap', x1: 0, x2: 0, y1: 0, y2: 0 });
+  const capLabel = svg('text', { class: 'mem-cap-label', x: 0, y: 0 }, '');
+  const peak = svg('line', { class: 'mem-peak', x1: 0, x2: 0, y1: 0, y2: 0 });
+  const dot = svg('circle', { class: 'mem-peak-dot', cx: 0, cy: 0, r: 4, 'data-total': 0 });
+  const peakLabel = svg('text', { class: 'mem-peak-label', x: 0, y: 0 }, '');
+  const sets = stripNodes();
+  const cursor = svg('line', { class: 'mem-cursor', y1: 0, y2: 0, hidden: true });
+  const areas = svg('g', { class: 'mem-areas' }, parts);
+  root.append(grid, areas, cap, capLabel, peak, dot, peakLabel, sets.group, cursor);
   return {
     element: root,
-    steps,
-    timeAt: (px) => ((px - M.left) / plotW) * t.step_time,
-    mark(index) {
-      const m = moment(t, index);
-      const mid = x((m.start + m.end) / 2);
-      cursor.setAttribute('x1', mid);
-      cursor.setAttribute('x2', mid);
-      cursor.removeAttribute('hidden');
+    draw(t, range, width, label) {
+      const W = Math.max(260, Math.round(width));
+      const plotW = W - M.left - M.right;
+      const top = Math.max(t.capacity, t.peak.total, range?.[1] ?? 0) * 1.04;
+      const x = (s) => M.left + (s / t.step_time) * plotW;
+      const y = (b) => M.top + H - (b / top) * H;
+      set(root, { viewBox: `0 0 ${W} ${M.top + H + M.bottom + STRIP + 18}`, width: W, 'aria-label': label });
+      drawGrid(grid, ticks, t, top, W, plotW, x, y);
+      if (range) {
+        const at = { x: M.left, width: plotW, y: y(range[1]), height: Math.max(1, y(range[0]) - y(range[1])) };
+        set(band, { ...at, 'data-low': range[0], 'data-high': range[1] });
+        if (!band.isConnected) root.insertBefore(band, areas);
+      } else band.remove();
+      const steps = drawnSteps(t, plotW);
+      drawAreas(parts, t, steps, x, y);
+      set(cap, { x1: M.left, x2: W - M.right, y1: y(t.capacity), y2: y(t.capacity) });
+      set(capLabel, { x: W - M.right - 4, y: y(t.capacity) - 5 });
+      text(capLabel, `capacity ${bytes(t.capacity)}`);
+      const px = x(t.peak.time);
+      const left = px > M.left + plotW * 0.7;
+      set(peak, { x1: px, x2: px, y1: M.top, y2: M.top + H + STRIP + 22 });
+      set(dot, { cx: px, cy: y(t.peak.total), 'data-total': t.peak.total });
+      set(peakLabel, {
+        class: left ? 'mem-peak-label left' : 'mem-peak-label',
+        x: px + (left ? -6 : 6),
+        y: M.top + 10,
+      });
+      text(peakLabel, `peak ${bytes(t.peak.total)}`);
+      drawStrip(sets, t, x, M.top + H + M.bottom, plotW);
+      set(cursor, { y1: M.top, y2: M.top + H + STRIP + 22 });
+      return {
+        element: root,
+        steps,
+        timeAt: (at) => ((at - M.left) / plotW) * t.step_time,
+        mark(index) {
+          const m = moment(t, index);
+          const mid = x((m.start + m.end) / 2);
+          set(cursor, { x1: mid, x2: mid });
+          cursor.removeAttribute('hidden');
+        },
+      };
     },
   };
+}
+
+/** Sets each attribute of `node` whose text differs (a number as String writes it). */
+function set(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    const v = String(value);
+    if (node.getAttribute(name) !== v) node.setAttribute(name, v);
+  }
+}
+
+/** Sets `node`'s text when it differs. */
+function text(node, words) {
+  if (node.textContent !== words) node.textContent = words;
+}
+
+/**
+ * The gridlines and ticks: GiB up the side (a line and a label each), then seconds along the bottom. Last time's nodes
+ * (`ticks`: how many of each) are redrawn in place; only ticks more or fewer than last time are added or removed.
+ */
+function drawGrid(grid, ticks, t, top, W, plotW, x, y) {
+  const rows = [];
+  const gib = tickStep(top / GIB, 5);
+  for (let v = 0; v * GIB <= top; v += gib) rows.push(v * GIB);
+  const cols = [];
+  const sec = tickStep(t.step_time, Math.max(2, Math.floor(plotW / 90)));
+  for (let v = 0; v <= t.step_time * 1.0001; v += sec) cols.push(v);
+  const nodes = grid.children;
+  for (; ticks.rows > rows.length; ticks.rows -= 1) {
+    nodes[2 * ticks.rows - 1].remove();
+    nodes[2 * ticks.rows - 2].remove();
+  }
+  for (; ticks.rows < rows.length; ticks.rows += 1) {
+    const line = svg('line', { x1: 0, x2: 0, y1: 0, y2: 0 });
+    grid.insertBefore(line, nodes[2 * ticks.rows] ?? null);
+    line.after(svg('text', { x: 0, y: 0, class: 'tick y' }));
+  }
+  for (; ticks.cols > cols.length; ticks.cols -= 1) grid.lastChild.remove();
+  for (; ticks.cols < cols.length; ticks.cols += 1) grid.append(svg('text', { x: 0, y: 0, class: 'tick x' }));
+  rows.forEach((b, i) => {
+    set(nodes[2 * i], { x1: M.left, x2: W - M.right, y1: y(b), y2: y(b) });
+    set(nodes[2 * i + 1], { x: M.left - 6, y: y(b) + 4 });
+    text(nodes[2 * i + 1], bytes(b));
+  });
+  cols.forEach((v, i) => {
+    const node = nodes[2 * rows.length + i];
+    set(node, { x: x(v), y: M.top + H + 16 });
+    text(node, seconds(v || 0).replace(/^0 ns$/, '0'));
+  });
 }
 
 /** A coordinate in tenths of a px (an integer) as path text: 1234 -> "123.4", 1230 -> "123". */
@@ -110,28 +149,26 @@ function tenths(q) {
 const px = (v) => tenths(Math.round(v * 10));
 
 /**
- * One <path> per part: its band's top and bottom along the drawn steps (read from the answer's columns). Heights are
- * compared in tenths of a px, and only the ends of each run of equal height are written out (a move redraws them all).
+ * Each part's <path> (`paths`, in PARTS order): its band's top and bottom along the drawn steps (read from the
+ * answer's columns). Heights are compared in tenths of a px, and only the ends of each run of equal height are written
+ * out; a path whose outline did not move keeps its `d`.
  */
-function areas(t, steps, x, y) {
-  const group = svg('g', { class: 'mem-areas' });
+function drawAreas(paths, t, steps, x, y) {
   const n = steps.length;
   const x0 = steps.map((s) => x(s.from));
   const x1 = steps.map((s) => x(s.to));
   let lower = new Int32Array(n).fill(Math.round(y(0) * 10));
   const base = new Float64Array(n);
-  for (const [key, words, from] of PARTS) {
+  PARTS.forEach(([key, , from], k) => {
     const column = from === 'segments' ? t.segments[key] : null;
     const upper = new Int32Array(n);
     for (let i = 0; i < n; i += 1) {
       base[i] += column ? column[steps[i].index] : t.states[key];
       upper[i] = Math.round(y(base[i]) * 10);
     }
-    const d = `M${stepEdge(x0, x1, upper)}L${stepEdgeBack(x0, x1, lower)}Z`;
-    group.append(svg('path', { d, class: `mem-part ${key}`, 'data-part': key }, svg('title', {}, words)));
+    set(paths[k], { d: `M${stepEdge(x0, x1, upper)}L${stepEdgeBack(x0, x1, lower)}Z` });
     lower = upper;
-  }
-  return group;
+  });
 }
 
 /**
@@ -165,11 +202,21 @@ function stepEdgeBack(x0, x1, ys) {
   return points.join('L');
 }
 
+/** The activation sets' strip: its group, its label, a path for the even microbatches' sets and one for the odd's. */
+function stripNodes() {
+  const label = svg('text', { class: 'tick strip', x: 0, y: 0 }, 'sets');
+  const even = svg('path', { d: 'M0,0Z', class: 'mem-set even' });
+  const odd = svg('path', { d: 'M0,0Z', class: 'mem-set odd' });
+  const frame = svg('rect', { class: 'mem-strip-frame', x: 0, y: 0, width: 0, height: STRIP });
+  const group = svg('g', { class: 'mem-strip', 'data-sets': 0, 'data-lanes': 0 }, label, even, odd, frame);
+  return { group, label, paths: [even, odd], frame };
+}
+
 /** The activation sets as bars, one lane each while held (lanes reused once a set is freed). */
-function strip(t, x, top, plotW) {
+function drawStrip(nodes, t, x, top, plotW) {
   const { sets, lanes } = setLanes(t);
-  const group = svg('g', { class: 'mem-strip', 'data-sets': sets.length, 'data-lanes': lanes });
-  group.append(svg('text', { class: 'tick strip', x: x(0) - 6, y: top + STRIP / 2 + 4 }, 'sets'));
+  set(nodes.group, { 'data-sets': sets.length, 'data-lanes': lanes });
+  set(nodes.label, { x: x(0) - 6, y: top + STRIP / 2 + 4 });
   const lane = STRIP / Math.max(1, lanes);
   const d = [[], []];
   const height = lane.toFixed(2);
@@ -179,7 +226,6 @@ function strip(t, x, top, plotW) {
     const w = px(Math.max(0.5, x(s.to) - x0));
     d[s.microbatch % 2].push(`M${px(x0)},${laneTop[s.lane]}h${w}v${height}h-${w}Z`);
   }
-  d.forEach((parts, i) => group.append(svg('path', { d: parts.join(''), class: `mem-set ${i ? 'odd' : 'even'}` })));
-  group.append(svg('rect', { class: 'mem-strip-frame', x: x(0), y: top, width: plotW, height: STRIP }));
-  return group;
+  d.forEach((parts, i) => set(nodes.paths[i], { d: parts.join('') }));
+  set(nodes.frame, { x: x(0), y: top, width: plotW, height: STRIP });
 }

@@ -60,6 +60,7 @@ class ParascopeMemory extends ParascopeWidget {
       'aria-label': 'Memory through the step: the left and right arrow keys walk it, Home and End go to its ends',
       'data-out': 'chart',
     });
+    this.chartView = memoryChart(); // built once, redrawn in place by each move (chart.js)
     this.plot.addEventListener('keydown', (e) => this.key(e));
     this.plot.addEventListener('pointermove', (e) => this.point(e));
     this.out = {
@@ -118,6 +119,7 @@ class ParascopeMemory extends ParascopeWidget {
     const choices = controlChoices(s, this.presets);
     const dense = (this.presets.models.find((m) => m.id === s.model)?.experts ?? 1) <= 1;
     this.controlBox.replaceChildren();
+    this.hinted = null; // the control whose hint says what the last move bought
     for (const [key, attr, label, words] of CONTROLS) {
       const control = selectControl({
         label,
@@ -145,9 +147,11 @@ class ParascopeMemory extends ParascopeWidget {
     if (key === 'model') this.buildControls();
     else if (key === 'zero') this.controls.reshard.input.disabled = this.state.zero !== '3';
     this.refresh();
-    for (const c of Object.values(this.controls)) c.hint('');
+    // Only the control that last said what its move bought has words to clear (each hint written is a restyle).
+    if (this.hinted !== key) this.controls[this.hinted]?.hint('');
     const text = before && this.step ? buysText(words, before, this.step) : '';
     this.controls[key]?.hint(text);
+    this.hinted = text ? key : null;
     this.out.buys.textContent = text;
     this.stateChanged();
   }
@@ -228,17 +232,27 @@ class ParascopeMemory extends ParascopeWidget {
       : 'The error band is drawn for the most loaded stage, the total the engine’s track record speaks for.';
   }
 
+  /** One key per part with its bytes at the peak; a move rewrites the keys' numbers and text, not the keys. */
   drawLegend() {
     const t = this.timeline;
-    this.out.legend.replaceChildren(
-      ...(t ? legendParts(t) : []).map((p) =>
-        h(
-          'li',
-          { class: `memory-key ${p.key}`, 'data-part': p.key, 'data-value': p.bytes },
-          `${p.words} ${bytes(p.bytes)}`,
-        ),
-      ),
-    );
+    const list = this.out.legend;
+    if (!t) {
+      list.replaceChildren();
+      return;
+    }
+    const parts = legendParts(t);
+    if (list.children.length !== parts.length) {
+      list.replaceChildren(
+        ...parts.map((p) => h('li', { class: `memory-key ${p.key}`, 'data-part': p.key, 'data-value': '' })),
+      );
+    }
+    parts.forEach((p, i) => {
+      const key = list.children[i];
+      const value = String(p.bytes);
+      if (key.dataset.value !== value) key.dataset.value = value;
+      const words = `${p.words} ${bytes(p.bytes)}`;
+      if (key.textContent !== words) key.textContent = words;
+    });
   }
 
   drawChart() {
@@ -252,13 +266,13 @@ class ParascopeMemory extends ParascopeWidget {
       return;
     }
     const band = t.stage === t.most_loaded_stage ? (this.step.error_band?.memory_total?.range ?? null) : null;
-    this.chart = memoryChart(
+    this.chart = this.chartView.draw(
       t,
       band,
       this.plotWidth,
       `${this.out.headline.textContent} ${PARTS.length} parts stacked over time.`,
     );
-    this.plot.replaceChildren(this.chart.element);
+    if (this.plot.firstChild !== this.chart.element) this.plot.replaceChildren(this.chart.element);
     this.showMoment(this.chart.steps.findIndex((s) => s.index === t.peak.segment));
   }
 
