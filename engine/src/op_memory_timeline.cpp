@@ -128,6 +128,48 @@ std::string spans_text(const MemoryTimeline& t) {
   return std::move(out.text());
 }
 
+/// columns_format "binary": the segments' columns, then the activation sets', each column's numbers one after another
+/// in the call's attachment (parascope::last_attachment; `kind` as the letter's character code), and in the JSON only
+/// where each block starts and what its columns are: no number is written as text nor parsed back.
+json binary_columns(const MemoryTimeline& t) {
+  using S = MemorySegment;
+  using A = ActivationSpan;
+  static double (*const segment_columns[])(const S&) = {
+      [](const S& s) { return s.memory.activations; }, [](const S& s) { return s.memory.allocator_reserve; },
+      [](const S& s) { return double(s.chunk); },      [](const S& s) { return s.end; },
+      [](const S& s) { return double(s.kind); },       [](const S& s) { return double(s.microbatch); },
+      [](const S& s) { return double(s.sets); },       [](const S& s) { return s.start; },
+      [](const S& s) { return s.memory.total; },       [](const S& s) { return s.memory.transient; }};
+  static double (*const span_columns[])(const A&) = {
+      [](const A& s) { return double(s.chunk); }, [](const A& s) { return s.from; },
+      [](const A& s) { return double(s.microbatch); }, [](const A& s) { return s.to; }};
+  std::vector<double>& out = attachment();
+  out.clear();
+  out.reserve(10 * t.segments.size() + 4 * t.spans.size());
+  for (auto get : segment_columns)
+    for (const S& s : t.segments) out.push_back(get(s));
+  for (auto get : span_columns)
+    for (const A& s : t.spans) out.push_back(get(s));
+  for (const double v : out) {
+    if (!std::isfinite(v)) JsonText().number(v);  // refused as the text columns refuse it
+  }
+  auto block = [](std::size_t offset, std::size_t count, json columns) {
+    json b;
+    put(b, "format", "binary");
+    put(b, "offset", offset);
+    put(b, "count", count);
+    put(b, "columns", std::move(columns));
+    return b;
+  };
+  json both;
+  put(both, "segments",
+      block(0, t.segments.size(),
+            {"activations", "allocator_reserve", "chunk", "end", "kind", "microbatch", "sets", "start", "total",
+             "transient"}));
+  put(both, "activation_sets", block(10 * t.segments.size(), t.spans.size(), {"chunk", "from", "microbatch", "to"}));
+  return both;
+}
+
 /// `step`'s answer for the same request (op_step.cpp), from the same StepResult: every field but `hfu_note`,
 /// `network_fit` and `error_band.network` (that what-if costs the step a second time, on a slower network).
 json step_json(const StepRequest& s, const StepResult& step) {
@@ -141,6 +183,7 @@ json step_json(const StepRequest& s, const StepResult& step) {
 json op_memory_timeline(RequestReader& request) {
   const StepRequest s = read_step_request(request);
   const std::int64_t stage = request.has("stage") ? request.integer("stage", 0, s.run.parallel.pp - 1) : -1;
+  const bool binary = request.choice_or("columns_format", "text", {"text", "binary"}) == "binary";
   request.finish();
   check_size(s.run.parallel);
   const StepResult step = evaluate(s);
@@ -163,6 +206,12 @@ json op_memory_timeline(RequestReader& request) {
   put(out, "step", step_json(s, step));
   // A number that overflowed: the tree, which call() refuses naming it (a column's, JsonText::number refuses).
   if (!all_finite(out)) return out;
+  if (binary) {
+    json columns = binary_columns(t);
+    put(out, "segments", std::move(columns["segments"]));
+    put(out, "activation_sets", std::move(columns["activation_sets"]));
+    return out;
+  }
   // The columns as text around the small tree (json_text.hpp): the same answer, byte for byte.
   put(out, "segments", nullptr);
   put(out, "activation_sets", nullptr);

@@ -96,6 +96,48 @@ TEST(MemoryTimeline, ItsTextIsTheJsonWritersOwnOnEveryPublishedRow) {
   EXPECT_GT(checked, 300);
 }
 
+TEST(MemoryTimeline, BinaryColumnsAreTheTextColumnsNumbersOnEveryPublishedRow) {
+  // columns_format "binary": the same numbers in the call's attachment, column after column, and the rest of the
+  // answer unchanged.
+  int checked = 0;
+  for (const parascope::test::PublishedRun& run : parascope::test::published_runs()) {
+    json request = run.request;
+    request["op"] = "memory_timeline";
+    const json text = json::parse(parascope::call(request.dump()));
+    if (text.contains("error")) continue;
+    request["columns_format"] = "binary";
+    json binary = json::parse(parascope::call(request.dump()));
+    const std::vector<double> numbers = parascope::last_attachment();
+    ASSERT_FALSE(binary.contains("error")) << binary.dump();
+    for (const char* block : {"segments", "activation_sets"}) {
+      const json& b = binary[block];
+      ASSERT_EQ(b["format"], "binary") << run.label;
+      const std::size_t offset = b["offset"], count = b["count"];
+      std::size_t at = offset;
+      for (const json& column : b["columns"]) {
+        const json& values = text[block][column.get<std::string>()];
+        ASSERT_EQ(values.is_string() ? values.get<std::string>().size() : values.size(), count) << run.label;
+        for (std::size_t i = 0; i < count; ++i, ++at) {
+          const double want = values.is_string() ? double(values.get<std::string>()[i]) : values[i].get<double>();
+          ASSERT_EQ(numbers.at(at), want) << run.label << " " << block << "." << column << "[" << i << "]";
+        }
+      }
+      binary.erase(block);
+    }
+    json rest = text;
+    rest.erase("segments");
+    rest.erase("activation_sets");
+    EXPECT_EQ(binary, rest) << run.label;
+    ++checked;
+  }
+  EXPECT_GT(checked, 300);
+  const json bad = json::parse(
+      parascope::call(R"({"op":"memory_timeline","model":"gpt2-124m","hardware":"h100-sxm","cluster":{"gpus":8},)"
+                      R"("parallel":{"global_batch":8},"columns_format":"packed"})"));
+  ASSERT_TRUE(bad.contains("error")) << bad.dump();
+  EXPECT_EQ(bad["error"]["field"], "columns_format");
+}
+
 template <class T>
 T pick(std::mt19937_64& rng, std::initializer_list<T> values) {
   return *(values.begin() + std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(rng));

@@ -14,6 +14,7 @@ import { CONTROLS, controlChoices, controlValue } from '../../web/widgets/memory
 import { memoryErrorText } from '../../web/widgets/memory/model/errors.js';
 import { exportTable, legendParts } from '../../web/widgets/memory/model/export.js';
 import { bandText, headline, momentText } from '../../web/widgets/memory/model/readout.js';
+import { asArrays, withColumns } from '../../web/widgets/memory/model/columns.js';
 import { MEMORY_DEFAULTS, runFields, timelineRequest } from '../../web/widgets/memory/model/request.js';
 import { PARTS, drawnSteps, moment, segmentCount, setLanes } from '../../web/widgets/memory/model/stack.js';
 import { readState, stateValues } from '../../web/widgets/memory/model/state.js';
@@ -65,6 +66,18 @@ function grid() {
   runs.push({ model: 'gpt2-124m', hardware: 'a100-40gb', gpus: 8, tp: 1, pp: 1, 'global-batch': 64, zero: '0' });
   return runs;
 }
+
+test('binary columns read out of the attachment are the text answer, number for number', () => {
+  for (const values of grid()) {
+    const s = stateOf(values);
+    const text = engine.call(timelineRequest(s, presets, s.stage));
+    const { response, attachment } = engine.callWithAttachment(timelineRequest(s, presets, s.stage, true));
+    assert.equal(response.segments.format, 'binary', JSON.stringify(values));
+    const read = withColumns(response, attachment);
+    assert.equal(read.segments.kind, text.segments.kind, JSON.stringify(values));
+    assert.deepEqual(asArrays(read), text, JSON.stringify(values));
+  }
+});
 
 test("the figure's total is step's memory_per_gpu.total for the same request, and its parts add up to it", () => {
   let checked = 0;

@@ -15,6 +15,7 @@ import { buysText } from './model/buys.js';
 import { CONTROLS, controlChoices, controlValue, parseControl } from './model/choices.js';
 import { memoryErrorText } from './model/errors.js';
 import { bandText, headline, momentText, stageWords, zeroNote } from './model/readout.js';
+import { asArrays, withColumns } from './model/columns.js';
 import { timelineRequest } from './model/request.js';
 import { PARTS, moment } from './model/stack.js';
 import { readState, stateValues } from './model/state.js';
@@ -182,7 +183,12 @@ class ParascopeMemory extends ParascopeWidget {
   }
 
   ask() {
-    const ask = () => this.tryCall(() => this.engine.call(timelineRequest(this.state, this.presets, this.state.stage)));
+    const ask = () =>
+      this.tryCall(() => {
+        const request = timelineRequest(this.state, this.presets, this.state.stage, true);
+        const { response, attachment } = this.engine.callWithAttachment(request);
+        return withColumns(response, attachment);
+      });
     this.timeline = ask();
     if (!this.timeline && this.refusal?.field === 'stage' && this.state.stage !== null) {
       this.state.stage = null; // a stage this run does not have (a link's): the most loaded one instead
@@ -337,7 +343,7 @@ class ParascopeMemory extends ParascopeWidget {
       root: this.root,
       data: {
         request: timelineRequest(s, this.presets, s.stage),
-        response: { memory_timeline: this.timeline },
+        response: { memory_timeline: asArrays(this.timeline) },
       },
       table: this.timeline ? exportTable(this.timeline) : [['refused', this.refusal?.code ?? '']],
     };

@@ -56,9 +56,13 @@ export function runFields(s, presets) {
   return fields;
 }
 
-/** The `memory_timeline` request for state `s`, drawing `stage` (null: the engine's most loaded one). */
-export function timelineRequest(s, presets, stage = null) {
+/**
+ * The `memory_timeline` request for state `s`, drawing `stage` (null: the engine's most loaded one). `binary`: its
+ * columns as the call's attachment (columns_format "binary": no numbers written as text and parsed back).
+ */
+export function timelineRequest(s, presets, stage = null, binary = false) {
   const request = { op: 'memory_timeline', ...runFields(s, presets) };
   if (stage !== null && stage !== undefined) request.stage = stage;
+  if (binary) request.columns_format = 'binary';
   return request;
 }
