@@ -11,16 +11,22 @@ namespace parascope::detail {
 
 namespace {
 
+/// `j`'s member `key` (json::at's out_of_range when absent), read through one call each rather than at() and get()
+/// inlined at every read: the table is read once, and the memory module's wasm is 0.9 KB gzip smaller.
+[[gnu::noinline]] const json& member(const json& j, const char* key) { return j.at(key); }
+[[gnu::noinline]] double number(const json& j, const char* key) { return member(j, key).get<double>(); }
+[[gnu::noinline]] int count(const json& j, const char* key) { return member(j, key).get<int>(); }
+
 RatioBand read_band(const json& j) {
   RatioBand b;
-  const json& q = j.at("measured_over_predicted");
-  b.p10 = q.at("p10").get<double>();
-  b.p50 = q.at("p50").get<double>();
-  b.p90 = q.at("p90").get<double>();
-  b.sources = j.at("held_out_sources").get<int>();
-  b.rows = j.at("rows").get<int>();
+  const json& q = member(j, "measured_over_predicted");
+  b.p10 = number(q, "p10");
+  b.p50 = number(q, "p50");
+  b.p90 = number(q, "p90");
+  b.sources = count(j, "held_out_sources");
+  b.rows = count(j, "rows");
   if (j.contains("chips"))  // absent only while scripts/calibrate rewrites a file of an older engine
-    for (const json& chip : j.at("chips")) b.chips.push_back(chip.get<std::string>());
+    for (const json& chip : member(j, "chips")) b.chips.push_back(chip.get<std::string>());
   return b;
 }
 
@@ -35,11 +41,12 @@ const BandTable& table() {
   static const BandTable t = [] {
     BandTable out;
     const json doc = parse_json(embedded_data("error_bands"));
-    for (const json& entry : doc.at("speed")) out.speed[entry.at("software").get<std::string>()] = read_band(entry);
-    out.memory = read_band(doc.at("memory"));
-    const json& f = doc.at("fits");
-    out.fits = {f.at("ran").get<int>(), f.at("ran_called_fits").get<int>(), f.at("out_of_memory").get<int>(),
-                f.at("out_of_memory_called_no_fit").get<int>()};
+    for (const json& entry : member(doc, "speed"))
+      out.speed[member(entry, "software").get<std::string>()] = read_band(entry);
+    out.memory = read_band(member(doc, "memory"));
+    const json& f = member(doc, "fits");
+    out.fits = {count(f, "ran"), count(f, "ran_called_fits"), count(f, "out_of_memory"),
+                count(f, "out_of_memory_called_no_fit")};
     return out;
   }();
   return t;

@@ -1,6 +1,9 @@
-// The "timeline" operation: a step request -> that step per GPU and stream, as events, columns or a Chrome trace.
+// The "timeline" operation: a step request -> that step per GPU and stream, as events, columns or a Chrome trace; and
+// its columns-only handler, for a wasm module that leaves the other two formats to another (CMakeLists.txt).
 #include <algorithm>
 #include <limits>
+#include <string>
+#include <string_view>
 
 #include "json_out.hpp"
 #include "json_text.hpp"
@@ -67,16 +70,28 @@ namespace {
 
 }  // namespace
 
-json op_timeline(RequestReader& request) {
+namespace {
+
+/// What a request asks: the step's timeline (simulated and cut to its window, sizes checked) and its format.
+struct Asked {
+  Timeline timeline;
+  std::string format;
+};
+
+/// Reads `request` and builds what it asks; `carried(format)` false: this module writes that format elsewhere, refused
+/// (by `refuse_elsewhere`) once the request is read, before anything is simulated.
+template <class Carried, class Elsewhere>
+Asked read_timeline(RequestReader& request, Carried carried, Elsewhere refuse_elsewhere) {
   const StepRequest s = read_step_request(request);
   const std::vector<std::int64_t> stages = read_stages(request, s.run.parallel.pp);
-  const std::string format = request.choice_or("format", "objects", {"objects", "columns", "chrome"});
+  std::string format = request.choice_or("format", "objects", {"objects", "columns", "chrome"});
   const bool sent_format = request.has("format");
   const bool window = request.has("from") || request.has("to");
   const double from = request.number_or("from", 0.0, 0.0, 1e15);
   const double to = request.number_or("to", std::numeric_limits<double>::infinity(), 0.0, 1e15);
   if (to <= from) refuse(code::invalid_value, {"to (", to, " s) must be later than from (", from, " s)"}, "to");
   request.finish();
+  if (!carried(format)) refuse_elsewhere(format);
   check(s);  // the step op's refusals, in its words
   const std::int64_t limit = format == "objects" ? kMaxObjectEvents : kMaxListedEvents;
   // Counted from the op counts before anything is simulated; a window's events only once simulated (the step's own
@@ -89,17 +104,49 @@ json op_timeline(RequestReader& request) {
             kMaxWindowedEvents, ": fewer stages (\"stages\") or microbatches make fewer"},
            "stages");
   }
-  Timeline t = build_timeline(s.run, s.efficiency, stages);
+  Asked asked{build_timeline(s.run, s.efficiency, stages), std::move(format)};
   if (window) {
-    keep_window(t, from, to);
-    if (t.events > limit) refuse_size(t.events, sent_format, true);
+    keep_window(asked.timeline, from, to);
+    if (asked.timeline.events > limit) refuse_size(asked.timeline.events, sent_format, true);
   }
-  if (format == "objects") {
-    lay_out(t);
-    return timeline_objects(t);
+  return asked;
+}
+
+}  // namespace
+
+json op_timeline(RequestReader& request) {
+  Asked a = read_timeline(
+      request, [](const std::string&) { return true; }, [](const std::string&) {});
+  if (a.format == "objects") {
+    lay_out(a.timeline);
+    return timeline_objects(a.timeline);
   }
   // Columns and the trace are written as text (json_text.hpp): call() answers that text.
-  text_answer() = format == "chrome" ? timeline_chrome_text(t) : timeline_columns_text(t);
+  text_answer() = a.format == "chrome" ? timeline_chrome_text(a.timeline) : timeline_columns_text(a.timeline);
+  return json();
+}
+
+/// The timeline op writing "columns" alone, for a wasm module whose figure draws from columns only (<parascope-step>'s:
+/// its trace download loads the figures' engine when clicked). "objects" and "chrome" are refused (unknown_op, field
+/// "format") once the request is read, naming the engine its table row gives as `elsewhere` (CMakeLists.txt,
+/// PARASCOPE_WASM_HANDLER_*): that row has a handler and `elsewhere` both. Every other answer and refusal is
+/// op_timeline's. Declared by the generated op tables, which alone name it (and tests/engine/timeline_test.cpp).
+json op_timeline_columns(RequestReader& request) {
+  Asked a = read_timeline(
+      request, [](const std::string& format) { return format == "columns"; },
+      [](const std::string& format) {
+        // The module's table names, beside this handler, the engine that writes every format (CMakeLists.txt).
+        const OpTable ops = op_table();
+        const char* elsewhere = "parascope";
+        for (const Op* op = ops.begin; op != ops.end; ++op) {
+          if (std::string_view(op->name) == "timeline" && op->elsewhere) elsewhere = op->elsewhere;
+        }
+        refuse(code::unknown_op,
+               {"the timeline op's \"", format, "\" format is answered by the ", elsewhere, " engine (wasm/", elsewhere,
+                ".wasm), not by this one (", ops.engine, "), which writes \"columns\""},
+               "format");
+      });
+  text_answer() = timeline_columns_text(a.timeline);
   return json();
 }
 

@@ -169,6 +169,8 @@ PipelineResult simulate(const PipelineSpec& spec) {
 
 }  // namespace
 
+PipelineResult detail::simulate_pipeline(const PipelineSpec& spec) { return simulate(spec); }
+
 std::optional<PipelineError> pipeline_refusal(const PipelineSpec& spec) { return refusal(spec); }
 
 void check_pipeline(const PipelineSpec& spec) { validate(spec); }

@@ -38,10 +38,27 @@ void quote(PipelineClosedForm& out, bool holds, std::string substituted, double 
 
 }  // namespace
 
+ClosedFormFn closed_form_of(Schedule schedule) {
+  switch (schedule) {
+    case Schedule::gpipe:
+    case Schedule::one_f_one_b:
+      return fill_drain_closed_form;
+    case Schedule::interleaved:
+      return interleaved_closed_form;
+    case Schedule::zb_h1:
+      return zb_h1_closed_form;
+    case Schedule::zb_h2:
+      return zb_h2_closed_form;
+    case Schedule::dualpipe:
+      return dualpipe_closed_form;
+  }
+  return fill_drain_closed_form;  // unreachable: every Schedule is a case above (-Wswitch names a new one)
+}
+
 PipelineClosedForm closed_form(const PipelineSpec& spec) {
   PipelineClosedForm out;
   out.measure = "bubble_fraction";
-  schedule_entry(spec.schedule).closed_form(spec, out);
+  closed_form_of(spec.schedule)(spec, out);
   return out;
 }
 

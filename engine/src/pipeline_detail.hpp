@@ -80,6 +80,9 @@ PipelineMetrics timeline_metrics(int parts, const std::vector<double>& busy, con
 /// stage's span when f = b = w and m ≥ 2p−1). Its times are sums of whole durations and sends, compared as such
 /// (pipeline_sum_time.hpp): which op runs never depends on the order in which additions were rounded.
 PipelineResult simulate_zb_h2(const PipelineSpec& spec);
+/// run_pipeline without the closed form (pipeline.cpp): the ops and metrics the timeline and memory_timeline ops lay
+/// out. Their modules then link no closed form, nor its sentences (~1.5-1.9 KB gzip of each wasm module).
+PipelineResult simulate_pipeline(const PipelineSpec& spec);
 /// simulate_zb_h2's metrics, skipping whole steady cycles once the simulator's state repeats shifted
 /// (pipeline_zb_h2_repeat.cpp): bit for bit the same numbers, its ops timed about 12p² rather than 3pm once m is
 /// past the warm-up and settling (about 4.5p microbatches). `skipped_ops`: how many ops it did not time.

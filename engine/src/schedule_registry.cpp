@@ -25,14 +25,15 @@ constexpr ScheduleInfo kInfo[] = {
      "DeepSeek-AI 2024 (DeepSeek-V3 technical report), Sec. 3.2.1"},
 };
 
-// Each schedule's pieces, in kInfo's order: orders, steady unit, closed form, rule.
+// Each schedule's pieces, in kInfo's order: orders, steady unit, rule. Its closed form is looked up apart
+// (closed_form_of, pipeline_closed_form.cpp), so that only the pipeline op's code links them.
 constexpr ScheduleEntry kRegistry[] = {
-    {kInfo[0], gpipe_orders, nullptr, fill_drain_closed_form, nullptr},
-    {kInfo[1], one_f_one_b_orders, one_f_one_b_steady, fill_drain_closed_form, nullptr},
-    {kInfo[2], interleaved_orders, interleaved_steady, interleaved_closed_form, interleaved_rule},
-    {kInfo[3], zb_h1_orders, zb_h1_steady, zb_h1_closed_form, nullptr},
-    {kInfo[4], nullptr, nullptr, zb_h2_closed_form, nullptr},
-    {kInfo[5], dualpipe_orders, dualpipe_steady, dualpipe_closed_form, dualpipe_rule},
+    {kInfo[0], gpipe_orders, nullptr, nullptr},
+    {kInfo[1], one_f_one_b_orders, one_f_one_b_steady, nullptr},
+    {kInfo[2], interleaved_orders, interleaved_steady, interleaved_rule},
+    {kInfo[3], zb_h1_orders, zb_h1_steady, nullptr},
+    {kInfo[4], nullptr, nullptr, nullptr},
+    {kInfo[5], dualpipe_orders, dualpipe_steady, dualpipe_rule},
 };
 static_assert(sizeof(kRegistry) / sizeof(kRegistry[0]) == sizeof(kInfo) / sizeof(kInfo[0]));
 

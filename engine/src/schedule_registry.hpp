@@ -18,8 +18,6 @@ struct ScheduleEntry {
   void (*orders)(Program& prog, int p, int m, int v, int s);
   /// The repeating unit of its steady phase (pipeline_steady_phase.cpp); nullptr or false: no steady phase.
   bool (*steady_unit)(const PipelineSpec& spec, SteadyPhase& phase);
-  /// The bubble it is known for, at the spec's numbers (its `measure` starts as "bubble_fraction").
-  void (*closed_form)(const PipelineSpec& spec, PipelineClosedForm& out);
   /// Its own rule on stages, microbatches and chunks, beyond the shared ones; nullptr: none.
   std::optional<PipelineError> (*rule)(const PipelineSpec& spec);
 };
@@ -39,6 +37,11 @@ bool interleaved_steady(const PipelineSpec& spec, SteadyPhase& phase);
 bool zb_h1_steady(const PipelineSpec& spec, SteadyPhase& phase);
 bool dualpipe_steady(const PipelineSpec& spec, SteadyPhase& phase);
 
+/// The bubble a schedule is known for, at the spec's numbers (its `measure` starts as "bubble_fraction"). Not in the
+/// entries: only the pipeline op (run_pipeline) quotes it, and a table entry would link every closed form, and their
+/// sentences, into each wasm module that costs a step (~1.7-1.9 KB gzip of the timeline and memory modules).
+using ClosedFormFn = void (*)(const PipelineSpec& spec, PipelineClosedForm& out);
+ClosedFormFn closed_form_of(Schedule schedule);
 void fill_drain_closed_form(const PipelineSpec& spec, PipelineClosedForm& out);  // gpipe and 1f1b
 void interleaved_closed_form(const PipelineSpec& spec, PipelineClosedForm& out);
 void zb_h1_closed_form(const PipelineSpec& spec, PipelineClosedForm& out);

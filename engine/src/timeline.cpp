@@ -6,6 +6,7 @@
 
 #include "parascope/pipeline.hpp"
 #include "parascope/schedule.hpp"
+#include "pipeline_detail.hpp"
 #include "step_finish.hpp"
 #include "timeline_work.hpp"
 
@@ -296,7 +297,7 @@ Timeline build_timeline(const TrainingRun& run, const Efficiency& eff, const std
   Model m;
   build_model(run, eff, m, true);
   const ParallelConfig& p = run.parallel;
-  const PipelineResult sim = run_pipeline(timeline_spec(run, m.core));
+  const PipelineResult sim = simulate_pipeline(timeline_spec(run, m.core));  // no closed form: never read
   Timeline out;
   out.step = m.step;
   out.pipeline_makespan = sim.metrics.makespan;

@@ -8,6 +8,7 @@
 #include "json_out.hpp"
 #include "json_text.hpp"
 #include "number_text.hpp"
+#include "parse_json.hpp"
 #include "timeline_json.hpp"
 
 namespace parascope::detail {
@@ -152,7 +153,9 @@ std::vector<std::vector<EventText>> gpu_texts(const TimelineGpu& g, bool merged,
     if (chunks) key += " c" + std::to_string(shape.chunk);
     for (EventText& t : list) {
       close_text(t, merged);
-      if (merged) shapes[key][t.label.empty() ? "compute" : t.label.substr(1)] = json::parse("{" + t.args + "}");
+      // parse_json, not json::parse: the same value through the one parser every module already carries (json::parse
+      // compiles a second, for a callback: 4.0 KB gzip of the timeline module's wasm, 110.8 -> 106.9 KB)
+      if (merged) shapes[key][t.label.empty() ? "compute" : t.label.substr(1)] = parse_json("{" + t.args + "}");
     }
   }
   return texts;

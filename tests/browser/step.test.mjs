@@ -88,16 +88,42 @@ function painted(win, tag) {
   return distinct.size;
 }
 
-/** The engine's Chrome trace as the download makes it: its complete events and processes. */
-function trace(win, tag) {
-  const t = win.document.querySelector(tag).traceFile();
-  const parsed = JSON.parse(t.text);
-  return {
-    name: t.name,
-    stages: t.stages,
-    complete: parsed.traceEvents.filter((e) => e.ph === 'X').length,
-    processes: parsed.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').length,
-  };
+/** Starts the engine's Chrome trace as the download makes it; traceMade reads it (the file is made asynchronously). */
+function startTrace(win, tag) {
+  win.__trace = null;
+  win.document
+    .querySelector(tag)
+    .traceFile()
+    .then(
+      (t) => {
+        const parsed = JSON.parse(t.text);
+        win.__trace = {
+          name: t.name,
+          stages: t.stages,
+          complete: parsed.traceEvents.filter((e) => e.ph === 'X').length,
+          processes: parsed.traceEvents.filter((e) => e.ph === 'M' && e.name === 'process_name').length,
+          wasm: win.performance
+            .getEntriesByType('resource')
+            .map((r) => r.name.replace(/.*\//, '').replace(/-[A-Z2-7]{8}\./, '.'))
+            .filter((n) => n.endsWith('.wasm')),
+        };
+      },
+      (err) => {
+        win.__trace = { error: `${err.code ?? ''} ${err.message}` };
+      },
+    );
+  return true;
+}
+
+/** The trace startTrace made: its complete events and processes, and the wasm files the page had fetched by then. */
+const traceMade = (win) => win.__trace;
+
+/** The engine's Chrome trace as the download makes it (traceMade's fields). */
+async function trace(page) {
+  await page.evaluate(startTrace, TAG);
+  const t = await page.waitFor(traceMade, [], { what: 'the trace file', timeout: 60_000 });
+  assert.equal(t.error, undefined, t.error);
+  return t;
 }
 
 /** From now on, records the figure's timeline requests in win.__asked (its engine's call, wrapped). */
@@ -350,12 +376,30 @@ for (const name of ENGINES) {
     test("the trace download is the engine's Chrome trace of this step", async () => {
       await onPage('#step', async (page) => {
         await start(page);
-        const t = await page.evaluate(trace, TAG);
+        const t = await trace(page);
         const a = engine.call(timelineRequest(stateFrom({}), null));
         assert.equal(t.complete, a.event_count);
         assert.equal(t.processes, 8);
         assert.equal(t.stages, null, 'the whole step');
         assert.equal(t.name, 'parascope-step-gpt3-175b-a100-80gb-tp8-pp8-dp2.trace.json');
+      });
+    });
+
+    test("embedded alone, the trace is the same file, from the figures' engine loaded on the first click", async () => {
+      await onPage('embed.html#widget=step', async (page) => {
+        await start(page);
+        const before = await page.evaluate((win) =>
+          win.performance
+            .getEntriesByType('resource')
+            .map((r) => r.name)
+            .filter((n) => n.endsWith('.wasm')).length,
+        );
+        assert.equal(before, 1, 'the figure drew from its own module alone');
+        const t = await trace(page);
+        const a = engine.call(timelineRequest(stateFrom({}), null));
+        assert.equal(t.complete, a.event_count);
+        assert.equal(t.processes, 8);
+        assert.deepEqual(t.wasm.sort(), ['parascope-timeline-engine.wasm', 'parascope.wasm']);
       });
     });
 

@@ -28,7 +28,7 @@ TEST(ScheduleRegistry, EverySchedulehasOneEntryWhoseIdRoundTrips) {
     EXPECT_EQ(info.schedule, s);
     EXPECT_EQ(parascope::parse_schedule(info.id), s);
     EXPECT_EQ(parascope::detail::schedule_entry(s).info.id, info.id);
-    EXPECT_NE(parascope::detail::schedule_entry(s).closed_form, nullptr);
+    EXPECT_NE(parascope::detail::closed_form_of(s), nullptr);
     ids.insert(std::string(info.id));
     labels.insert(std::string(info.label));
   }

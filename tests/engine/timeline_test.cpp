@@ -14,8 +14,14 @@
 #include <tuple>
 #include <vector>
 
+#include "../../engine/src/json_text.hpp"
+#include "../../engine/src/request_reader.hpp"
 #include "parascope/api.hpp"
 #include "published_runs.hpp"
+
+namespace parascope::detail {
+json op_timeline_columns(RequestReader& request);  // engine/src/op_timeline.cpp: the generated op tables declare it
+}  // namespace parascope::detail
 
 namespace {
 
@@ -281,6 +287,40 @@ TEST(Timeline, RefusesWhatStepRefusesAndBadStagesAndTooManyEvents) {
   EXPECT_EQ(e["field"], "stages");
   many["format"] = "columns";
   EXPECT_FALSE(ask(many).contains("error"));
+}
+
+/// op_timeline_columns (the step figure's own wasm module's handler) on `request`: its text answer, or its refusal.
+std::string columns_only(const json& request) {
+  parascope::detail::RequestReader reader(request, "");
+  reader.value("op");  // read, as dispatch reads it
+  try {
+    const json answer = parascope::detail::op_timeline_columns(reader);
+    EXPECT_TRUE(answer.is_null());
+    return std::move(parascope::detail::text_answer());
+  } catch (const parascope::RequestError& e) {
+    std::string().swap(parascope::detail::text_answer());
+    return json{{"error", {{"code", e.code}, {"field", e.field}, {"message", e.message}}}}.dump();
+  }
+}
+
+TEST(Timeline, TheColumnsOnlyHandlerAnswersColumnsAsTheOpDoesAndNamesTheEngineForTheRest) {
+  const json columns = as_timeline(overlapped_request(), "columns");
+  EXPECT_EQ(columns_only(columns), parascope::call(columns.dump()));
+  json bad = columns;
+  bad["parallel"]["tp"] = 3;
+  EXPECT_EQ(columns_only(bad), parascope::call(bad.dump()));
+  for (const char* format : {"objects", "chrome"}) {
+    const json e = json::parse(columns_only(as_timeline(overlapped_request(), format)))["error"];
+    EXPECT_EQ(e["code"], "unknown_op");
+    EXPECT_EQ(e["field"], "format");
+    // The library's table answers every format itself: the figures' engine is named.
+    EXPECT_EQ(e["message"], std::string("the timeline op's \"") + format +
+                                "\" format is answered by the parascope engine (wasm/parascope.wasm), not by this one "
+                                "(parascope), which writes \"columns\"");
+  }
+  json unread = as_timeline(overlapped_request(), "objects");
+  unread["stagez"] = 1;  // the request is read first: its own refusals come before the format's
+  EXPECT_EQ(json::parse(columns_only(unread))["error"]["code"], "unknown_field");
 }
 
 TEST(Timeline, StagesPicksGpusAndMarksTheSlowest) {

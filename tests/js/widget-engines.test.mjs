@@ -29,6 +29,9 @@ const refusal = (op, elsewhere, name) =>
     },
   });
 const ELSEWHERE = /"message":"the ([a-z_]+) op is answered by the ([a-z-]+) engine/;
+/** A module answering part of an op (the timeline module: columns only) refuses the rest naming who answers it. */
+const FORMAT_ELSEWHERE =
+  /^\{"error":\{"code":"unknown_op","field":"format","message":"the ([a-z_]+) op's \\"([a-z]+)\\" format is answered by the ([a-z-]+) engine \(wasm\/\3\.wasm\), not by this one \(([a-z-]+)\), which writes \\"([a-z]+)\\""\}\}$/;
 
 // Every op of the API, as the figures' engine lists it when asked for one it does not know.
 const unknown = JSON.parse(engines.get('parascope').callText('{"op":"no_such_op"}')).error.message;
@@ -91,6 +94,7 @@ for (const name of names) {
 
   test(`${name}: every fixture of an op it carries, byte for byte; the others refused by name`, () => {
     const ops = new Set(carried(name));
+    const formatsLeft = new Set();
     let answered = 0;
     for (const c of cases) {
       const got = engines.get(name).callText(c.request);
@@ -108,6 +112,14 @@ for (const name of names) {
         assert.deepEqual(JSON.parse(got), withoutCitations(native), `${c.file}: ${c.name}`);
         continue;
       }
+      // A format of a carried op it leaves out: refused naming a module that answers this very request as native does.
+      const f = got.match(FORMAT_ELSEWHERE);
+      if (f && ops.has(f[1]) && f[4] === name) {
+        assert.notEqual(f[2], f[5], `${c.file}: ${c.name}`);
+        assert.equal(engines.get(f[3]).callText(c.request), c.response, `${c.file}: ${c.name} (${f[3]})`);
+        formatsLeft.add(f[2]);
+        continue;
+      }
       // Only a request for an op it leaves out may be answered otherwise: with that op's refusal.
       const m = got.match(ELSEWHERE);
       assert.ok(
@@ -118,6 +130,12 @@ for (const name of names) {
     }
     if (name !== 'parascope-planner')
       assert.ok(answered >= 3, `${name} answered only ${answered} fixtures of its own ops`);
+    // Only <parascope-step>'s module leaves formats to the figures' engine (CMakeLists.txt, PARASCOPE_WASM_HANDLER_*).
+    assert.deepEqual(
+      [...formatsLeft].sort(),
+      name === 'parascope-timeline-engine' ? ['chrome', 'objects'] : [],
+      `${name} refuses formats`,
+    );
   });
 }
 

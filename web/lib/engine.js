@@ -10,8 +10,17 @@ const wasmUrl = () => asset(new URL('../wasm/parascope.wasm', import.meta.url), 
 export const plannerWasmUrl = () =>
   asset(new URL('../wasm/parascope-planner.wasm', import.meta.url), 'wasm/parascope-planner.wasm');
 
-/** The page's engines and the early download, shared by every copy of this module on the page. */
-const shared = (globalThis[Symbol.for('parascope.engines')] ??= { figures: null, planner: null, early: null });
+/**
+ * The page's engines and the early download, shared by every copy of this module on the page; `own`: loadEngine loads a
+ * widget's own module (useEngine), and `whole` then loads the figures' one when asked (loadFiguresEngine).
+ */
+const shared = (globalThis[Symbol.for('parascope.engines')] ??= {
+  figures: null,
+  planner: null,
+  early: null,
+  own: false,
+  whole: null,
+});
 
 /**
  * A module's download and compilation, streamed (null outside a browser, e.g. node). On a page the figures' engine
@@ -251,6 +260,7 @@ export function loadEngine(moduleOptions = {}) {
  */
 export function useEngine(wasm, importGlue, { planner = false } = {}) {
   if (shared.figures) return;
+  shared.own = true;
   let glue = importGlue();
   const compiling = startCompiling(wasm);
   for (const started of [glue, compiling]) started?.catch(() => {}); // a failure is reported by loadEngine
@@ -264,6 +274,17 @@ export function useEngine(wasm, importGlue, { planner = false } = {}) {
     compiling,
   );
   if (planner) shared.planner ??= shared.figures; // the planner's module alone: loadPlannerEngine answers with it too
+}
+
+/**
+ * Resolves to the figures' engine (wasm/parascope.wasm: every op but the planner's, every format of each), for what a
+ * widget's own module leaves to it (lib/widget-engines.js; the timeline's "chrome": <parascope-step>'s trace download):
+ * loadEngine's own on a page that runs it (the article), else loaded now, on first use, from the same place.
+ */
+export function loadFiguresEngine() {
+  if (!shared.own) return loadEngine();
+  shared.whole ??= engineLoader(wasmUrl(), () => import('../wasm/parascope.mjs'));
+  return shared.whole();
 }
 
 /**

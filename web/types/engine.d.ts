@@ -389,6 +389,11 @@ export function loadEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Arr
  */
 export function loadPlannerEngine(moduleOptions?: { wasmBinary?: ArrayBuffer | Uint8Array; [option: string]: unknown },
   wasm?: URL | string | null): Promise<Engine>;
+/**
+ * Resolves to the figures' engine (wasm/parascope.wasm): loadEngine's own, unless useEngine made that a widget's own
+ * module; then the figures' is loaded on first use (what a widget's module leaves to it: the timeline's "chrome").
+ */
+export function loadFiguresEngine(): Promise<Engine>;
 /** The planner's wasm URL as this page resolves it (what the planner's worker is posted). */
 export function plannerWasmUrl(): URL;
 

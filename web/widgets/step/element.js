@@ -3,7 +3,7 @@
 // culled to the window in view; zoom and pan by wheel, drag and keys; hover for an event's numbers. Only the stages on
 // screen are asked for, in the compact columns form. Model in model/*.js; controls in step-controls.js.
 import { h } from '../../lib/dom.js';
-import { EngineError } from '../../lib/engine.js';
+import { EngineError, loadFiguresEngine } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
 import { watchSize } from '../../lib/size-watch.js';
 import { ParascopeWidget } from '../../lib/widget.js';
@@ -548,14 +548,23 @@ class ParascopeStep extends ParascopeWidget {
     return h('span', { class: 'step-trace' }, button, status);
   }
 
-  /** The engine's Chrome trace of this step (or of the stages shown, when the whole would be too large a file). */
-  traceFile() {
+  /**
+   * The engine's Chrome trace of this step (or of the stages shown, when the whole would be too large a file). The
+   * figure's own module, embedded alone, writes columns only and refuses "chrome" naming the figures' engine
+   * (CMakeLists.txt): that engine is loaded then, on this first click, and asked instead.
+   */
+  async traceFile() {
     const s = this.state;
     const held = this.gpus?.length ? this.gpus : [];
     const perStage = held.length ? held.reduce((n, g) => n + g.events.start.length, 0) / held.length : 1;
     const { stages } = traceStages(s.pp, this.shown ?? [0], perStage);
-    const text = this.engine.callText(JSON.stringify(R.timelineRequest(s, stages, 'chrome')));
-    const err = text.startsWith('{"error"') ? JSON.parse(text).error : null;
+    const request = JSON.stringify(R.timelineRequest(s, stages, 'chrome'));
+    let text = this.engine.callText(request);
+    let err = text.startsWith('{"error"') ? JSON.parse(text).error : null;
+    if (err?.code === 'unknown_op' && err.field === 'format') {
+      text = (await loadFiguresEngine()).callText(request);
+      err = text.startsWith('{"error"') ? JSON.parse(text).error : null;
+    }
     if (err) throw new EngineError(err);
     return { text, stages, pp: s.pp, name: `parascope-step-${this.fileWords().join('-')}.trace.json` };
   }

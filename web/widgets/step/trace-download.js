@@ -32,8 +32,8 @@ function save(text, name) {
 }
 
 /**
- * The button. `make()` returns { text (the engine's answer), name, stages (null: all), pp } or throws an
- * EngineError; `say(text)` reports beside it.
+ * The button. `make()` resolves to { text (the engine's answer), name, stages (null: all), pp } or rejects with an
+ * EngineError (or a failed load of the engine that writes it); `say(text)` reports beside it.
  */
 export function traceButton(make, say) {
   return h(
@@ -43,9 +43,9 @@ export function traceButton(make, say) {
       name: 'trace', // not download-*: those are the four figure exports every figure offers (export.test.mjs)
       class: 'tool',
       'aria-label': 'Download this step as a Chrome trace (opens in Perfetto)',
-      onclick: () => {
+      onclick: async () => {
         try {
-          const t = make();
+          const t = await make();
           save(t.text, t.name);
           say(
             t.stages
@@ -53,7 +53,9 @@ export function traceButton(make, say) {
               : `Saved ${t.name}; open it at ui.perfetto.dev`,
           );
         } catch (err) {
-          say(`Could not make the trace: ${err.code === 'too_large' ? 'too many events for one file' : err.message}`);
+          say(
+            `Could not make the trace: ${err.code === 'too_large' ? 'too many events for one file' : err.code ? err.message : 'the engine that writes it did not load'}`,
+          );
         }
       },
     },

@@ -3,17 +3,20 @@
 // the engine's for the GPU drawn, per stream and per collective. The file stays in the page.
 import { asset } from '../../lib/assets.js';
 import { h } from '../../lib/dom.js';
-import {
-  collectiveLine,
-  comparisonRows,
-  engineRows,
-  importErrorText,
-  progressText,
-  streamLines,
-  summarySentence,
-} from './model/kineto-text.js';
 
 const workerUrl = () => asset(new URL('./kineto-worker.js', import.meta.url), 'widgets/step/kineto-worker.js');
+
+/**
+ * The panel's words (model/kineto-text.js), loaded with the first file a reader gives: a figure that is never compared
+ * with a trace never downloads them (embedded alone, ~0.9 KB gzip of the figure's first bytes). The DOM is built here:
+ * a lazy module importing lib/dom.js would split that file out of the chunk every embedded figure shares.
+ */
+let words = null;
+const loadWords = () => {
+  const loading = import('./model/kineto-text.js');
+  loading.then((m) => (words = m)).catch(() => {});
+  return loading;
+};
 
 /** The panel; `engineGpu()` returns { g, head } for the GPU the engine's side is read from (or null). */
 export function traceImport(engineGpu) {
@@ -58,7 +61,7 @@ export function traceImport(engineGpu) {
 
   const show = () => {
     if (!summary) return;
-    status.textContent = summarySentence(summary);
+    status.textContent = words.summarySentence(summary);
     const steps = summary.steps;
     pickLabel.hidden = steps.length < 2;
     if (pick.options.length !== steps.length) {
@@ -71,17 +74,19 @@ export function traceImport(engineGpu) {
       ),
     );
     drawTable(table, summary, engineGpu());
-    details.replaceChildren(...[...streamLines(summary), collectiveLine(summary)].map((t) => h('li', {}, t)));
+    details.replaceChildren(
+      ...[...words.streamLines(summary), words.collectiveLine(summary)].map((t) => h('li', {}, t)),
+    );
   };
   const onMessage = ({ data }) => {
     if (data.id !== id) return; // an answer for a file since replaced
     if (data.type === 'progress') {
       progress.hidden = false;
       progress.value = data.total > 0 ? data.read / data.total : 0;
-      status.textContent = progressText(data.read, data.total);
+      status.textContent = words.progressText(data.read, data.total);
     } else if (data.type === 'error') {
       progress.hidden = true;
-      status.textContent = importErrorText(data.code);
+      status.textContent = words.importErrorText(data.code);
       status.dataset.code = data.code;
     } else if (data.type === 'done') {
       progress.hidden = true;
@@ -90,12 +95,18 @@ export function traceImport(engineGpu) {
       show();
     }
   };
-  const open = (file) => {
+  const open = async (file) => {
     if (!file) return;
+    try {
+      await (words ?? loadWords());
+    } catch {
+      status.textContent = 'The trace reader did not load; reload the page to try again.';
+      return;
+    }
     try {
       worker ??= new Worker(workerUrl(), { type: 'module' });
     } catch {
-      status.textContent = importErrorText('no_worker');
+      status.textContent = words.importErrorText('no_worker');
       return;
     }
     worker.onmessage = onMessage;
@@ -103,7 +114,7 @@ export function traceImport(engineGpu) {
     summary = null;
     table.hidden = true;
     details.replaceChildren();
-    status.textContent = progressText(0, file.size);
+    status.textContent = words.progressText(0, file.size);
     worker.postMessage({ type: 'open', id, file });
   };
   input.addEventListener('change', () => open(input.files?.[0]));
@@ -127,7 +138,7 @@ export function traceImport(engineGpu) {
 
 /** The comparison table: the trace's step and the engine's, seconds and shares of each one's own step. */
 function drawTable(table, summary, engine) {
-  const rows = comparisonRows(summary, engine ? engineRows(engine.g, engine.head) : null);
+  const rows = words.comparisonRows(summary, engine ? words.engineRows(engine.g, engine.head) : null);
   const cell = (c, key, side) =>
     h(
       'td',
