@@ -49,125 +49,92 @@ json peak_json(const MemoryTimeline& t) {
   return out;
 }
 
-/// `"key":[v,...]`, v = get(list[i]) written as a double or an integer: one loop for every column (not one per field,
-/// which the module's bytes would pay for).
-template <class Item>
-void column(JsonText& out, const char* key, const std::vector<Item>& list, double (*get)(const Item&), bool integer) {
-  out.key(key);
-  out.raw('[');
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    if (i) out.raw(',');
-    if (integer) {
-      out.integer(std::int64_t(get(list[i])));
-    } else {
-      out.number(get(list[i]));
-    }
-  }
-  out.raw(']');
-}
+/// How a column's values are written as text: doubles, integers, or one letter each (a string).
+enum class Cell { number, integer, letter };
 
-/// The segments as columns (one array per field; `kind` one letter per segment), written as JSON text without a tree
-/// (keys in the writer's sorted order, numbers as it writes them): at 64 stages x 512 microbatches a tree's 15,000
-/// numbers were built, written and freed in a third of the op's time.
-std::string segments_text(const MemoryTimeline& t) {
-  using S = MemorySegment;
-  struct Column {
-    const char* key;
-    double (*get)(const S&);
-    bool integer;
-  };
-  static const Column columns[] = {
-      {"activations", [](const S& s) { return s.memory.activations; }, false},
-      {"allocator_reserve", [](const S& s) { return s.memory.allocator_reserve; }, false},
-      {"chunk", [](const S& s) { return double(s.chunk); }, true},
-      {"end", [](const S& s) { return s.end; }, false},
-      {"kind", nullptr, false},
-      {"microbatch", [](const S& s) { return double(s.microbatch); }, true},
-      {"sets", [](const S& s) { return double(s.sets); }, true},
-      {"start", [](const S& s) { return s.start; }, false},
-      {"total", [](const S& s) { return s.memory.total; }, false},
-      {"transient", [](const S& s) { return s.memory.transient; }, false},
-  };
+/// One column of a block: its key, its value for an item (a letter as its character code), and how it is written.
+template <class Item>
+struct Column {
+  const char* key;
+  double (*get)(const Item&);
+  Cell cell;
+};
+
+using S = MemorySegment;
+using A = ActivationSpan;
+
+/// The segments' columns and the activation sets', in the writer's sorted key order: one table for both formats.
+const Column<S> kSegmentColumns[] = {
+    {"activations", [](const S& s) { return s.memory.activations; }, Cell::number},
+    {"allocator_reserve", [](const S& s) { return s.memory.allocator_reserve; }, Cell::number},
+    {"chunk", [](const S& s) { return double(s.chunk); }, Cell::integer},
+    {"end", [](const S& s) { return s.end; }, Cell::number},
+    {"kind", [](const S& s) { return double(s.kind); }, Cell::letter},
+    {"microbatch", [](const S& s) { return double(s.microbatch); }, Cell::integer},
+    {"sets", [](const S& s) { return double(s.sets); }, Cell::integer},
+    {"start", [](const S& s) { return s.start; }, Cell::number},
+    {"total", [](const S& s) { return s.memory.total; }, Cell::number},
+    {"transient", [](const S& s) { return s.memory.transient; }, Cell::number},
+};
+const Column<A> kSpanColumns[] = {
+    {"chunk", [](const A& s) { return double(s.chunk); }, Cell::integer},
+    {"from", [](const A& s) { return s.from; }, Cell::number},
+    {"microbatch", [](const A& s) { return double(s.microbatch); }, Cell::integer},
+    {"to", [](const A& s) { return s.to; }, Cell::number},
+};
+
+/// A block as JSON text without a tree (`{"key":[v,...],...}`, a letter column as one string, numbers as the writer
+/// writes them): at 64 stages x 512 microbatches a tree's 15,000 numbers were built, written and freed in a third of
+/// the op's time. `bytes_per_item` sizes the text up front.
+template <class Item, std::size_t N>
+std::string columns_text(const std::vector<Item>& list, const Column<Item> (&columns)[N], std::size_t bytes_per_item) {
   JsonText out;
-  out.text().reserve(t.segments.size() * 160 + 64);
+  out.text().reserve(list.size() * bytes_per_item + 64);
   out.raw('{');
-  for (const Column& c : columns) {
-    if (c.key != columns[0].key) out.raw(',');
-    if (c.get) {
-      column(out, c.key, t.segments, c.get, c.integer);
+  for (const Column<Item>& c : columns) {
+    if (&c != columns) out.raw(',');
+    out.key(c.key);
+    if (c.cell == Cell::letter) {
+      std::string letters;
+      letters.reserve(list.size());
+      for (const Item& item : list) letters.push_back(char(c.get(item)));
+      out.string(letters);
       continue;
     }
-    std::string kinds;
-    kinds.reserve(t.segments.size());
-    for (const S& s : t.segments) kinds.push_back(s.kind);
-    out.key(c.key);
-    out.string(kinds);
+    out.raw('[');
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i) out.raw(',');
+      if (c.cell == Cell::integer) {
+        out.integer(std::int64_t(c.get(list[i])));
+      } else {
+        out.number(c.get(list[i]));
+      }
+    }
+    out.raw(']');
   }
   out.raw('}');
   return std::move(out.text());
 }
 
-/// The activation sets as columns, likewise.
-std::string spans_text(const MemoryTimeline& t) {
-  using A = ActivationSpan;
-  JsonText out;
-  out.text().reserve(t.spans.size() * 64 + 64);
-  out.raw('{');
-  column<A>(
-      out, "chunk", t.spans, [](const A& s) { return double(s.chunk); }, true);
-  out.raw(',');
-  column<A>(
-      out, "from", t.spans, [](const A& s) { return s.from; }, false);
-  out.raw(',');
-  column<A>(
-      out, "microbatch", t.spans, [](const A& s) { return double(s.microbatch); }, true);
-  out.raw(',');
-  column<A>(
-      out, "to", t.spans, [](const A& s) { return s.to; }, false);
-  out.raw('}');
-  return std::move(out.text());
-}
-
-/// columns_format "binary": the segments' columns, then the activation sets', each column's numbers one after another
-/// in the call's attachment (parascope::last_attachment; `kind` as the letter's character code), and in the JSON only
-/// where each block starts and what its columns are: no number is written as text nor parsed back.
-json binary_columns(const MemoryTimeline& t) {
-  using S = MemorySegment;
-  using A = ActivationSpan;
-  static double (*const segment_columns[])(const S&) = {
-      [](const S& s) { return s.memory.activations; }, [](const S& s) { return s.memory.allocator_reserve; },
-      [](const S& s) { return double(s.chunk); },      [](const S& s) { return s.end; },
-      [](const S& s) { return double(s.kind); },       [](const S& s) { return double(s.microbatch); },
-      [](const S& s) { return double(s.sets); },       [](const S& s) { return s.start; },
-      [](const S& s) { return s.memory.total; },       [](const S& s) { return s.memory.transient; }};
-  static double (*const span_columns[])(const A&) = {
-      [](const A& s) { return double(s.chunk); }, [](const A& s) { return s.from; },
-      [](const A& s) { return double(s.microbatch); }, [](const A& s) { return s.to; }};
+/// columns_format "binary": the block's columns appended to the call's attachment (parascope::last_attachment), each
+/// column's numbers one after another (a letter as its character code), and in the JSON only where the block starts
+/// and what its columns are: no number is written as text nor parsed back.
+template <class Item, std::size_t N>
+json columns_binary(const std::vector<Item>& list, const Column<Item> (&columns)[N]) {
   std::vector<double>& out = attachment();
-  out.clear();
-  out.reserve(10 * t.segments.size() + 4 * t.spans.size());
-  for (auto get : segment_columns)
-    for (const S& s : t.segments) out.push_back(get(s));
-  for (auto get : span_columns)
-    for (const A& s : t.spans) out.push_back(get(s));
-  for (const double v : out) {
-    if (!std::isfinite(v)) JsonText().number(v);  // refused as the text columns refuse it
+  json block;
+  put(block, "format", "binary");
+  put(block, "offset", out.size());
+  put(block, "count", list.size());
+  json& keys = put_array(block, "columns");
+  for (const Column<Item>& c : columns) {
+    keys.push_back(c.key);
+    for (const Item& item : list) {
+      out.push_back(c.get(item));
+      if (!std::isfinite(out.back())) JsonText().number(out.back());  // refused as the text columns refuse it
+    }
   }
-  auto block = [](std::size_t offset, std::size_t count, json columns) {
-    json b;
-    put(b, "format", "binary");
-    put(b, "offset", offset);
-    put(b, "count", count);
-    put(b, "columns", std::move(columns));
-    return b;
-  };
-  json both;
-  put(both, "segments",
-      block(0, t.segments.size(),
-            {"activations", "allocator_reserve", "chunk", "end", "kind", "microbatch", "sets", "start", "total",
-             "transient"}));
-  put(both, "activation_sets", block(10 * t.segments.size(), t.spans.size(), {"chunk", "from", "microbatch", "to"}));
-  return both;
+  return block;
 }
 
 /// `step`'s answer for the same request (op_step.cpp), from the same StepResult: every field but `hfu_note`,
@@ -206,16 +173,17 @@ json op_memory_timeline(RequestReader& request) {
   put(out, "step", step_json(s, step));
   // A number that overflowed: the tree, which call() refuses naming it (a column's, JsonText::number refuses).
   if (!all_finite(out)) return out;
-  if (binary) {
-    json columns = binary_columns(t);
-    put(out, "segments", std::move(columns["segments"]));
-    put(out, "activation_sets", std::move(columns["activation_sets"]));
+  if (binary) {  // the segments' block first, the activation sets' after it
+    attachment().reserve(std::size(kSegmentColumns) * t.segments.size() + std::size(kSpanColumns) * t.spans.size());
+    put(out, "segments", columns_binary(t.segments, kSegmentColumns));
+    put(out, "activation_sets", columns_binary(t.spans, kSpanColumns));
     return out;
   }
   // The columns as text around the small tree (json_text.hpp): the same answer, byte for byte.
   put(out, "segments", nullptr);
   put(out, "activation_sets", nullptr);
-  text_answer() = splice(splice(out, "activation_sets", spans_text(t)), "segments", segments_text(t));
+  text_answer() = splice(splice(out, "activation_sets", columns_text(t.spans, kSpanColumns, 64)), "segments",
+                         columns_text(t.segments, kSegmentColumns, 160));
   return json();
 }
 
