@@ -16,9 +16,7 @@ double activation_bytes(const ModelShape& m, const LayerWork& w) { return w.toke
 /// The tensor-parallel collectives: tp_fwd, tp_bwd, tp_bytes, tp_count of `c`.
 void tp_comm(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, LayerComm& c) {
   const ParallelConfig& p = run.parallel;
-  // torchtitan's per-op recomputation re-runs the block up to the recomputed wk and w3 (and wo): the all-gather
-  // before each (sequence parallelism) or the attention's all-reduce (without): half the forward's collectives.
-  const double tp_recomputed = p.recompute == Recompute::full ? 1.0 : p.recompute == Recompute::op ? 0.5 : 0.0;
+  const double tp_recomputed = tp_recomputed_share(p);
   const double activation = activation_bytes(run.model, w);
   // Megatron: 2 all-reduces forward (after attention and MLP) and 2 backward (Shoeybi et al. 2019, Sec. 3);
   // with sequence parallelism each all-reduce becomes a reduce-scatter + all-gather of the same total

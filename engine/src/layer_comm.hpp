@@ -13,6 +13,13 @@ inline Link link_of(const GroupPlacement& g, const Efficiency& eff) {
   return {g.bandwidth * (g.measured ? 1.0 : eff.link_efficiency), g.latency};
 }
 
+/// The share of the forward's TP collectives recomputation runs again in the backward: all of them under full
+/// recomputation; under torchtitan's per-op policy, which re-runs the block up to the recomputed wk and w3 (and wo),
+/// the all-gather before each (sequence parallelism) or the attention's all-reduce (without): half.
+inline double tp_recomputed_share(const ParallelConfig& p) {
+  return p.recompute == Recompute::full ? 1.0 : p.recompute == Recompute::op ? 0.5 : 0.0;
+}
+
 /// Per-layer communication of one microbatch, full (before any overlap), and the traffic it makes.
 struct LayerComm {
   double tp_fwd = 0, tp_bwd = 0, tp_bytes = 0, tp_count = 0;

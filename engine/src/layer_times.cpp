@@ -70,12 +70,9 @@ void async_shards(const TrainingRun& run, const Efficiency& eff, const LayerComm
     fwd += scatter;                           // the output's reduce-scatter, waited for
     bwd += beyond(gather, row * dgrad / tp);  // the output gradient gathered beside its own shard's input gradient
   }
-  // Recomputation runs the forward's collectives again in the backward (layer_comm.cpp, tp_comm).
-  const double recomputed = run.parallel.recompute == Recompute::full ? 1.0
-                            : run.parallel.recompute == Recompute::op ? 0.5
-                                                                      : 0.0;
+  // Recomputation runs the forward's collectives again in the backward, as layer_comm.cpp counts them.
   t.tp_fwd = fwd;
-  t.tp_bwd = bwd + recomputed * fwd;
+  t.tp_bwd = bwd + tp_recomputed_share(run.parallel) * fwd;
 }
 
 /// Sets the exposed TP, EP and CP seconds of `t` (its kernels already set) from the layer's full communication `c`,

@@ -131,9 +131,7 @@ PlanQuery read_plan_query(RequestReader& request) {
   q.efficiency = default_efficiency(q.hardware, q.software);
   q.memory_limit = memory_limit(request.choice_or("memory_margin", "band", {"band", "none"}), q);
   // Optimizer offload, for every configuration searched: what makes a model fit on too few GPUs, at its cost.
-  ParallelConfig offload;
-  read_offload(request, q.hardware, offload);
-  q.offload_optimizer = offload.offload_optimizer;
+  q.offload_optimizer = read_offload(request, q.hardware);
   if (!q.efficiency.flash_attention &&
       std::find(q.recompute.begin(), q.recompute.end(), Recompute::op) != q.recompute.end()) {
     throw RequestError(code::inconsistent,

@@ -233,7 +233,7 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
            r.path_of("moe_max_nodes_per_token"));
   }
   p.moe_max_nodes_per_token = r.integer_or("moe_max_nodes_per_token", 0, 1, kMaxGpus);
-  read_offload(r, hw, p);
+  p.offload_optimizer = read_offload(r, hw);
   r.finish();
   return p;
 }
@@ -242,9 +242,9 @@ ParallelConfig read_parallel(RequestReader& r, const ModelShape& m, const Cluste
 
 /// `offload_optimizer`: the share of the optimizer's parameters stepped on the host (engine/API.md, "Host offload").
 /// Its cost needs the host link's and the host memory's bandwidths, which the hardware names or the request gives.
-void read_offload(RequestReader& r, const Hardware& hw, ParallelConfig& p) {
-  p.offload_optimizer = r.number_or("offload_optimizer", 0, 0, 1);
-  if (p.offload_optimizer == 0) return;
+double read_offload(RequestReader& r, const Hardware& hw) {
+  const double share = r.number_or("offload_optimizer", 0, 0, 1);
+  if (share == 0) return share;
   for (const auto& [key, value] :
        {std::pair{"host_bandwidth", hw.host_bandwidth}, std::pair{"host_memory_bandwidth", hw.host_memory_bandwidth}}) {
     if (value > 0) continue;
@@ -253,6 +253,7 @@ void read_offload(RequestReader& r, const Hardware& hw, ParallelConfig& p) {
             " does not give: add it to a hardware object"},
            r.path_of("offload_optimizer"));
   }
+  return share;
 }
 
 TrainingRun read_run(RequestReader& request) {

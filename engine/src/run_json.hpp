@@ -16,8 +16,8 @@ Cluster read_cluster(RequestReader& r, const Hardware& hw);
 /// cluster.nccl_tests: rows of nccl-tests' all_reduce_perf, each {gpus, bytes, busbw (bytes/s)}.
 std::vector<NcclTestRow> read_nccl_tests(RequestReader& r);
 
-/// Reads `offload_optimizer` (0 to 1, default 0) into p, refusing it on hardware without host bandwidths.
-void read_offload(RequestReader& r, const Hardware& hw, ParallelConfig& p);
+/// Reads `offload_optimizer` (0 to 1, default 0), refusing it on hardware without host bandwidths.
+double read_offload(RequestReader& r, const Hardware& hw);
 
 /// Reads request.model, .hardware, .cluster and .parallel; refuses splits that do not multiply out, naming the product.
 TrainingRun read_run(RequestReader& request);
