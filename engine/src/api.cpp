@@ -70,16 +70,20 @@ json dispatch(const json& request) {
     if (name != candidate->name) continue;
     if (candidate->handler) return candidate->handler(reader);
     // A wasm module built for a few widgets leaves the other ops' code out (CMakeLists.txt, parascope_wasm_module).
-    refuse(code::unknown_op,
-           {"the ", name, " op is answered by the ", candidate->elsewhere, " engine (wasm/", candidate->elsewhere,
-            ".wasm), not by this one (", ops.engine, ")"},
-           "op");
+    refuse_elsewhere("the " + name + " op", candidate->elsewhere, "", "op");
   }
   std::string names;
   for (const Op* candidate = ops.begin; candidate != ops.end; ++candidate) {
     names += (names.empty() ? "" : ", ") + std::string(candidate->name);
   }
   throw RequestError(code::unknown_op, "unknown op \"" + name + "\"; ops: " + names, "op");
+}
+
+void refuse_elsewhere(const std::string& what, const char* elsewhere, const char* tail, const char* field) {
+  refuse(code::unknown_op,
+         {what, " is answered by the ", elsewhere, " engine (wasm/", elsewhere, ".wasm), not by this one (",
+          op_table().engine, ")", tail},
+         field);
 }
 
 std::vector<double>& attachment() {

@@ -79,9 +79,9 @@ struct Asked {
 };
 
 /// Reads `request` and builds what it asks; `carried(format)` false: this module writes that format elsewhere, refused
-/// (by `refuse_elsewhere`) once the request is read, before anything is simulated.
+/// (by `refuse_format`) once the request is read, before anything is simulated.
 template <class Carried, class Elsewhere>
-Asked read_timeline(RequestReader& request, Carried carried, Elsewhere refuse_elsewhere) {
+Asked read_timeline(RequestReader& request, Carried carried, Elsewhere refuse_format) {
   const StepRequest s = read_step_request(request);
   const std::vector<std::int64_t> stages = read_stages(request, s.run.parallel.pp);
   std::string format = request.choice_or("format", "objects", {"objects", "columns", "chrome"});
@@ -91,7 +91,7 @@ Asked read_timeline(RequestReader& request, Carried carried, Elsewhere refuse_el
   const double to = request.number_or("to", std::numeric_limits<double>::infinity(), 0.0, 1e15);
   if (to <= from) refuse(code::invalid_value, {"to (", to, " s) must be later than from (", from, " s)"}, "to");
   request.finish();
-  if (!carried(format)) refuse_elsewhere(format);
+  if (!carried(format)) refuse_format(format);
   check(s);  // the step op's refusals, in its words
   const std::int64_t limit = format == "objects" ? kMaxObjectEvents : kMaxListedEvents;
   // Counted from the op counts before anything is simulated; a window's events only once simulated (the step's own
@@ -141,10 +141,8 @@ json op_timeline_columns(RequestReader& request) {
         for (const Op* op = ops.begin; op != ops.end; ++op) {
           if (std::string_view(op->name) == "timeline" && op->elsewhere) elsewhere = op->elsewhere;
         }
-        refuse(code::unknown_op,
-               {"the timeline op's \"", format, "\" format is answered by the ", elsewhere, " engine (wasm/", elsewhere,
-                ".wasm), not by this one (", ops.engine, "), which writes \"columns\""},
-               "format");
+        refuse_elsewhere("the timeline op's \"" + format + "\" format", elsewhere, ", which writes \"columns\"",
+                         "format");
       });
   text_answer() = timeline_columns_text(a.timeline);
   return json();

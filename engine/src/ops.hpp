@@ -3,6 +3,7 @@
 
 #include <exception>
 #include <new>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct OpTable {
   const char* engine;
 };
 OpTable op_table();
+
+/// Refuses (unknown_op) what this module leaves to `elsewhere`: "<what> is answered by the <elsewhere> engine
+/// (wasm/<elsewhere>.wasm), not by this one (<this engine>)<tail>", naming `field`.
+[[noreturn]] void refuse_elsewhere(const std::string& what, const char* elsewhere, const char* tail, const char* field);
 
 /// The numbers an op attaches to its response (see parascope::last_attachment); emptied before every call.
 std::vector<double>& attachment();
