@@ -197,8 +197,19 @@ namespace {
 /// it hands back (2), with no DTensor temporaries. Rotary (its own RotaryEmbedding) and SwiGLU (GLUActivation) run op
 /// by op as in torchtitan; attention is flash_attn_varlen_func (FlashAttention-2); DDP, the fp32 accumulation buffers
 /// and ZeRO 1 as pytorch.
+/// Megatron-LM's vocab-parallel cross-entropy on the fp32 cast of the logits (its traffic: cost_types.hpp): Megatron-LM
+/// and Megatron-DeepSpeed call mpu.vocab_parallel_cross_entropy(output.float(), labels) in gpt_model.py's
+/// post_language_model_processing; nanotron's _ShardedCrossEntropy is the same algorithm, on
+/// sharded_logits.to(torch.float) (parallel/tensor_parallel/functional.py at 2411b02): max, subtract, exp, sum,
+/// divide, and in the backward one in-place multiply.
+void megatron_cross_entropy(Efficiency& e) {
+  e.loss_traffic_bytes_per_logit = 38.0;
+  e.loss_backward_traffic_bytes_per_logit = 14.0;
+}
+
 void nanotron_terms(Efficiency& e) {
   e.fused_rmsnorm = true;
+  megatron_cross_entropy(e);
   // Its sequence-parallel column GEMMs re-gather their input in the backward (tp_recompute_allgather, default true in
   // config/parallelism_config.py), synchronously unless tp_linear_async_communication (default false) is set.
   e.tp_backward_allgather = true;
@@ -269,6 +280,12 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // loss runs DTensor's decomposed log-softmax, x - max and exp(x - max) alive beside the fp32 copy (+4 bytes per
     // logit); the compiled loss is one fused kernel again.
     e.loss_parallel_extra_bytes = compiled ? 0.0 : 4.0;
+    // Its traffic, eager: the cast, aten's log-softmax (a max pass, a sum pass, the output) and its backward
+    // (cost_types.hpp); compiled, the generic fused figure.
+    if (!compiled) {
+      e.loss_traffic_bytes_per_logit = 22.0;
+      e.loss_backward_traffic_bytes_per_logit = 26.0;
+    }
     e.eager_elementwise = !compiled;
     if (software == "nanotron") nanotron_terms(e);
   } else if (software == "xla") {
@@ -285,11 +302,13 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.grad_copy_bytes = 2.0;
     e.grad_accumulation_bytes = 10.0;
     e.host_adam_bytes = 30.0;  // ZeRO-Offload's CPUAdam (cost_types.hpp)
+    megatron_cross_entropy(e);
   } else if (software == "megatron-2021") {
     // Megatron-LM of Narayanan et al. 2021 / Korthikanti et al. 2022: unfused attention (fused softmax only) and
     // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2).
     e.flash_attention = false;
     e.dp_overlap = false;
+    megatron_cross_entropy(e);
   } else {
     throw RequestError(code::invalid_value,
                        "software must be one of \"megatron-core\", \"megatron-2021\", \"deepspeed\", \"pytorch\", "
@@ -386,23 +405,31 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   const double microbatches = double(std::max<std::int64_t>(1, p.microbatches()));  // per step on this GPU
   KernelTimes out;
 
-  // A set of GEMMs sharing `flops` in proportion to `weights`, each timed forward (m, n, k), input gradient
+  // A set of GEMMs sharing `flops` in proportion to their weights, each timed forward (m, n, k), input gradient
   // (m, k, n) and weight gradient (k, n, m): the three GEMMs of a linear layer (Narayanan et al. 2021, Sec. 5.1).
-  auto add = [&](double flops, std::initializer_list<std::pair<double, GemmShape>> parts) {
+  // Each part's seconds also go to its linear (`LinearTimes*`, null for the experts'), which the TP model reads.
+  struct Part {
+    double weight;
+    GemmShape shape;
+    LinearTimes* linear = nullptr;
+  };
+  auto add = [&](double flops, std::initializer_list<Part> parts) {
     if (flops <= 0) return;
     double total = 0;
-    for (const auto& [weight, s] : parts) total += weight;
-    for (const auto& [weight, s] : parts) {
-      const double f = flops * weight / total;
+    for (const Part& part : parts) total += part.weight;
+    for (const Part& part : parts) {
+      const GemmShape& s = part.shape;
+      const double f = flops * part.weight / total;
       const GemmShape dgrad{s.m, s.k, s.n, s.groups};
       const GemmShape wgrad{s.k, s.n, s.m, s.groups};
-      out.gemm_fwd += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, s, bytes_in));
-      out.gemm_dgrad += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, dgrad, bytes_in));
-      out.gemm_wgrad += f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, wgrad, bytes_in));
+      LinearTimes l;
+      l.fwd = f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, s, bytes_in));
+      l.dgrad = f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, dgrad, bytes_in));
+      l.wgrad = f / (peak * gemm_efficiency(eff, ceiling, peak, hbm, wgrad, bytes_in));
       // Gradient accumulation over the step's microbatches (engine/API.md, Kernels): each weight-gradient GEMM
       // adds into the fp32 main gradient, reading and writing it (wgrad_accumulation_bytes per weight element; the
       // first microbatch only writes, half of that). The epilogue does it after the tile's k loop, in series.
-      out.gemm_wgrad += eff.wgrad_accumulation_bytes * (1.0 - 0.5 / microbatches) * (f / (2.0 * s.m)) / hbm;
+      l.wgrad += eff.wgrad_accumulation_bytes * (1.0 - 0.5 / microbatches) * (f / (2.0 * s.m)) / hbm;
       if (fp8) {
         // TransformerEngine's FP8 recipe per linear layer (TE docs, "Using FP8 with Transformer Engine"; its fused
         // cast_transpose kernels): the activation input (m·k = f/2n elements) in the forward and the output gradient
@@ -413,8 +440,16 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
         // TE docs "Performance Optimizations: FP8 weight caching"), which Megatron-Core passes on (TELinear tracks
         // is_first_microbatch; the schedules reset it at each step's first microbatch). Its cost per microbatch is
         // that cast over the step's microbatches.
-        out.gemm_fwd += 6.0 * (f / (2.0 * s.n) + f / (2.0 * s.m) / microbatches) / hbm;
-        out.gemm_dgrad += 6.0 * f / (2.0 * s.k) / hbm;
+        l.fwd += 6.0 * (f / (2.0 * s.n) + f / (2.0 * s.m) / microbatches) / hbm;
+        l.dgrad += 6.0 * f / (2.0 * s.k) / hbm;
+      }
+      out.gemm_fwd += l.fwd;
+      out.gemm_dgrad += l.dgrad;
+      out.gemm_wgrad += l.wgrad;
+      if (part.linear != nullptr) {
+        part.linear->fwd += l.fwd;
+        part.linear->dgrad += l.dgrad;
+        part.linear->wgrad += l.wgrad;
       }
     }
   };
@@ -424,12 +459,13 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   // and waves, so a narrow K or V shard (GQA: kv_heads · head_dim / tp columns) fills few of the chip's units.
   const double q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
   if (eff.split_projections) {
-    add(w.attn_proj_flops, {{h * q, GemmShape{t, q / tp, h}},
-                            {h * kv, GemmShape{t, kv / tp, h}},
-                            {h * kv, GemmShape{t, kv / tp, h}},
-                            {q * h, GemmShape{t, h, q / tp}}});
+    add(w.attn_proj_flops, {{h * q, GemmShape{t, q / tp, h}, &out.qkv},
+                            {h * kv, GemmShape{t, kv / tp, h}, &out.qkv},
+                            {h * kv, GemmShape{t, kv / tp, h}, &out.qkv},
+                            {q * h, GemmShape{t, h, q / tp}, &out.out}});
   } else {
-    add(w.attn_proj_flops, {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}}, {q * h, GemmShape{t, h, q / tp}}});
+    add(w.attn_proj_flops,
+        {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}, &out.qkv}, {q * h, GemmShape{t, h, q / tp}, &out.out}});
   }
 
   // Dense FFN: GELU's two matrices, or SwiGLU's gate and up fused into one GEMM of twice the width (two GEMMs with
@@ -437,11 +473,12 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
   const bool swiglu = m.activation == Activation::swiglu;
   const double f = double(m.ffn);
   if (swiglu && eff.split_projections) {
-    add(w.dense_ffn_flops,
-        {{1.0, GemmShape{t, f / tp, h}}, {1.0, GemmShape{t, f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+    add(w.dense_ffn_flops, {{1.0, GemmShape{t, f / tp, h}, &out.up},
+                            {1.0, GemmShape{t, f / tp, h}, &out.up},
+                            {1.0, GemmShape{t, h, f / tp}, &out.down}});
   } else {
-    add(w.dense_ffn_flops,
-        {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}}, {1.0, GemmShape{t, h, f / tp}}});
+    add(w.dense_ffn_flops, {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}, &out.up},
+                            {1.0, GemmShape{t, h, f / tp}, &out.down}});
   }
 
   if (w.expert_ffn_flops > 0) {
@@ -493,7 +530,7 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
 }
 
 LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff) {
-  const LogitsWork l = logits_work(run);
+  const LogitsWork l = logits_work(run, eff);
   const ModelShape& m = run.model;
   // The output layer stays BF16 in FP8 recipes; a power limit slows it as the other GEMMs.
   const double peak = run.hardware.peak_flops * compute_clock(run.hardware, run.cluster);
@@ -503,6 +540,7 @@ LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff) {
   LogitsTimes out;
   out.gemm_fwd = l.flops / (peak * gemm_efficiency(eff, eff.gemm_max, peak, hbm, s));
   out.mem_fwd = l.bytes / hbm;
+  out.mem_bwd = l.backward_bytes / hbm;
   return out;
 }
 

@@ -53,6 +53,11 @@ double gemm_efficiency(const Efficiency& eff, double ceiling, double peak, doubl
 double grouped_gemm_efficiency(const TrainingRun& run, const Efficiency& eff, double tokens_per_expert, double n,
                                double k, double experts);
 
+/// One linear layer's GEMM seconds for one microbatch: forward, input gradient, weight gradient.
+struct LinearTimes {
+  double fwd = 0, dgrad = 0, wgrad = 0;
+};
+
 /// Seconds of one average layer's kernels for one microbatch on one GPU.
 struct KernelTimes {
   double gemm_fwd = 0;     ///< weight GEMMs, forward (with their FP8 input casts)
@@ -62,12 +67,17 @@ struct KernelTimes {
   double mem_fwd = 0;      ///< element-wise kernels, forward (the backward moves 1.5× the bytes)
   double softmax_mem = 0;  ///< the unfused softmax's share of mem_fwd (selective recomputation repeats it)
   double launch_fwd = 0;   ///< fixed per-kernel cost of the forward's launches (the backward launches twice as many)
+  /// The dense tensor-parallel linears within the GEMM seconds above, each timed on its own shape: column-parallel
+  /// QKV and MLP up (with the gate), row-parallel output projection and MLP down (what nanotron's asynchronous
+  /// linears run a collective beside).
+  LinearTimes qkv, up, out, down;
 };
 KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& work);
 
-/// The output layer on the last stage, one microbatch: forward GEMM seconds and its cross-entropy traffic seconds.
+/// The output layer on the last stage, one microbatch: forward GEMM seconds and its cross-entropy's traffic seconds,
+/// forward and backward.
 struct LogitsTimes {
-  double gemm_fwd = 0, mem_fwd = 0;
+  double gemm_fwd = 0, mem_fwd = 0, mem_bwd = 0;
 };
 LogitsTimes logits_kernel_times(const TrainingRun& run, const Efficiency& eff);
 

@@ -54,7 +54,7 @@ LogitsSeconds logits_seconds(const TrainingRun& run, const Efficiency& eff) {
   const double logits_gemm = logits_t.gemm_fwd;
   LogitsSeconds s;
   s.fwd = logits_gemm + logits_t.mem_fwd;
-  s.bwd = 2.0 * logits_gemm + ChunkTimes::kMemBackward * logits_t.mem_fwd;
+  s.bwd = 2.0 * logits_gemm + logits_t.mem_bwd;
   s.math = 3.0 * logits_gemm;
   return s;
 }
@@ -82,7 +82,7 @@ void build_layer_part(const TrainingRun& run, const Efficiency& eff, LayerPart& 
   out.flops = flops_per_token(run.model, eff.attention, counted_recompute(run.parallel, eff));
   out.work = layer_work(run, eff);
   out.comm = layer_comm(run, eff, out.work);
-  out.logits = logits_work(run);
+  out.logits = logits_work(run, eff);
   out.logits_seconds = logits_seconds(run, eff);
   out.kinds = layer_kinds(run, eff, out.work, out.comm);
 }

@@ -12,8 +12,7 @@ namespace parascope::detail {
 namespace {
 
 /// The layer's kernel seconds (GEMMs, attention, element-wise, launches) and what its recomputation repeats.
-ChunkTimes kernel_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& w) {
-  const KernelTimes k = layer_kernel_times(run, eff, w);
+ChunkTimes kernel_times(const TrainingRun& run, const Efficiency& eff, const KernelTimes& k) {
   ChunkTimes t;
   t.gemm_fwd = k.gemm_fwd;
   t.gemm_bwd = k.gemm_dgrad + k.gemm_wgrad;
@@ -41,34 +40,21 @@ ChunkTimes kernel_times(const TrainingRun& run, const Efficiency& eff, const Lay
   return t;
 }
 
-/// The shares of a layer's dense GEMM FLOPs in its column-parallel GEMMs (QKV; the MLP's up, with the gate when gated)
-/// and row-parallel ones (the output projection; the MLP's down), from their weights' shapes.
-struct TpGemms {
-  double qkv = 0, up = 0, out = 0, down = 0;
-};
-TpGemms tp_gemm_shares(const ModelShape& m) {
-  const double h = double(m.hidden), q = double(m.heads * m.head_dim), kv = double(m.kv_heads * m.head_dim);
-  const double f = double(m.ffn), up = (m.activation == Activation::swiglu ? 2.0 : 1.0) * h * f;
-  const double qkv = h * (q + 2.0 * kv), out = q * h, down = f * h, all = qkv + out + up + down;
-  return {qkv / all, up / all, out / all, down / all};
-}
-
 /// nanotron's asynchronous sequence-parallel linears (Efficiency::tp_async_shards): each collective is exposed by what
-/// it exceeds the GEMM it runs beside, each GEMM's forward, input-gradient and weight-gradient seconds its share of
-/// the layer's (at the layer's mean rate per pass). Sets t.tp_fwd and t.tp_bwd before tp_overlap.
-void async_shards(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, ChunkTimes& t) {
+/// it exceeds the GEMM it runs beside, each GEMM timed on its own shape by the kernel model (KernelTimes' linears).
+/// Sets t.tp_fwd and t.tp_bwd before tp_overlap.
+void async_shards(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, const KernelTimes& k,
+                  ChunkTimes& t) {
   const double tp = double(run.parallel.tp), gather = c.tp_gather, scatter = c.tp_scatter;
-  const double dgrad = t.gemm_bwd - t.gemm_wgrad, wgrad = t.gemm_wgrad;
-  const TpGemms g = tp_gemm_shares(run.model);
   auto beyond = [](double comm, double compute) { return std::max(0.0, comm - compute); };
   double fwd = 0, bwd = 0;
-  for (const double column : {g.qkv, g.up}) {
-    fwd += beyond(gather, column * t.gemm_fwd / tp);  // the gather beside the rank's own input shard's GEMM
-    bwd += (eff.tp_backward_allgather ? beyond(gather, column * dgrad) : 0.0) + beyond(scatter, column * wgrad);
+  for (const LinearTimes* column : {&k.qkv, &k.up}) {
+    fwd += beyond(gather, column->fwd / tp);  // the gather beside the rank's own input shard's GEMM
+    bwd += (eff.tp_backward_allgather ? beyond(gather, column->dgrad) : 0.0) + beyond(scatter, column->wgrad);
   }
-  for (const double row : {g.out, g.down}) {
-    fwd += scatter;                           // the output's reduce-scatter, waited for
-    bwd += beyond(gather, row * dgrad / tp);  // the output gradient gathered beside its own shard's input gradient
+  for (const LinearTimes* row : {&k.out, &k.down}) {
+    fwd += scatter;                          // the output's reduce-scatter, waited for
+    bwd += beyond(gather, row->dgrad / tp);  // the output gradient gathered beside its own shard's input gradient
   }
   // Recomputation runs the forward's collectives again in the backward, as layer_comm.cpp counts them.
   t.tp_fwd = fwd;
@@ -77,7 +63,8 @@ void async_shards(const TrainingRun& run, const Efficiency& eff, const LayerComm
 
 /// Sets the exposed TP, EP and CP seconds of `t` (its kernels already set) from the layer's full communication `c`,
 /// and slows its GEMMs by what the hidden rest takes from them.
-void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, ChunkTimes& t) {
+void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm& c, const KernelTimes& k,
+                 ChunkTimes& t) {
   // TransformerEngine's userbuffer overlap splits each TP GEMM into tp chunks and moves chunk i while computing
   // chunk i+1 (Wang et al. 2023, "Overlap communication with dependent computation", ASPLOS; Megatron-Core
   // --tp-comm-overlap): only the first chunk's transfer, 1/tp of it, stays exposed.
@@ -85,7 +72,7 @@ void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm&
   t.tp_fwd = c.tp_fwd * tp_exposed;
   t.tp_bwd = c.tp_bwd * tp_exposed;
   if (eff.tp_async_shards && !eff.tp_comm_overlap && run.parallel.sequence_parallel && run.parallel.tp > 1) {
-    async_shards(run, eff, c, t);
+    async_shards(run, eff, c, k, t);
     t.tp_fwd *= 1.0 - eff.tp_overlap;
     t.tp_bwd *= 1.0 - eff.tp_overlap;
   }
@@ -117,8 +104,9 @@ void expose_comm(const TrainingRun& run, const Efficiency& eff, const LayerComm&
 }  // namespace
 
 ChunkTimes layer_times(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, const LayerComm& c) {
-  ChunkTimes t = kernel_times(run, eff, w);
-  expose_comm(run, eff, c, t);
+  const KernelTimes k = layer_kernel_times(run, eff, w);
+  ChunkTimes t = kernel_times(run, eff, k);
+  expose_comm(run, eff, c, k, t);
   return t;
 }
 

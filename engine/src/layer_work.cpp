@@ -118,16 +118,18 @@ TrainingRun with_layer_kind(const TrainingRun& run, bool moe) {
   return out;
 }
 
-LogitsWork logits_work(const TrainingRun& run) {
+LogitsWork logits_work(const TrainingRun& run, const Efficiency& eff) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   const double t = double(p.microbatch_size) * double(m.seq) / double(p.cp);
   const double tp = double(p.tp);
+  const double logits = t * double(m.vocab) / tp;
   LogitsWork l;
-  // Output layer t·h·V, vocabulary split over tp (Shoeybi et al. 2019, Sec. 3); cross-entropy in fp32 reads and
-  // writes the logits (4 + 4 bytes per element).
+  // Output layer t·h·V, vocabulary split over tp (Shoeybi et al. 2019, Sec. 3); the cross-entropy's passes over the
+  // logits as the stack's code runs them (loss_traffic_bytes_per_logit, cost_types.hpp).
   l.flops = 2.0 * t * double(m.hidden) * double(m.vocab) / tp;
-  l.bytes = 8.0 * t * double(m.vocab) / tp;
+  l.bytes = eff.loss_traffic_bytes_per_logit * logits;
+  l.backward_bytes = eff.loss_backward_traffic_bytes_per_logit * logits;
   return l;
 }
 

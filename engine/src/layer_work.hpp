@@ -28,11 +28,12 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& efficiency);
 /// model stays dense). layer_work and activation_bytes_per_layer of these are the two kinds of layer a stage mixes.
 TrainingRun with_layer_kind(const TrainingRun& run, bool moe);
 
-/// Forward work of the output layer (logits) for one microbatch on one GPU: GEMM FLOPs and cross-entropy traffic.
+/// Work of the output layer (logits) for one microbatch on one GPU: forward GEMM FLOPs and the cross-entropy's HBM
+/// traffic, forward and backward (Efficiency's loss_traffic_bytes_per_logit and its backward twin).
 struct LogitsWork {
-  double flops = 0, bytes = 0;
+  double flops = 0, bytes = 0, backward_bytes = 0;
 };
-LogitsWork logits_work(const TrainingRun& run);
+LogitsWork logits_work(const TrainingRun& run, const Efficiency& eff);
 
 /// Activation bytes one layer keeps for one microbatch until its backward (Korthikanti et al. 2022, Sec. 4,
 /// Table 2, generalised to GQA, SwiGLU and MoE), under the run's recomputation, sequence parallelism and attention.

@@ -61,8 +61,8 @@ void kernel_breakdown(const TrainingRun& run, const Efficiency& eff, const StepC
   const double hbm = run.hardware.memory_bandwidth * eff.memory_efficiency;
   const double per_gpu = c.mb * double(p.vpp);
   b.compute = per_gpu * c.avg.math() + c.mb * c.logits_math / double(p.pp) + dp_slowdown;
-  b.memory_bound = per_gpu * c.avg.memory() +
-                   c.mb * (1.0 + ChunkTimes::kMemBackward) * (c.logits.bytes / hbm) / double(p.pp) + accumulation;
+  b.memory_bound = per_gpu * c.avg.memory() + c.mb * ((c.logits.bytes + c.logits.backward_bytes) / hbm) / double(p.pp) +
+                   accumulation;
 }
 
 void layer_comm_breakdown(const TrainingRun& run, const StepCore& c, StepBreakdown& b) {

@@ -62,6 +62,9 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   const double backward = r.has("loss_bytes_per_logit") ? e.loss_bytes_per_logit : e.loss_backward_bytes_per_logit;
   e.loss_backward_bytes_per_logit = r.number_or("loss_backward_bytes_per_logit", backward, 0, 64);
   e.loss_parallel_extra_bytes = r.number_or("loss_parallel_extra_bytes", e.loss_parallel_extra_bytes, 0, 64);
+  e.loss_traffic_bytes_per_logit = r.number_or("loss_traffic_bytes_per_logit", e.loss_traffic_bytes_per_logit, 0, 1024);
+  e.loss_backward_traffic_bytes_per_logit =
+      r.number_or("loss_backward_traffic_bytes_per_logit", e.loss_backward_traffic_bytes_per_logit, 0, 1024);
   e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
   e.fused_rmsnorm = r.boolean_or("fused_rmsnorm", e.fused_rmsnorm);
   e.split_projections = r.boolean_or("split_projections", e.split_projections);

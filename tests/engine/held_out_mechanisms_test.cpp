@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
 
 #include "../../engine/src/network_fit.hpp"
 #include "parascope/api.hpp"
@@ -162,8 +163,9 @@ TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) 
 }
 
 TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelLoss) {
-  // nanotron's terms over the pytorch stack: TritonRMSNorm, and sharded_cross_entropy's backward in place over the
-  // saved softmax (6 bytes per logit) with no DTensor temporaries at tp > 1. Everything else is the same stack.
+  // nanotron's terms over the pytorch stack: TritonRMSNorm, and sharded_cross_entropy (Megatron's algorithm on the fp32
+  // cast: 38 + 14 bytes per logit over HBM) with its backward in place over the saved softmax (6 bytes per logit
+  // alive) and no DTensor temporaries at tp > 1. Everything else is the same stack.
   const json parallel = {{"tp", 2}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}};
   const json nanotron = ask(llama8b(parallel, {{"gpus", 64}}, "nanotron"));
   json as_pytorch = llama8b(parallel, {{"gpus", 64}}, "pytorch");
@@ -171,6 +173,8 @@ TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelL
                               {"loss_bytes_per_logit", 10},
                               {"loss_backward_bytes_per_logit", 6},
                               {"loss_parallel_extra_bytes", 0},
+                              {"loss_traffic_bytes_per_logit", 38},
+                              {"loss_backward_traffic_bytes_per_logit", 14},
                               {"tp_backward_allgather", true}};
   const json pytorch = ask(as_pytorch);
   ASSERT_FALSE(nanotron.contains("error")) << nanotron.dump();
@@ -178,8 +182,11 @@ TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelL
   EXPECT_EQ(nanotron["step_time"], pytorch["step_time"]);
   EXPECT_EQ(nanotron["error_band"]["basis"], "nanotron");
   EXPECT_EQ(nanotron["error_band"]["mfu"], pytorch["error_band"]["mfu"]);  // one family, one track record
-  // And it differs from torchtitan's eager stack where the terms say: less memory-bound time and a smaller loss.
-  const json eager = ask(llama8b(parallel, {{"gpus", 64}}, "pytorch"));
+  // And it differs from torchtitan's eager stack where the terms say: less memory-bound time in the layers (the
+  // loss's traffic set alike) and a smaller loss.
+  json eager_request = llama8b(parallel, {{"gpus", 64}}, "pytorch");
+  eager_request["efficiency"] = {{"loss_traffic_bytes_per_logit", 38}, {"loss_backward_traffic_bytes_per_logit", 14}};
+  const json eager = ask(eager_request);
   EXPECT_LT(nanotron["breakdown"]["memory_bound"].get<double>(), eager["breakdown"]["memory_bound"].get<double>());
   EXPECT_LT(nanotron["memory_per_gpu"]["total"].get<double>(), eager["memory_per_gpu"]["total"].get<double>());
 }
@@ -213,6 +220,51 @@ TEST(SoftwareStacks, NanotronsSequenceParallelLinearsGatherAgainAndOverlapOnlyWh
   json regather = llama8b(parallel);
   regather["efficiency"] = {{"tp_backward_allgather", true}};
   EXPECT_GT(ask(regather)["breakdown"]["tp_comm"].get<double>(), mcore["breakdown"]["tp_comm"].get<double>());
+}
+
+TEST(SoftwareStacks, TheLossMovesOverHbmWhatItsStacksCodeMoves) {
+  // A 1B Llama with Llama 3's 128,256-token vocabulary, data parallel on one node: the loss's passes over the logits
+  // are memory-bound seconds, linear in the bytes per logit its code moves (cost_types.hpp).
+  auto request = [](const std::string& software, const json& efficiency) {
+    json r = {{"op", "step"},
+              {"model",
+               {{"layers", 16},
+                {"hidden", 2048},
+                {"heads", 32},
+                {"kv_heads", 8},
+                {"ffn", 8192},
+                {"vocab", 128256},
+                {"seq", 4096},
+                {"activation", "swiglu"}}},
+              {"hardware", "h100-sxm"},
+              {"cluster", {{"gpus", 8}}},
+              {"parallel", {{"dp", 8}, {"microbatch_size", 1}, {"global_batch", 32}, {"zero", 1}}},
+              {"software", software},
+              {"efficiency", efficiency}};
+    const json a = ask(r);
+    EXPECT_FALSE(a.contains("error")) << a.dump();
+    return a;
+  };
+  auto traffic = [](double forward, double backward) {
+    return json{{"loss_traffic_bytes_per_logit", forward}, {"loss_backward_traffic_bytes_per_logit", backward}};
+  };
+  auto memory_bound = [](const json& a) { return a["breakdown"]["memory_bound"].get<double>(); };
+  // Each stack's default is the count its code gives: Megatron's and nanotron's cross-entropy on the fp32 cast 38 +
+  // 14, PyTorch's eager cross_entropy(pred.float()) 22 + 26, a fused loss 8 + 12.
+  for (const auto& [software, forward, backward] :
+       {std::tuple{"nanotron", 38.0, 14.0}, std::tuple{"megatron-2021", 38.0, 14.0},
+        std::tuple{"deepspeed", 38.0, 14.0}, std::tuple{"pytorch", 22.0, 26.0},
+        std::tuple{"pytorch-compile", 8.0, 12.0}, std::tuple{"megatron-core", 8.0, 12.0}}) {
+    EXPECT_EQ(request(software, json::object())["step_time"],
+              request(software, traffic(forward, backward))["step_time"])
+        << software;
+  }
+  // Linear in the bytes: nanotron's 52 bytes a logit cost 52/20 of the fused loss's 20.
+  const double none = memory_bound(request("nanotron", traffic(0, 0)));
+  const double nanotron = memory_bound(request("nanotron", json::object())) - none;
+  const double fused = memory_bound(request("nanotron", traffic(8, 12))) - none;
+  EXPECT_GT(fused, 0.0);
+  EXPECT_NEAR(nanotron / fused, 52.0 / 20.0, 1e-9);
 }
 
 TEST(SoftwareStacks, TheNanotronPlannerSearchesOnlyWhatNanotronRuns) {

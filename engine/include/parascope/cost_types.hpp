@@ -97,6 +97,18 @@ struct Efficiency {
   /// and holds the fp32 shifted logits and exp's fp32 output beside the fp32 input, where aten's fused kernel writes
   /// one fp32 output: +4 (pytorch). Megatron's vocab-parallel cross-entropy works in place: 0.
   double loss_parallel_extra_bytes = 0;
+  /// HBM bytes per logit the loss moves in its forward, after the output GEMM has written the bf16 logits, counted from
+  /// the stack's code: each element-wise op reads its inputs and writes its output once, each reduction over the
+  /// vocabulary reads its input once. Megatron's and nanotron's vocab-parallel cross-entropy on the fp32 cast (cast
+  /// 2 + 4, max 4, subtract 4 + 4, exp 4 + 4, sum 4, divide 4 + 4 = 38); PyTorch's eager cross_entropy(pred.float())
+  /// (cast 6, log-softmax's max and sum passes 4 + 4, its output 4 + 4 = 22); 8 where a stack fuses the loss (the
+  /// engine's generic rule: the logits read and written once in fp32).
+  double loss_traffic_bytes_per_logit = 8;
+  /// The same for the loss's backward: Megatron's and nanotron's in-place multiply by the output gradient (4 + 4) and
+  /// the cast back to bf16 (4 + 2) = 14; PyTorch's nll_loss_backward's zero-filled dense gradient (4), log-softmax's
+  /// backward (its sum pass 4, then 4 + 4 read and 4 written) and the cast back (4 + 2) = 26; 12 fused (1.5 × 8, as
+  /// the layers' element-wise backward).
+  double loss_backward_traffic_bytes_per_logit = 12;
   /// PyTorch eager element-wise kernels: RMSNorm and rotary upcast to fp32 and run op by op (reads, writes and saved
   /// fp32 intermediates), SwiGLU as silu then multiply. False: fused kernels (TransformerEngine, torch.compile).
   bool eager_elementwise = false;
