@@ -87,6 +87,15 @@ LayerWork layer_work(const TrainingRun& run, const Efficiency& eff) {
   const double rope = m.position_embedding == PositionEmbedding::rope ? 2.0 * (attn_width + kv_width) : 0.0;
   w.elementwise_bytes = kBf16 * t * ((p.sequence_parallel ? replicated / tp : replicated) + (act + rope) / tp);
   if (eff.eager_elementwise) w.elementwise_bytes += t * eager_extra_bytes(m, p, ffn_active, eff.fused_rmsnorm);
+  if (eff.unpadded_attention && eff.flash_attention) {
+    // FlashAttention's varlen path behind a padding mask (flash_attn.bert_padding; llm-foundry's flash_attn_fn in
+    // llmfoundry/models/layers/attention.py at 5e85bd62d): unpad_input gathers Q, K and V out of the padded batch
+    // (index_first_axis: each read and written) and pad_input scatters the output into zeros (zeros written, the
+    // output read and written): 2(q + 2kv) + 3q elements per token forward. The backward mirrors them: the output
+    // gradient gathered (2q), Q's, K's and V's gradients scattered into zeros (3(q + 2kv)). Charged as forward bytes
+    // whose 1 + 1.5 (the backward's element-wise share) make the 5(q + 2kv) + 5q: (4q + 4kv) elements.
+    w.elementwise_bytes += kBf16 * t * (4.0 * attn_width + 4.0 * kv_width) / tp;
+  }
   if (p.cp > 1 && eff.flash_attention) {
     // Ring attention's bookkeeping (TransformerEngine context_parallel.py, AttnFuncWithCPAndKVP2P): each of the cp
     // steps leaves a partial output, and flash_attn_fwd_out_correction rescales and adds it into the running output

@@ -67,6 +67,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
       r.number_or("loss_backward_traffic_bytes_per_logit", e.loss_backward_traffic_bytes_per_logit, 0, 1024);
   e.eager_elementwise = r.boolean_or("eager_elementwise", e.eager_elementwise);
   e.fused_rmsnorm = r.boolean_or("fused_rmsnorm", e.fused_rmsnorm);
+  e.unpadded_attention = r.boolean_or("unpadded_attention", e.unpadded_attention);
   e.split_projections = r.boolean_or("split_projections", e.split_projections);
   e.fp8_saves_gemm_inputs = r.boolean_or("fp8_saves_gemm_inputs", e.fp8_saves_gemm_inputs);
   e.grad_accumulation_bytes = r.number_or("grad_accumulation_bytes", e.grad_accumulation_bytes, 0, 64);

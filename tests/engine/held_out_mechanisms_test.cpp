@@ -11,6 +11,7 @@
 
 #include "../../engine/src/network_fit.hpp"
 #include "parascope/api.hpp"
+#include "parascope/presets.hpp"
 #include "parascope/stages.hpp"
 
 namespace {
@@ -265,6 +266,31 @@ TEST(SoftwareStacks, TheLossMovesOverHbmWhatItsStacksCodeMoves) {
   const double fused = memory_bound(request("nanotron", traffic(8, 12))) - none;
   EXPECT_GT(fused, 0.0);
   EXPECT_NEAR(nanotron / fused, 52.0 / 20.0, 1e-9);
+}
+
+TEST(SoftwareStacks, UnpaddedAttentionCopiesQkvAndTheOutputInBothPasses) {
+  // MPT-7B-shaped (MHA, h 4096, 32 layers) on 8 H100s, microbatch 6 × 2,048 tokens, 4 microbatches a step: the
+  // varlen path's gathers and scatters are 5(q + 2kv) + 5q = 40h BF16 bytes per token and layer over HBM, forward and
+  // backward together (layer_work.cpp), at the chip's streaming rate.
+  json r = {
+      {"op", "step"},
+      {"model",
+       {{"layers", 32}, {"hidden", 4096}, {"heads", 32}, {"vocab", 50368}, {"seq", 2048}, {"activation", "gelu"}}},
+      {"hardware", "h100-sxm"},
+      {"cluster", {{"gpus", 8}}},
+      {"parallel", {{"dp", 8}, {"microbatch_size", 6}, {"global_batch", 192}, {"zero", 3}}},
+      {"software", "pytorch"}};
+  const json padded = ask(r);
+  r["efficiency"] = {{"unpadded_attention", true}};
+  const json unpadded = ask(r);
+  ASSERT_FALSE(unpadded.contains("error")) << unpadded.dump();
+  const parascope::Hardware& hw = *parascope::find_hardware("h100-sxm");
+  const double tokens = 6.0 * 2048.0, per_token_layer = 2.0 * 20.0 * 4096.0;
+  const double expected = 4.0 * 32.0 * tokens * per_token_layer / (hw.memory_bandwidth * hw.memory_efficiency);
+  const double grew =
+      unpadded["breakdown"]["memory_bound"].get<double>() - padded["breakdown"]["memory_bound"].get<double>();
+  EXPECT_NEAR(grew, expected, 1e-9 * expected);
+  EXPECT_GT(unpadded["step_time"].get<double>(), padded["step_time"].get<double>());
 }
 
 TEST(SoftwareStacks, TheNanotronPlannerSearchesOnlyWhatNanotronRuns) {

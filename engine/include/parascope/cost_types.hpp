@@ -115,6 +115,10 @@ struct Efficiency {
   /// With eager_elementwise: RMSNorm as one fused kernel all the same (torchtitan's norm_type "fused_rmsnorm", a
   /// Triton kernel reading and writing bf16 and saving its input and the per-row rstd: no fp32 intermediates).
   bool fused_rmsnorm = false;
+  /// FlashAttention's variable-length path behind a padding mask (flash_attn.bert_padding's unpad_input and
+  /// pad_input, as llm-foundry's flash_attn_fn calls them): Q, K and V gathered out of the padded batch and the output
+  /// scattered back, and the mirror copies in the backward (layer_work.cpp).
+  bool unpadded_attention = false;
   /// Q, K and V as three GEMMs and SwiGLU's gate and up as two, where Megatron-Core fuses each set into one GEMM
   /// (torchtitan's and Hugging Face's Llama: wq, wk, wv, w1, w3 are separate nn.Linear layers).
   bool split_projections = false;
