@@ -38,6 +38,13 @@ test('at 360 px with the capacity line at the top, the peak label leaves the cap
   }
 });
 
+test('at 360 px, a peak label that would touch the capacity label rises into the margin atop its line', () => {
+  // the article's memory figure at 360 px (Llama 3 70B, 64 H100s): the labels stood 1 px apart, overlapping across
+  const plot = plotAt(298);
+  const at = placeLabels({ plot, cap: { y: 44, words: words.cap }, peak: { x: 101, words: 'peak 73.4 GiB' } });
+  assert.deepEqual(at.peak, { x: 107, y: 12, anchor: 'start' });
+});
+
 test("the peak label keeps its old place (the plot's top, right of its line) when nothing is in the way", () => {
   const plot = plotAt(1200);
   const at = placeLabels({ plot, cap: { y: 200, words: words.cap }, peak: { x: 300, words: words.peak } });

@@ -22,10 +22,11 @@ export function collide(a, b, gap = 3) {
 }
 
 /**
- * The two labels' places. plot: { left, right, top } px; cap: { y (the line's px), words }; peak: { x (the line's px),
- * words }. Returns { cap: { x, y, anchor }, peak: { x, y, anchor } } (x the anchor, y the baseline). The peak's label
- * tries, in turn: the plot's top on its side of the line (left of it past 70 % of the plot), then the other side, then
- * the same two just under the capacity line; when none is clear, the last that keeps inside the plot; when neither side
+ * The two labels' places. plot: { left, right, top } px (the chart keeps 14 px above the plot's top); cap: { y (the
+ * line's px), words }; peak: { x (the line's px), words }. Returns { cap: { x, y, anchor }, peak: { x, y, anchor } }
+ * (x the anchor, y the baseline). The peak's label tries, in turn: the plot's top on its side of the line (left of it
+ * past 70 % of the plot), then the other side, then the same two in the margin just above the plot (atop the peak's
+ * line), then just under the capacity line; when none is clear, the last that keeps inside the plot; when neither side
  * has room, under the line, slid inside the plot.
  */
 export function placeLabels({ plot, cap, peak }) {
@@ -34,7 +35,7 @@ export function placeLabels({ plot, cap, peak }) {
   const width = labelWidth(peak.words, true);
   const leftFirst = peak.x > plot.left + (plot.right - plot.left) * 0.7;
   const sides = leftFirst ? ['end', 'start'] : ['start', 'end'];
-  const rows = [plot.top + 10, cap.y + 5 + LABEL_PX];
+  const rows = [plot.top + 10, plot.top - 2, cap.y + 5 + LABEL_PX];
   const candidates = rows.flatMap((y) =>
     sides.map((anchor) => ({ x: peak.x + (anchor === 'end' ? -6 : 6), y, anchor })),
   );
@@ -43,6 +44,6 @@ export function placeLabels({ plot, cap, peak }) {
     return box.left >= plot.left && box.right <= plot.right;
   });
   const clear = inside.find((c) => !collide(labelBox(c.x, c.y, width, c.anchor), capBox));
-  const shifted = { x: Math.max(plot.left, Math.min(peak.x + 6, plot.right - width)), y: rows[1], anchor: 'start' };
+  const shifted = { x: Math.max(plot.left, Math.min(peak.x + 6, plot.right - width)), y: rows.at(-1), anchor: 'start' };
   return { cap: capAt, peak: clear ?? inside.at(-1) ?? shifted };
 }
