@@ -438,20 +438,9 @@ test("a planned configuration loads into each figure's attributes, with what eac
 
 test('a row with the optimizer on the host says so, and loads its share into the MFU, step and memory figures', () => {
   const inputs = { model: 'llama3-70b', hardware: 'h100-sxm', gpus: 8, globalBatch: 64 };
-  const parallel = {
-    dp: 1,
-    tp: 8,
-    pp: 1,
-    cp: 1,
-    ep: 1,
-    vpp: 1,
-    microbatch_size: 1,
-    schedule: '1f1b',
-    recompute: 'full',
-    sequence_parallel: true,
-    zero: 1,
-    offload_optimizer: 1,
-  };
+  // a one-node split (the fake answers' shape), with full recompute, ZeRO-1, sequence parallelism and offload
+  const base = fakeAnswer({ seed: 3, gpus: 8, capacity: 80 * GiB, n: 1 }).results[0].parallel;
+  const parallel = { ...base, recompute: 'full', zero: 1, sequence_parallel: true, offload_optimizer: 1 };
   assert.equal(extrasText(parallel), 'full recompute · ZeRO-1 · sequence parallel · optimizer 100 % on the host');
   const v = loadValues(inputs, parallel, { microbatches: 64 });
   for (const tag of ['parascope-mfu', 'parascope-step', 'parascope-memory'])
