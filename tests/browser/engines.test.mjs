@@ -92,6 +92,25 @@ function pickOther(win, tag, name) {
   return el.value;
 }
 
+/**
+ * The widget's selects on screen whose chosen option is wider than the room inside them (their text cut off): its
+ * name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas.
+ */
+function clippedSelects(win, tag) {
+  const ctx = win.document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const el of win.document.querySelector(tag).shadowRoot.querySelectorAll('select')) {
+    if (!el.clientWidth || (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true }))) continue;
+    const cs = win.getComputedStyle(el);
+    ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const text = el.selectedOptions[0]?.textContent ?? '';
+    const need = Math.ceil(ctx.measureText(text).width);
+    const have = Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
+    if (need > have) out.push(`${el.name}: "${text}" needs ${need} px, has ${have}`);
+  }
+  return out;
+}
+
 function pageWidth(win) {
   return { scrollWidth: win.document.documentElement.scrollWidth, innerWidth: win.innerWidth };
 }
@@ -317,6 +336,7 @@ for (const engine of ENGINES) {
               try {
                 await startWidget(page, widget);
                 await screenshot(page, browser, tag);
+                assert.deepEqual(await page.evaluate(clippedSelects, tag), [], `${engine}: a select cuts off its choice`);
                 if (interacts) await interact(page, widget);
               } catch (err) {
                 failure = err;

@@ -176,6 +176,58 @@ test('a short seeded walk over the real controls: every answer is the engine\'s,
   assert.deepEqual(problems, []);
 });
 
+test('optimizer offload: a plan that fits only with the optimizer on the host, its row loaded with its share', async () => {
+  const { page, problems } = await openPage(site(), 'tests/planner.html', { width: 1280 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  // Llama 3 70B on 16 H100s under the figure's software (Megatron-Core): nothing fits unless the optimizer's Adam
+  // state goes to the host.
+  for (const [name, value] of [['model', 'llama3-70b'], ['gpus', '16'], ['globalBatch', '64']]) {
+    await page.locator(`parascope-planner select[name="${name}"]`).selectOption(value);
+    await searched(page);
+  }
+  assert.equal(await page.locator('parascope-planner').getAttribute('data-results'), '0');
+  assert.match(await out(page, 'best'), /^No configuration to rank: none fits/);
+  await page.locator('parascope-planner select[name="offload"]').selectOption('1');
+  await searched(page);
+  const inputs = await inputsOf(page);
+  assert.equal(inputs.offload, 1);
+  const request = planRequest(inputs);
+  assert.equal(request.offload_optimizer, 1);
+  const expected = engine.call(request);
+  assert.ok(expected.results.length > 0, 'something fits with the optimizer on the host');
+  assert.deepEqual((await shownRows(page)).map((r) => r.mfu), expected.results.map((r) => r.mfu));
+  for (const r of await shownRows(page)) assert.match(r.text, /optimizer 100 % on the host/);
+  const link = await page.locator('parascope-planner').evaluate((el) => el.linkState());
+  assert.equal(link.offload, '1');
+  // The best row, loaded: the MFU figure shows the row's MFU (its step has the optimizer on the host), the memory and
+  // step figures hold the share.
+  const best = expected.results[0];
+  assert.equal(best.parallel.offload_optimizer, 1);
+  await page.locator('parascope-planner tbody tr[data-rank="1"] button.planner-load').click();
+  await page.waitForFunction((v) => {
+    const el = document.querySelector('parascope-mfu');
+    return el?.hasAttribute('data-ready') && el.shadowRoot.querySelector('[data-out="modelled-mfu"]')?.dataset.value === String(v);
+  }, best.mfu, { timeout: 30000 });
+  await page.waitForFunction(() => {
+    const el = document.querySelector('parascope-memory');
+    return el?.hasAttribute('data-ready') && el.shadowRoot.querySelector('select[name="offload"]')?.value === '1';
+  }, null, { timeout: 30000 });
+  assert.equal(await page.locator('parascope-step').evaluate((el) => el.linkState().offload), '1');
+  assert.equal(await page.locator('parascope-mfu').evaluate((el) => el.linkState().offload), '1');
+  // On a TPU the engine refuses offload: the figure says why in a reader's words.
+  await page.locator('parascope-planner select[name="hardware"]').selectOption('tpu-v5p');
+  await searched(page);
+  const note = page.locator('parascope-planner [data-note="plan"]');
+  await note.waitFor();
+  assert.match(await note.textContent(), /TPUs.*Optimizer state on the host/);
+  assert.doesNotMatch(await note.textContent(), /offload_optimizer|host_bandwidth/);
+  await page.locator('parascope-planner select[name="offload"]').selectOption('0');
+  await searched(page);
+  await page.waitForFunction(() => !document.querySelector('parascope-planner').shadowRoot.querySelector('[data-note="plan"]'));
+  assert.deepEqual(problems, []);
+});
+
 test('the unbundled module files plan too (the worker loads its engine from lib/)', async () => {
   const { page, problems } = await openPage(site(), 'tests/planner-unbundled.html', { width: 1000 });
   await widgetReady(page, 'parascope-planner');

@@ -6,7 +6,14 @@ import { test } from 'node:test';
 import { ATTRIBUTES } from '../../web/lib/model/attributes.js';
 import { loadValues, stepRequestOf } from '../../web/widgets/planner/model/load.js';
 import { DEFAULTS, controlOptions, planRequest } from '../../web/widgets/planner/model/request.js';
-import { bestText, emptyText, scatterLayout, summaryText, tableRows } from '../../web/widgets/planner/model/view.js';
+import {
+  bestText,
+  emptyText,
+  planErrorText,
+  scatterLayout,
+  summaryText,
+  tableRows,
+} from '../../web/widgets/planner/model/view.js';
 import { seededRandom } from '../seeded-random.mjs';
 import { nodeEngine, nodePlannerEngine } from './node-engine.mjs';
 
@@ -70,6 +77,8 @@ test(
       { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 64, globalBatch: 64, objective: 'mfu' },
       { model: 'mixtral-8x7b', hardware: 'h100-sxm', gpus: 64, globalBatch: 256, objective: 'step_time' },
       { model: 'llama3-70b', hardware: 'b200', gpus: 128, globalBatch: 512, objective: 'memory' },
+      // fits only with the optimizer on the host: its rows' steps carry the share, and so do the loaded values
+      { model: 'llama3-70b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64, objective: 'mfu', offload: 1 },
     ];
     for (const inputs of cases) {
       const answer = engine.call(planRequest(inputs));
@@ -102,5 +111,30 @@ test(
         }
       }
     }
+  },
+);
+
+test(
+  "Llama 3 70B on 16 H100s fits only with the optimizer on the host (the figure's megatron-core); a TPU refuses it",
+  { skip: !hasPlan && 'no plan op in this engine' },
+  () => {
+    // Megatron-Core keeps the fp32 main weights on the GPU (engine/API.md offload_master_on_gpu): on one node of 8
+    // nothing fits even offloaded; on two, only offloaded.
+    const inputs = { ...DEFAULTS, model: 'llama3-70b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64 };
+    const without = engine.call(planRequest(inputs));
+    assert.equal(without.results.length, 0);
+    assert.match(emptyText(without, capacityOf('h100-sxm')), /^No configuration to rank: none fits/);
+    const answer = engine.call(planRequest({ ...inputs, offload: 1 }));
+    assert.ok(answer.results.length > 0);
+    for (const r of answer.results) {
+      assert.equal(r.parallel.offload_optimizer, 1);
+      const step = figures.call(stepRequestOf(inputs, r));
+      assert.ok(step.memory_per_gpu.host_offloaded > 0, 'the step it loads keeps the optimizer on the host');
+      assert.equal(step.memory_per_gpu.total, r.memory_per_gpu.total ?? r.memory_per_gpu);
+    }
+    assert.throws(
+      () => engine.call(planRequest({ ...inputs, hardware: 'tpu-v5p', offload: 0.5 })),
+      (err) => err.field === 'offload_optimizer' && /TPUs/.test(planErrorText(err)),
+    );
   },
 );

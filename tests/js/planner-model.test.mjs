@@ -12,6 +12,7 @@ import {
   BATCH_STOPS,
   DEFAULTS,
   GPU_STOPS,
+  OFFLOAD_STOPS,
   TOP_K,
   controlOptions,
   inputsAsAttributes,
@@ -24,8 +25,10 @@ import {
   bestText,
   configurationText,
   emptyText,
+  extrasText,
   memoryOf,
   nearestPoint,
+  planErrorText,
   pointAfterKey,
   progressText,
   scatterLabel,
@@ -75,6 +78,37 @@ test("the inputs make the plan op's request, with top_k and the objective", () =
   });
   assert.ok(sameInputs(DEFAULTS, { ...DEFAULTS }));
   assert.ok(!sameInputs(DEFAULTS, { ...DEFAULTS, gpus: 512 }));
+});
+
+test('optimizer offload: the request carries it only above 0, and so do links; a change is a new search', () => {
+  assert.equal('offload_optimizer' in planRequest(DEFAULTS), false, 'none: the engine default, as before');
+  assert.equal(planRequest({ ...DEFAULTS, offload: 0.5 }).offload_optimizer, 0.5);
+  assert.equal('offload' in inputsAsAttributes(DEFAULTS), false, 'old links stay as they were');
+  assert.equal(inputsAsAttributes({ ...DEFAULTS, offload: 1 }).offload, '1');
+  assert.ok(!sameInputs(DEFAULTS, { ...DEFAULTS, offload: 0.25 }));
+  assert.deepEqual(controlOptions(PRESETS, DEFAULTS).offload, OFFLOAD_STOPS);
+  const planner = ATTRIBUTES['parascope-planner'].offload;
+  assert.deepEqual(planner.choices, ['0', '0.25', '0.5', '0.75', '1']);
+  assert.equal(planner.fallback, '0');
+  // every share above none is one the figures a row loads into read (their `offload` attribute)
+  for (const tag of ['parascope-memory', 'parascope-step', 'parascope-mfu']) {
+    assert.deepEqual(ATTRIBUTES[tag].offload.choices, planner.choices.slice(1), tag);
+  }
+});
+
+test("a refused offload reads as a reader's sentence naming the control; other stops keep the engine's reason", () => {
+  const tpu = planErrorText({
+    code: 'inconsistent',
+    message: 'offload_optimizer needs the hardware…',
+    field: 'offload_optimizer',
+  });
+  assert.match(tpu, /TPUs/);
+  assert.match(tpu, /Optimizer state on the host/);
+  assert.doesNotMatch(tpu, /offload_optimizer|host_bandwidth/);
+  assert.equal(
+    planErrorText({ code: 'worker_error', message: 'the search could not run', field: null }),
+    'The search could not finish: the search could not run',
+  );
 });
 
 test("an attribute's own GPU count or batch joins the offered values, in order", () => {
@@ -400,6 +434,30 @@ test("a planned configuration loads into each figure's attributes, with what eac
     parallel: { ...parallel, global_batch: 1536 },
     precision: 'bf16',
   });
+});
+
+test('a row with the optimizer on the host says so, and loads its share into the MFU, step and memory figures', () => {
+  const inputs = { model: 'llama3-70b', hardware: 'h100-sxm', gpus: 8, globalBatch: 64 };
+  // a one-node split (the fake answers' shape), with full recompute, ZeRO-1, sequence parallelism and offload
+  const base = fakeAnswer({ seed: 3, gpus: 8, capacity: 80 * GiB, n: 1 }).results[0].parallel;
+  const parallel = { ...base, recompute: 'full', zero: 1, sequence_parallel: true, offload_optimizer: 1 };
+  assert.equal(extrasText(parallel), 'full recompute · ZeRO-1 · sequence parallel · optimizer 100 % on the host');
+  const v = loadValues(inputs, parallel, { microbatches: 64 });
+  for (const tag of ['parascope-mfu', 'parascope-step', 'parascope-memory'])
+    assert.equal(v[tag].values.offload, '1', tag);
+  assert.match(v['parascope-mfu'].note, /and the optimizer on the host are held as planned/);
+  assert.match(v['parascope-axes'].note, /the optimizer state on the host\.$/);
+  assert.match(v['parascope-run'].note, /optimizer state on the GPUs/);
+  assert.equal(
+    stepRequestOf(inputs, { parallel }).parallel.offload_optimizer,
+    1,
+    "the step the row's numbers come from",
+  );
+  const none = loadValues(inputs, { ...parallel, offload_optimizer: undefined }, { microbatches: 64 });
+  for (const tag of ['parascope-mfu', 'parascope-step', 'parascope-memory']) {
+    assert.equal('offload' in none[tag].values, false, tag);
+  }
+  assert.doesNotMatch(none['parascope-run'].note, /offload|host/);
 });
 
 test('a row on one stage says "1 stage" and one microbatch "1 microbatch" (issue 25, item 11)', () => {

@@ -16,6 +16,13 @@ function hintLine(id) {
 let nextId = 0;
 const uid = (prefix) => `${prefix}-${(nextId += 1)}`;
 
+/**
+ * Characters past which a select's choice no longer fits half the controls of a 360 px figure (about 110 px of 15 px
+ * text): its control is marked data-long, and css/widget.css gives it the whole row there (more columns where a
+ * figure's columns are narrow), so the choice shows whole. Fixed from the options, not measured: no layout shift.
+ */
+export const LONG_CHOICE = 13;
+
 /** A labelled <select>; options are [value, label] pairs. onChange(value). */
 export function selectControl({ label, options, value, onChange, name }) {
   const id = uid('sel');
@@ -27,8 +34,15 @@ export function selectControl({ label, options, value, onChange, name }) {
   select.addEventListener('change', () => onChange(select.value));
   const { line, hint } = hintLine(id);
   select.setAttribute('aria-describedby', line.id);
+  const long = options.some(([, text]) => String(text).length > LONG_CHOICE);
   return {
-    element: h('label', { class: 'control', for: id }, h('span', { class: 'label' }, label), select, line),
+    element: h(
+      'label',
+      { class: 'control', for: id, 'data-long': long ? '' : null },
+      h('span', { class: 'label' }, label),
+      select,
+      line,
+    ),
     input: select,
     hint,
   };

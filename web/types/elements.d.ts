@@ -124,6 +124,8 @@ export interface ParascopeMfuAttributes {
   'ep'?: number | `${number}`;
   /** custom: sequence parallelism on. present or absent; default absent. */
   'sequence-parallel'?: boolean | '' | 'true' | 'false';
+  /** custom: share of the optimizer state stepped on the host. 0.25, 0.5, 0.75, 1; default none. */
+  'offload'?: '0.25' | '0.5' | '0.75' | '1';
   /** your-run and custom: model preset. one of the engine's model presets; default palm-540b. */
   'model'?: ModelId;
   /** your-run and custom: accelerator preset. one of the engine's hardware presets; default tpu-v4. */
@@ -178,6 +180,8 @@ export interface ParascopeStepAttributes {
   'schedule'?: ScheduleId;
   /** ZeRO stage. one of the engine's ZeRO stages; default the engine's. */
   'zero'?: `${ZeroStage}`;
+  /** share of the optimizer state stepped on the host. 0.25, 0.5, 0.75, 1; default none. */
+  'offload'?: '0.25' | '0.5' | '0.75' | '1';
   /** sequence parallelism on. present or absent; default absent. */
   'sequence-parallel'?: boolean | '' | 'true' | 'false';
   /** the first pipeline stage drawn (its first GPU). 0 to 1,000,000, whole; default 0. */
@@ -270,6 +274,8 @@ export interface ParascopePlannerAttributes {
   'global-batch'?: number | `${number}`;
   /** what the table ranks by. one of the engine's plan objectives; default mfu. */
   'objective'?: PlanObjective;
+  /** share of every configuration's optimizer state stepped on the host (not on TPUs). 0, 0.25, 0.5, 0.75, 1; default 0. */
+  'offload'?: '0' | '0.25' | '0.5' | '0.75' | '1';
   /** your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it). above 0, at most 10000000000000000; default the hardware preset's. */
   'intra-bandwidth'?: number | `${number}`;
   /** your cluster: s per step inside a node. above 0, at most 1; default the preset's. */

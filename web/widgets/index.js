@@ -26,14 +26,14 @@ export const FIGURES = [
     title: 'context parallelism',
     tag: 'parascope-context',
     engine: 'parascope-context-engine',
-    reserve: { narrow: 2445, wide: 1578 },
+    reserve: { narrow: 2644, wide: 1578 },
   },
   {
     name: 'ring',
     title: 'the ring all-reduce',
     tag: 'parascope-ring',
     engine: 'parascope-ring-engine',
-    reserve: { narrow: 1921, wide: 1097 },
+    reserve: { narrow: 1987, wide: 1097 },
   },
   {
     name: 'bubble',
@@ -55,7 +55,7 @@ export const FIGURES = [
     title: 'the step timeline',
     tag: 'parascope-step',
     engine: 'parascope-timeline-engine',
-    reserve: { narrow: 1371, wide: 1008 },
+    reserve: { narrow: 1495, wide: 1074 },
   },
   // step and memory_timeline: a module of its own (the step module stays as small as the mfu figure needs).
   {
@@ -63,7 +63,7 @@ export const FIGURES = [
     title: 'the memory figure',
     tag: 'parascope-memory',
     engine: 'parascope-memory-engine',
-    reserve: { narrow: 1940, wide: 1300 },
+    reserve: { narrow: 2120, wide: 1338 },
   },
   // The track record asks step for each stack's error band (its runs come from web/data/track-record.json).
   {
@@ -71,7 +71,7 @@ export const FIGURES = [
     title: 'the track record',
     tag: 'parascope-track',
     engine: 'parascope-track-engine',
-    reserve: { narrow: 1680, wide: 1300 },
+    reserve: { narrow: 1741, wide: 1300 },
   },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine): the track
   // record's module serves it.
@@ -80,7 +80,7 @@ export const FIGURES = [
     title: 'the planner',
     tag: 'parascope-planner',
     engine: 'parascope-track-engine',
-    reserve: { narrow: 1852, wide: 1277 },
+    reserve: { narrow: 1911, wide: 1277 },
   },
   // run and nccl_fit: the article's engine (wasm/parascope.wasm) leaves them to the planner's module; embedded alone,
   // these two figures run on a module each (CMakeLists.txt).

@@ -6,6 +6,15 @@ import { int, choice } from './attribute-kinds.js';
 const ENGINE = { defaultText: "the engine's" };
 
 /**
+ * The share of the optimizer state stepped on the host (`parallel.offload_optimizer`, engine/API.md "Host offload") as
+ * the memory, step and MFU figures take it, and the shares the planner offers: one list, so a planned row's share is
+ * one each of them reads.
+ */
+export const OFFLOAD = choice(['0.25', '0.5', '0.75', '1'], null, 'share of the optimizer state stepped on the host', {
+  defaultText: 'none',
+});
+
+/**
  * The shared attributes, in the order a figure lists them: `D` the figure's defaults ({ model, hardware, gpus, tp, pp,
  * globalBatch, zero }; a zero left out is the engine's), `about` a figure's own words for any of them by attribute.
  */
@@ -103,6 +112,12 @@ export function presentValues(values) {
 
 /** Whether a state's value is set (null, undefined and '' leave the field to the engine). */
 export const given = (v) => v !== null && v !== undefined && v !== '';
+
+/** `parallel` block `p` with the optimizer's share on the host of a state's `offload` text (none: the engine's 0). */
+export function withOffload(p, offload) {
+  if (given(offload)) p.offload_optimizer = Number(offload);
+  return p;
+}
 
 /** The request's `parallel` block for state `s` (with its `sequenceParallel`): empty fields are the engine's defaults. */
 export function stepParallel(s) {

@@ -104,12 +104,12 @@ class ParascopeContext extends ParascopeWidget {
         ['contiguous', 'contiguous'],
       ]),
       select('Keys and values', 'variant', s.variant, [
-        ['p2p', 'passed around a ring (P2P)'],
+        ['p2p', 'ring passing (P2P)'],
         ['all-gather', 'all-gathered at once'],
       ]),
       select('Attention kernel', 'kernel', s.kernel, [
-        ['fused', 'fused: skips masked blocks'],
-        ['unfused', 'unfused: computes every block'],
+        ['fused', 'fused (skips masked)'],
+        ['unfused', 'unfused (every block)'],
       ]),
     );
     this.out = {

@@ -1,7 +1,7 @@
 // <parascope-memory>'s attributes: kind, range, default and what each does (lib/model/attributes.js gathers every
 // element's). The lists (models, chips, schedules, recomputation, ZeRO, precisions) are the engine's presets answer.
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
-import { stepAttributes } from '../../lib/model/step-state.js';
+import { OFFLOAD, stepAttributes } from '../../lib/model/step-state.js';
 import { MEMORY_DEFAULTS as D } from './model/request.js';
 
 const { recompute, schedule, zero, ...split } = stepAttributes(D, {
@@ -20,9 +20,7 @@ export const ATTRIBUTES = {
     defaultText: "the engine's (true without a pipeline, false with one)",
   }),
   precision: choice(null, null, 'precision of the weight GEMMs', { defaultText: "the engine's", engine: 'precisions' }),
-  offload: choice(['0.25', '0.5', '0.75', '1'], null, 'share of the optimizer state stepped on the host', {
-    defaultText: 'none',
-  }),
+  offload: OFFLOAD,
   'sequence-parallel': choice(['true', 'false'], D.sequenceParallel ? 'true' : 'false', 'sequence parallelism'),
   stage: int(0, 1_000_000, null, 'the pipeline stage drawn', { defaultText: 'the most loaded' }),
   theme: THEME,

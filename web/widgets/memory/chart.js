@@ -1,10 +1,11 @@
 // The stacked memory chart as SVG: one step's time across, bytes up, each part (model/stack.js PARTS) stacked per
-// drawn step, the GPU's capacity dashed, the engine's memory error band shaded, the peak's moment marked, and under it
+// drawn step, the GPU's capacity dashed (its label and the peak's kept apart: model/labels.js), the engine's memory error band shaded, the peak's moment marked, and under it
 // a strip of the activation sets in flight (one bar per microbatch and chunk, from its forward to its backward).
 // Drawn at the box's own width in px, so text keeps its size at 360 px.
 import { svg } from '../../lib/dom.js';
 import { bytes, seconds } from '../../lib/format.js';
 import { PARTS, drawnSteps, moment, setLanes } from './model/stack.js';
+import { placeLabels } from './model/labels.js';
 
 const H = 250; // the stacked chart, px
 const STRIP = 44; // the activation sets' strip, px
@@ -61,18 +62,20 @@ export function memoryChart() {
       const steps = drawnSteps(t, plotW);
       drawAreas(parts, t, steps, x, y);
       set(cap, { x1: M.left, x2: W - M.right, y1: y(t.capacity), y2: y(t.capacity) });
-      set(capLabel, { x: W - M.right - 4, y: y(t.capacity) - 5 });
-      text(capLabel, `capacity ${bytes(t.capacity)}`);
       const px = x(t.peak.time);
-      const left = px > M.left + plotW * 0.7;
+      const words = { cap: `capacity ${bytes(t.capacity)}`, peak: `peak ${bytes(t.peak.total)}` };
+      const at = placeLabels({
+        plot: { left: M.left, right: W - M.right, top: M.top },
+        cap: { y: y(t.capacity), words: words.cap },
+        peak: { x: px, words: words.peak },
+      });
+      set(capLabel, { x: at.cap.x, y: at.cap.y });
+      text(capLabel, words.cap);
       set(peak, { x1: px, x2: px, y1: M.top, y2: M.top + H + STRIP + 22 });
       set(dot, { cx: px, cy: y(t.peak.total), 'data-total': t.peak.total });
-      set(peakLabel, {
-        class: left ? 'mem-peak-label left' : 'mem-peak-label',
-        x: px + (left ? -6 : 6),
-        y: M.top + 10,
-      });
-      text(peakLabel, `peak ${bytes(t.peak.total)}`);
+      const left = at.peak.anchor === 'end';
+      set(peakLabel, { class: left ? 'mem-peak-label left' : 'mem-peak-label', x: at.peak.x, y: at.peak.y });
+      text(peakLabel, words.peak);
       drawStrip(sets, t, x, M.top + H + M.bottom, plotW);
       set(cursor, { y1: M.top, y2: M.top + H + STRIP + 22 });
       return {

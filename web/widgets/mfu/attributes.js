@@ -4,6 +4,7 @@ import { RUN_DEFAULTS } from './model/run.js';
 import { MFU_CUSTOM } from './model/custom.js';
 import { int, choice, THEME, PERMALINK } from '../../lib/model/attribute-kinds.js';
 import { NETWORK_ATTRIBUTES } from '../../lib/model/network.js';
+import { OFFLOAD } from '../../lib/model/step-state.js';
 
 export const ATTRIBUTES = {
   preset: choice(
@@ -23,6 +24,7 @@ export const ATTRIBUTES = {
   cp: int(1, 1_000_000, 1, 'custom: context-parallel size'),
   ep: int(1, 1_000_000, 1, 'custom: expert-parallel size (MoE models)'),
   'sequence-parallel': { kind: 'flag', fallback: false, about: 'custom: sequence parallelism on' },
+  offload: { ...OFFLOAD, about: `custom: ${OFFLOAD.about}` },
   model: choice(null, RUN_DEFAULTS.model, 'your-run and custom: model preset', { engine: 'models' }),
   hardware: choice(null, RUN_DEFAULTS.hardware, 'your-run and custom: accelerator preset', { engine: 'hardware' }),
   gpus: int(1, 10_000_000, Number(RUN_DEFAULTS.gpus), 'your-run and custom: GPUs (or TPU chips)'),

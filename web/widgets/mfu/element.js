@@ -32,6 +32,7 @@ import { focusKey } from '../../lib/model/focus.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 import { readNetwork, withNetwork } from '../../lib/model/network.js';
+import { readChoice, withOffload } from '../../lib/model/step-state.js';
 
 /** This element's attributes: ranges and defaults (lib/model/attributes.js, the one list the guide shows). */
 
@@ -258,7 +259,8 @@ class ParascopeMfu extends ParascopeWidget {
 
   /**
    * preset="custom" (what the planner loads): a run shaped like a preset from the model, hardware and gpus attributes,
-   * with cp, ep and sequence parallelism held as given; the split controls move the rest. Nothing published for it.
+   * with cp, ep, sequence parallelism and the optimizer's share on the host held as given; the split controls move the
+   * rest. Nothing published for it.
    */
   customRun() {
     const model = this.presets.models.find((m) => m.id === this.run.model);
@@ -273,14 +275,17 @@ class ParascopeMfu extends ParascopeWidget {
         model: this.run.model,
         hardware: this.run.hardware,
         cluster: { gpus },
-        parallel: {
-          tp: 1,
-          pp: 1,
-          global_batch: A['global-batch'].fallback ?? 256,
-          cp: this.intAttribute('cp', A.cp),
-          ep: this.intAttribute('ep', A.ep),
-          sequence_parallel: this.flagAttribute('sequence-parallel'),
-        },
+        parallel: withOffload(
+          {
+            tp: 1,
+            pp: 1,
+            global_batch: A['global-batch'].fallback ?? 256,
+            cp: this.intAttribute('cp', A.cp),
+            ep: this.intAttribute('ep', A.ep),
+            sequence_parallel: this.flagAttribute('sequence-parallel'),
+          },
+          readChoice(this, A, 'offload', A.offload.choices),
+        ),
       },
       published: null,
     };
@@ -512,6 +517,7 @@ class ParascopeMfu extends ParascopeWidget {
         cp: q.cp,
         ep: q.ep,
         'sequence-parallel': q.sequence_parallel ? 'true' : 'false',
+        offload: q.offload_optimizer === undefined ? null : String(q.offload_optimizer),
       });
     }
     for (const [key, , attr] of SLIDERS) state[attr] = this.split[key];

@@ -8,12 +8,13 @@ import { plannerClient } from './client.js';
 import { drawScatter } from './scatter.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { TARGETS, loadValues, stepRequestOf } from './model/load.js';
-import { TOP_K, controlOptions, inputsAsAttributes, planRequest, sameInputs } from './model/request.js';
+import { NUMBER_INPUTS, TOP_K, controlOptions, inputsAsAttributes, planRequest, sameInputs } from './model/request.js';
 import {
   bestText,
   configurationText,
   emptyText,
   nearestPoint,
+  planErrorText,
   pointAfterKey,
   progressText,
   scatterLabel,
@@ -62,6 +63,7 @@ class ParascopePlanner extends ParascopeWidget {
       gpus: this.intAttribute('gpus', A.gpus),
       globalBatch: this.intAttribute('global-batch', A['global-batch']),
       objective: this.choiceAttribute('objective', this.presets.plan_objectives, A.objective.fallback),
+      offload: Number(this.choiceAttribute('offload', A.offload.choices, A.offload.fallback)),
       network: readNetwork(this), // your cluster's links (lib/model/network.js), or null: the preset's
     };
     if (this.inputs.network) {
@@ -82,6 +84,7 @@ class ParascopePlanner extends ParascopeWidget {
       gpus: select('gpus', 'GPUs in the cluster'),
       globalBatch: select('globalBatch', 'Global batch (sequences per step)'),
       objective: select('objective', 'Rank by'),
+      offload: select('offload', 'Optimizer state on the host'),
     };
 
     this.out = {
@@ -188,7 +191,7 @@ class ParascopePlanner extends ParascopeWidget {
   /** The reader changed a control: a new search (which cancels the running one). */
   change(key, value) {
     const typed = key === 'model' && value === IMPORTED ? this.importedModel : value;
-    const next = { ...this.inputs, [key]: key === 'gpus' || key === 'globalBatch' ? Number(typed) : typed };
+    const next = { ...this.inputs, [key]: NUMBER_INPUTS.includes(key) ? Number(typed) : typed };
     if (sameInputs(next, this.inputs)) return;
     this.inputs = next;
     this.search();
@@ -215,7 +218,7 @@ class ParascopePlanner extends ParascopeWidget {
       this.out.progress.textContent = this.answer
         ? 'The search stopped; the figure below is the last one that finished.'
         : 'The search stopped.';
-      this.setNote('plan', `The search could not finish: ${state.error.message}`, 'warning');
+      this.setNote('plan', planErrorText(state.error), 'warning');
       return;
     }
     if (state.phase !== 'done') return;

@@ -1,7 +1,7 @@
 // The request the memory figure sends: the reader's configuration as one `memory_timeline` request (the time axis,
 // and in its answer's `step` the memory per GPU, fits and the error band). Pure: no DOM, no engine call, and nothing
 // here that the engine answers.
-import { given, stepParallel } from '../../../lib/model/step-state.js';
+import { given, stepParallel, withOffload } from '../../../lib/model/step-state.js';
 
 /**
  * The figure's starting run: Llama 3 70B on 64 H100s, tp 4 · pp 8 · dp 2 with sequence parallelism and ZeRO-1, 64
@@ -37,8 +37,7 @@ export function modelOf(s, presets) {
 export function parallelOf(s) {
   const p = stepParallel(s);
   if (given(s.reshard) && Number(s.zero) === 3) p.reshard_after_forward = s.reshard === 'true';
-  if (given(s.offload)) p.offload_optimizer = Number(s.offload);
-  return p;
+  return withOffload(p, s.offload);
 }
 
 /**

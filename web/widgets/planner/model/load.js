@@ -34,6 +34,7 @@ function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = fa
     !memory && p.recompute && p.recompute !== 'none' ? `${p.recompute} recomputation` : '',
     !memory && p.zero ? `ZeRO-${p.zero}` : '',
     !memory && p.sequence_parallel ? 'sequence parallelism' : '',
+    !memory && p.offload_optimizer > 0 ? 'the optimizer state on the host' : '',
   ];
 }
 
@@ -94,14 +95,16 @@ export function loadValues(inputs, parallel, step, precision = null) {
       cp: p.cp,
       ep: p.ep,
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
+      ...offloadValue(p),
       ...inputs.network,
     },
     note:
-      `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep} and sequence parallelism ` +
-      `${p.sequence_parallel ? 'on' : 'off'} are held as planned, dp follows from the GPU count.`,
+      `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep}, sequence parallelism ` +
+      `${p.sequence_parallel ? 'on' : 'off'}${p.offload_optimizer > 0 ? ' and the optimizer on the host' : ''} are ` +
+      'held as planned, dp follows from the GPU count.',
   };
   out['parascope-step'] = {
-    values: { ...stepValues(inputs, p), 'first-stage': 0, ...inputs.network },
+    values: { ...stepValues(inputs, p), ...offloadValue(p), 'first-stage': 0, ...inputs.network },
     note:
       `${head} Drawn as the engine times it, one GPU per pipeline stage (its first), the stages a window at a time; ` +
       'the GPUs of one stage run alike.',
@@ -123,13 +126,16 @@ export function loadValues(inputs, parallel, step, precision = null) {
       zero: p.zero,
       reshard: p.reshard_after_forward === undefined ? null : String(p.reshard_after_forward),
       precision,
+      ...offloadValue(p),
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
     }),
     note: `${head} Its memory is drawn as planned, on its most loaded stage.`,
   };
   out['parascope-run'] = {
     values: { ...stepValues(inputs, p), ...inputs.network },
-    note: `${head} The whole run costs it as planned; the tokens, failure rate and prices stay as they were.`,
+    note:
+      `${head} The whole run costs it as planned${p.offload_optimizer > 0 ? ', but with the optimizer state on the GPUs (this figure has no offload)' : ''}; ` +
+      'the tokens, failure rate and prices stay as they were.',
   };
   return out;
 }
@@ -153,6 +159,9 @@ function stepValues(inputs, p) {
     'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
   };
 }
+
+/** A result's share of the optimizer state on the host as the figures' `offload` value ({} for none). */
+export const offloadValue = (p) => (p.offload_optimizer > 0 ? { offload: String(p.offload_optimizer) } : {});
 
 /** The engine's step request that reproduces a planned configuration (its `parallel` block and `precision`). */
 export function stepRequestOf(inputs, result) {

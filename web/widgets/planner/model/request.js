@@ -1,6 +1,8 @@
 // <parascope-planner>'s inputs as pure state: the values each control offers, the engine's `plan` request they make,
 // and the reading of attribute values. The search space and every rule about it are the engine's.
 import { withNetwork } from '../../../lib/model/network.js';
+import { OFFLOAD } from '../../../lib/model/step-state.js';
+import { percent } from '../../../lib/format.js';
 
 /** GPU counts the control offers (a UI list; an attribute's own count joins it). */
 export const GPU_STOPS = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
@@ -19,8 +21,27 @@ export function objectives(presets) {
 /** Rows in the ranked table. */
 export const TOP_K = 10;
 
-/** The starting inputs (GPT-3 175B as Megatron-LM trained it on a thousand A100s). */
-export const DEFAULTS = { model: 'gpt3-175b', hardware: 'a100-80gb', gpus: 1024, globalBatch: 1536, objective: 'mfu' };
+/**
+ * Shares of the optimizer state stepped on the host the control offers, as text ('0': none), with their words: the
+ * ones the memory, step and MFU figures take (lib/model/step-state.js OFFLOAD), so a planned row's share loads there.
+ */
+export const OFFLOAD_STOPS = [
+  ['0', 'none'],
+  ...OFFLOAD.choices.map((v) => [v, v === '1' ? 'all' : percent(Number(v), 0)]),
+];
+
+/** The starting inputs (GPT-3 175B as Megatron-LM trained it on a thousand A100s, the optimizer on the GPUs). */
+export const DEFAULTS = {
+  model: 'gpt3-175b',
+  hardware: 'a100-80gb',
+  gpus: 1024,
+  globalBatch: 1536,
+  objective: 'mfu',
+  offload: 0,
+};
+
+/** The inputs' keys that are numbers (the rest are text), as a control's text value is read back. */
+export const NUMBER_INPUTS = ['gpus', 'globalBatch', 'offload'];
 
 /** The sorted union of a list of stops and extra values. */
 export function withStops(stops, ...extra) {
@@ -36,6 +57,7 @@ export function controlOptions(presets, inputs) {
     gpus: withStops(GPU_STOPS, inputs.gpus).map((n) => [String(n), grouped(n)]),
     globalBatch: withStops(BATCH_STOPS, inputs.globalBatch).map((n) => [String(n), grouped(n)]),
     objective: objectives(presets),
+    offload: OFFLOAD_STOPS,
   };
 }
 
@@ -49,6 +71,7 @@ export function planRequest(inputs) {
     global_batch: inputs.globalBatch,
     objective: inputs.objective,
     top_k: TOP_K,
+    ...(inputs.offload > 0 ? { offload_optimizer: inputs.offload } : {}),
   };
 }
 
@@ -60,11 +83,14 @@ export function inputsAsAttributes(inputs) {
     gpus: inputs.gpus,
     'global-batch': inputs.globalBatch,
     objective: inputs.objective,
+    ...(inputs.offload > 0 ? { offload: String(inputs.offload) } : {}),
     ...inputs.network,
   };
 }
 
 /** Whether two inputs ask the same search. */
 export function sameInputs(a, b) {
-  return Boolean(a && b) && ['model', 'hardware', 'gpus', 'globalBatch', 'objective'].every((k) => a[k] === b[k]);
+  return (
+    Boolean(a && b) && ['model', 'hardware', 'gpus', 'globalBatch', 'objective', 'offload'].every((k) => a[k] === b[k])
+  );
 }

@@ -18,12 +18,16 @@ export function splitText(p) {
   return parts.join(' · ');
 }
 
-/** What else the configuration turns on: recomputation, ZeRO, sequence parallelism ("" when none). */
+/**
+ * What else the configuration turns on: recomputation, ZeRO, sequence parallelism, the optimizer state's share on the
+ * host ("" when none).
+ */
 export function extrasText(p) {
   const parts = [];
   if (p.recompute && p.recompute !== 'none') parts.push(`${p.recompute} recompute`);
   if (p.zero) parts.push(`ZeRO-${p.zero}`);
   if (p.sequence_parallel) parts.push('sequence parallel');
+  if (p.offload_optimizer > 0) parts.push(`optimizer ${percent(p.offload_optimizer, 0)} on the host`);
   return parts.join(' · ');
 }
 
@@ -98,6 +102,16 @@ export function emptyText(answer, capacity) {
 export function bestText(answer, capacity) {
   const best = answer.results[0];
   return best ? `Best: ${configurationText(best, capacity)}.` : '';
+}
+
+/** Why a search stopped, in a reader's words: the refusals a control can cause by name, else the engine's reason. */
+export function planErrorText(e) {
+  if (e?.field === 'offload_optimizer')
+    return (
+      'The engine knows no host link or host memory speed for this chip (the TPUs), so it cannot price the optimizer ' +
+      'state on the host: set “Optimizer state on the host” to none to plan on it.'
+    );
+  return `The search could not finish: ${e?.message ?? 'the engine gave no reason'}`;
 }
 
 /** Progress in words: "Searching… 120,000 of 400,000 configurations (30 %)". */

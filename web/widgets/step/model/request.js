@@ -1,7 +1,7 @@
 // The `timeline` requests the figure sends: the reader's configuration as a step request, the stages on screen, the
 // compact columns form (engine/API.md, `timeline`). Pure: no DOM, no engine call; no number here is the engine's.
 import { withNetwork } from '../../../lib/model/network.js';
-import { stepParallel } from '../../../lib/model/step-state.js';
+import { stepParallel, withOffload } from '../../../lib/model/step-state.js';
 
 /**
  * The figure's starting step: GPT-3 175B on 128 A100s (80 GB), tp 8 inside a node, pp 8, two data-parallel
@@ -73,7 +73,7 @@ export function stepFields(s) {
     model: s.model,
     hardware: s.hardware,
     cluster: withNetwork({ gpus: s.gpus }, network),
-    parallel: stepParallel(s),
+    parallel: withOffload(stepParallel(s), s.offload),
   };
 }
 

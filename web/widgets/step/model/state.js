@@ -2,12 +2,13 @@
 // written back as attribute values. The step's own fields are lib/model/step-state.js's; the stages shown and your
 // cluster's links are this figure's. `reader` is the element's attribute reader (lib/widget-attributes.js).
 import { readNetwork } from '../../../lib/model/network.js';
-import { presentValues, readStepState, stepValues } from '../../../lib/model/step-state.js';
+import { presentValues, readChoice, readStepState, stepValues } from '../../../lib/model/step-state.js';
 
 /** The state from `reader`'s attributes, `A` the figure's ATTRIBUTES, `presets` the engine's presets answer. */
 export function readState(reader, A, presets) {
   return {
     ...readStepState(reader, A, presets),
+    offload: readChoice(reader, A, 'offload', A.offload.choices), // the optimizer's share on the host, or null: none
     sequenceParallel: reader.flagAttribute('sequence-parallel'),
     first: reader.intAttribute('first-stage', A['first-stage']),
     shown: reader.intAttribute('stages-shown', A['stages-shown']),
@@ -20,6 +21,7 @@ export function readState(reader, A, presets) {
 export function stateValues(s) {
   return presentValues({
     ...stepValues(s),
+    offload: s.offload,
     'sequence-parallel': s.sequenceParallel ? 'true' : 'false',
     'first-stage': s.first,
     'stages-shown': s.shown,

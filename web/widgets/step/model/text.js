@@ -118,6 +118,8 @@ export function timelineErrorText(e, schedule = null) {
   if (field === 'parallel.cp') return 'Context parallelism must cut the sequence into equal chunks; pick another size.';
   if (field === 'parallel.ep' || field === 'parallel.etp')
     return 'Expert parallelism needs a mixture-of-experts model whose experts it divides, and enough GPUs beside it.';
+  if (field === 'parallel.offload_optimizer')
+    return 'The engine knows no host link or host memory speed for this chip (the TPUs), so it cannot draw the optimizer stepped on the host.';
   if (field.startsWith('parallel') || field.startsWith('cluster'))
     return 'This split does not run on this many GPUs: tp × pp × cp must divide them.';
   if (field === 'model' || field === 'hardware') return 'The engine does not know this model or accelerator.';
