@@ -1,7 +1,8 @@
 // The iframe route (embed.html): reads "#widget=bubble&stages=8&…", shows that one widget with the rest of the hash as
 // its state (parsed, checked and clamped by the widget's own attribute rules), and posts its height to the parent.
 // Only that widget's module is imported (its own chunk in the production build), through lib/register-widgets.js: a
-// widget whose script fails shows why in its place.
+// widget whose script fails shows why in its place. The page links no css/embed.css: the shared code holds its text and
+// adopts it (lib/widget.js, ensurePageSheet) before this module makes the widget, so a link would fetch it twice.
 import { readHash } from './lib/model/link-hash.js';
 import { registerWidgets } from './lib/register-widgets.js';
 import { useWidgetEngine } from './lib/widget-engines.js';

@@ -86,6 +86,14 @@ void refuse_elsewhere(const std::string& what, const char* elsewhere, const char
          field);
 }
 
+const char* elsewhere_of(std::string_view op) {
+  const OpTable ops = op_table();
+  for (const Op* candidate = ops.begin; candidate != ops.end; ++candidate) {
+    if (op == candidate->name && candidate->elsewhere) return candidate->elsewhere;
+  }
+  return "parascope";
+}
+
 std::vector<double>& attachment() {
   thread_local std::vector<double> numbers;
   return numbers;

@@ -1,6 +1,7 @@
 // The "memory_timeline" operation: a step request and a stage -> that GPU's memory through one step, segment by
 // segment (memory_timeline.hpp), the peak's moment marked; its peak is step's memory_per_gpu for the stage. The
-// answer carries the step's own answer too, so a figure drawing it asks the engine once.
+// answer carries the step's own answer too, so a figure drawing it asks the engine once. And its binary-only handler,
+// for a wasm module that leaves the text columns to another (CMakeLists.txt).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -145,13 +146,19 @@ json step_json(const StepRequest& s, const StepResult& step) {
   return out;
 }
 
-}  // namespace
-
-json op_memory_timeline(RequestReader& request) {
+/// The answer to `request`; kText false: a module whose figure asks "binary" alone, so the text writers stay out of
+/// it, and "text" is refused (unknown_op, field "columns_format") once the request is read, naming the engine its
+/// table row gives beside this handler. Every other answer and refusal is the op's own.
+template <bool kText>
+json memory_timeline_answer(RequestReader& request) {
   const StepRequest s = read_step_request(request);
   const std::int64_t stage = request.has("stage") ? request.integer("stage", 0, s.run.parallel.pp - 1) : -1;
   const bool binary = request.choice_or("columns_format", "text", {"text", "binary"}) == "binary";
   request.finish();
+  if (!kText && !binary) {
+    refuse_elsewhere("the memory_timeline op's \"text\" columns_format", elsewhere_of("memory_timeline"),
+                     ", which writes \"binary\"", "columns_format");
+  }
   check_size(s.run.parallel);
   const StepResult step = evaluate(s);
   const MemoryTimeline t = memory_timeline(s.run, s.efficiency, step, stage);
@@ -179,12 +186,22 @@ json op_memory_timeline(RequestReader& request) {
     put(out, "activation_sets", columns_binary(t.spans, kSpanColumns));
     return out;
   }
-  // The columns as text around the small tree (json_text.hpp): the same answer, byte for byte.
-  put(out, "segments", nullptr);
-  put(out, "activation_sets", nullptr);
-  text_answer() = splice(splice(out, "activation_sets", columns_text(t.spans, kSpanColumns, 64)), "segments",
-                         columns_text(t.segments, kSegmentColumns, 160));
+  if constexpr (kText) {
+    // The columns as text around the small tree (json_text.hpp): the same answer, byte for byte.
+    put(out, "segments", nullptr);
+    put(out, "activation_sets", nullptr);
+    text_answer() = splice(splice(out, "activation_sets", columns_text(t.spans, kSpanColumns, 64)), "segments",
+                           columns_text(t.segments, kSegmentColumns, 160));
+  }
   return json();
 }
+
+}  // namespace
+
+json op_memory_timeline(RequestReader& request) { return memory_timeline_answer<true>(request); }
+
+/// The op writing "binary" columns alone, for <parascope-memory>'s own wasm module (its figure asks nothing else).
+/// Declared by the generated op tables, which alone name it (and tests/engine/memory_timeline_test.cpp).
+json op_memory_timeline_binary(RequestReader& request) { return memory_timeline_answer<false>(request); }
 
 }  // namespace parascope::detail

@@ -136,13 +136,8 @@ json op_timeline_columns(RequestReader& request) {
       request, [](const std::string& format) { return format == "columns"; },
       [](const std::string& format) {
         // The module's table names, beside this handler, the engine that writes every format (CMakeLists.txt).
-        const OpTable ops = op_table();
-        const char* elsewhere = "parascope";
-        for (const Op* op = ops.begin; op != ops.end; ++op) {
-          if (std::string_view(op->name) == "timeline" && op->elsewhere) elsewhere = op->elsewhere;
-        }
-        refuse_elsewhere("the timeline op's \"" + format + "\" format", elsewhere, ", which writes \"columns\"",
-                         "format");
+        refuse_elsewhere("the timeline op's \"" + format + "\" format", elsewhere_of("timeline"),
+                         ", which writes \"columns\"", "format");
       });
   text_answer() = timeline_columns_text(a.timeline);
   return json();

@@ -37,6 +37,10 @@ OpTable op_table();
 /// (wasm/<elsewhere>.wasm), not by this one (<this engine>)<tail>", naming `field`.
 [[noreturn]] void refuse_elsewhere(const std::string& what, const char* elsewhere, const char* tail, const char* field);
 
+/// The engine this module's table names beside `op`'s handler, which answers what that handler leaves out (a format
+/// a figure's own module does not write: CMakeLists.txt, PARASCOPE_WASM_HANDLER_*); "parascope" when it names none.
+const char* elsewhere_of(std::string_view op);
+
 /// The numbers an op attaches to its response (see parascope::last_attachment); emptied before every call.
 std::vector<double>& attachment();
 

@@ -8,9 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "../../engine/src/ops.hpp"
 #include "parascope/api.hpp"
 #include "published_runs.hpp"
 #include "step_request.hpp"
+
+namespace parascope::detail {
+json op_memory_timeline_binary(RequestReader& request);  // engine/src/op_memory_timeline.cpp: the op tables declare it
+}  // namespace parascope::detail
 
 namespace {
 
@@ -218,6 +223,56 @@ TEST(MemoryTimeline, AKeptScheduleAnswersAsAFreshOne) {
     EXPECT_EQ(gpt3_timeline("1f1b", s), walked[std::size_t(s)]) << s;
   }
   EXPECT_NE(gpt3_timeline("gpipe", 0)["segments"], walked[0]["segments"]);  // another schedule is laid out anew
+}
+
+/// op_memory_timeline_binary (the memory figure's own wasm module's handler) on `request`: its answer and attachment,
+/// or its refusal, as call() would write them.
+std::string binary_only(const json& request, std::vector<double>& numbers) {
+  parascope::detail::RequestReader reader(request, "");
+  reader.value("op");  // read, as dispatch reads it
+  parascope::detail::attachment().clear();
+  try {
+    const json answer = parascope::detail::op_memory_timeline_binary(reader);
+    numbers = parascope::detail::attachment();
+    return answer.dump();
+  } catch (const parascope::RequestError& e) {
+    return json{{"error", {{"code", e.code}, {"field", e.field}, {"message", e.message}}}}.dump();
+  }
+}
+
+TEST(MemoryTimeline, TheBinaryOnlyHandlerAnswersBinaryAsTheOpDoesAndNamesTheEngineForText) {
+  json request = {{"op", "memory_timeline"},
+                  {"model", "gpt3-175b"},
+                  {"hardware", "a100-80gb"},
+                  {"cluster", {{"gpus", 32}}},
+                  {"parallel", {{"tp", 8}, {"pp", 4}, {"global_batch", 64}}},
+                  {"stage", 1},
+                  {"columns_format", "binary"}};
+  std::vector<double> numbers;
+  EXPECT_EQ(binary_only(request, numbers), parascope::call(request.dump()));
+  EXPECT_EQ(numbers, parascope::last_attachment());
+  EXPECT_FALSE(numbers.empty());
+  json bad = request;
+  bad["stage"] = 4;
+  EXPECT_EQ(binary_only(bad, numbers), parascope::call(bad.dump()));
+  for (const bool sent : {true, false}) {
+    json text = request;
+    if (sent)
+      text["columns_format"] = "text";
+    else
+      text.erase("columns_format");
+    const json e = json::parse(binary_only(text, numbers))["error"];
+    EXPECT_EQ(e["code"], "unknown_op");
+    EXPECT_EQ(e["field"], "columns_format");
+    // The library's table answers every format itself: the figures' engine is named.
+    EXPECT_EQ(e["message"],
+              "the memory_timeline op's \"text\" columns_format is answered by the parascope engine "
+              "(wasm/parascope.wasm), not by this one (parascope), which writes \"binary\"");
+  }
+  json unread = request;
+  unread.erase("columns_format");
+  unread["stagez"] = 1;  // the request is read first: its own refusals come before the format's
+  EXPECT_EQ(json::parse(binary_only(unread, numbers))["error"]["code"], "unknown_field");
 }
 
 TEST(MemoryTimeline, RefusesAStageOutsideThePipeline) {

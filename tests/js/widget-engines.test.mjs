@@ -29,9 +29,12 @@ const refusal = (op, elsewhere, name) =>
     },
   });
 const ELSEWHERE = /"message":"the ([a-z_]+) op is answered by the ([a-z-]+) engine/;
-/** A module answering part of an op (the timeline module: columns only) refuses the rest naming who answers it. */
+/**
+ * A module answering part of an op (the timeline module: "columns" only; the memory module: "binary" columns only)
+ * refuses the rest naming who answers it, in the field that asked it: [, field, op, value left, engine, this, written].
+ */
 const FORMAT_ELSEWHERE =
-  /^\{"error":\{"code":"unknown_op","field":"format","message":"the ([a-z_]+) op's \\"([a-z]+)\\" format is answered by the ([a-z-]+) engine \(wasm\/\3\.wasm\), not by this one \(([a-z-]+)\), which writes \\"([a-z]+)\\""\}\}$/;
+  /^\{"error":\{"code":"unknown_op","field":"([a-z_]+)","message":"the ([a-z_]+) op's \\"([a-z]+)\\" \1 is answered by the ([a-z-]+) engine \(wasm\/\4\.wasm\), not by this one \(([a-z-]+)\), which writes \\"([a-z]+)\\""\}\}$/;
 
 // Every op of the API, as the figures' engine lists it when asked for one it does not know.
 const unknown = JSON.parse(engines.get('parascope').callText('{"op":"no_such_op"}')).error.message;
@@ -96,6 +99,7 @@ for (const name of names) {
     const ops = new Set(carried(name));
     const formatsLeft = new Set();
     let answered = 0;
+    let pointed = 0; // requests in a format it leaves out, refused naming the engine that answers them as native does
     for (const c of cases) {
       const got = engines.get(name).callText(c.request);
       const op = c.request.match(/"op":"([a-z_]+)"/)?.[1] ?? null;
@@ -114,10 +118,11 @@ for (const name of names) {
       }
       // A format of a carried op it leaves out: refused naming a module that answers this very request as native does.
       const f = got.match(FORMAT_ELSEWHERE);
-      if (f && ops.has(f[1]) && f[4] === name) {
-        assert.notEqual(f[2], f[5], `${c.file}: ${c.name}`);
-        assert.equal(engines.get(f[3]).callText(c.request), c.response, `${c.file}: ${c.name} (${f[3]})`);
-        formatsLeft.add(f[2]);
+      if (f && ops.has(f[2]) && f[5] === name) {
+        assert.notEqual(f[3], f[6], `${c.file}: ${c.name}`);
+        assert.equal(engines.get(f[4]).callText(c.request), c.response, `${c.file}: ${c.name} (${f[4]})`);
+        formatsLeft.add(f[3]);
+        pointed += 1;
         continue;
       }
       // Only a request for an op it leaves out may be answered otherwise: with that op's refusal.
@@ -129,13 +134,14 @@ for (const name of names) {
       assert.equal(got, refusal(m[1], leftOut(name).get(m[1]), name), `${c.file}: ${c.name}`);
     }
     if (name !== 'parascope-planner')
-      assert.ok(answered >= 3, `${name} answered only ${answered} fixtures of its own ops`);
-    // Only <parascope-step>'s module leaves formats to the figures' engine (CMakeLists.txt, PARASCOPE_WASM_HANDLER_*).
-    assert.deepEqual(
-      [...formatsLeft].sort(),
-      name === 'parascope-timeline-engine' ? ['chrome', 'objects'] : [],
-      `${name} refuses formats`,
-    );
+      assert.ok(
+        answered >= 3 || (answered >= 2 && pointed >= 1),
+        `${name} answered only ${answered} fixtures of its ops`,
+      );
+    // Only <parascope-step>'s and <parascope-memory>'s modules leave formats to the figures' engine (CMakeLists.txt,
+    // PARASCOPE_WASM_HANDLER_*).
+    const LEFT = { 'parascope-timeline-engine': ['chrome', 'objects'], 'parascope-memory-engine': ['text'] };
+    assert.deepEqual([...formatsLeft].sort(), LEFT[name] ?? [], `${name} refuses formats`);
   });
 }
 

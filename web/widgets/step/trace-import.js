@@ -7,22 +7,17 @@ import { h } from '../../lib/dom.js';
 const workerUrl = () => asset(new URL('./kineto-worker.js', import.meta.url), 'widgets/step/kineto-worker.js');
 
 /**
- * The panel's words (model/kineto-text.js), loaded with the first file a reader gives: a figure that is never compared
- * with a trace never downloads them (embedded alone, ~0.9 KB gzip of the figure's first bytes). The DOM is built here:
- * a lazy module importing lib/dom.js would split that file out of the chunk every embedded figure shares.
+ * What the panel does once a reader gives a file (trace-compare.js, with its words, model/kineto-text.js), loaded then:
+ * a figure that is never compared with a trace never downloads it (embedded alone, the words ~0.9 KB gzip and the rest
+ * 0.4 of the figure's first bytes). The DOM is built here and that module is handed `h`: a lazy module importing
+ * lib/dom.js would split that file out of the chunk every embedded figure shares.
  */
-let words = null;
-const loadWords = () => {
-  const loading = import('./model/kineto-text.js');
-  loading.then((m) => (words = m)).catch(() => {});
-  return loading;
-};
+const loadCompare = () => import('./trace-compare.js');
 
 /** The panel; `engineGpu()` returns { g, head } for the GPU the engine's side is read from (or null). */
 export function traceImport(engineGpu) {
   let worker = null;
   let id = 0;
-  let summary = null;
   const input = h('input', { type: 'file', name: 'trace-file', accept: '.json,.gz,application/json,application/gzip' });
   const progress = h('progress', { max: '1', value: '0', hidden: true, 'aria-label': 'Trace read' });
   const status = h('p', {
@@ -59,46 +54,12 @@ export function traceImport(engineGpu) {
     details,
   );
 
-  const show = () => {
-    if (!summary) return;
-    status.textContent = words.summarySentence(summary);
-    const steps = summary.steps;
-    pickLabel.hidden = steps.length < 2;
-    if (pick.options.length !== steps.length) {
-      pick.replaceChildren(...steps.map((s, i) => h('option', { value: String(i) }, s.name)));
-    }
-    pick.value = String(
-      Math.max(
-        0,
-        steps.findIndex((s) => s.name === summary.step?.name),
-      ),
-    );
-    drawTable(table, summary, engineGpu());
-    details.replaceChildren(
-      ...[...words.streamLines(summary), words.collectiveLine(summary)].map((t) => h('li', {}, t)),
-    );
-  };
-  const onMessage = ({ data }) => {
-    if (data.id !== id) return; // an answer for a file since replaced
-    if (data.type === 'progress') {
-      progress.hidden = false;
-      progress.value = data.total > 0 ? data.read / data.total : 0;
-      status.textContent = words.progressText(data.read, data.total);
-    } else if (data.type === 'error') {
-      progress.hidden = true;
-      status.textContent = words.importErrorText(data.code);
-      status.dataset.code = data.code;
-    } else if (data.type === 'done') {
-      progress.hidden = true;
-      delete status.dataset.code;
-      summary = data.summary;
-      show();
-    }
-  };
+  const parts = { status, progress, pick, pickLabel, table, details };
+  let compare = null; // trace-compare.js's panel, from the first file on
   const open = async (file) => {
     if (!file) return;
     try {
-      await (words ?? loadWords());
+      compare ??= (await loadCompare()).comparePanel(h, parts, engineGpu);
     } catch {
       status.textContent = 'The trace reader did not load; reload the page to try again.';
       return;
@@ -106,15 +67,13 @@ export function traceImport(engineGpu) {
     try {
       worker ??= new Worker(workerUrl(), { type: 'module' });
     } catch {
-      status.textContent = words.importErrorText('no_worker');
+      compare.noWorker();
       return;
     }
-    worker.onmessage = onMessage;
     id += 1;
-    summary = null;
-    table.hidden = true;
-    details.replaceChildren();
-    status.textContent = words.progressText(0, file.size);
+    const asked = id;
+    worker.onmessage = ({ data }) => data.id === asked && compare.message(data); // not an answer for a file since replaced
+    compare.start(file);
     worker.postMessage({ type: 'open', id, file });
   };
   input.addEventListener('change', () => open(input.files?.[0]));
@@ -130,46 +89,8 @@ export function traceImport(engineGpu) {
   return {
     element,
     /** The engine's side changed (another step or GPU drawn): the table follows. */
-    refresh: show,
+    refresh: () => compare?.show(),
     open,
     stop: () => worker?.terminate(),
   };
-}
-
-/** The comparison table: the trace's step and the engine's, seconds and shares of each one's own step. */
-function drawTable(table, summary, engine) {
-  const rows = words.comparisonRows(summary, engine ? words.engineRows(engine.g, engine.head) : null);
-  const cell = (c, key, side) =>
-    h(
-      'td',
-      { class: 'num', 'data-out': `import-${side}-${key}`, 'data-value': c ? String(c.s) : null },
-      c ? `${c.text} (${c.share})` : '—',
-    );
-  table.replaceChildren(
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col' }, ''),
-        h('th', { scope: 'col' }, 'your trace'),
-        h('th', { scope: 'col' }, engine ? `engine, GPU ${engine.g.gpu}` : 'engine'),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      rows.map((r) =>
-        h(
-          'tr',
-          { 'data-row': r.key },
-          h('th', { scope: 'row' }, r.label),
-          cell(r.trace, r.key, 'trace'),
-          cell(r.engine, r.key, 'engine'),
-        ),
-      ),
-    ),
-  );
-  table.hidden = false;
 }

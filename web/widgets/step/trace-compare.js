@@ -1,0 +1,106 @@
+// The trace panel's work once a reader has given a file (trace-import.js loads this module then): the Web Worker's
+// progress, refusals and summary shown, and the step it classified set beside the engine's in a table and in lines.
+// The panel's elements and `h` (lib/dom.js) are handed in: importing lib/dom.js here would split that file out of the
+// chunk every embedded figure shares.
+import {
+  collectiveLine,
+  comparisonRows,
+  engineRows,
+  importErrorText,
+  progressText,
+  streamLines,
+  summarySentence,
+} from './model/kineto-text.js';
+
+/**
+ * The panel's behaviour over its elements `parts` ({ status, progress, pick, pickLabel, table, details }); `engineGpu()`
+ * returns { g, head } for the GPU the engine's side is read from (or null). Returns { start, message, show, noWorker }.
+ */
+export function comparePanel(h, parts, engineGpu) {
+  const { status, progress, pick, pickLabel, table, details } = parts;
+  let summary = null;
+  const show = () => {
+    if (!summary) return;
+    status.textContent = summarySentence(summary);
+    const steps = summary.steps;
+    pickLabel.hidden = steps.length < 2;
+    if (pick.options.length !== steps.length) {
+      pick.replaceChildren(...steps.map((s, i) => h('option', { value: String(i) }, s.name)));
+    }
+    pick.value = String(
+      Math.max(
+        0,
+        steps.findIndex((s) => s.name === summary.step?.name),
+      ),
+    );
+    drawTable(h, table, summary, engineGpu());
+    details.replaceChildren(...[...streamLines(summary), collectiveLine(summary)].map((t) => h('li', {}, t)));
+  };
+  /** A new file: what the last one showed goes. */
+  const start = (file) => {
+    summary = null;
+    table.hidden = true;
+    details.replaceChildren();
+    status.textContent = progressText(0, file.size);
+  };
+  /** One message of the worker about the file being read. */
+  const message = (data) => {
+    if (data.type === 'progress') {
+      progress.hidden = false;
+      progress.value = data.total > 0 ? data.read / data.total : 0;
+      status.textContent = progressText(data.read, data.total);
+    } else if (data.type === 'error') {
+      progress.hidden = true;
+      status.textContent = importErrorText(data.code);
+      status.dataset.code = data.code;
+    } else if (data.type === 'done') {
+      progress.hidden = true;
+      delete status.dataset.code;
+      summary = data.summary;
+      show();
+    }
+  };
+  /** Why no file can be read here: this browser makes no Web Worker. */
+  const noWorker = () => {
+    status.textContent = importErrorText('no_worker');
+  };
+  return { start, message, show, noWorker };
+}
+
+/** The comparison table: the trace's step and the engine's, seconds and shares of each one's own step. */
+function drawTable(h, table, summary, engine) {
+  const rows = comparisonRows(summary, engine ? engineRows(engine.g, engine.head) : null);
+  const cell = (c, key, side) =>
+    h(
+      'td',
+      { class: 'num', 'data-out': `import-${side}-${key}`, 'data-value': c ? String(c.s) : null },
+      c ? `${c.text} (${c.share})` : '—',
+    );
+  table.replaceChildren(
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, ''),
+        h('th', { scope: 'col' }, 'your trace'),
+        h('th', { scope: 'col' }, engine ? `engine, GPU ${engine.g.gpu}` : 'engine'),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((r) =>
+        h(
+          'tr',
+          { 'data-row': r.key },
+          h('th', { scope: 'row' }, r.label),
+          cell(r.trace, r.key, 'trace'),
+          cell(r.engine, r.key, 'engine'),
+        ),
+      ),
+    ),
+  );
+  table.hidden = false;
+}
