@@ -189,14 +189,6 @@ double sustained_share(const std::string& software) {
 
 namespace {
 
-/// nanotron (huggingface/nanotron at 2411b02) where it differs from torchtitan's eager stack: RMSNorm is one Triton
-/// kernel (TritonRMSNorm, nn/layer_norm.py, in models/llama.py), and the loss is Megatron's vocabulary-parallel
-/// cross-entropy at every tp (sharded_cross_entropy with dtype float, parallel/tensor_parallel/functional.py): the bf16
-/// logits, their fp32 copy and the fp32 shifted logits exponentiated in place and saved (2 + 4 + 4 bytes per logit),
-/// the eager forward's 10 too, whose backward writes the gradient over the saved softmax (4) beside the bf16 gradient
-/// it hands back (2), with no DTensor temporaries. Rotary (its own RotaryEmbedding) and SwiGLU (GLUActivation) run op
-/// by op as in torchtitan; attention is flash_attn_varlen_func (FlashAttention-2); DDP, the fp32 accumulation buffers
-/// and ZeRO 1 as pytorch.
 /// Megatron-LM's vocab-parallel cross-entropy on the fp32 cast of the logits (its traffic: cost_types.hpp): Megatron-LM
 /// and Megatron-DeepSpeed call mpu.vocab_parallel_cross_entropy(output.float(), labels) in gpt_model.py's
 /// post_language_model_processing; nanotron's _ShardedCrossEntropy is the same algorithm, on
@@ -207,6 +199,14 @@ void megatron_cross_entropy(Efficiency& e) {
   e.loss_backward_traffic_bytes_per_logit = 14.0;
 }
 
+/// nanotron (huggingface/nanotron at 2411b02) where it differs from torchtitan's eager stack: RMSNorm is one Triton
+/// kernel (TritonRMSNorm, nn/layer_norm.py, in models/llama.py), and the loss is Megatron's vocabulary-parallel
+/// cross-entropy at every tp (sharded_cross_entropy with dtype float, parallel/tensor_parallel/functional.py): the bf16
+/// logits, their fp32 copy and the fp32 shifted logits exponentiated in place and saved (2 + 4 + 4 bytes per logit),
+/// the eager forward's 10 too, whose backward writes the gradient over the saved softmax (4) beside the bf16 gradient
+/// it hands back (2), with no DTensor temporaries. Rotary (its own RotaryEmbedding) and SwiGLU (GLUActivation) run op
+/// by op as in torchtitan; attention is flash_attn_varlen_func (FlashAttention-2); DDP, the fp32 accumulation buffers
+/// and ZeRO 1 as pytorch.
 void nanotron_terms(Efficiency& e) {
   e.fused_rmsnorm = true;
   megatron_cross_entropy(e);
