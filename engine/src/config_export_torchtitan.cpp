@@ -54,6 +54,7 @@ void model_table(const StepRequest& s, Toml& t) {
   }
   if (s.efficiency.precision == Precision::fp8) {
     t.text += s.efficiency.fp8_block_scaling ? "converters = [\"mx\"]\n" : "converters = [\"float8\"]\n";
+    if (s.efficiency.fp8_delayed_scaling) t.note("fp8_recipe", "torchtitan's float8 scales as it casts (tensorwise)");
   }
 }
 

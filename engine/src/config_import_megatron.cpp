@@ -365,8 +365,8 @@ void numerics(MegatronFlags& f, const json& p, long long gpus, json& r, Imported
   if (f.has("--fp8-format")) {
     r["precision"] = "fp8";
     const std::string recipe = f.text("--fp8-recipe", "delayed");
-    if (recipe == "mxfp8") r["fp8_recipe"] = "mxfp8";
-    if (recipe == "delayed" || recipe == "blockwise") {
+    if (recipe == "mxfp8" || recipe == "delayed") r["fp8_recipe"] = recipe;
+    if (recipe == "blockwise") {
       out.unmapped.push_back({{"key", "--fp8-recipe " + recipe},
                               {"why", "costed as per-tensor current scaling (tensorwise): the same FP8 GEMMs"}});
     }

@@ -25,8 +25,9 @@ constexpr double kBf16 = 2.0;  // bytes per BF16 element
 /// fitted on its family's published runs (tests/fixtures/calibration-runs.jsonl, published-runs.jsonl) and validated
 /// leave-one-source-out: tests/engine/loso_test.cpp refits it without each publication, predicts that publication and
 /// prints the held-out error (engine/API.md, "Calibration"); it also checks that these values are the all-source fits.
-/// Megatron-Core (NeMo 24.07, Megatron-Bridge 25.11/26.02 on H100/B200/GB200): 0.90; on A100 0.869 × 0.90 = 0.78.
-constexpr double kSustainedShare = 0.90;
+/// Megatron-Core (NeMo 24.07, Megatron-Bridge 25.11/26.02 on H100/B200/GB200): 0.875 (0.90 until NeMo 24.07 was
+/// costed with its delayed FP8 scaling, fp8_cast_bytes); on A100 0.869 × 0.875 = 0.76.
+constexpr double kSustainedShare = 0.875;
 /// Megatron-LM of 2021-22 (Narayanan et al. 2021, Korthikanti et al. 2022 on A100): 0.90.
 constexpr double kSustainedShare2021 = 0.90;
 /// Megatron-DeepSpeed (`deepspeed`; BLOOM's runs on A100, one publication: its held-out error uses every other
@@ -51,12 +52,36 @@ constexpr double kExpertLaunchOverhead = 45e-6;
 /// Kernels issued per local expert per MoE layer and microbatch, forward and backward (TransformerEngine
 /// GroupedLinear, fc1 and fc2 of the expert): the forward's 2 GEMMs and 2 input quantizations, the backward's 4 GEMMs
 /// (dgrad, wgrad) and 2 output-gradient quantizations. A quantization is no kernel in BF16, one in MXFP8 (the block
-/// scales come with the cast), and three with FP8 per-tensor current scaling: amax, scale from amax, cast
+/// scales come with the cast) and with delayed scaling (the scale is known before the cast, which records the amax),
+/// and three with FP8 per-tensor current scaling: amax, scale from amax, cast
 /// (Float8CurrentScalingQuantizer::quantize in transformer_engine/pytorch/csrc/quantizer.cpp: nvte_compute_amax,
 /// nvte_compute_scale_from_amax, nvte_quantize_v2; "compute scale cannot be fused with quantize kernel").
 double expert_kernels(const Efficiency& eff) {
-  const double per_quantization = eff.precision != Precision::fp8 ? 0.0 : eff.fp8_block_scaling ? 1.0 : 3.0;
+  const bool one_kernel = eff.fp8_block_scaling || eff.fp8_delayed_scaling;
+  const double per_quantization = eff.precision != Precision::fp8 ? 0.0 : one_kernel ? 1.0 : 3.0;
   return 6.0 + 4.0 * per_quantization;
+}
+
+/// Where a GEMM's FP8 operand comes from: a bf16 tensor a cast kernel reads (`none`), or the norm in front of the
+/// QKV and FC1 GEMMs when that norm quantizes its own output (Efficiency::fp8_norm_quantizes).
+enum class CastSource { none, norm };
+
+/// HBM bytes per element of quantizing one GEMM operand to FP8, plain and transposed (Hopper's FP8 GEMMs take both
+/// operands K-major, so the weight gradient needs the transpose), beyond what its producer writes anyway.
+/// - A cast of its own: per-tensor current scaling reads the bf16 tensor for its amax (2), again to cast (2) and
+///   writes both copies (1 + 1): 6. Delayed scaling (the scale is known before the cast, the kernel records the
+///   amax as it goes: transformer_engine 1.8 module/linear.py fp8_cast_transpose_fused, module/base.py
+///   fp8_cast_transpose_bgrad_fused) and MXFP8 (each 32-element block's scale from that block) read once: 4.
+/// - The QKV and FC1 inputs when TransformerEngine's LayerNormLinear quantizes in its norm: with current scaling
+///   (TransformerEngine >= 2.2, pytorch/csrc/extensions/normalization.cpp, FUSED_NORM_AMAX_FP8) the norm records the
+///   amax as it writes its bf16 output, then quantize_with_amax reads it once: 4. With delayed scaling
+///   (transformer_engine 1.8 module/layernorm_linear.py: ln_out allocated as uint8 and written by the norm; the
+///   backward's tex.fp8_transpose for the weight gradient) the norm writes 1 byte where it wrote 2, and the
+///   backward transposes it (1 + 1): 1. MXFP8's norm is unfused unless NVTE_NORM_FWD_USE_CUDNN is set: 4.
+double fp8_cast_bytes(const Efficiency& eff, CastSource source) {
+  const bool one_read = eff.fp8_delayed_scaling || eff.fp8_block_scaling;
+  if (source == CastSource::norm && eff.fp8_norm_quantizes) return eff.fp8_delayed_scaling ? 1.0 : 4.0;
+  return one_read ? 4.0 : 6.0;
 }
 
 /// The CUDA context a PyTorch process holds on its GPU with CUDA >= 11.7's lazy module loading (PyTorch's default):
@@ -245,6 +270,9 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // TransformerEngine saves an FP8 GEMM's input for the weight gradient as its FP8 cast (module/linear.py,
     // layernorm_linear.py: the quantized inputmat / ln_out kept for backward instead of the bf16 tensor).
     e.fp8_saves_gemm_inputs = true;
+    // Its QKV and FC1 linears are LayerNormLinear (Megatron-Core's TELayerNormColumnParallelLinear): the norm hands
+    // them their FP8 input (fp8_cast_bytes). FC2's input comes from Megatron's own bf16 activation and is cast.
+    e.fp8_norm_quantizes = true;
     // Its optimizer offload (--optimizer-cpu-offload) steps torch's fused AdamW on the host and copies the result back
     // into the distributed optimizer's fp32 main weights on the GPU (cost_types.hpp).
     e.host_adam_bytes = 28.0;
@@ -412,6 +440,7 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
     double weight;
     GemmShape shape;
     LinearTimes* linear = nullptr;
+    CastSource input = CastSource::none;  // where an FP8 run's quantized input comes from
   };
   auto add = [&](double flops, std::initializer_list<Part> parts) {
     if (flops <= 0) return;
@@ -433,15 +462,16 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
       if (fp8) {
         // TransformerEngine's FP8 recipe per linear layer (TE docs, "Using FP8 with Transformer Engine"; its fused
         // cast_transpose kernels): the activation input (m·k = f/2n elements) in the forward and the output gradient
-        // (m·n = f/2k) in the backward of every microbatch, each read for its amax (2 bytes), read again to cast (2)
-        // and written as FP8 twice, plain and transposed for the other GEMM (1 + 1): 6 bytes each. The weight
+        // (m·n = f/2k) in the backward of every microbatch, each quantized plain and transposed (fp8_cast_bytes:
+        // 6 bytes per element with current scaling, less where the recipe or the norm saves a pass). The weight
         // (k·n = f/2m per group) is cast once per step: weights do not change between the microbatches of a step,
         // and TransformerEngine caches their FP8 copies after the first (te.Linear.forward's `is_first_microbatch`,
         // TE docs "Performance Optimizations: FP8 weight caching"), which Megatron-Core passes on (TELinear tracks
         // is_first_microbatch; the schedules reset it at each step's first microbatch). Its cost per microbatch is
         // that cast over the step's microbatches.
-        l.fwd += 6.0 * (f / (2.0 * s.n) + f / (2.0 * s.m) / microbatches) / hbm;
-        l.dgrad += 6.0 * f / (2.0 * s.k) / hbm;
+        const double cast = fp8_cast_bytes(eff, CastSource::none);
+        l.fwd += (fp8_cast_bytes(eff, part.input) * f / (2.0 * s.n) + cast * f / (2.0 * s.m) / microbatches) / hbm;
+        l.dgrad += cast * f / (2.0 * s.k) / hbm;
       }
       out.gemm_fwd += l.fwd;
       out.gemm_dgrad += l.dgrad;
@@ -464,8 +494,8 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
                             {h * kv, GemmShape{t, kv / tp, h}, &out.qkv},
                             {q * h, GemmShape{t, h, q / tp}, &out.out}});
   } else {
-    add(w.attn_proj_flops,
-        {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}, &out.qkv}, {q * h, GemmShape{t, h, q / tp}, &out.out}});
+    add(w.attn_proj_flops, {{h * (q + 2 * kv), GemmShape{t, (q + 2 * kv) / tp, h}, &out.qkv, CastSource::norm},
+                            {q * h, GemmShape{t, h, q / tp}, &out.out}});
   }
 
   // Dense FFN: GELU's two matrices, or SwiGLU's gate and up fused into one GEMM of twice the width (two GEMMs with
@@ -477,7 +507,7 @@ KernelTimes layer_kernel_times(const TrainingRun& run, const Efficiency& eff, co
                             {1.0, GemmShape{t, f / tp, h}, &out.up},
                             {1.0, GemmShape{t, h, f / tp}, &out.down}});
   } else {
-    add(w.dense_ffn_flops, {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}, &out.up},
+    add(w.dense_ffn_flops, {{swiglu ? 2.0 : 1.0, GemmShape{t, (swiglu ? 2 : 1) * f / tp, h}, &out.up, CastSource::norm},
                             {1.0, GemmShape{t, h, f / tp}, &out.down}});
   }
 

@@ -31,7 +31,7 @@ Precision parse_precision(std::string_view id) { return id == "fp8" ? Precision:
 std::string_view precision_id(Precision precision) { return precision_ids()[std::size_t(precision)]; }
 
 const std::vector<std::string_view>& fp8_recipe_ids() {
-  static const std::vector<std::string_view> ids{"current", "mxfp8"};
+  static const std::vector<std::string_view> ids{"current", "delayed", "mxfp8"};
   return ids;
 }
 

@@ -21,7 +21,7 @@ const std::vector<std::string_view>& precision_ids();  ///< "bf16", "fp8"
 Precision parse_precision(std::string_view id);
 std::string_view precision_id(Precision precision);
 
-const std::vector<std::string_view>& fp8_recipe_ids();        ///< "current" (per-tensor current scaling), "mxfp8"
+const std::vector<std::string_view>& fp8_recipe_ids();  ///< "current" (per-tensor current scaling), "delayed", "mxfp8"
 const std::vector<std::string_view>& fp8_block_format_ids();  ///< hardware `fp8_block_scaling` entries: "mxfp8"
 
 const std::vector<std::string_view>& attention_ids();  ///< "full", "causal"

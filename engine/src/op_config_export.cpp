@@ -136,7 +136,8 @@ void numeric_args(const StepRequest& s, Launch& l) {
   l.flag("--bf16");
   if (s.efficiency.precision == Precision::fp8) {
     l.value("--fp8-format", "hybrid");
-    l.value("--fp8-recipe", s.efficiency.fp8_block_scaling ? "mxfp8" : "tensorwise");
+    const Efficiency& e = s.efficiency;
+    l.value("--fp8-recipe", e.fp8_block_scaling ? "mxfp8" : e.fp8_delayed_scaling ? "delayed" : "tensorwise");
   }
   if (s.efficiency.dp_overlap && s.run.parallel.dp * s.run.parallel.cp > 1) l.flag("--overlap-grad-reduce");
   if (s.efficiency.tp_comm_overlap && s.run.parallel.tp > 1) l.flag("--tp-comm-overlap");

@@ -96,20 +96,22 @@ StepRequest read_step_request(RequestReader& request) {
   }
   s.efficiency.precision = fp8 ? Precision::fp8 : Precision::bf16;
   // How FP8 tensors are scaled (engine/API.md, `fp8_recipe`): per-tensor current scaling (the default, Hopper's
-  // recipe) or MXFP8 block scaling (Blackwell). Only FP8 runs have one.
+  // recipe), delayed scaling (TransformerEngine before 2.2) or MXFP8 block scaling (Blackwell). Only FP8 runs have one.
   if (request.has("fp8_recipe") && !fp8) {
     refuse(code::inconsistent, {"fp8_recipe needs precision \"fp8\""}, "fp8_recipe");
   }
   const std::string recipe = request.choice_or("fp8_recipe", "current", fp8_recipe_ids());
   s.efficiency.fp8_block_scaling = recipe == "mxfp8";
+  s.efficiency.fp8_delayed_scaling = recipe == "delayed";
   // MXFP8 needs tensor cores that read one E8M0 scale per 32 elements: Blackwell's, not Hopper's (the hardware's
   // `fp8_block_scaling`; TransformerEngine's datatype and hardware support matrix).
   const auto& formats = s.run.hardware.fp8_block_scaling;
-  if (recipe != "current" && std::find(formats.begin(), formats.end(), recipe) == formats.end()) {
+  if (recipe == "mxfp8" && std::find(formats.begin(), formats.end(), recipe) == formats.end()) {
     refuse(code::inconsistent,
            {"fp8_recipe \"", recipe, "\" needs tensor cores with ", recipe,
             " block scaling (Blackwell); the hardware's fp8_block_scaling does not list it (",
-            (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id), "): use \"current\""},
+            (s.run.hardware.id.empty() ? std::string("custom hardware") : s.run.hardware.id),
+            "): use \"current\" or \"delayed\""},
            "fp8_recipe");
   }
   request.accept("efficiency");

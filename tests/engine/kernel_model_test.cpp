@@ -360,7 +360,7 @@ TEST(KernelModel, CurrentScalingLaunchesThreeKernelsPerExpertQuantization) {
   EXPECT_EQ(unknown["error"]["field"], "fp8_recipe");
   // `presets` publishes the recipes, and each one is accepted on hardware that runs it.
   const json recipes = ask({{"op", "presets"}})["fp8_recipes"];
-  EXPECT_EQ(recipes, json({"current", "mxfp8"}));
+  EXPECT_EQ(recipes, json({"current", "delayed", "mxfp8"}));
   for (const json& id : recipes)
     EXPECT_FALSE(qwen3_30b_h100({{"fp8_recipe", id}, {"hardware", h100_mx}}).contains("error")) << id;
 }
@@ -430,6 +430,37 @@ TEST(KernelModel, Fp8WeightCastIsChargedOncePerStep) {
   const double weights = 32.0 * (4096.0 * (4096 + 2 * 1024) + 4096.0 * 4096 + 3.0 * 4096 * 14336);
   const double hbm = 3.35e12 * 0.8;  // H100 HBM at the generic memory_efficiency
   EXPECT_NEAR(saved, 6.0 * weights * 7.0 / hbm, 0.01 * 6.0 * weights * 7.0 / hbm);
+}
+
+// Issue 24: NeMo 24.07 ran TransformerEngine 1.x, whose only FP8 recipe is delayed scaling: a cast reads its bf16
+// input once (4 bytes per element, not current scaling's 6), and LayerNormLinear's norm writes the QKV and FC1
+// inputs in FP8 itself, the backward transposing them (1 byte, not 4 under current scaling, where the norm records
+// the amax and one cast reads its output). Per layer and microbatch of t tokens, delayed saves 3·t·h on each of the
+// two norm-fed inputs, 2·t·h on the output projection's input, 2·t·f on FC2's, 2 bytes per output-gradient element
+// (QKV t·(q + 2kv), projection t·h, gate and up t·2f, down t·h) and 2 per weight element cast once per step.
+TEST(KernelModel, DelayedScalingCastsReadOnceAndTheNormQuantizes) {
+  auto run = [](const char* recipe) {
+    return ask({{"op", "step"},
+                {"model", "llama3-8b"},
+                {"hardware", "h100-sxm"},
+                {"cluster", {{"gpus", 8}}},
+                {"parallel", {{"tp", 1}, {"pp", 1}, {"microbatch_size", 1}, {"global_batch", 8}}},
+                {"precision", "fp8"},
+                {"fp8_recipe", recipe},
+                {"attention", "causal"},
+                {"efficiency", {{"nccl_sms", 0}}}});
+  };
+  const json current = run("current"), delayed = run("delayed");
+  ASSERT_FALSE(current.contains("error")) << current.dump();
+  ASSERT_FALSE(delayed.contains("error")) << delayed.dump();
+  const double t = 8192, h = 4096, f = 14336, q = 4096, kv = 1024, layers = 32;
+  const double weights = layers * (h * (q + 2 * kv) + q * h + 3.0 * h * f);
+  const double per_layer =
+      2 * 3 * t * h + 2 * t * h + 2 * t * f + 2 * t * (q + 2 * kv) + 2 * t * h + 2 * t * 2 * f + 2 * t * h;
+  const double hbm = 3.35e12 * 0.8;
+  const double expected = (layers * per_layer + 2 * weights) / hbm;
+  const double saved = current["breakdown"]["compute"].get<double>() - delayed["breakdown"]["compute"].get<double>();
+  EXPECT_NEAR(saved, expected, 0.01 * expected);
 }
 
 // Issue 11: fine-grained MoE on Megatron-Core was predicted near dense speed (37.9 % MFU against a measured 10.3 %):

@@ -144,6 +144,14 @@ struct Efficiency {
   /// FP8 block scaling (MXFP8, request field `fp8_recipe: "mxfp8"`): one quantize kernel per tensor instead of
   /// per-tensor current scaling's three (amax, scale, cast).
   bool fp8_block_scaling = false;
+  /// FP8 delayed scaling (`fp8_recipe: "delayed"`: TransformerEngine's DelayedScaling, its only recipe before 2.2):
+  /// each tensor's scale comes from the amax history of earlier steps, so a cast is one kernel that records the amax
+  /// as it writes, not three.
+  bool fp8_delayed_scaling = false;
+  /// The norm in front of the QKV and FC1 GEMMs hands them their FP8 input itself (TransformerEngine's
+  /// LayerNormLinear, megatron-core) instead of a bf16 output that a cast reads again (kernel_model.cpp,
+  /// fp8_cast_bytes).
+  bool fp8_norm_quantizes = false;
 };
 
 /// One parallel axis's communication in one step, as seen by one GPU.
