@@ -273,6 +273,7 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     // Its QKV and FC1 linears are LayerNormLinear (Megatron-Core's TELayerNormColumnParallelLinear): the norm hands
     // them their FP8 input (fp8_cast_bytes). FC2's input comes from Megatron's own bf16 activation and is cast.
     e.fp8_norm_quantizes = true;
+    e.fp8_gathers = true;
     // Its optimizer offload (--optimizer-cpu-offload) steps torch's fused AdamW on the host and copies the result back
     // into the distributed optimizer's fp32 main weights on the GPU (cost_types.hpp).
     e.host_adam_bytes = 28.0;

@@ -25,7 +25,13 @@ void tp_comm(const TrainingRun& run, const Efficiency& eff, const LayerWork& w, 
   CollectiveCost one = ring_allreduce(p.tp, activation, link);
   CollectiveCost ag;
   if (p.sequence_parallel) {
-    ag = ring_allgather(p.tp, activation, link);
+    // In FP8 runs TransformerEngine gathers 1-byte tensors: LayerNormLinear quantizes the norm's output before its
+    // all-gather (transformer_engine 1.8 module/layernorm_linear.py: ln_out is FP8 when gathered; 2.8: "quantized
+    // AG", input_quantizer applied before gather_along_first_dim), and the backward casts the row-parallel GEMMs'
+    // output gradients before gathering them (1.8 module/base.py grad_output_preprocess: cast_to_fp8, then
+    // gather_along_first_dim). The reduce-scatters stay bf16.
+    const bool fp8 = eff.fp8_gathers && eff.precision == Precision::fp8;
+    ag = ring_allgather(p.tp, fp8 ? activation / 2.0 : activation, link);
     const CollectiveCost rs = ring_reducescatter(p.tp, activation, link);
     one.time = ag.time + rs.time;
     one.bytes_sent_per_gpu = ag.bytes_sent_per_gpu + rs.bytes_sent_per_gpu;

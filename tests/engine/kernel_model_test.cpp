@@ -463,6 +463,31 @@ TEST(KernelModel, DelayedScalingCastsReadOnceAndTheNormQuantizes) {
   EXPECT_NEAR(saved, expected, 0.01 * expected);
 }
 
+// Issue 24: with sequence parallelism TransformerEngine gathers FP8 (the norm's quantized output forward, the
+// row-parallel GEMMs' cast output gradients backward) and reduce-scatters bf16. Each layer moves as many bytes in
+// its all-gathers as in its reduce-scatters, so an FP8 run's tensor-parallel bytes are (1/2 + 1) / 2 = 3/4 of the
+// BF16 run's; a stack whose gathers stay bf16 (pytorch) moves the same bytes in both.
+TEST(KernelModel, Fp8SequenceParallelGathersMoveOneByte) {
+  auto tp_bytes = [](const char* precision, const char* software) {
+    const json r =
+        ask({{"op", "step"},
+             {"model", "llama3-70b"},
+             {"hardware", "h100-sxm"},
+             {"cluster", {{"gpus", 64}}},
+             {"parallel", {{"tp", 8}, {"microbatch_size", 1}, {"global_batch", 64}, {"sequence_parallel", true}}},
+             {"precision", precision},
+             {"software", software}});
+    EXPECT_FALSE(r.contains("error")) << r.dump();
+    for (const json& a : r["axes"])
+      if (a["axis"] == "tensor") return a["bytes_per_gpu"].get<double>();
+    return 0.0;
+  };
+  const double bf16 = tp_bytes("bf16", "megatron-core");
+  ASSERT_GT(bf16, 0.0);
+  EXPECT_NEAR(tp_bytes("fp8", "megatron-core"), 0.75 * bf16, 1e-9 * bf16);
+  EXPECT_EQ(tp_bytes("fp8", "pytorch"), tp_bytes("bf16", "pytorch"));
+}
+
 // Issue 11: fine-grained MoE on Megatron-Core was predicted near dense speed (37.9 % MFU against a measured 10.3 %):
 // each of the 16 local experts' GEMMs is launched from the host after the dropless dispatcher's sync.
 TEST(KernelModel, DroplessMegatronExpertsWaitForTheirHostLaunches) {

@@ -152,6 +152,10 @@ struct Efficiency {
   /// LayerNormLinear, megatron-core) instead of a bf16 output that a cast reads again (kernel_model.cpp,
   /// fp8_cast_bytes).
   bool fp8_norm_quantizes = false;
+  /// Sequence parallelism's all-gathers carry FP8 in FP8 runs: TransformerEngine quantizes the column-parallel
+  /// GEMMs' inputs and the row-parallel GEMMs' output gradients before gathering them (megatron-core;
+  /// layer_comm.cpp).
+  bool fp8_gathers = false;
 };
 
 /// One parallel axis's communication in one step, as seen by one GPU.
