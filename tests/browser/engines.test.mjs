@@ -102,7 +102,9 @@ function pickOther(win, tag, name) {
 
 /**
  * The widget's selects on screen whose chosen option is wider than the room inside them (their text cut off): its
- * name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas.
+ * name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas. A
+ * chip select (name "hardware") on a narrow page is held to every one of its options: a reader may pick any chip there
+ * (GB200's long name was cut at 360 px; at 1280 px ring's and context's three-column chip select still cut B200's).
  */
 function clippedSelects(win, tag) {
   const ctx = win.document.createElement('canvas').getContext('2d');
@@ -111,10 +113,12 @@ function clippedSelects(win, tag) {
     if (!el.clientWidth || (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true }))) continue;
     const cs = win.getComputedStyle(el);
     ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-    const text = el.selectedOptions[0]?.textContent ?? '';
-    const need = Math.ceil(ctx.measureText(text).width);
     const have = Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
-    if (need > have) out.push(`${el.name}: "${text}" needs ${need} px, has ${have}`);
+    for (const option of el.name === 'hardware' && win.innerWidth < 500 ? el.options : [el.selectedOptions[0]]) {
+      const text = option?.textContent ?? '';
+      const need = Math.ceil(ctx.measureText(text).width);
+      if (need > have) out.push(`${el.name}: "${text}" needs ${need} px, has ${have}`);
+    }
   }
   return out;
 }
@@ -228,6 +232,7 @@ const WIDGETS = [
   },
   {
     tag: 'parascope-memory',
+    filledControls: true,
     what: 'the next ZeRO stage changes the peak the engine answers',
     read: (page, tag) => page.evaluate(out, tag, 'headline'),
     act: (page, tag) => page.evaluate(pickOther, tag, 'zero'),

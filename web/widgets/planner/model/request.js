@@ -1,9 +1,9 @@
 // <parascope-planner>'s inputs as pure state: the values each control offers, the engine's `plan` request they make,
 // and the reading of attribute values. The search space and every rule about it are the engine's.
 import { withNetwork } from '../../../lib/model/network.js';
-import { OFFLOAD } from '../../../lib/model/step-state.js';
-import { percent } from '../../../lib/format.js';
+import { OFFLOAD, offloadShare } from '../../../lib/model/step-state.js';
 import { softwareLabel } from './view.js';
+import { chipChoices } from '../../../lib/model/engine-lists.js';
 
 /** GPU counts the control offers (a UI list; an attribute's own count joins it). */
 export const GPU_STOPS = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
@@ -31,10 +31,7 @@ export const TOP_K = 10;
  * Shares of the optimizer state stepped on the host the control offers, as text ('0': none), with their words: the
  * ones the memory, step and MFU figures take (lib/model/step-state.js OFFLOAD), so a planned row's share loads there.
  */
-export const OFFLOAD_STOPS = [
-  ['0', 'none'],
-  ...OFFLOAD.choices.map((v) => [v, v === '1' ? 'all' : percent(Number(v), 0)]),
-];
+export const OFFLOAD_STOPS = [['0', 'none'], ...OFFLOAD.choices.map((v) => [v, offloadShare(v)])];
 
 /**
  * The starting inputs (GPT-3 175B as Megatron-LM trained it on a thousand A100s, the optimizer on the GPUs), costed
@@ -63,7 +60,7 @@ export function controlOptions(presets, inputs) {
   const grouped = (n) => n.toLocaleString('en-US');
   return {
     model: presets.models.map((m) => [m.id, m.name ?? m.id]),
-    hardware: presets.hardware.map((x) => [x.id, x.name ?? x.id]),
+    hardware: chipChoices(presets),
     gpus: withStops(GPU_STOPS, inputs.gpus).map((n) => [String(n), grouped(n)]),
     globalBatch: withStops(BATCH_STOPS, inputs.globalBatch).map((n) => [String(n), grouped(n)]),
     objective: objectives(presets),
