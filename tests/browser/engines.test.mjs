@@ -84,6 +84,14 @@ function plannedMfu(win, tag) {
   return el.shadowRoot.querySelector('tbody .col-mfu[data-value]')?.dataset.value ?? null;
 }
 
+/** The software stack the planner's shown plan was asked for, its link's, and whether its export title names it. */
+function plannedFor(win, tag) {
+  const el = win.document.querySelector(tag);
+  const label = el.shadowRoot.querySelector('select[name="software"]').selectedOptions[0].textContent;
+  return { request: el.answered.request.software, link: el.linkState().software,
+    title: el.exportFigure().title.endsWith(`costed for ${label}`) };
+}
+
 /** Picks another value of the widget's select `name` (the next option, or the first) and fires its change. */
 function pickOther(win, tag, name) {
   const el = win.document.querySelector(tag).shadowRoot.querySelector(`select[name="${name}"]`);
@@ -94,7 +102,9 @@ function pickOther(win, tag, name) {
 
 /**
  * The widget's selects on screen whose chosen option is wider than the room inside them (their text cut off): its
- * name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas.
+ * name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas. A
+ * chip select (name "hardware") on a narrow page is held to every one of its options: a reader may pick any chip there
+ * (GB200's long name was cut at 360 px; at 1280 px ring's and context's three-column chip select still cut B200's).
  */
 function clippedSelects(win, tag) {
   const ctx = win.document.createElement('canvas').getContext('2d');
@@ -103,10 +113,44 @@ function clippedSelects(win, tag) {
     if (!el.clientWidth || (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true }))) continue;
     const cs = win.getComputedStyle(el);
     ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-    const text = el.selectedOptions[0]?.textContent ?? '';
-    const need = Math.ceil(ctx.measureText(text).width);
     const have = Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
-    if (need > have) out.push(`${el.name}: "${text}" needs ${need} px, has ${have}`);
+    for (const option of el.name === 'hardware' && win.innerWidth < 500 ? el.options : [el.selectedOptions[0]]) {
+      const text = option?.textContent ?? '';
+      const need = Math.ceil(ctx.measureText(text).width);
+      if (need > have) out.push(`${el.name}: "${text}" needs ${need} px, has ${have}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * The empty cells of the widget's control grids on screen: a row of controls that stops short of the grid's right
+ * edge, or leaves a gap wider than the column gap between two controls (a cell no control took).
+ */
+function gridHoles(win, tag) {
+  const out = [];
+  for (const grid of win.document.querySelector(tag).shadowRoot.querySelectorAll('.controls')) {
+    const cs = win.getComputedStyle(grid);
+    if (cs.display !== 'grid' || !grid.clientWidth) continue;
+    const box = grid.getBoundingClientRect();
+    const right = box.right - parseFloat(cs.paddingRight);
+    const gap = parseFloat(cs.columnGap) || 0;
+    const rows = new Map();
+    for (const c of grid.children) {
+      const r = c.getBoundingClientRect();
+      if (!r.width || (c.checkVisibility && !c.checkVisibility({ visibilityProperty: true }))) continue;
+      const top = Math.round(r.top);
+      rows.set(top, [...(rows.get(top) ?? []), r]);
+    }
+    if (rows.size < 2) continue; // one row of controls is a toolbar, not a grid with cells to fill
+    for (const [top, cells] of rows) {
+      cells.sort((a, b) => a.left - b.left);
+      const name = `${grid.className} row at ${Math.round(top - box.top)} px`;
+      if (right - cells.at(-1).right > gap + 2) out.push(`${name}: ${Math.round(right - cells.at(-1).right)} px empty at its end`);
+      for (let i = 1; i < cells.length; i += 1) {
+        if (cells[i].left - cells[i - 1].right > gap + 2) out.push(`${name}: an empty cell inside it`);
+      }
+    }
   }
   return out;
 }
@@ -188,6 +232,7 @@ const WIDGETS = [
   },
   {
     tag: 'parascope-memory',
+    filledControls: true,
     what: 'the next ZeRO stage changes the peak the engine answers',
     read: (page, tag) => page.evaluate(out, tag, 'headline'),
     act: (page, tag) => page.evaluate(pickOther, tag, 'zero'),
@@ -203,10 +248,18 @@ const WIDGETS = [
   },
   {
     tag: 'parascope-planner',
-    what: 'another GPU count gives another plan, searched in the worker',
+    filledControls: true, // its controls fill their grid's rows at 1280 and 360 px (gridHoles)
+    what: 'another software stack gives another plan, searched in the worker for that stack',
     until: plannedMfu,
     read: (page, tag) => page.evaluate(plannedMfu, tag),
-    act: (page, tag) => page.evaluate(pickOther, tag, 'gpus'),
+    async act(page, tag) {
+      this.picked = await page.evaluate(pickOther, tag, 'software');
+    },
+    async verify(page, tag) {
+      const costed = await page.evaluate(plannedFor, tag);
+      assert.deepEqual(costed, { request: this.picked, link: this.picked, title: true },
+        'the plan shown was asked for the stack picked, and its link and export say so');
+    },
   },
   {
     tag: 'parascope-run',
@@ -269,10 +322,12 @@ async function interact(page, widget) {
   const first = await poll(() => widget.read(page, tag), (v) => v != null, `${tag}'s number`);
   if (widget.numeric !== false) assert.ok(Number.isFinite(Number(first)), `${tag}: not a number: ${first}`);
   await widget.act(page, tag);
-  const now = await poll(() => widget.read(page, tag), (v) => v !== first, `${tag}'s number to change`)
+  // null is no answer yet (the planner while it searches): wait for the new one.
+  const now = await poll(() => widget.read(page, tag), (v) => v != null && v !== first, `${tag}'s number to change`, 60_000)
     .catch(() => first);
   assert.notEqual(now, first, `${tag}: the interaction did not change ${first}`);
   if (widget.numeric !== false) assert.ok(Number.isFinite(Number(now)), `${tag}: not a number: ${now}`);
+  await widget.verify?.(page, tag);
   const shown = await page.evaluate(shownNumbers, tag);
   assert.equal(shown.broken, '', `${tag} shows broken numbers after the interaction`);
 }
@@ -337,6 +392,8 @@ for (const engine of ENGINES) {
                 await startWidget(page, widget);
                 await screenshot(page, browser, tag);
                 assert.deepEqual(await page.evaluate(clippedSelects, tag), [], `${engine}: a select cuts off its choice`);
+                if (widget.filledControls)
+                  assert.deepEqual(await page.evaluate(gridHoles, tag), [], `${engine}: an empty cell among the controls`);
                 if (interacts) await interact(page, widget);
               } catch (err) {
                 failure = err;

@@ -228,6 +228,67 @@ test('optimizer offload: a plan that fits only with the optimizer on the host, i
   assert.deepEqual(problems, []);
 });
 
+test('software stack: the engine\'s list offered, the plan costed for the one picked, said in the export and the notes', async () => {
+  const { page, problems } = await openPage(site(), 'tests/planner.html', { width: 1280 });
+  await widgetReady(page, 'parascope-planner');
+  await searched(page);
+  const select = page.locator('parascope-planner select[name="software"]');
+  const offered = await select.evaluate((el) => [...el.options].map((o) => o.value));
+  assert.deepEqual(offered, engine.call({ op: 'presets' }).software, "the engine's stacks, in its order");
+  assert.equal(await select.inputValue(), 'megatron-core');
+  const before = (await shownRows(page)).map((r) => r.mfu);
+  await select.selectOption('pytorch');
+  await searched(page);
+  const inputs = await inputsOf(page);
+  assert.equal(inputs.software, 'pytorch');
+  const request = planRequest(inputs);
+  assert.equal(request.software, 'pytorch');
+  const expected = engine.call(request);
+  const rows = (await shownRows(page)).map((r) => r.mfu);
+  assert.deepEqual(rows, expected.results.map((r) => r.mfu));
+  assert.notDeepEqual(rows, before, 'another stack, another ranking');
+  const shown = await page.locator('parascope-planner').evaluate((el) => {
+    const f = el.exportFigure();
+    return { request: el.answered.request.software, title: f.title, data: f.data.request.software,
+      link: el.linkState().software };
+  });
+  assert.deepEqual(shown, { request: 'pytorch', title: shown.title, data: 'pytorch', link: 'pytorch' });
+  assert.match(shown.title, /, costed for PyTorch \(eager\)$/);
+  // A row's launcher export names the stack its numbers are for.
+  await page.locator('parascope-planner tbody tr[data-rank="1"] button.planner-export').click();
+  await page.waitForFunction(() => /costed for PyTorch \(eager\)\) in a launcher/.test(
+    document.querySelector('parascope-planner').shadowRoot.textContent), null, { timeout: 20000 });
+  await page.keyboard.press('Escape');
+  // Loaded into the MFU figure, which costs the default stack: its note says so.
+  await page.locator('parascope-planner tbody tr[data-rank="1"] button.planner-load').click();
+  const note = page.locator('parascope-mfu [data-note="planner"]');
+  await note.waitFor();
+  assert.match(await note.textContent(), /The planner costed it for PyTorch \(eager\); this figure costs every run for Megatron-Core/);
+  assert.deepEqual(problems, []);
+});
+
+test('software in a permalink opens the plan for that stack; a bad one is a note and the figure plans on', async () => {
+  const { page, problems } = await openPage(site(), '#planner.software=nanotron&planner.gpus=64&planner.global-batch=64', { width: 1280 });
+  const widget = await widgetReady(page, 'parascope-planner');
+  await searched(page, 120000);
+  assert.equal(await page.locator('parascope-planner select[name="software"]').inputValue(), 'nanotron');
+  const inputs = await inputsOf(page);
+  assert.deepEqual({ software: inputs.software, gpus: inputs.gpus }, { software: 'nanotron', gpus: 64 });
+  assert.deepEqual((await shownRows(page)).map((r) => r.mfu), engine.call(planRequest(inputs)).results.map((r) => r.mfu));
+  assert.equal(await widget.evaluate((el) => el.linkState().software), 'nanotron', 'and back into the link');
+  assert.deepEqual(problems, []);
+
+  const bad = await openPage(site(), '#planner.software=%3Cb%3Ebogus&planner.gpus=64&planner.global-batch=64', { width: 1280 });
+  await widgetReady(bad.page, 'parascope-planner');
+  await searched(bad.page, 120000);
+  const text = await bad.page.locator('parascope-planner [data-note="attr-software"]').textContent();
+  assert.match(text, /^Link value software="<b>bogus" must be one of megatron-core, .*nanotron.*; using megatron-core\./);
+  assert.equal(await bad.page.locator('parascope-planner select[name="software"]').inputValue(), 'megatron-core');
+  assert.ok(Number(await bad.page.locator('parascope-planner').getAttribute('data-results')) > 0, 'it still plans');
+  assert.equal(await bad.page.locator('parascope-planner b').count(), 0, 'the value is text, never markup');
+  assert.deepEqual(bad.problems, []);
+});
+
 test('the unbundled module files plan too (the worker loads its engine from lib/)', async () => {
   const { page, problems } = await openPage(site(), 'tests/planner-unbundled.html', { width: 1000 });
   await widgetReady(page, 'parascope-planner');

@@ -40,7 +40,7 @@ test(
     let inputs = { ...DEFAULTS, gpus: 64, globalBatch: 256 };
     for (let step = 0; step < 30; step += 1) {
       const options = controlOptions(presets, inputs);
-      const key = pick(['model', 'hardware', 'gpus', 'globalBatch', 'objective']);
+      const key = pick(['model', 'hardware', 'gpus', 'globalBatch', 'objective', 'software']);
       // Large clusters are a few of the steps: a walk of only 4,096-GPU searches would take minutes under node.
       const values =
         key === 'gpus' ? options.gpus.filter(([v]) => Number(v) <= (rnd() < 0.1 ? 2048 : 256)) : options[key];
@@ -79,6 +79,10 @@ test(
       { model: 'llama3-70b', hardware: 'b200', gpus: 128, globalBatch: 512, objective: 'memory' },
       // fits only with the optimizer on the host: its rows' steps carry the share, and so do the loaded values
       { model: 'llama3-70b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64, objective: 'mfu', offload: 1 },
+      // another software stack: each row's step is costed for it too
+      { model: 'llama3-8b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64, objective: 'mfu', software: 'pytorch' },
+      { model: 'llama3-8b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64, objective: 'mfu', software: 'nanotron' },
+      { model: 'llama3-8b', hardware: 'tpu-v5p', gpus: 16, globalBatch: 64, objective: 'mfu', software: 'xla' },
     ];
     for (const inputs of cases) {
       const answer = engine.call(planRequest(inputs));
@@ -111,6 +115,23 @@ test(
         }
       }
     }
+  },
+);
+
+test(
+  'the software control changes the plan: each stack of the engine answers, and not all alike',
+  { skip: !hasPlan && 'no plan op in this engine' },
+  () => {
+    const inputs = { ...DEFAULTS, model: 'llama3-8b', hardware: 'h100-sxm', gpus: 16, globalBatch: 64 };
+    const best = new Map();
+    for (const [software] of controlOptions(presets, inputs).software) {
+      const answer = engine.call(planRequest({ ...inputs, software }));
+      assert.ok(answer.results.length > 0, software);
+      best.set(software, answer.results[0].mfu);
+    }
+    assert.deepEqual([...best.keys()], presets.software);
+    assert.notEqual(best.get('pytorch'), best.get('megatron-core'), 'PyTorch eager and Megatron-Core cost differently');
+    assert.ok(new Set(best.values()).size >= 3, `best MFUs: ${JSON.stringify([...best])}`);
   },
 );
 

@@ -20,6 +20,7 @@ import {
   sameInputs,
   withStops,
 } from '../../web/widgets/planner/model/request.js';
+import { importedInputs } from '../../web/widgets/planner/model/imported.js';
 import {
   MARGIN,
   bestText,
@@ -33,6 +34,7 @@ import {
   progressText,
   scatterLabel,
   scatterLayout,
+  softwareLabel,
   splitText,
   summaryText,
   tableRows,
@@ -68,6 +70,7 @@ test("the inputs make the plan op's request, with top_k and the objective", () =
     global_batch: 1536,
     objective: 'mfu',
     top_k: TOP_K,
+    software: 'megatron-core',
   });
   assert.deepEqual(inputsAsAttributes(DEFAULTS), {
     model: 'gpt3-175b',
@@ -94,6 +97,47 @@ test('optimizer offload: the request carries it only above 0, and so do links; a
   for (const tag of ['parascope-memory', 'parascope-step', 'parascope-mfu']) {
     assert.deepEqual(ATTRIBUTES[tag].offload.choices, planner.choices.slice(1), tag);
   }
+});
+
+test("software: the engine's stacks in its order; named in every request, in links only when not the default", () => {
+  const options = controlOptions(PRESETS, DEFAULTS).software;
+  assert.deepEqual(
+    options.map(([v]) => v),
+    presets.software,
+    "the engine's list, in its order",
+  );
+  for (const id of ['pytorch', 'nanotron', 'xla']) assert.ok(presets.software.includes(id), `the engine offers ${id}`);
+  assert.ok(presets.software.includes(DEFAULTS.software), "the figure's default is one of the engine's");
+  for (const [v, text] of options) assert.ok(text.length > 0 && !BAD_TEXT.test(text), `${v}: "${text}"`);
+  assert.equal(softwareLabel('pytorch'), 'PyTorch (eager)');
+  assert.equal(softwareLabel('a-new-stack'), 'a-new-stack', 'a stack without words is shown by its id');
+  const spec = ATTRIBUTES['parascope-planner'].software;
+  assert.equal(spec.engine, 'software', "the attribute takes the engine's list");
+  assert.equal(spec.fallback, DEFAULTS.software);
+  const pytorch = { ...DEFAULTS, software: 'pytorch' };
+  assert.equal(planRequest(pytorch).software, 'pytorch');
+  assert.equal(inputsAsAttributes(pytorch).software, 'pytorch');
+  assert.equal('software' in inputsAsAttributes(DEFAULTS), false, 'old links stay as they were');
+  assert.ok(!sameInputs(DEFAULTS, pytorch), 'another stack is another search');
+  // A row's step and what the other figures are told: the stack travels with the step; figures without a software
+  // control say they cost the default.
+  const parallel = { dp: 128, tp: 8, pp: 1, cp: 1, ep: 1, vpp: 1, microbatch_size: 1, schedule: '1f1b', zero: 0 };
+  assert.equal(stepRequestOf(pytorch, { parallel }).software, 'pytorch');
+  const loaded = loadValues(pytorch, parallel, { microbatches: 12 });
+  for (const tag of ['parascope-axes', 'parascope-mfu', 'parascope-step', 'parascope-memory', 'parascope-run']) {
+    assert.match(
+      loaded[tag].note,
+      /The planner costed it for PyTorch \(eager\); this figure costs every run for Megatron-Core/,
+    );
+    assert.equal('software' in loaded[tag].values, false, tag);
+  }
+  assert.doesNotMatch(loaded['parascope-bubble'].note, /costed/, 'unit op times: no stack');
+  for (const note of Object.values(loadValues(DEFAULTS, parallel, { microbatches: 12 })).map((x) => x.note))
+    assert.doesNotMatch(note, /The planner costed it for/);
+  // An imported config's stack is taken when it is one of the engine's, else the planner's stays.
+  assert.equal(importedInputs(DEFAULTS, { model: 'gpt3-175b', software: 'nanotron' }, presets).software, 'nanotron');
+  assert.equal(importedInputs(pytorch, { model: 'gpt3-175b', software: 'bogus' }, presets).software, 'pytorch');
+  assert.equal(importedInputs(pytorch, { model: 'gpt3-175b' }, presets).software, 'pytorch');
 });
 
 test("a refused offload reads as a reader's sentence naming the control; other stops keep the engine's reason", () => {
@@ -490,11 +534,12 @@ test('seeded walk: 300 random inputs and answers give clean rows, texts and a sc
   let inputs = { ...DEFAULTS };
   for (let step = 0; step < 300; step += 1) {
     const options = controlOptions(PRESETS, inputs);
-    const key = pick(['model', 'hardware', 'gpus', 'globalBatch', 'objective']);
+    const key = pick(['model', 'hardware', 'gpus', 'globalBatch', 'objective', 'software']);
     const [value] = pick(options[key]);
     inputs = { ...inputs, [key]: key === 'gpus' || key === 'globalBatch' ? Number(value) : value };
     const request = planRequest(inputs);
     assert.equal(request.cluster.gpus, inputs.gpus);
+    assert.equal(request.software, inputs.software);
     assert.ok(GPU_STOPS.includes(inputs.gpus) && BATCH_STOPS.includes(inputs.globalBatch));
     const capacity = PRESETS.hardware.find((x) => x.id === inputs.hardware).memory_bytes;
     const answer = fakeAnswer({

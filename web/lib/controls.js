@@ -23,13 +23,15 @@ const uid = (prefix) => `${prefix}-${(nextId += 1)}`;
  */
 export const LONG_CHOICE = 13;
 
-/** A labelled <select>; options are [value, label] pairs. onChange(value). */
+/** A labelled <select>; options are [value, label] pairs, or [value, label, whole label] (its title). onChange(value). */
 export function selectControl({ label, options, value, onChange, name }) {
   const id = uid('sel');
   const select = h(
     'select',
     { id, name: name ?? id },
-    options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+    options.map(([v, text, whole]) =>
+      h('option', { value: v, selected: v === value, title: whole !== text ? whole : null }, text),
+    ),
   );
   select.addEventListener('change', () => onChange(select.value));
   const { line, hint } = hintLine(id);

@@ -1,6 +1,6 @@
 // Generated from web/lib/model/attributes.js by lib/model/attribute-docs.js (tests/js/attribute-docs.test.mjs
 // checks it; UPDATE=1 rewrites it). The attributes of each parascope element, for editors and JSX.
-import type { Attention, HardwareId, ModelId, PlanObjective, Precision, Recompute, ScheduleId, ZeroStage } from './engine.js';
+import type { Attention, HardwareId, ModelId, PlanObjective, Precision, Recompute, ScheduleId, Software, ZeroStage } from './engine.js';
 
 /** <parascope-axes>: One model split by data, tensor, pipeline and expert parallelism: what each GPU holds and sends. */
 export interface ParascopeAxesAttributes {
@@ -276,6 +276,8 @@ export interface ParascopePlannerAttributes {
   'objective'?: PlanObjective;
   /** share of every configuration's optimizer state stepped on the host (not on TPUs). 0, 0.25, 0.5, 0.75, 1; default 0. */
   'offload'?: '0' | '0.25' | '0.5' | '0.75' | '1';
+  /** the software stack every configuration is costed for. one of the engine's software stacks; default megatron-core. */
+  'software'?: Software;
   /** your cluster: bytes/s per GPU inside a node (<parascope-nccl> fills it). above 0, at most 10000000000000000; default the hardware preset's. */
   'intra-bandwidth'?: number | `${number}`;
   /** your cluster: s per step inside a node. above 0, at most 1; default the preset's. */

@@ -54,6 +54,7 @@ const ENGINE_TYPES = {
   precisions: 'Precision',
   attention: 'Attention',
   plan_objectives: 'PlanObjective',
+  software: 'Software',
 };
 
 const pascal = (tag) => tag.replace(/(^|-)(\w)/g, (_m, _d, c) => c.toUpperCase());

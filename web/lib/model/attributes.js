@@ -37,6 +37,7 @@ const ENGINE_LIST_WORDS = {
   attention: 'attention FLOP conventions',
   plan_objectives: 'plan objectives',
   precisions: 'precisions',
+  software: 'software stacks',
 };
 
 /** The range or values of a spec in words ("1 to 32", "gpipe, 1f1b, …", "any hardware preset"). */

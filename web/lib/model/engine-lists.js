@@ -1,6 +1,7 @@
 // The engine's lists as the presets op answers them (schedules with their names, recomputation modes, ZeRO stages,
 // attention conventions, plan objectives): no list of our own. Every widget's enginePresets() hands the answer over
-// (useEngineLists) before it draws; the pure modules read the lists from here. Pure: no DOM.
+// (useEngineLists) before it draws; the pure modules read the lists from here. Also the chips as a select offers
+// them (chipChoices). Pure: no DOM.
 
 let lists = null;
 
@@ -19,6 +20,24 @@ export function useEngineLists(presets) {
 export function engineList(name) {
   if (!lists) throw new Error("internal: the engine's presets were not read yet (useEngineLists)");
   return lists[name];
+}
+
+/**
+ * Characters of a name a select shows whole where it takes a 360 px figure's whole row (264 px of 15 px text;
+ * lib/controls.js LONG_CHOICE is half a row).
+ */
+export const ROW_CHOICE = 31;
+
+/**
+ * [id, name, whole name] per chip of a presets answer, in its order, for a select: a name longer than a row shows drops
+ * its closing parenthetical ("NVIDIA GB200 NVL72 (per Blackwell GPU)" -> "NVIDIA GB200 NVL72"), so the chip's name
+ * shows whole at 360 px at the house's 15 px; the whole name is the option's title and stays in the figures' sentences.
+ */
+export function chipChoices(presets) {
+  return presets.hardware.map((x) => {
+    const name = x.name ?? x.id;
+    return [x.id, name.length > ROW_CHOICE ? name.replace(/\s*\([^()]*\)$/, '') : name, name];
+  });
 }
 
 /** [id, name] per schedule, in the engine's order (the order readers are shown them). */

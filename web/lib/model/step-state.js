@@ -2,6 +2,7 @@
 // GPU count, the parallel sizes, batch, recomputation, schedule and ZeRO stage, as attributes, as a state, as
 // permalink values and as the request's `parallel` block. A figure's own fields stay in its folder. Pure.
 import { int, choice } from './attribute-kinds.js';
+import { percent } from '../format.js';
 
 const ENGINE = { defaultText: "the engine's" };
 
@@ -13,6 +14,9 @@ const ENGINE = { defaultText: "the engine's" };
 export const OFFLOAD = choice(['0.25', '0.5', '0.75', '1'], null, 'share of the optimizer state stepped on the host', {
   defaultText: 'none',
 });
+
+/** A share of OFFLOAD in a reader's words: "25 %", "50 %", "75 %", "all". */
+export const offloadShare = (v) => (v === '1' ? 'all' : percent(Number(v), 0));
 
 /**
  * The shared attributes, in the order a figure lists them: `D` the figure's defaults ({ model, hardware, gpus, tp, pp,

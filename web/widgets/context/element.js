@@ -4,6 +4,7 @@
 // is the engine's `context_ring` answer (engine/API.md); model/*.js turns it into what to draw and say.
 import { selectControl, sliderControl, stepButtons } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
+import { chipChoices } from '../../lib/model/engine-lists.js';
 import { EngineError } from '../../lib/engine.js';
 import { grouped, seconds } from '../../lib/format.js';
 import { sheet } from '../../lib/sheets.js';
@@ -68,12 +69,7 @@ class ParascopeContext extends ParascopeWidget {
         s.model,
         presets.models.map((m) => [m.id, m.name]),
       ),
-      select(
-        'Accelerator',
-        'hardware',
-        s.hardware,
-        presets.hardware.map((x) => [x.id, x.name]),
-      ),
+      select('Accelerator', 'hardware', s.hardware, chipChoices(presets)),
       selectControl({
         label: 'Tensor parallel (per cp rank)',
         name: 'tp',

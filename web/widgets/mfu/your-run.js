@@ -2,6 +2,7 @@
 // engine's mfu op (nanoGPT's estimate_mfu lifted to a cluster). Binds the fields and paints widgets/mfu/model/run.js.
 import { numberControl, selectControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
+import { chipChoices } from '../../lib/model/engine-lists.js';
 import { deviceWords } from './model/devices.js';
 import { runView } from './model/run.js';
 
@@ -56,7 +57,7 @@ export function yourRunPanel(ask, presets, state, onView) {
       name: 'hardware',
       value: state.hardware,
       onChange: set('hardware'),
-      options: presets.hardware.map((x) => [x.id, x.name]),
+      options: chipChoices(presets),
     }).element,
     gpus.element,
     tokens.element,

@@ -14,6 +14,9 @@ export const ATTRIBUTES = {
     String(PLANNER.offload),
     "share of every configuration's optimizer state stepped on the host (not on TPUs)",
   ),
+  software: choice(null, PLANNER.software, 'the software stack every configuration is costed for', {
+    engine: 'software',
+  }),
   ...NETWORK_ATTRIBUTES,
   theme: THEME,
   permalink: PERMALINK,

@@ -19,6 +19,7 @@ import {
   progressText,
   scatterLabel,
   scatterLayout,
+  softwareLabel,
   summaryText,
   tableRows,
 } from './model/view.js';
@@ -64,6 +65,7 @@ class ParascopePlanner extends ParascopeWidget {
       globalBatch: this.intAttribute('global-batch', A['global-batch']),
       objective: this.choiceAttribute('objective', this.presets.plan_objectives, A.objective.fallback),
       offload: Number(this.choiceAttribute('offload', A.offload.choices, A.offload.fallback)),
+      software: this.choiceAttribute('software', this.presets.software, A.software.fallback),
       network: readNetwork(this), // your cluster's links (lib/model/network.js), or null: the preset's
     };
     if (this.inputs.network) {
@@ -83,9 +85,12 @@ class ParascopePlanner extends ParascopeWidget {
       hardware: select('hardware', 'Accelerator'),
       gpus: select('gpus', 'GPUs in the cluster'),
       globalBatch: select('globalBatch', 'Global batch (sequences per step)'),
-      objective: select('objective', 'Rank by'),
       offload: select('offload', 'Optimizer state on the host'),
+      software: select('software', 'Software stack'),
+      objective: select('objective', 'Rank by'),
     };
+    for (const key of ['model', 'hardware', 'objective', 'software'])
+      this.controls[key].element.classList.add('planner-wide');
 
     this.out = {
       progress: h('p', { class: 'planner-progress-text', 'data-out': 'progress' }),
@@ -413,8 +418,8 @@ class ParascopePlanner extends ParascopeWidget {
           parallel: { global_batch: this.inputs.globalBatch },
         },
         keeps:
-          'Used here: the model, the accelerator, the GPU count and the global batch; the planner searches the split ' +
-          "itself (and costs the engine's default software stack).",
+          'Used here: the model, the accelerator, the GPU count, the global batch and the software stack (when the ' +
+          "config names one of the engine's); the planner searches the split itself.",
         needsStep: false,
         onUse: (request) => this.useImported(request),
       }),
@@ -432,7 +437,9 @@ class ParascopePlanner extends ParascopeWidget {
     return {
       request: stepRequestOf(inputs, result),
       words: ['plan', `rank${i + 1}`, modelLabel(inputs.model, true), `${inputs.gpus}x${inputs.hardware}`],
-      title: `Rank ${i + 1} (${r.split}, ${r.schedule}) in a launcher's settings (written by the engine):`,
+      title:
+        `Rank ${i + 1} (${r.split}, ${r.schedule}; costed for ${softwareLabel(inputs.software)}) in a launcher's ` +
+        'settings (written by the engine):',
     };
   }
 
@@ -459,8 +466,10 @@ class ParascopePlanner extends ParascopeWidget {
     const i = this.answered?.inputs ?? this.inputs;
     const rows = this.answer ? tableRows(this.answer, this.capacity()) : [];
     return {
-      title: `Plan: ${modelLabel(i.model)} on ${i.gpus} × ${i.hardware}, global batch ${i.globalBatch}`,
-      words: ['plan', modelLabel(i.model, true), `${i.gpus}x${i.hardware}`, `gb${i.globalBatch}`],
+      title:
+        `Plan: ${modelLabel(i.model)} on ${i.gpus} × ${i.hardware}, global batch ${i.globalBatch}, ` +
+        `costed for ${softwareLabel(i.software)}`,
+      words: ['plan', modelLabel(i.model, true), `${i.gpus}x${i.hardware}`, `gb${i.globalBatch}`, i.software],
       root: this.root,
       data: { request: this.answered?.request ?? this.request, response: this.answer ?? null },
       table: [

@@ -2,6 +2,7 @@
 // State logic and text live in model/*.js; this file binds the controls and paints.
 import { selectControl, sliderControl, stepButtons } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
+import { chipChoices } from '../../lib/model/engine-lists.js';
 import { bytes as formatBytes, grouped, seconds } from '../../lib/format.js';
 import { logLogChart } from './log-chart.js';
 import { ringLink } from './model/link.js';
@@ -64,7 +65,7 @@ class ParascopeRing extends ParascopeWidget {
         label: 'Accelerator',
         name: 'hardware',
         value: this.state.hardware,
-        options: presets.hardware.map((x) => [x.id, x.name]),
+        options: chipChoices(presets),
         onChange: (v) => this.change({ hardware: v }),
       }).element,
       selectControl({

@@ -1,7 +1,7 @@
 // The step figure's controls: the step request (model, chip, tp, pp, dp, schedule, microbatches per pipeline, each
 // list from the engine's presets or powers of two) and which stages are drawn. Builds them; the element decides.
 import { selectControl, sliderControl } from '../../lib/controls.js';
-import { scheduleChoices } from '../../lib/model/engine-lists.js';
+import { chipChoices, scheduleChoices } from '../../lib/model/engine-lists.js';
 import { dataParallel, microbatches, powersUpTo } from './model/request.js';
 
 /** The most stages drawn at once (the attribute's bound). */
@@ -24,14 +24,7 @@ export function stepControls(presets, s, on) {
       'model',
       String,
     ),
-    hardware: select(
-      'Chip',
-      'hardware',
-      s.hardware,
-      presets.hardware.map((x) => [x.id, x.name]),
-      'hardware',
-      String,
-    ),
+    hardware: select('Chip', 'hardware', s.hardware, chipChoices(presets), 'hardware', String),
     tp: select('Tensor parallel (tp)', 'tp', s.tp, numbers(powersUpTo(64, s.tp)), 'tp'),
     pp: select('Pipeline stages (pp)', 'pp', s.pp, numbers(powersUpTo(128, s.pp)), 'pp'),
     dp: select('Data parallel (dp)', 'dp', dp ?? '', numbers(powersUpTo(1024, dp ?? undefined)), 'dp'),

@@ -1,6 +1,8 @@
 // The values each control offers: the engine's lists (presets) where the engine has one, else round numbers around
 // the current value (the reader's own value always among them). Pure. Which of them the engine accepts for the rest of
 // the run is the engine's to say: a refused one reads as a sentence, not as a value the figure rules out itself.
+import { OFFLOAD, offloadShare } from '../../../lib/model/step-state.js';
+import { chipChoices } from '../../../lib/model/engine-lists.js';
 
 const POWERS = (from, to) => {
   const out = [];
@@ -21,7 +23,7 @@ export function controlChoices(s, presets) {
   const seqs = [seq / 4, seq / 2, seq, seq * 2, seq * 4, seq * 8].filter((v) => Number.isInteger(v) && v >= 128);
   return {
     model: presets.models.map((m) => [m.id, m.name ?? m.id]),
-    hardware: presets.hardware.map((x) => [x.id, x.name ?? x.id]),
+    hardware: chipChoices(presets),
     gpus: counts(POWERS(1, 65_536), s.gpus, (v) => v.toLocaleString('en-US')),
     tp: counts(POWERS(1, 64), s.tp),
     pp: counts(POWERS(1, 128), s.pp),
@@ -38,13 +40,9 @@ export function controlChoices(s, presets) {
       ['true', 'after each forward'],
       ['false', 'kept to the backward'],
     ],
-    offload: [
-      ['', 'none'],
-      ['0.25', '25 %'],
-      ['0.5', '50 %'],
-      ['0.75', '75 %'],
-      ['1', 'all'],
-    ],
+    // "… on the host": the choice says where the state goes, and its length makes the control two columns wide, so
+    // it pairs with FSDP reshard and no grid cell stays empty (css/widget.css data-long; lib/controls.js LONG_CHOICE).
+    offload: [['', 'none'], ...OFFLOAD.choices.map((v) => [v, `${offloadShare(v)} on the host`])],
     schedule: presets.schedules.map((x) => [x.id, x.label]),
     precision: presets.precisions.map((v) => [v, v.toUpperCase()]),
     sequenceParallel: [
@@ -74,7 +72,7 @@ export const CONTROLS = [
     'offload',
     'offload',
     'Optimizer offload',
-    (v, label) => (v === '' ? 'no optimizer offload' : `${label} of the optimizer state on the host`),
+    (v) => (v === '' ? 'no optimizer offload' : `${offloadShare(v)} of the optimizer state on the host`),
   ],
   ['schedule', 'schedule', 'Schedule', (v, label) => label],
   ['precision', 'precision', 'Precision', (v, label) => label],

@@ -4,7 +4,10 @@
 /** The model select's value for an imported model (no engine preset id looks like it). */
 export const IMPORTED = '(imported)';
 
-/** The planner's inputs with an imported request's model, hardware, GPUs and global batch (the rest kept). */
+/**
+ * The planner's inputs with an imported request's model, hardware, GPUs, global batch and software stack (one of the
+ * engine's; the rest kept).
+ */
 export function importedInputs(inputs, request, presets) {
   const hardware =
     typeof request.hardware === 'string' && presets.hardware.some((x) => x.id === request.hardware)
@@ -16,6 +19,7 @@ export function importedInputs(inputs, request, presets) {
     hardware,
     gpus: request.cluster?.gpus ?? inputs.gpus,
     globalBatch: request.parallel?.global_batch ?? inputs.globalBatch,
+    software: presets.software.includes(request.software) ? request.software : inputs.software,
   };
 }
 

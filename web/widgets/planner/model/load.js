@@ -2,9 +2,10 @@
 // and what each figure cannot show of it, in words. Pure: `step` is the engine's answer for the configuration.
 import { LIMITS } from '../../bubble/model/state.js';
 import { scheduleLabel } from '../../../lib/model/engine-lists.js';
-import { splitText } from './view.js';
+import { softwareLabel, splitText } from './view.js';
 import { MFU_CUSTOM } from '../../mfu/model/custom.js';
 import { withNetwork } from '../../../lib/model/network.js';
+import { DEFAULTS } from './request.js';
 
 /** The figures a row loads into, by tag. */
 export const TARGETS = [
@@ -39,13 +40,26 @@ function leftOut(p, { cp = false, vpp = false, schedule = false, microbatch = fa
 }
 
 /**
+ * What a figure that costs every run for the default stack (it has no software control) says of a row planned for
+ * another stack ("" for the default one).
+ */
+function stackText(inputs) {
+  if (!inputs.software || inputs.software === DEFAULTS.software) return '';
+  return (
+    ` The planner costed it for ${softwareLabel(inputs.software)}; this figure costs every run for ` +
+    `${softwareLabel(DEFAULTS.software)}, so its numbers differ from the row's.`
+  );
+}
+
+/**
  * For each target tag: { values (attribute -> text, read as a permalink's), note (what was loaded and what the
- * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch, network }; parallel: the result's
+ * figure cannot show) }. inputs: the planner's { model, hardware, gpus, globalBatch, network, software }; parallel: the result's
  * block; step: the engine's `step` answer for it (its `microbatches` per pipeline); precision: the result's, if any.
  */
 export function loadValues(inputs, parallel, step, precision = null) {
   const p = parallel;
   const head = `From the planner: ${splitText(p)}.`;
+  const stack = stackText(inputs);
   const out = {};
 
   const axesOut = list(leftOut(p));
@@ -59,7 +73,7 @@ export function loadValues(inputs, parallel, step, precision = null) {
       ep: p.ep,
       'global-batch': inputs.globalBatch,
     },
-    note: `${head} This figure places dp, tp, pp and ep${axesOut ? `; it does not draw ${axesOut}` : ''}.`,
+    note: `${head} This figure places dp, tp, pp and ep${axesOut ? `; it does not draw ${axesOut}` : ''}.${stack}`,
   };
 
   const m = step.microbatches;
@@ -101,13 +115,13 @@ export function loadValues(inputs, parallel, step, precision = null) {
     note:
       `${head} All of it is modelled here: cp ${p.cp}, ep ${p.ep}, sequence parallelism ` +
       `${p.sequence_parallel ? 'on' : 'off'}${p.offload_optimizer > 0 ? ' and the optimizer on the host' : ''} are ` +
-      'held as planned, dp follows from the GPU count.',
+      `held as planned, dp follows from the GPU count.${stack}`,
   };
   out['parascope-step'] = {
     values: { ...stepValues(inputs, p), ...offloadValue(p), 'first-stage': 0, ...inputs.network },
     note:
       `${head} Drawn as the engine times it, one GPU per pipeline stage (its first), the stages a window at a time; ` +
-      'the GPUs of one stage run alike.',
+      `the GPUs of one stage run alike.${stack}`,
   };
   out['parascope-memory'] = {
     values: given({
@@ -129,13 +143,13 @@ export function loadValues(inputs, parallel, step, precision = null) {
       ...offloadValue(p),
       'sequence-parallel': p.sequence_parallel ? 'true' : 'false',
     }),
-    note: `${head} Its memory is drawn as planned, on its most loaded stage.`,
+    note: `${head} Its memory is drawn as planned, on its most loaded stage.${stack}`,
   };
   out['parascope-run'] = {
     values: { ...stepValues(inputs, p), ...inputs.network },
     note:
       `${head} The whole run costs it as planned${p.offload_optimizer > 0 ? ', but with the optimizer state on the GPUs (this figure has no offload)' : ''}; ` +
-      'the tokens, failure rate and prices stay as they were.',
+      `the tokens, failure rate and prices stay as they were.${stack}`,
   };
   return out;
 }
@@ -163,7 +177,7 @@ function stepValues(inputs, p) {
 /** A result's share of the optimizer state on the host as the figures' `offload` value ({} for none). */
 export const offloadValue = (p) => (p.offload_optimizer > 0 ? { offload: String(p.offload_optimizer) } : {});
 
-/** The engine's step request that reproduces a planned configuration (its `parallel` block and `precision`). */
+/** The engine's step request that reproduces a planned configuration (its `parallel` block, `precision`, stack). */
 export function stepRequestOf(inputs, result) {
   return {
     op: 'step',
@@ -172,5 +186,6 @@ export function stepRequestOf(inputs, result) {
     cluster: withNetwork({ gpus: inputs.gpus }, inputs.network),
     parallel: { ...result.parallel, global_batch: inputs.globalBatch },
     ...(result.precision ? { precision: result.precision } : {}),
+    ...(inputs.software ? { software: inputs.software } : {}),
   };
 }

@@ -1,8 +1,9 @@
 // <parascope-planner>'s inputs as pure state: the values each control offers, the engine's `plan` request they make,
 // and the reading of attribute values. The search space and every rule about it are the engine's.
 import { withNetwork } from '../../../lib/model/network.js';
-import { OFFLOAD } from '../../../lib/model/step-state.js';
-import { percent } from '../../../lib/format.js';
+import { OFFLOAD, offloadShare } from '../../../lib/model/step-state.js';
+import { softwareLabel } from './view.js';
+import { chipChoices } from '../../../lib/model/engine-lists.js';
 
 /** GPU counts the control offers (a UI list; an attribute's own count joins it). */
 export const GPU_STOPS = [8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384];
@@ -18,6 +19,11 @@ export function objectives(presets) {
   return presets.plan_objectives.map((o) => [o, OBJECTIVE_WORDS[o] ?? o]);
 }
 
+/** [engine software id, its name], in the engine's order (presets `software`). */
+export function softwares(presets) {
+  return presets.software.map((s) => [s, softwareLabel(s)]);
+}
+
 /** Rows in the ranked table. */
 export const TOP_K = 10;
 
@@ -25,12 +31,12 @@ export const TOP_K = 10;
  * Shares of the optimizer state stepped on the host the control offers, as text ('0': none), with their words: the
  * ones the memory, step and MFU figures take (lib/model/step-state.js OFFLOAD), so a planned row's share loads there.
  */
-export const OFFLOAD_STOPS = [
-  ['0', 'none'],
-  ...OFFLOAD.choices.map((v) => [v, v === '1' ? 'all' : percent(Number(v), 0)]),
-];
+export const OFFLOAD_STOPS = [['0', 'none'], ...OFFLOAD.choices.map((v) => [v, offloadShare(v)])];
 
-/** The starting inputs (GPT-3 175B as Megatron-LM trained it on a thousand A100s, the optimizer on the GPUs). */
+/**
+ * The starting inputs (GPT-3 175B as Megatron-LM trained it on a thousand A100s, the optimizer on the GPUs), costed
+ * for Megatron-Core (the stack `step` and the other figures cost when none is named).
+ */
 export const DEFAULTS = {
   model: 'gpt3-175b',
   hardware: 'a100-80gb',
@@ -38,6 +44,7 @@ export const DEFAULTS = {
   globalBatch: 1536,
   objective: 'mfu',
   offload: 0,
+  software: 'megatron-core',
 };
 
 /** The inputs' keys that are numbers (the rest are text), as a control's text value is read back. */
@@ -53,15 +60,16 @@ export function controlOptions(presets, inputs) {
   const grouped = (n) => n.toLocaleString('en-US');
   return {
     model: presets.models.map((m) => [m.id, m.name ?? m.id]),
-    hardware: presets.hardware.map((x) => [x.id, x.name ?? x.id]),
+    hardware: chipChoices(presets),
     gpus: withStops(GPU_STOPS, inputs.gpus).map((n) => [String(n), grouped(n)]),
     globalBatch: withStops(BATCH_STOPS, inputs.globalBatch).map((n) => [String(n), grouped(n)]),
     objective: objectives(presets),
     offload: OFFLOAD_STOPS,
+    software: softwares(presets),
   };
 }
 
-/** The engine's plan request for the inputs. */
+/** The engine's plan request for the inputs: the software stack always named, so the request says what it costs. */
 export function planRequest(inputs) {
   return {
     op: 'plan',
@@ -71,11 +79,12 @@ export function planRequest(inputs) {
     global_batch: inputs.globalBatch,
     objective: inputs.objective,
     top_k: TOP_K,
+    software: inputs.software,
     ...(inputs.offload > 0 ? { offload_optimizer: inputs.offload } : {}),
   };
 }
 
-/** The inputs as attribute values (permalinks, file names). */
+/** The inputs as attribute values (permalinks, file names); the stack only when not the default (old links hold). */
 export function inputsAsAttributes(inputs) {
   return {
     model: inputs.model,
@@ -84,6 +93,7 @@ export function inputsAsAttributes(inputs) {
     'global-batch': inputs.globalBatch,
     objective: inputs.objective,
     ...(inputs.offload > 0 ? { offload: String(inputs.offload) } : {}),
+    ...(inputs.software !== DEFAULTS.software ? { software: inputs.software } : {}),
     ...inputs.network,
   };
 }
@@ -91,6 +101,7 @@ export function inputsAsAttributes(inputs) {
 /** Whether two inputs ask the same search. */
 export function sameInputs(a, b) {
   return (
-    Boolean(a && b) && ['model', 'hardware', 'gpus', 'globalBatch', 'objective', 'offload'].every((k) => a[k] === b[k])
+    Boolean(a && b) &&
+    ['model', 'hardware', 'gpus', 'globalBatch', 'objective', 'offload', 'software'].every((k) => a[k] === b[k])
   );
 }

@@ -3,6 +3,23 @@
 import { bytes, grouped, percent, seconds } from '../../../lib/format.js';
 import { scheduleLabel } from '../../../lib/model/engine-lists.js';
 
+/**
+ * The software stacks in a reader's words, per engine id (the stacks and their order: the presets' `software`; an id
+ * without words here is shown as it is).
+ */
+const SOFTWARE_WORDS = {
+  'megatron-core': 'Megatron-Core',
+  'megatron-2021': 'Megatron-LM 2021',
+  deepspeed: 'Megatron-DeepSpeed',
+  pytorch: 'PyTorch (eager)',
+  'pytorch-compile': 'PyTorch, compiled',
+  nanotron: 'nanotron',
+  xla: 'JAX / XLA',
+};
+
+/** A software stack's name for a reader ("Megatron-Core"). */
+export const softwareLabel = (id) => SOFTWARE_WORDS[id] ?? id;
+
 /** Memory per GPU of a result or scatter point, in bytes (a number, or the step op's object with `total`). */
 export function memoryOf(entry) {
   const m = entry.memory_per_gpu;
