@@ -80,7 +80,10 @@ test('every headline number is a field of the answer, and the wall clock parts a
   // The sentence reads the answer's own numbers (111 days and 91.1 % for the default run today).
   const days = Math.round(a.wall_clock_days);
   const share = (100 * a.goodput).toFixed(1);
-  assert.ok(wallSentence(a).startsWith(`Of ${days} days on the wall clock, ${share} % trains the model`), wallSentence(a));
+  assert.ok(
+    wallSentence(a).startsWith(`Of ${days} days on the wall clock, ${share} % trains the model`),
+    wallSentence(a),
+  );
 });
 
 test('the scale ladder: power-of-two replicas of the split, the same whatever count is picked; goodput falls as GPUs grow', () => {
