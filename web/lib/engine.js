@@ -216,10 +216,12 @@ export function engineLoader(wasmUrl, importGlue, compiling = null) {
     if (loading) return loading;
     const options = { ...moduleOptions };
     let failed = new Promise(() => {});
+    let wasm = options.wasmBinary;
     if (!options.wasmBinary && !options.instantiateWasm) {
       compiling ??= startCompiling(wasmUrl);
       const compiled = compiling;
       if (compiled) {
+        wasm = compiled;
         // Instantiate the module compiled above (Emscripten's hook); a failed download or compile rejects the load.
         failed = new Promise((_, reject) => {
           options.instantiateWasm = (imports, receive) => {
@@ -231,7 +233,11 @@ export function engineLoader(wasmUrl, importGlue, compiling = null) {
         });
       }
     }
-    const created = importGlue().then(({ default: createParascope }) => createParascope(options));
+    // The widgets' own modules' glue (Emscripten's minimal runtime: CMakeLists.txt) fetches nothing: it instantiates
+    // `wasm`, the module compiled above or its bytes, given with the options. The Embind modules' glue ignores it.
+    const created = Promise.all([importGlue(), wasm]).then(([{ default: createParascope }, module]) =>
+      createParascope({ ...options, wasm: module }),
+    );
     loading = Promise.race([created, failed])
       .then((module) => wrap(skin(module)))
       .catch((err) => {
