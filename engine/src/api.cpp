@@ -16,13 +16,15 @@ namespace parascope {
 namespace {
 
 using detail::all_finite;
+using detail::dump_text;
 using detail::json;
 using detail::put;
 using detail::put_object;
 
 /// Response text. Strings may hold bytes that are not UTF-8 (a parse error quotes the bytes it read last): those are
-/// written as U+FFFD instead of throwing, so such a request gets its invalid_json answer, not an internal error.
-std::string text(const json& response) { return response.dump(-1, ' ', false, json::error_handler_t::replace); }
+/// written as U+FFFD (dump_text, as nlohmann's error_handler_t::replace), so such a request gets its invalid_json
+/// answer, not an internal error.
+std::string text(const json& response) { return dump_text(response); }
 
 json error_object(const std::string& code, const std::string& message, const std::string& field) {
   json out;

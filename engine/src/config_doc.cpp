@@ -1,6 +1,7 @@
 // ConfigDoc: a config file's leaves by dotted key, each read marked, the rest listed (config_doc.hpp).
 #include "config_doc.hpp"
 
+#include "json_text.hpp"
 #include "request_reader.hpp"
 #include "step_json.hpp"
 
@@ -30,7 +31,7 @@ double ConfigDoc::number(const std::string& k, double fallback, double min, doub
   const json* v = get(k);
   if (v == nullptr || v->is_null()) return fallback;
   if (!v->is_number() || v->get<double>() < min || v->get<double>() > max) {
-    bad(k, "a number from " + json(min).dump() + " to " + json(max).dump());
+    bad(k, "a number from " + dump_text(json(min)) + " to " + dump_text(json(max)));
   }
   return v->get<double>();
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "config_export_formats.hpp"
+#include "json_text.hpp"
 
 namespace parascope::detail {
 
@@ -29,7 +30,7 @@ json export_deepspeed(const StepRequest& s) {
   if (s.efficiency.precision == Precision::fp8)
     note("precision", "FP8 comes from TransformerEngine in the model's code");
   if (s.software != "deepspeed") note("software", "the engine costed \"" + s.software + "\"");
-  return {{"text", c.dump(2) + "\n"}, {"notes", notes}};
+  return {{"text", dump_indented(c, 2) + "\n"}, {"notes", notes}};
 }
 
 }  // namespace parascope::detail

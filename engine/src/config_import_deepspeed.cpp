@@ -10,6 +10,7 @@
 
 #include "config_doc.hpp"
 #include "config_import_formats.hpp"
+#include "json_text.hpp"
 #include "parse_json.hpp"
 #include "request_reader.hpp"
 #include "step_json.hpp"
@@ -175,10 +176,10 @@ void memory(Config& c, json& r) {
     p["offload_optimizer"] = 1;
   } else if (optimizer && *optimizer != "none") {
     c.unmap("zero_optimization.offload_optimizer.device",
-            optimizer->dump() + " offload: not modelled, costed on the GPU");
+            dump_text(*optimizer) + " offload: not modelled, costed on the GPU");
   }
   if (const json* d = c.get("zero_optimization.offload_param.device"); d && *d != "none") {
-    c.unmap("zero_optimization.offload_param.device", d->dump() + " offload: not modelled, costed on the GPU");
+    c.unmap("zero_optimization.offload_param.device", dump_text(*d) + " offload: not modelled, costed on the GPU");
   }
   for (const char* k :
        {"activation_checkpointing.partition_activations", "activation_checkpointing.cpu_checkpointing"}) {

@@ -14,6 +14,7 @@
 
 #include "config_doc.hpp"
 #include "config_import_formats.hpp"
+#include "json_text.hpp"
 #include "megatron_launch.hpp"
 #include "request_reader.hpp"
 #include "yaml_reader.hpp"
@@ -210,8 +211,7 @@ struct Doc {
 
 std::string word(const json& v) {
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_array()) return v.dump();
-  return v.dump();
+  return dump_text(v);
 }
 
 /// One table key as its flag: a switch when true (or false), else the flag with the value's words.

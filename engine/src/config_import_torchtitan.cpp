@@ -9,6 +9,7 @@
 
 #include "config_doc.hpp"
 #include "config_import_formats.hpp"
+#include "json_text.hpp"
 #include "request_reader.hpp"
 #include "spec_json.hpp"
 #include "step_json.hpp"
@@ -169,7 +170,7 @@ void precision(ConfigDoc& d, json& r) {
       r["fp8_recipe"] = "mxfp8";
       d.text("mx.recipe_name", "mxfp8");
     } else {
-      d.unmap("model.converters", "the converter " + c.dump() + " is not one the engine costs");
+      d.unmap("model.converters", "the converter " + dump_text(c) + " is not one the engine costs");
     }
   }
   if (d.text("training.mixed_precision_param", "bfloat16") != "bfloat16") {

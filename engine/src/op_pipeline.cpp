@@ -5,6 +5,7 @@
 
 #include "code_size.hpp"
 #include "json_out.hpp"
+#include "json_text.hpp"
 #include "ops.hpp"
 #include "parascope/pipeline.hpp"
 #include "pipeline_detail.hpp"
@@ -88,7 +89,7 @@ void append_number(std::string& out, double x) {
     const auto r = std::to_chars(buf, buf + sizeof buf, std::int64_t(x));
     out.append(buf, r.ptr);
   } else {
-    out += json(x).dump();
+    out += dump_text(json(x));
   }
   out += ',';
 }

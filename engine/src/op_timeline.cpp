@@ -44,7 +44,7 @@ std::vector<std::int64_t> read_stages(RequestReader& request, std::int64_t pp) {
     const std::int64_t s =
         v.is_number_unsigned() && v.get<std::uint64_t>() > std::uint64_t(pp) ? pp : v.get<std::int64_t>();
     if (s < 0 || s >= pp)
-      refuse(code::out_of_range, {"a stage index is in [0, ", pp - 1, "] (parallel.pp = ", pp, "); got ", v.dump()},
+      refuse(code::out_of_range, {"a stage index is in [0, ", pp - 1, "] (parallel.pp = ", pp, "); got ", dump_text(v)},
              field);
     if (std::find(stages.begin(), stages.end(), s) != stages.end()) {
       refuse(code::invalid_value, {"stage ", s, " is listed twice"}, field);

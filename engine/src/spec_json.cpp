@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "json_out.hpp"
+#include "json_text.hpp"
 #include "names.hpp"
 #include "parascope/presets.hpp"
 
@@ -148,11 +149,11 @@ Hardware read_hardware(RequestReader& r) {
     for (const json& f : formats) {
       const auto& known = fp8_block_format_ids();
       if (!f.is_string() || std::find(known.begin(), known.end(), f.get<std::string>()) == known.end()) {
-        refuse(code::invalid_value, {field, " entries must be one of \"mxfp8\"; got ", f.dump()}, field);
+        refuse(code::invalid_value, {field, " entries must be one of \"mxfp8\"; got ", dump_text(f)}, field);
       }
       if (std::find(h.fp8_block_scaling.begin(), h.fp8_block_scaling.end(), f.get<std::string>()) !=
           h.fp8_block_scaling.end()) {
-        refuse(code::invalid_value, {field, " lists ", f.dump(), " twice"}, field);
+        refuse(code::invalid_value, {field, " lists ", dump_text(f), " twice"}, field);
       }
       h.fp8_block_scaling.push_back(f.get<std::string>());
     }

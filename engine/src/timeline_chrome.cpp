@@ -205,7 +205,7 @@ std::string timeline_chrome_text(const Timeline& t) {
   std::vector<std::vector<std::vector<EventText>>> texts;
   for (const TimelineGpu& g : t.gpus) texts.push_back(gpu_texts(g, merged, chunks, shapes));
   if (merged) put(other, "shapes", shapes);
-  const std::string head = header.dump();
+  const std::string head = dump_text(header);
   JsonText out;
   out.text().reserve(head.size() + std::size_t(t.events) * (merged ? 50 : 100) + t.gpus.size() * 700);
   out.raw(std::string_view(head).substr(0, head.size() - 1));

@@ -149,7 +149,7 @@ void op_columns(JsonText& out, const std::vector<TimelineOp>& ops) {
 /// tail.
 void gpu_columns(JsonText& out, const TimelineGpu& g) {
   out.raw("{\"exposed\":");
-  out.raw(exposed_json(g.exposed).dump());
+  out.raw(dump_text(exposed_json(g.exposed)));
   out.raw(",\"gpu\":");
   out.integer(g.gpu);
   out.raw(",\"ops\":");
@@ -254,7 +254,7 @@ json timeline_objects(const Timeline& t) {
 std::string timeline_columns_text(const Timeline& t) {
   // One text, reserved once (~60 bytes an op, ~100 an event of a shape or the tail), the header written around the
   // GPUs: no copy of the whole (copies and the page faults of fresh text were most of this op's time).
-  const std::string head = timeline_header(t, true).dump();
+  const std::string head = dump_text(timeline_header(t, true));
   const std::string marker = "\"gpus\":null";
   const std::size_t at = head.find(marker) + marker.size() - 4;  // the null
   std::size_t ops = 0, events = 0;
