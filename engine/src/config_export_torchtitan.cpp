@@ -53,8 +53,9 @@ void model_table(const StepRequest& s, Toml& t) {
     t.str("flavor", flavor);
   }
   if (s.efficiency.precision == Precision::fp8) {
-    t.text += s.efficiency.fp8_block_scaling ? "converters = [\"mx\"]\n" : "converters = [\"float8\"]\n";
-    if (s.efficiency.fp8_delayed_scaling) t.note("fp8_recipe", "torchtitan's float8 scales as it casts (tensorwise)");
+    t.text += s.efficiency.fp8_recipe == Fp8Recipe::mxfp8 ? "converters = [\"mx\"]\n" : "converters = [\"float8\"]\n";
+    if (s.efficiency.fp8_recipe == Fp8Recipe::delayed)
+      t.note("fp8_recipe", "torchtitan's float8 scales as it casts (tensorwise)");
   }
 }
 

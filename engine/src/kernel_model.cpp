@@ -49,6 +49,11 @@ constexpr double kSustainedSharePytorch = 0.775;
 /// scaling, 18 kernels per expert).
 constexpr double kExpertLaunchOverhead = 45e-6;
 
+/// Whether the recipe's FP8 cast is one kernel reading its bf16 input once: delayed scaling knows the scale before the
+/// cast (the cast records the amax as it writes) and MXFP8 takes each 32-element block's scale from that block;
+/// per-tensor current scaling needs the tensor's amax first, a read of its own.
+bool cast_reads_once(const Efficiency& eff) { return eff.fp8_recipe != Fp8Recipe::current; }
+
 /// Kernels issued per local expert per MoE layer and microbatch, forward and backward (TransformerEngine
 /// GroupedLinear, fc1 and fc2 of the expert): the forward's 2 GEMMs and 2 input quantizations, the backward's 4 GEMMs
 /// (dgrad, wgrad) and 2 output-gradient quantizations. A quantization is no kernel in BF16, one in MXFP8 (the block
@@ -57,8 +62,7 @@ constexpr double kExpertLaunchOverhead = 45e-6;
 /// (Float8CurrentScalingQuantizer::quantize in transformer_engine/pytorch/csrc/quantizer.cpp: nvte_compute_amax,
 /// nvte_compute_scale_from_amax, nvte_quantize_v2; "compute scale cannot be fused with quantize kernel").
 double expert_kernels(const Efficiency& eff) {
-  const bool one_kernel = eff.fp8_block_scaling || eff.fp8_delayed_scaling;
-  const double per_quantization = eff.precision != Precision::fp8 ? 0.0 : one_kernel ? 1.0 : 3.0;
+  const double per_quantization = eff.precision != Precision::fp8 ? 0.0 : cast_reads_once(eff) ? 1.0 : 3.0;
   return 6.0 + 4.0 * per_quantization;
 }
 
@@ -79,9 +83,8 @@ enum class CastSource { none, norm };
 ///   backward's tex.fp8_transpose for the weight gradient) the norm writes 1 byte where it wrote 2, and the
 ///   backward transposes it (1 + 1): 1. MXFP8's norm is unfused unless NVTE_NORM_FWD_USE_CUDNN is set: 4.
 double fp8_cast_bytes(const Efficiency& eff, CastSource source) {
-  const bool one_read = eff.fp8_delayed_scaling || eff.fp8_block_scaling;
-  if (source == CastSource::norm && eff.fp8_norm_quantizes) return eff.fp8_delayed_scaling ? 1.0 : 4.0;
-  return one_read ? 4.0 : 6.0;
+  if (source == CastSource::norm && eff.fp8_norm_quantizes) return eff.fp8_recipe == Fp8Recipe::delayed ? 1.0 : 4.0;
+  return cast_reads_once(eff) ? 4.0 : 6.0;
 }
 
 /// The CUDA context a PyTorch process holds on its GPU with CUDA >= 11.7's lazy module loading (PyTorch's default):

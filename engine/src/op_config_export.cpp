@@ -132,12 +132,24 @@ void memory_args(const ParallelConfig& p, Launch& l) {
   }
 }
 
+/// Megatron-LM's `--fp8-recipe` value for a recipe (megatron/training/arguments.py: tensorwise, delayed, mxfp8, ...).
+const char* megatron_fp8_recipe(Fp8Recipe r) {
+  switch (r) {
+    case Fp8Recipe::delayed:
+      return "delayed";
+    case Fp8Recipe::mxfp8:
+      return "mxfp8";
+    case Fp8Recipe::current:
+      break;
+  }
+  return "tensorwise";
+}
+
 void numeric_args(const StepRequest& s, Launch& l) {
   l.flag("--bf16");
   if (s.efficiency.precision == Precision::fp8) {
     l.value("--fp8-format", "hybrid");
-    const Efficiency& e = s.efficiency;
-    l.value("--fp8-recipe", e.fp8_block_scaling ? "mxfp8" : e.fp8_delayed_scaling ? "delayed" : "tensorwise");
+    l.value("--fp8-recipe", megatron_fp8_recipe(s.efficiency.fp8_recipe));
   }
   if (s.efficiency.dp_overlap && s.run.parallel.dp * s.run.parallel.cp > 1) l.flag("--overlap-grad-reduce");
   if (s.efficiency.tp_comm_overlap && s.run.parallel.tp > 1) l.flag("--tp-comm-overlap");

@@ -101,8 +101,9 @@ StepRequest read_step_request(RequestReader& request) {
     refuse(code::inconsistent, {"fp8_recipe needs precision \"fp8\""}, "fp8_recipe");
   }
   const std::string recipe = request.choice_or("fp8_recipe", "current", fp8_recipe_ids());
-  s.efficiency.fp8_block_scaling = recipe == "mxfp8";
-  s.efficiency.fp8_delayed_scaling = recipe == "delayed";
+  s.efficiency.fp8_recipe = recipe == "mxfp8"     ? Fp8Recipe::mxfp8
+                            : recipe == "delayed" ? Fp8Recipe::delayed
+                                                  : Fp8Recipe::current;
   // MXFP8 needs tensor cores that read one E8M0 scale per 32 elements: Blackwell's, not Hopper's (the hardware's
   // `fp8_block_scaling`; TransformerEngine's datatype and hardware support matrix).
   const auto& formats = s.run.hardware.fp8_block_scaling;

@@ -15,6 +15,13 @@ namespace parascope {
 /// attention, element-wise kernels, communication of activations and the optimizer stay BF16/FP32.
 enum class Precision { bf16, fp8 };
 
+/// How an FP8 run scales its tensors (request field `fp8_recipe`, engine/API.md):
+/// - `current`: per-tensor current scaling (Hopper's recipe): each cast is three kernels (amax, scale, cast).
+/// - `delayed`: TransformerEngine's DelayedScaling (its only recipe before 2.2): the scale comes from the amax history
+///   of earlier steps, so a cast is one kernel that records the amax as it writes.
+/// - `mxfp8`: MXFP8 block scaling (Blackwell): one E8M0 scale per 32 elements, computed by the cast itself.
+enum class Fp8Recipe { current, delayed, mxfp8 };
+
 /// How close kernels and links get to their peaks, and what overlaps what. Every default is documented (with its
 /// source) in engine/API.md under "step"; a request may override any of them. The kernel ceilings default to the
 /// hardware preset's measured values (engine/data/hardware.json) and a `software` generation's settings; an
@@ -141,13 +148,8 @@ struct Efficiency {
   double nccl_sms = 0;
   AttentionFlops attention = AttentionFlops::full;  ///< the FLOP convention MFU counts (PaLM: full)
   Precision precision = Precision::bf16;            ///< the weight GEMMs' format (request field `precision`)
-  /// FP8 block scaling (MXFP8, request field `fp8_recipe: "mxfp8"`): one quantize kernel per tensor instead of
-  /// per-tensor current scaling's three (amax, scale, cast).
-  bool fp8_block_scaling = false;
-  /// FP8 delayed scaling (`fp8_recipe: "delayed"`: TransformerEngine's DelayedScaling, its only recipe before 2.2):
-  /// each tensor's scale comes from the amax history of earlier steps, so a cast is one kernel that records the amax
-  /// as it writes, not three.
-  bool fp8_delayed_scaling = false;
+  /// How FP8 tensors are scaled (request field `fp8_recipe`; kernel_model.cpp: expert_kernels, fp8_cast_bytes).
+  Fp8Recipe fp8_recipe = Fp8Recipe::current;
   /// The norm in front of the QKV and FC1 GEMMs hands them their FP8 input itself (TransformerEngine's
   /// LayerNormLinear, megatron-core) instead of a bf16 output that a cast reads again (kernel_model.cpp,
   /// fp8_cast_bytes).
