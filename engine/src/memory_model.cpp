@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <tuple>
 #include <unordered_map>
 
@@ -20,26 +21,30 @@ const std::vector<StageLayerCounts>& stage_kinds(const TrainingRun& run) {
   const ModelShape& m = run.model;
   const ParallelConfig& p = run.parallel;
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
-                         std::int64_t, std::int64_t>;
+                         std::int64_t, std::int64_t, std::int64_t>;
   struct Hash {
     std::size_t operator()(const Key& k) const {
       std::size_t h = 0;
       const auto mix = [&h](std::size_t v) { h = (h ^ v) * 1099511628211ull; };
       mix(std::size_t(std::get<0>(k))), mix(std::size_t(std::get<1>(k))), mix(std::size_t(std::get<2>(k)));
       mix(std::size_t(std::get<3>(k))), mix(std::size_t(std::get<4>(k))), mix(std::size_t(std::get<5>(k)));
-      mix(std::size_t(std::get<6>(k))), mix(std::size_t(std::get<7>(k)));
+      mix(std::size_t(std::get<6>(k))), mix(std::size_t(std::get<7>(k))), mix(std::size_t(std::get<8>(k)));
       return h;
     }
   };
   // The last one asked first (most calls), then the table.
-  thread_local Key last_key{-1, -1, -1, -1, -1, -1, -1, -1};
+  thread_local Key last_key{-1, -1, -1, -1, -1, -1, -1, -1, -1};
   thread_local const std::vector<StageLayerCounts>* last = nullptr;
   thread_local std::unordered_map<Key, std::vector<StageLayerCounts>, Hash> cache;
   // moe_layers_in reads layers, first_dense_layers, moe_layer_freq and is_moe; stage_chunks pp, vpp, the
-  // first/last stage layer counts and whether the embedding and the loss count as pipeline layers.
+  // first/last stage layer counts, whether the embedding and the loss count as pipeline layers, and the output
+  // layer's weight in a cost-balanced split (its bits: any two weights are two keys).
   const std::int64_t flags = (m.is_moe() ? 1 : 0) | (p.embedding_in_split ? 2 : 0) | (p.loss_in_split ? 4 : 0);
-  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq,   flags, p.pp,
-                p.vpp,    p.first_stage_layers, p.last_stage_layers};
+  std::int64_t weight_bits = 0;
+  static_assert(sizeof weight_bits == sizeof p.output_layer_weight);
+  std::memcpy(&weight_bits, &p.output_layer_weight, sizeof weight_bits);
+  const Key key{m.layers, m.first_dense_layers, m.moe_layer_freq,    flags,      p.pp,
+                p.vpp,    p.first_stage_layers, p.last_stage_layers, weight_bits};
   if (last && key == last_key) return *last;
   auto found = cache.find(key);
   if (found == cache.end()) {

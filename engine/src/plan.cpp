@@ -13,6 +13,7 @@
 
 #include "memory_model.hpp"
 #include "parascope/error.hpp"
+#include "parascope/stages.hpp"
 #include "pipeline_detail.hpp"
 #include "plan_size.hpp"
 #include "step_phases.hpp"
@@ -483,7 +484,10 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   st.run.hardware.sources.clear();
   st.run.model.source.clear();
   st.run.cluster = st.query.cluster;
-  st.run.parallel.offload_optimizer = st.query.offload_optimizer;  // consider() rewrites every field but this one
+  // consider() rewrites every field of the split but these two: the offloaded share, and the output layer's weight
+  // where the stack splits its pipeline by cost (nanotron, stages.hpp).
+  st.run.parallel.offload_optimizer = st.query.offload_optimizer;
+  if (st.query.software == "nanotron") st.run.parallel.output_layer_weight = nanotron_output_layer_weight(st.run.model);
   st.params = count_params(st.run.model);
   for (const Precision precision : {Precision::bf16, Precision::fp8}) {
     st.efficiency[std::size_t(precision)] = st.query.efficiency;

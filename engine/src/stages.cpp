@@ -13,8 +13,31 @@ namespace {
 std::int64_t embedding_layers(const ParallelConfig& p) { return p.embedding_in_split ? 1 : 0; }
 std::int64_t loss_layers(const ParallelConfig& p) { return p.loss_in_split ? 1 : 0; }
 
+/// nanotron's cost-balanced split (stages.hpp): transformer layers per stage, or none when it would leave a stage
+/// without a layer or put the LM head before the last stage.
+std::vector<std::int64_t> cost_balanced_counts(std::int64_t layers, std::int64_t pp, double head_weight) {
+  const double total = double(layers) + head_weight;
+  std::vector<std::int64_t> counts(std::size_t(pp), 0);
+  std::int64_t stage = 0;
+  for (std::int64_t layer = 1; layer <= layers && stage < pp; ++layer) {
+    ++counts[std::size_t(stage)];
+    if (double(layer) > total * double(stage + 1) / double(pp)) ++stage;
+  }
+  // The LM head goes to `stage`: the last one, with every stage holding a layer, or the split is not ours to draw.
+  const bool every_stage = std::all_of(counts.begin(), counts.end(), [](std::int64_t n) { return n > 0; });
+  if (stage != pp - 1 || !every_stage) return {};
+  return counts;
+}
+
 /// Pipeline layers (transformer layers, plus the embedding and the loss where they count) per stage.
 std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const ParallelConfig& p) {
+  const bool by_cost = p.output_layer_weight > 0 && p.pp > 1 && p.first_stage_layers == 0 && p.last_stage_layers == 0 &&
+                       !p.embedding_in_split && !p.loss_in_split;
+  if (by_cost) {
+    std::vector<std::int64_t> counts = cost_balanced_counts(layers, p.pp, p.output_layer_weight);
+    const bool holds_chunks = std::all_of(counts.begin(), counts.end(), [&](std::int64_t n) { return n >= p.vpp; });
+    if (!counts.empty() && holds_chunks) return counts;
+  }
   layers = pipeline_layers(layers, p);
   const std::int64_t pp = p.pp;
   std::vector<std::int64_t> counts(std::size_t(pp), -1);
@@ -45,6 +68,13 @@ std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const Paral
 }
 
 }  // namespace
+
+double nanotron_output_layer_weight(const ModelShape& m) {
+  if (m.hidden <= 0 || m.heads <= 0) return 0.0;
+  const double h = double(m.hidden), d_qkv = double(m.hidden / m.heads);
+  const double layer = 4.0 * double(m.heads) * d_qkv * h + 3.0 * double(m.ffn) * h;
+  return layer > 0 ? double(m.vocab) * h / layer : 0.0;
+}
 
 std::int64_t pipeline_layers(std::int64_t layers, const ParallelConfig& p) {
   return layers + embedding_layers(p) + loss_layers(p);

@@ -89,4 +89,60 @@ TEST(Stages, BadStageCountsAreRefusedNamingTheField) {
   EXPECT_EQ(field({{"pp", 4}, {"global_batch", 8}, {"first_stage_layers", 0}}), "parallel.first_stage_layers");
 }
 
+/// nanotron's cost weights for a Llama shape (models/llama.py get_block_compute_costs at 2411b02), in layers.
+double llama_head_weight(double hidden, double heads, double ffn, double vocab) {
+  return vocab * hidden / (4 * heads * (hidden / heads) * hidden + 3 * ffn * hidden);
+}
+
+TEST(Stages, NanotronWeighsItsLmHeadAgainstItsLayers) {
+  parascope::ModelShape m;
+  m.layers = 32, m.hidden = 4096, m.heads = 32, m.kv_heads = 8, m.ffn = 14336, m.vocab = 128256;  // Llama 3 8B
+  // 128256 / (4·4096 + 3·14336) = 2.159...: the LM head weighs about two of Llama 3 8B's layers.
+  EXPECT_DOUBLE_EQ(parascope::nanotron_output_layer_weight(m), llama_head_weight(4096, 32, 14336, 128256));
+  EXPECT_NEAR(parascope::nanotron_output_layer_weight(m), 2.1595, 1e-4);
+}
+
+TEST(Stages, NanotronSharesLayersAndHeadByCost) {
+  // Llama 3 8B over 4 stages: total 32 + 2.1595 = 34.16, thresholds 8.54, 17.08, 25.62, 34.16. Each stage keeps the
+  // layer that crosses its threshold: layers 1-9, 10-18, 19-26, then 27-32 with the head.
+  ParallelConfig p = split(4, 1);
+  p.output_layer_weight = llama_head_weight(4096, 32, 14336, 128256);
+  EXPECT_EQ(parascope::stage_layer_counts(32, p), (std::vector<std::int64_t>{9, 9, 8, 6}));
+  // A 1B Llama (16 layers of h 2048, ffn 8192, vocab 128256): the head weighs 3.91 layers; thresholds 4.98, 9.96,
+  // 14.94: 5, 5, 5, and the last stage one layer beside the head.
+  p.output_layer_weight = llama_head_weight(2048, 32, 8192, 128256);
+  EXPECT_EQ(parascope::stage_layer_counts(16, p), (std::vector<std::int64_t>{5, 5, 5, 1}));
+  // Over 8 stages the thresholds (2.49, 4.98, ...) run out of layers before the last stage: nanotron would put the
+  // head on stage 6 and only the loss on stage 7, which the engine cannot lay out; it keeps the count-balanced rule.
+  ParallelConfig eight = split(8, 1);
+  eight.output_layer_weight = p.output_layer_weight;
+  EXPECT_EQ(parascope::stage_layer_counts(16, eight), parascope::stage_layer_counts(16, split(8, 1)));
+}
+
+TEST(Stages, TheNanotronStackSplitsItsPipelineByCostUnlessTheRequestSplitsIt) {
+  const json llama = {{"layers", 32}, {"hidden", 4096},  {"heads", 32}, {"kv_heads", 8},
+                      {"ffn", 14336}, {"vocab", 128256}, {"seq", 4096}, {"activation", "swiglu"}};
+  auto ask = [&](const char* software, json parallel) {
+    return step_request::ask({{"op", "step"},
+                              {"model", llama},
+                              {"hardware", "h100-sxm"},
+                              {"cluster", {{"gpus", 8}}},
+                              {"software", software},
+                              {"parallel", parallel}});
+  };
+  const json split4 = {{"pp", 4}, {"dp", 2}, {"global_batch", 32}, {"zero", 1}};
+  const json nanotron = ask("nanotron", split4), pytorch = ask("pytorch", split4);
+  EXPECT_EQ(nanotron["parallel"]["stage_layers"], json({9, 9, 8, 6}));
+  EXPECT_EQ(pytorch["parallel"]["stage_layers"], json({8, 8, 8, 8}));
+  // The head on a stage of 8 layers paces the count-balanced pipeline; by cost the slowest stage is lighter.
+  EXPECT_LT(
+      nanotron["pipeline_makespan"].get<double>(),
+      ask("nanotron",
+          {{"pp", 4}, {"dp", 2}, {"global_batch", 32}, {"zero", 1}, {"last_stage_layers", 8}})["pipeline_makespan"]
+          .get<double>());
+  json given = split4;
+  given["first_stage_layers"] = 7;
+  EXPECT_EQ(ask("nanotron", given)["parallel"]["stage_layers"], json({7, 9, 8, 8}));
+}
+
 }  // namespace

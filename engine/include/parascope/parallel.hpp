@@ -58,6 +58,10 @@ struct ParallelConfig {
   /// The embedding / the loss counted as one pipeline layer of the first / last stage (Megatron-Core's
   /// --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split; needs pp ≥ 2).
   bool embedding_in_split = false, loss_in_split = false;
+  /// nanotron's cost-balanced pipeline split (stages.hpp): the output layer (the LM head) weighs this many
+  /// transformer layers and the stages share layers and head by cost; 0 = the count-balanced rule. Set from
+  /// `software: "nanotron"` (nanotron_output_layer_weight), not a request field.
+  double output_layer_weight = 0;
   /// Share of the optimizer's parameters whose Adam state lives and steps on the host (ZeRO-Offload, Ren et al. 2021;
   /// Megatron-Core's --optimizer-cpu-offload with --optimizer-offload-fraction); 0 = none, 1 = all.
   double offload_optimizer = 0;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "parascope/model.hpp"
 #include "parascope/parallel.hpp"
 
 namespace parascope {
@@ -22,8 +23,19 @@ struct Span {
 /// Sec. 3.3.2, took one layer off each for these reasons: 126 layers over 16 stages is 7, 8 × 14, 7).
 /// With `embedding_in_split` / `loss_in_split` the rule shares L + 1 (or L + 2) pipeline layers and the first / last
 /// stage's count then leaves out the embedding / the loss (Megatron-Core's account-for-embedding/loss options).
+/// With `output_layer_weight` w > 0 (nanotron) and none of the above, the stages share by cost instead, as nanotron
+/// places its pipeline blocks (nanotron at 2411b02, models/base.py `build_model`): the blocks in order, transformer
+/// layers at cost 1 and the LM head at w, each goes to the current stage, and the stage after it takes over once the
+/// running cost exceeds (total cost)·(s + 1)/pp. A split that would leave a stage without a transformer layer or the
+/// LM head off the last stage falls back to the count-balanced rule (the engine keeps the head on the last stage).
 /// Assumes a validated split (every stage holds at least vpp pipeline layers).
 std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& parallel);
+
+/// What nanotron's Llama weighs its LM head at, in transformer layers, for its pipeline split: its
+/// `get_block_compute_costs` (models/llama.py at 2411b02) costs a decoder layer 4·heads·(hidden/heads)·hidden +
+/// 3·ffn·hidden (the attention projections as four square matrices, whatever the KV heads; the SwiGLU MLP) and the LM
+/// head vocab·hidden; nothing else (embedding, norms, loss) has a cost.
+double nanotron_output_layer_weight(const ModelShape& model);
 
 /// The pipeline layers the stages share: the transformer layers, plus the embedding and the loss where they count.
 std::int64_t pipeline_layers(std::int64_t layers, const ParallelConfig& parallel);
