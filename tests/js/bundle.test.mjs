@@ -87,16 +87,14 @@ before(async () => {
   await writeFile(join(site, 'embed.html'), page('embed.js')); // a page added later: found with no edit
   await writeFile(join(site, 'guide.html'), '<!doctype html>\n<p>no script</p>\n');
   // Notes in a page's source, a classic script (the file:// watch) and one shown to readers as text (embed-size.js).
-  await writeFile(
-    join(site, 'notes.html'),
-    '<!doctype html>\n<!-- a note for\n  the source -->\n<script src="watch.js" defer></script>\n' +
+  const notes = {
+    'notes.html':
+      '<!doctype html>\n<!-- a note for\n  the source -->\n<script src="watch.js" defer></script>\n' +
       '<script src="snippet.js" data-keep-source></script>\n<pre><code>a <!-- shown --> b</code></pre>\n',
-  );
-  await writeFile(
-    join(site, 'watch.js'),
-    '// the watch\n(function () {\n  var answer = 42;\n  globalThis.watched = answer;\n})();\n',
-  );
-  await writeFile(join(site, 'snippet.js'), '// copy me\nvar kept = 1;\n');
+    'watch.js': '// the watch\n(function () {\n  var answer = 42;\n  globalThis.watched = answer;\n})();\n',
+    'snippet.js': '// copy me\nvar kept = 1;\n',
+  };
+  for (const [name, content] of Object.entries(notes)) await writeFile(join(site, name), content);
   // Like the embed, but running its widget's own engine (embed.html: lib/widget-engines.js picks and starts it).
   await writeFile(join(site, 'alone.html'), page('embed.js').replace('<head>', '<html data-engine="widget">\n<head>'));
   await bundle(site);
