@@ -36,7 +36,9 @@
 //   its own, one self-contained file (a bundler that copies it as it is loses nothing), and the URL is pointed at that
 //   bundle: fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module.
 // - An import() of a computed URL is marked for bundlers to leave (LEAVE_IMPORT), as its source is.
-// - PARASCOPE_NO_MINIFY=1 keeps names and layout (for readable profiles: tests/bench/profile.mjs, trace.mjs).
+// - Pages lose their HTML comments, and the local classic scripts they load (the file:// watch) are minified in place,
+//   but one marked data-keep-source (shown to readers as text): each embed's bytes (issue 30).
+// - PARASCOPE_NO_MINIFY=1 keeps names and layout (and the comments) (for readable profiles: tests/bench/profile.mjs, trace.mjs).
 // - The unhashed files stay beside them: dist/<entry> becomes a one-line module re-exporting its bundle (a stable
 //   name for the test pages and the npm package), and lib/, widgets/, wasm/parascope.mjs remain for node tests that
 //   import them.
@@ -80,6 +82,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const chunks = chunkGraph(outputs, urls.assetsOf);
   const bundles = entryBundles(entries, chunks);
   for (const page of pages) rewritePage(site, page, bundles, chunks);
+  if (site.minify) minifyClassicScripts(site, pages);
   writeStableNames(bundles);
   markComputedImports(site.outdir);
   return { pages, bundles };
@@ -302,6 +305,7 @@ function rewritePage(site, page, bundles, chunks) {
       return tag;
     return tag.replace(`href="${href}"`, `href="${toUrlPath(relative(site.dist, hashedCopy(site, target)))}"`);
   });
+  if (site.minify) html = withoutComments(html);
   const links = preloads(site, html, scripts, chunks);
   if (links.length) {
     html = html.replace(
@@ -352,6 +356,33 @@ function preloads(site, html, scripts, chunks) {
     ),
     ...[...needed].map((out) => `<link rel="modulepreload" href="${path(out)}">`),
   ];
+}
+
+/**
+ * The page without its HTML comments: notes for whoever reads the source, which every reader downloaded (embed.html's
+ * were a third of its gzip bytes: issue 30). Kept inside <script>, <style>, <pre> and <textarea>, whose text they are.
+ */
+export function withoutComments(html) {
+  return html.replace(/(<(script|style|pre|textarea)\b[\s\S]*?<\/\2>)|<!--[\s\S]*?-->/gi, (whole, kept) => kept ?? '');
+}
+
+/**
+ * Every local classic script the pages load (<script src> without type="module": the file:// watch, which no bundler
+ * touches) minified in place under its own name (pages and scripts name it so), but one marked data-keep-source: a
+ * script a page also shows as text for readers to copy (the guide's embed-size.js).
+ */
+function minifyClassicScripts(site, pages) {
+  const done = new Set();
+  for (const page of pages) {
+    const html = readFileSync(join(site.dist, page), 'utf8');
+    for (const [tag, src] of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) {
+      const file = resolve(site.dist, src);
+      if (/\btype="module"/.test(tag) || /\bdata-keep-source\b/.test(tag) || !isLocal(src) || done.has(file)) continue;
+      if (!existsSync(file) || !src.endsWith('.js')) continue;
+      done.add(file);
+      writeFileSync(file, esbuild.transformSync(readFileSync(file, 'utf8'), { minify: true }).code);
+    }
+  }
 }
 
 /** Each entry's own path now re-exports its bundle: one stable name for pages that cannot know the hash. */

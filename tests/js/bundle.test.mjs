@@ -86,6 +86,15 @@ before(async () => {
   );
   await writeFile(join(site, 'embed.html'), page('embed.js')); // a page added later: found with no edit
   await writeFile(join(site, 'guide.html'), '<!doctype html>\n<p>no script</p>\n');
+  // Notes in a page's source, a classic script (the file:// watch) and one shown to readers as text (embed-size.js).
+  const notes = {
+    'notes.html':
+      '<!doctype html>\n<!-- a note for\n  the source -->\n<script src="watch.js" defer></script>\n' +
+      '<script src="snippet.js" data-keep-source></script>\n<pre><code>a <!-- shown --> b</code></pre>\n',
+    'watch.js': '// the watch\n(function () {\n  var answer = 42;\n  globalThis.watched = answer;\n})();\n',
+    'snippet.js': '// copy me\nvar kept = 1;\n',
+  };
+  for (const [name, content] of Object.entries(notes)) await writeFile(join(site, name), content);
   // Like the embed, but running its widget's own engine (embed.html: lib/widget-engines.js picks and starts it).
   await writeFile(join(site, 'alone.html'), page('embed.js').replace('<head>', '<html data-engine="widget">\n<head>'));
   await bundle(site);
@@ -238,4 +247,15 @@ test("the embed: the shared chunk holds widget.css's text, each widget's chunk i
   assert.deepEqual([count(a, '.wa{color:green}'), count(a, '.wb{color:olive}')], [1, 0]);
   assert.deepEqual([count(b, '.wb{color:olive}'), count(b, '.wa{color:green}')], [1, 0]);
   assert.doesNotMatch(embed, /css\/widget/, 'no widget sheet preloaded');
+});
+
+test("pages ship without their source's comments, kept where they are text; classic scripts minified but a kept one", async () => {
+  const notes = await readFile(join(site, 'notes.html'), 'utf8');
+  assert.doesNotMatch(notes, /a note for/);
+  assert.match(notes, /<pre><code>a <!-- shown --> b<\/code><\/pre>/);
+  assert.match(notes, /<script src="watch\.js" defer><\/script>/, 'the classic script keeps its name');
+  const watch = await readFile(join(site, 'watch.js'), 'utf8');
+  assert.doesNotMatch(watch, /the watch|answer/);
+  assert.match(watch, /^\(function\(\)\{var (\w)=42;globalThis\.watched=\1\}\)\(\);\n$/);
+  assert.equal(await readFile(join(site, 'snippet.js'), 'utf8'), '// copy me\nvar kept = 1;\n');
 });

@@ -35,6 +35,9 @@ test("the modules, the engines and the attributes are the list's figures, in its
   assert.deepEqual(Object.keys(WIDGET_ENGINES), tags);
   assert.deepEqual(ELEMENTS, tags);
   for (const f of FIGURES) assert.equal(WIDGET_ENGINES[f.tag][0], f.engine);
+  // each tag loads its own figure's module (the imports are written out one by one: lib/widget-modules.js)
+  for (const f of FIGURES)
+    assert.match(String(WIDGET_MODULES[f.tag]), new RegExp(`'\\.\\./widgets/${f.name}/element\\.js'`));
   assert.equal(figureOf('parascope-bubble').name, 'bubble');
   assert.equal(figureOf('parascope-nope'), undefined);
 });
