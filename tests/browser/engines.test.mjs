@@ -101,10 +101,10 @@ function pickOther(win, tag, name) {
 }
 
 /**
- * The widget's selects on screen whose chosen option is wider than the room inside them (their text cut off): its
- * name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas. A
- * chip select (name "hardware") on a narrow page is held to every one of its options: a reader may pick any chip there
- * (GB200's long name was cut at 360 px; at 1280 px ring's and context's three-column chip select still cut B200's).
+ * The widget's selects on screen with an option wider than the room inside them (its text cut off were it chosen):
+ * its name, the text, the px it needs and the px it has. The text is measured in the select's own font on a canvas.
+ * Every option, not only the chosen one: a reader may pick any (at 1280 px ring's and context's three-column chip
+ * select cut B200's name; at 360 px the ring's link select cut every network's name, GB200's chip name before that).
  */
 function clippedSelects(win, tag) {
   const ctx = win.document.createElement('canvas').getContext('2d');
@@ -114,13 +114,24 @@ function clippedSelects(win, tag) {
     const cs = win.getComputedStyle(el);
     ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
     const have = Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
-    for (const option of el.name === 'hardware' && win.innerWidth < 500 ? el.options : [el.selectedOptions[0]]) {
-      const text = option?.textContent ?? '';
-      const need = Math.ceil(ctx.measureText(text).width);
-      if (need > have) out.push(`${el.name}: "${text}" needs ${need} px, has ${have}`);
+    for (const option of el.options) {
+      const need = Math.ceil(ctx.measureText(option.textContent).width);
+      if (need > have) out.push(`${el.name}: "${option.textContent}" needs ${need} px, has ${have}`);
     }
   }
   return out;
+}
+
+/** Picks option `index` of the widget's select `name` (none: keeps its choice) and fires its change; the option count
+ *  and the index chosen before. */
+function pickOption(win, tag, name, index) {
+  const el = win.document.querySelector(tag).shadowRoot.querySelector(`select[name="${name}"]`);
+  const before = el.selectedIndex;
+  if (index != null && index !== before) {
+    el.selectedIndex = index;
+    el.dispatchEvent(new win.Event('change', { bubbles: true }));
+  }
+  return { count: el.options.length, before };
 }
 
 /**
@@ -205,6 +216,7 @@ const WIDGETS = [
   {
     tag: 'parascope-ring',
     what: 'the right-arrow key steps one round of the engine trace',
+    choicesFollow: 'hardware', // the link menu names the chip's links: every chip's must fit
     read: (page, tag) => page.evaluate(ringState, tag),
     numeric: false,
     async act(page, tag) {
@@ -232,7 +244,6 @@ const WIDGETS = [
   },
   {
     tag: 'parascope-memory',
-    filledControls: true,
     what: 'the next ZeRO stage changes the peak the engine answers',
     read: (page, tag) => page.evaluate(out, tag, 'headline'),
     act: (page, tag) => page.evaluate(pickOther, tag, 'zero'),
@@ -248,7 +259,6 @@ const WIDGETS = [
   },
   {
     tag: 'parascope-planner',
-    filledControls: true, // its controls fill their grid's rows at 1280 and 360 px (gridHoles)
     what: 'another software stack gives another plan, searched in the worker for that stack',
     until: plannedMfu,
     read: (page, tag) => page.evaluate(plannedMfu, tag),
@@ -313,6 +323,22 @@ async function screenshot(page, browser, tag) {
   await mkdir(dir, { recursive: true });
   const file = `${tag.replace('parascope-', '')}-${page.width}-${browser.colorScheme}.png`;
   await page.screenshot(new URL(file, dir).pathname);
+}
+
+/**
+ * Picks each option of the select `name` in turn (other selects' options follow it) and checks that no select cuts off
+ * a choice after each; picks the option it had again at the end.
+ */
+async function everyChoiceFits(page, tag, name, engine) {
+  const { count, before } = await page.evaluate(pickOption, tag, name, null);
+  const cut = [];
+  for (let i = 0; i < count; i += 1) {
+    await page.evaluate(pickOption, tag, name, i);
+    await page.evaluate(settled);
+    cut.push(...(await page.evaluate(clippedSelects, tag)).map((text) => `${name} #${i}: ${text}`));
+  }
+  await page.evaluate(pickOption, tag, name, before);
+  assert.deepEqual(cut, [], `${engine}: with another ${name}, a select cuts off a choice`);
 }
 
 /** The interaction: the widget's number before, the act, then the number must change (15 s at most). */
@@ -391,9 +417,9 @@ for (const engine of ENGINES) {
               try {
                 await startWidget(page, widget);
                 await screenshot(page, browser, tag);
-                assert.deepEqual(await page.evaluate(clippedSelects, tag), [], `${engine}: a select cuts off its choice`);
-                if (widget.filledControls)
-                  assert.deepEqual(await page.evaluate(gridHoles, tag), [], `${engine}: an empty cell among the controls`);
+                assert.deepEqual(await page.evaluate(clippedSelects, tag), [], `${engine}: a select cuts off a choice`);
+                if (widget.choicesFollow) await everyChoiceFits(page, tag, widget.choicesFollow, engine);
+                assert.deepEqual(await page.evaluate(gridHoles, tag), [], `${engine}: an empty cell among the controls`);
                 if (interacts) await interact(page, widget);
               } catch (err) {
                 failure = err;

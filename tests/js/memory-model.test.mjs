@@ -257,3 +257,12 @@ test("a sequence length of the model's own gives the preset's answer", () => {
   assert.equal(byShape.memory_per_gpu.total, byId.memory_per_gpu.total);
   assert.equal(typeof stepRequest({ ...s, seq: 4096 }, presets).model, 'object');
 });
+
+test("a move's words read as a phrase for every choice: resharding's default is the engine's default resharding", () => {
+  const words = Object.fromEntries(CONTROLS.map(([key, , , say]) => [key, say]));
+  const reshard = controlChoices(stateOf({ zero: '3' }), presets).reshard;
+  assert.deepEqual(
+    reshard.map(([v, label]) => words.reshard(v, label)),
+    ["the engine's default resharding", 'resharding after each forward', 'resharding kept to the backward'],
+  );
+});

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { seconds } from '../../web/lib/format.js';
+import { ROW_CHOICE, rowName } from '../../web/lib/model/engine-lists.js';
 import { ringLink } from '../../web/widgets/ring/model/link.js';
 import { ringChartText, ringReadout } from '../../web/widgets/ring/model/readout.js';
 import { chartRequests, readoutRequest } from '../../web/widgets/ring/model/requests.js';
@@ -52,6 +53,34 @@ test('"inside one node" is offered up to the node size only, with a hint beside 
       assert.equal(ringLink(hw, gpus, 'inter').link, 'inter');
     }
   }
+});
+
+test('the menu says where the ring runs, short enough for a 360 px row; the label names the link, whole or as a row shows it', () => {
+  for (const hw of hardware) {
+    for (const [gpus, wanted] of [
+      [2, 'intra'],
+      [2, 'inter'],
+      [hw.gpus_per_node * 2, 'intra'],
+    ]) {
+      const l = ringLink(hw, gpus, wanted);
+      for (const o of l.options) assert.ok(o.label.length <= ROW_CHOICE, `${hw.id}: "${o.label}"`);
+      assert.deepEqual(
+        l.options.map((o) => o.title),
+        [`${hw.intra_link}, inside one node`, `${hw.inter_link}, between nodes`],
+      );
+      const used = l.link === 'intra' ? hw.intra_link : hw.inter_link;
+      assert.equal(l.name, rowName(used), `${hw.id} ${gpus} ${wanted}`);
+      assert.ok(used.startsWith(l.name), `${hw.id}: "${l.name}"`);
+    }
+  }
+  const h100Link = ringLink(h100, 16, 'intra');
+  assert.deepEqual(
+    h100Link.options.map((o) => o.label),
+    ['inside one node (at most 8)', 'between nodes'],
+  );
+  assert.equal(h100Link.name, 'InfiniBand NDR 400 Gb/s');
+  const v5e = hardware.find((x) => x.id === 'tpu-v5e');
+  assert.equal(ringLink(v5e, 2, 'inter').name, 'ICI', "'ICI (2D torus across the 256-chip pod)' past a row");
 });
 
 test("the chart's ring curve passes through the readout at every N the slider reaches: the same question", () => {

@@ -1,7 +1,7 @@
 // The engine's lists as the presets op answers them (schedules with their names, recomputation modes, ZeRO stages,
 // attention conventions, plan objectives): no list of our own. Every widget's enginePresets() hands the answer over
 // (useEngineLists) before it draws; the pure modules read the lists from here. Also the chips as a select offers
-// them (chipChoices). Pure: no DOM.
+// them (chipChoices) and a name as a narrow row shows it (rowName). Pure: no DOM.
 
 let lists = null;
 
@@ -29,14 +29,19 @@ export function engineList(name) {
 export const ROW_CHOICE = 31;
 
 /**
- * [id, name, whole name] per chip of a presets answer, in its order, for a select: a name longer than a row shows drops
- * its closing parenthetical ("NVIDIA GB200 NVL72 (per Blackwell GPU)" -> "NVIDIA GB200 NVL72"), so the chip's name
- * shows whole at 360 px at the house's 15 px; the whole name is the option's title and stays in the figures' sentences.
+ * A name of the engine's as a 360 px row shows it: one longer than a row drops its closing parenthetical ("NVIDIA
+ * GB200 NVL72 (per Blackwell GPU)" -> "NVIDIA GB200 NVL72", "ICI (2D torus across the 256-chip pod)" -> "ICI"), so it
+ * shows whole at the house's 15 px; the figures keep the whole name for titles and sentences.
  */
+export function rowName(name) {
+  return name.length > ROW_CHOICE ? name.replace(/\s*\([^()]*\)$/, '') : name;
+}
+
+/** [id, name as a row shows it (rowName), whole name] per chip of a presets answer, in its order, for a select. */
 export function chipChoices(presets) {
   return presets.hardware.map((x) => {
     const name = x.name ?? x.id;
-    return [x.id, name.length > ROW_CHOICE ? name.replace(/\s*\([^()]*\)$/, '') : name, name];
+    return [x.id, rowName(name), name];
   });
 }
 

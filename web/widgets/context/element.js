@@ -23,6 +23,12 @@ import { positionsOf, stepView } from './model/step-view.js';
 const STEP_MS = 800; // one ring step's travel at 1×
 const KEPT_LADDERS = 16; // settings whose answers (10 sequence lengths each) are kept for a control moved back
 
+/** `el` with class `name` added (context.css places these controls in the grid). */
+const withClass = (el, name) => {
+  el.classList.add(name);
+  return el;
+};
+
 class ParascopeContext extends ParascopeWidget {
   setup(body) {
     const presets = this.enginePresets();
@@ -69,7 +75,7 @@ class ParascopeContext extends ParascopeWidget {
         s.model,
         presets.models.map((m) => [m.id, m.name]),
       ),
-      select('Accelerator', 'hardware', s.hardware, chipChoices(presets)),
+      withClass(select('Accelerator', 'hardware', s.hardware, chipChoices(presets)), 'context-chip'),
       selectControl({
         label: 'Tensor parallel (per cp rank)',
         name: 'tp',
@@ -86,15 +92,18 @@ class ParascopeContext extends ParascopeWidget {
         format: (i) => String(this.cps[i]),
         onInput: (i) => this.change({ cp: this.cps[i] }),
       }).element,
-      sliderControl({
-        label: 'Sequence length',
-        name: 'sequence',
-        value: this.sequences.indexOf(s.sequence),
-        min: 0,
-        max: this.sequences.length - 1,
-        format: (i) => `${grouped(this.sequences[i])} tokens`,
-        onInput: (i) => this.change({ sequence: this.sequences[i] }),
-      }).element,
+      withClass(
+        sliderControl({
+          label: 'Sequence length',
+          name: 'sequence',
+          value: this.sequences.indexOf(s.sequence),
+          min: 0,
+          max: this.sequences.length - 1,
+          format: (i) => `${grouped(this.sequences[i])} tokens`,
+          onInput: (i) => this.change({ sequence: this.sequences[i] }),
+        }).element,
+        'context-sequence',
+      ),
       select('Chunks', 'split', s.split, [
         ['zigzag', 'zig-zag (balanced)'],
         ['contiguous', 'contiguous'],

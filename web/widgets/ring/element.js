@@ -50,6 +50,7 @@ class ParascopeRing extends ParascopeWidget {
       onChange: (v) => this.change({ link: v }),
     });
     this.linkControl.element.classList.add('ring-link');
+    this.linkLabel = this.linkControl.element.querySelector('.label');
     const controls = h(
       'div',
       { class: 'controls' },
@@ -62,18 +63,18 @@ class ParascopeRing extends ParascopeWidget {
         onInput: (v) => this.change({ gpus: v }),
       }).element,
       selectControl({
-        label: 'Accelerator',
-        name: 'hardware',
-        value: this.state.hardware,
-        options: chipChoices(presets),
-        onChange: (v) => this.change({ hardware: v }),
-      }).element,
-      selectControl({
         label: 'Array per GPU (bytes)',
         name: 'bytes',
         value: String(this.state.bytes),
         options: sizes.map((s) => [String(s), formatBytes(s)]),
         onChange: (v) => this.change({ bytes: Number(v) }),
+      }).element,
+      selectControl({
+        label: 'Accelerator',
+        name: 'hardware',
+        value: this.state.hardware,
+        options: chipChoices(presets),
+        onChange: (v) => this.change({ hardware: v }),
       }).element,
       this.linkControl.element,
     );
@@ -193,13 +194,17 @@ class ParascopeRing extends ParascopeWidget {
     return this.hardware.get(this.state.hardware);
   }
 
-  /** The link menu for the current GPU count: "inside one node" disabled beyond the node size, said beside it. */
+  /** The link menu for the current GPU count: "inside one node" disabled beyond the node size, said beside it; the
+   *  label names the link the ring runs on (the menu says where, so it shows whole at 360 px). */
   refreshLink() {
-    const { link, options, hint } = ringLink(this.hw, this.state.gpus, this.state.link);
+    const { link, name, options, hint } = ringLink(this.hw, this.state.gpus, this.state.link);
     this.linkControl.input.replaceChildren(
-      ...options.map((o) => h('option', { value: o.value, selected: o.value === link, disabled: o.disabled }, o.label)),
+      ...options.map((o) =>
+        h('option', { value: o.value, selected: o.value === link, disabled: o.disabled, title: o.title }, o.label),
+      ),
     );
     this.linkControl.input.value = link;
+    this.linkLabel.textContent = `Link: ${name}`;
     this.linkControl.hint(hint);
   }
 

@@ -9,7 +9,11 @@ export const MOST_SHOWN = 64;
 
 const numbers = (list) => list.map((v) => [String(v), String(v)]);
 
-/** Builds the controls for state `s`; `on(key, value)` is called with the state key and the new value. */
+/**
+ * Builds the controls for state `s`, in the order they stand; `on(key, value)` is called with the state key and the new
+ * value. Four to a row (step.css: the model, the chip and the schedule take two columns each) the rows are full: model
+ * and chip; tp, pp, dp and microbatches; schedule and the two stage sliders. Two to a row, too.
+ */
 export function stepControls(presets, s, on) {
   const dp = dataParallel(s);
   const m = microbatches(s);
@@ -28,6 +32,13 @@ export function stepControls(presets, s, on) {
     tp: select('Tensor parallel (tp)', 'tp', s.tp, numbers(powersUpTo(64, s.tp)), 'tp'),
     pp: select('Pipeline stages (pp)', 'pp', s.pp, numbers(powersUpTo(128, s.pp)), 'pp'),
     dp: select('Data parallel (dp)', 'dp', dp ?? '', numbers(powersUpTo(1024, dp ?? undefined)), 'dp'),
+    microbatches: select(
+      'Microbatches per pipeline',
+      'microbatches',
+      m ?? '',
+      numbers(powersUpTo(1024, m ?? undefined)),
+      'microbatches',
+    ),
     schedule: select(
       'Schedule',
       'schedule',
@@ -35,13 +46,6 @@ export function stepControls(presets, s, on) {
       [['', "the engine's choice"], ...scheduleChoices()],
       'schedule',
       (v) => v || null,
-    ),
-    microbatches: select(
-      'Microbatches per pipeline',
-      'microbatches',
-      m ?? '',
-      numbers(powersUpTo(1024, m ?? undefined)),
-      'microbatches',
     ),
     shown: sliderControl({
       label: 'Stages drawn',

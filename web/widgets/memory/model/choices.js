@@ -67,7 +67,12 @@ export const CONTROLS = [
   ['seq', 'seq', 'Sequence', (v) => `${Number(v).toLocaleString('en-US')} tokens a sequence`],
   ['recompute', 'recompute', 'Recompute', (v) => `${v} recomputation`],
   ['zero', 'zero', 'ZeRO', (v) => (v === '3' ? 'ZeRO-3 (FSDP)' : `ZeRO-${v}`)],
-  ['reshard', 'reshard', 'FSDP reshard', (v, label) => `resharding ${label}`],
+  [
+    'reshard',
+    'reshard',
+    'FSDP reshard',
+    (v, label) => (v === '' ? "the engine's default resharding" : `resharding ${label}`),
+  ],
   [
     'offload',
     'offload',
