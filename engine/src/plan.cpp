@@ -487,7 +487,7 @@ PlanSearch::PlanSearch(PlanQuery query) : state_(std::make_unique<State>()) {
   // consider() rewrites every field of the split but these two: the offloaded share, and the output layer's weight
   // where the stack splits its pipeline by cost (nanotron, stages.hpp).
   st.run.parallel.offload_optimizer = st.query.offload_optimizer;
-  if (st.query.software == "nanotron") st.run.parallel.output_layer_weight = nanotron_output_layer_weight(st.run.model);
+  st.run.parallel.output_layer_weight = output_layer_weight(st.query.software, st.run.model);
   st.params = count_params(st.run.model);
   for (const Precision precision : {Precision::bf16, Precision::fp8}) {
     st.efficiency[std::size_t(precision)] = st.query.efficiency;

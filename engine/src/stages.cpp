@@ -69,8 +69,8 @@ std::vector<std::int64_t> pipeline_layer_counts(std::int64_t layers, const Paral
 
 }  // namespace
 
-double nanotron_output_layer_weight(const ModelShape& m) {
-  if (m.hidden <= 0 || m.heads <= 0) return 0.0;
+double output_layer_weight(const std::string& software, const ModelShape& m) {
+  if (software != "nanotron" || m.hidden <= 0 || m.heads <= 0) return 0.0;
   const double h = double(m.hidden), d_qkv = double(m.hidden / m.heads);
   const double layer = 4.0 * double(m.heads) * d_qkv * h + 3.0 * double(m.ffn) * h;
   return layer > 0 ? double(m.vocab) * h / layer : 0.0;

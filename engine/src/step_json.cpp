@@ -88,8 +88,8 @@ StepRequest read_step_request(RequestReader& request) {
   // Defaults: the chip's measured kernel ceilings, then what the software generation does; then the overrides.
   s.software = request.choice_or("software", "megatron-core", software_ids());
   s.efficiency = default_efficiency(s.run.hardware, s.software);
-  // nanotron places its pipeline blocks by cost, its LM head weighed against its layers (stages.hpp).
-  if (s.software == "nanotron") s.run.parallel.output_layer_weight = nanotron_output_layer_weight(s.run.model);
+  // The pipeline split the stack draws: nanotron places its blocks by cost, its LM head weighed (stages.hpp).
+  s.run.parallel.output_layer_weight = output_layer_weight(s.software, s.run.model);
   const bool fp8 = parse_precision(request.choice_or("precision", "bf16", precision_ids())) == Precision::fp8;
   if (fp8 && s.run.hardware.peak_flops_fp8 <= 0) {
     refuse(code::inconsistent,

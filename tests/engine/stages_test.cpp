@@ -98,8 +98,9 @@ TEST(Stages, NanotronWeighsItsLmHeadAgainstItsLayers) {
   parascope::ModelShape m;
   m.layers = 32, m.hidden = 4096, m.heads = 32, m.kv_heads = 8, m.ffn = 14336, m.vocab = 128256;  // Llama 3 8B
   // 128256 / (4·4096 + 3·14336) = 2.159...: the LM head weighs about two of Llama 3 8B's layers.
-  EXPECT_DOUBLE_EQ(parascope::nanotron_output_layer_weight(m), llama_head_weight(4096, 32, 14336, 128256));
-  EXPECT_NEAR(parascope::nanotron_output_layer_weight(m), 2.1595, 1e-4);
+  EXPECT_DOUBLE_EQ(parascope::output_layer_weight("nanotron", m), llama_head_weight(4096, 32, 14336, 128256));
+  EXPECT_NEAR(parascope::output_layer_weight("nanotron", m), 2.1595, 1e-4);
+  EXPECT_EQ(parascope::output_layer_weight("pytorch", m), 0.0);  // every other stack: the count rule
 }
 
 TEST(Stages, NanotronSharesLayersAndHeadByCost) {

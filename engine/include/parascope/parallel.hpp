@@ -60,7 +60,7 @@ struct ParallelConfig {
   bool embedding_in_split = false, loss_in_split = false;
   /// nanotron's cost-balanced pipeline split (stages.hpp): the output layer (the LM head) weighs this many
   /// transformer layers and the stages share layers and head by cost; 0 = the count-balanced rule. Set from
-  /// `software: "nanotron"` (nanotron_output_layer_weight), not a request field.
+  /// `software` (stages.hpp: output_layer_weight), not a request field.
   double output_layer_weight = 0;
   /// Share of the optimizer's parameters whose Adam state lives and steps on the host (ZeRO-Offload, Ren et al. 2021;
   /// Megatron-Core's --optimizer-cpu-offload with --optimizer-offload-fraction); 0 = none, 1 = all.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "parascope/model.hpp"
@@ -31,11 +32,12 @@ struct Span {
 /// Assumes a validated split (every stage holds at least vpp pipeline layers).
 std::vector<std::int64_t> stage_layer_counts(std::int64_t layers, const ParallelConfig& parallel);
 
-/// What nanotron's Llama weighs its LM head at, in transformer layers, for its pipeline split: its
-/// `get_block_compute_costs` (models/llama.py at 2411b02) costs a decoder layer 4·heads·(hidden/heads)·hidden +
-/// 3·ffn·hidden (the attention projections as four square matrices, whatever the KV heads; the SwiGLU MLP) and the LM
-/// head vocab·hidden; nothing else (embedding, norms, loss) has a cost.
-double nanotron_output_layer_weight(const ModelShape& model);
+/// The `output_layer_weight` a software stack's pipeline split gives the LM head, in transformer layers: 0 (the count
+/// rule) for every stack but nanotron, whose Llama's `get_block_compute_costs` (models/llama.py at 2411b02) costs a
+/// decoder layer 4·heads·(hidden/heads)·hidden + 3·ffn·hidden (the attention projections as four square matrices,
+/// whatever the KV heads; the SwiGLU MLP) and the LM head vocab·hidden; nothing else (embedding, norms, loss) has a
+/// cost. `step` and `plan` both set the split's weight from it.
+double output_layer_weight(const std::string& software, const ModelShape& model);
 
 /// The pipeline layers the stages share: the transformer layers, plus the embedding and the loss where they count.
 std::int64_t pipeline_layers(std::int64_t layers, const ParallelConfig& parallel);
