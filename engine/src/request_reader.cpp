@@ -5,19 +5,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "parse_json.hpp"
-
 namespace parascope::detail {
-
-json parse_json(std::string_view text) {
-  json result;
-  nlohmann::detail::json_sax_dom_parser<json> builder(result, /*allow_exceptions=*/true);
-  auto input = nlohmann::detail::input_adapter(text.data(), text.data() + text.size());
-  nlohmann::detail::parser<json, decltype(input)>(std::move(input), nullptr, /*allow_exceptions=*/true,
-                                                  /*skip_comments=*/false)
-      .sax_parse(&builder, /*strict=*/true);
-  return result;
-}
 
 void refuse(const char* code, std::initializer_list<Piece> message, std::string_view field) {
   throw RequestError(code, join_pieces(message), std::string(field));
