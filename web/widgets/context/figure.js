@@ -60,7 +60,7 @@ export function contextFigure(cp) {
       cells.set(q * L.chunks + k, g);
     }
   }
-  const drawn = new Map(); // block -> its look as last written
+  const drawn = new Map([...cells.keys()].map((at) => [at, '|null'])); // block -> its look as last written (as built)
   let shownOwners = '';
   let motion = null; // the chips' move in flight (lib/tween.js)
 
