@@ -6,7 +6,7 @@ import { pressCost } from './press-cost.mjs';
 import { embeds, quantile, recorder, timePresses } from './reader.mjs';
 
 /** Traced presses (← then →) on the context figure's slider `name`; returns each press's cost in ms. */
-async function presses(site, name, n = 60) {
+export async function presses(site, name, n = 60) {
   const context = await site.browser.newContext({ viewport: { width: 1000, height: 900 } });
   await context.addInitScript(recorder);
   const page = await context.newPage();

@@ -8,7 +8,7 @@ import { openPage, widgetReady } from '../browser/harness.mjs';
 import { pressCost } from './press-cost.mjs';
 import { quantile, timePresses } from './reader.mjs';
 
-const HEAVY =
+export const HEAVY =
   '#memory.model=megatron-1t&memory.hardware=a100-80gb&memory.gpus=3072&memory.tp=8&memory.pp=64&memory.global-batch=3072';
 
 /** Each select's two values timed back and forth: [name, value a, value b]. */
@@ -19,20 +19,25 @@ const MOVES = [
   ['microbatch-size', '1', '2'],
 ];
 
-/** The stage slider's ← → presses on the figure opened at `path`, traced; reported as `label`. */
-async function stagePresses(site, report, path, label) {
+/** Each traced ← → press's cost (ms) on the stage slider of the figure opened at `path` (compare.mjs pairs them). */
+export async function stageCosts(site, path, n = 60) {
   const { page, context } = await openPage(site, path, { width: 1000 });
   try {
     const widget = await widgetReady(page, 'parascope-memory');
     await widget.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     const cost = pressCost();
-    await timePresses(page, widget.locator('input[name="stage"]'), 60, cost.hooks);
-    const costs = cost.ms();
-    report(`memory: stage slider key press -> its frame, traced (${label}), p95 of ${costs.length}`, quantile(costs, 0.95), 'ms', '≤ 16 ms');
-    report(`memory: the same, median`, quantile(costs, 0.5), 'ms');
+    await timePresses(page, widget.locator('input[name="stage"]'), n, cost.hooks);
+    return cost.ms();
   } finally {
     await context.close();
   }
+}
+
+/** The stage slider's ← → presses on the figure opened at `path`, traced; reported as `label`. */
+async function stagePresses(site, report, path, label) {
+  const costs = await stageCosts(site, path);
+  report(`memory: stage slider key press -> its frame, traced (${label}), p95 of ${costs.length}`, quantile(costs, 0.95), 'ms', '≤ 16 ms');
+  report(`memory: the same, median`, quantile(costs, 0.5), 'ms');
 }
 
 export default async function memory(site, report) {

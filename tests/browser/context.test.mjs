@@ -12,7 +12,7 @@ import { CP_VALUES, SEQUENCES, contextRequest } from '../../web/widgets/context/
 import { nodeEngine } from '../js/node-engine.mjs';
 import { seconds } from '../../web/lib/format.js';
 import { launchEngine } from './engines/index.mjs';
-import { ENGINES, serveSite, browserPages, startFigure, setControl, focusOn } from './figure-suite.mjs';
+import { ENGINES, serveSite, browserPages, startFigure, setControl, focusOn, unchangedWrites } from './figure-suite.mjs';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
@@ -100,6 +100,15 @@ for (const name of ENGINES) {
         const c = await page.evaluate(shown, TAG);
         assert.ok(c.lanes.includes(seconds(last.p2p.contiguous.forward.compute_time)), c.lanes);
         assert.deepEqual(c.computeBars, last.p2p.contiguous.forward.steps.map((x) => `compute: ${seconds(x.compute_time)}`));
+      });
+    });
+
+    test('a press on either slider writes only what it changes: no line or attribute rewritten as it was', async () => {
+      await onPage('', async (page) => {
+        for (const name of ['cp', 'sequence']) {
+          const writes = await page.evaluate(unchangedWrites, TAG, `input[name="${name}"]`, [1, 2, 1, 3, 2]);
+          assert.deepEqual(writes, [], name);
+        }
       });
     });
 

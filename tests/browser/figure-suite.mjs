@@ -89,6 +89,38 @@ export function setControl(win, tag, selector, value) {
   return el.value;
 }
 
+/**
+ * Moves the slider `selector` of `tag` to each of `values` (input events, as a press does) and answers what the moves
+ * wrote without changing it: a line of text replaced by the same text, an attribute set to the value it had. Each
+ * costs the browser a restyle and a layout, and a press is meant to fit a frame (issue 30).
+ */
+export function unchangedWrites(win, tag, selector, values) {
+  const shadow = win.document.querySelector(tag).shadowRoot;
+  const input = shadow.querySelector(selector);
+  const found = [];
+  const name = (node) => `<${node.localName} class="${node.getAttribute('class') ?? ''}">`;
+  const note = (records) => {
+    for (const r of records) {
+      const [gone, added] = [r.removedNodes, r.addedNodes];
+      if (r.type === 'attributes' && r.oldValue === r.target.getAttribute(r.attributeName)) {
+        found.push(`${r.attributeName} on ${name(r.target)}`);
+      } else if (r.type === 'childList' && gone.length === 1 && added.length === 1 && gone[0].nodeType === 3
+        && added[0].nodeType === 3 && gone[0].data === added[0].data) {
+        found.push(`the text of ${name(r.target)}`);
+      }
+    }
+  };
+  const observer = new win.MutationObserver(note);
+  observer.observe(shadow, { subtree: true, childList: true, attributes: true, attributeOldValue: true });
+  for (const value of values) {
+    input.value = String(value);
+    input.dispatchEvent(new win.Event('input', { bubbles: true }));
+    note(observer.takeRecords()); // press by press: a value written back by the next press is no unchanged write
+  }
+  observer.disconnect();
+  return found;
+}
+
 /** Scrolls the element `selector` of `tag`'s shadow root into view and focuses it; answers whether it took focus. */
 export function focusOn(win, tag, selector) {
   const shadow = win.document.querySelector(tag).shadowRoot;

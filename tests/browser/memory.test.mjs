@@ -11,7 +11,7 @@ import { CONTROLS } from '../../web/widgets/memory/model/choices.js';
 import { runFields, timelineRequest } from '../../web/widgets/memory/model/request.js';
 import { readState } from '../../web/widgets/memory/model/state.js';
 import { nodeEngine } from '../js/node-engine.mjs';
-import { ENGINES, serveSite, browserPages, attributeReader, setControl, focusOn } from './figure-suite.mjs';
+import { ENGINES, serveSite, browserPages, attributeReader, setControl, focusOn, unchangedWrites } from './figure-suite.mjs';
 
 const engine = await nodeEngine();
 const presets = engine.call({ op: 'presets' });
@@ -130,6 +130,14 @@ for (const name of ENGINES) {
           return s !== '0' ? Number(s) : null;
         }, [TAG], { what: 'End to the last stretch' });
         assert.ok(end >= n - 3 && end < n, `End at ${end} of ${n}`);
+      });
+    });
+
+    test('a stage press writes only what it changes: no line or attribute rewritten as it was', async () => {
+      await onPage('', async (page) => {
+        const writes = await page.evaluate(unchangedWrites, TAG, 'input[name="stage"]', [1, 2, 3, 2, 7, 0]);
+        assert.deepEqual(writes, []);
+        assert.equal((await page.evaluate(shown, TAG)).stage, '0', 'the presses moved the stage');
       });
     });
 

@@ -1,7 +1,7 @@
 // Labelled form controls for widgets: select, number field, range slider. `input` while dragging, `change` on commit.
 // Each control has a hint line under it: hint(text) explains there, next to the control, why its value moved or what
 // it needs; hint('') hides it. Also the step-by-step buttons of the figures that are walked (stepButtons).
-import { h } from './dom.js';
+import { h, setAttributes, setText } from './dom.js';
 
 /** The hint line of a control and its setter. */
 function hintLine(id) {
@@ -96,8 +96,9 @@ export function sliderControl({ label, value, min, max, step = 1, onInput, onCha
   const output = h('output', { for: id }, format(value));
   const read = () => {
     const v = Number(input.value);
-    output.textContent = format(v);
-    input.setAttribute('aria-valuetext', format(v));
+    const text = format(v);
+    setText(output, text); // once per press: the figure's redraw sets the slider again (set) with the same value
+    setAttributes(input, { 'aria-valuetext': text });
     return v;
   };
   input.addEventListener('input', () => onInput?.(read()));

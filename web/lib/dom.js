@@ -23,3 +23,19 @@ export function h(tag, attributes, ...children) {
 export function svg(tag, attributes, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attributes, children);
 }
+
+/**
+ * Writes `text` into `node` only when it differs: writing the same text replaces the node's text all the same, which
+ * the browser then restyles, lays out and paints again (a slider's press rewrote up to six unchanged lines).
+ */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Sets each attribute of `node` whose text differs (a number as String writes it); the same value is not written. */
+export function setAttributes(node, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    const v = String(value);
+    if (node.getAttribute(name) !== v) node.setAttribute(name, v);
+  }
+}

@@ -1,6 +1,6 @@
 // The context figure's two small charts as SVG: attention FLOPs per GPU under both splits (the engine's gpus[]),
 // and a ring step's attention and K/V transfer times against the sequence length, the break-even marked.
-import { svg } from '../../lib/dom.js';
+import { setAttributes, svg } from '../../lib/dom.js';
 import { grouped, seconds, si } from '../../lib/format.js';
 
 const W = 400;
@@ -92,11 +92,8 @@ export function breakEvenSvg(points, answer, label) {
     ['compute', 'transfer'].forEach((kind, i) => {
       const show = Boolean(here && here[kind] > 0);
       dots[i].toggleAttribute('hidden', !show);
-      dots[i].setAttribute('visibility', show ? 'visible' : 'hidden');
-      if (show) {
-        dots[i].setAttribute('cx', X(here.seq).toFixed(1));
-        dots[i].setAttribute('cy', Y(here[kind]).toFixed(1));
-      }
+      setAttributes(dots[i], { visibility: show ? 'visible' : 'hidden' });
+      if (show) setAttributes(dots[i], { cx: X(here.seq).toFixed(1), cy: Y(here[kind]).toFixed(1) });
     });
   };
   mark(answer.sequence);

@@ -3,7 +3,7 @@
 // each step's attention beside its transfer with the exposed part hatched, and what it buys and costs. Every number
 // is the engine's `context_ring` answer (engine/API.md); model/*.js turns it into what to draw and say.
 import { selectControl, sliderControl, stepButtons } from '../../lib/controls.js';
-import { h } from '../../lib/dom.js';
+import { h, setAttributes, setText } from '../../lib/dom.js';
 import { chipChoices } from '../../lib/model/engine-lists.js';
 import { EngineError } from '../../lib/engine.js';
 import { grouped, seconds } from '../../lib/format.js';
@@ -234,10 +234,10 @@ class ParascopeContext extends ParascopeWidget {
     const { answer, error } = this.askAt(this.state.sequence);
     this.answer = answer;
     this.root.toggleAttribute('data-refused', !answer);
-    this.out.problem.hidden = Boolean(answer);
+    this.out.problem.toggleAttribute('hidden', Boolean(answer)); // as `hidden =`, an unchanged value not written
     this.toggleAttribute('data-stale', !answer);
     if (!answer) {
-      this.out.problem.textContent = contextErrorText(error, this.state);
+      setText(this.out.problem, contextErrorText(error, this.state));
       this.out.problem.dataset.code = error?.code ?? '';
       this.announce(this.out.problem.textContent);
       return;
@@ -247,7 +247,7 @@ class ParascopeContext extends ParascopeWidget {
       model: this.names.model.get(this.state.model),
       hardware: this.names.hardware.get(this.state.hardware),
     };
-    this.out.summary.textContent = summary(answer, this.state, names);
+    setText(this.out.summary, summary(answer, this.state, names)); // each line written only when it changed
     this.drawFacts(answer);
     this.drawCharts(answer);
     this.render();
@@ -283,7 +283,7 @@ class ParascopeContext extends ParascopeWidget {
       const row = this.factRows.get(f.key);
       if (row.dt.textContent !== f.label) row.dt.textContent = f.label;
       if (row.dd.textContent !== f.text) row.dd.textContent = f.text;
-      row.dd.dataset.value = String(f.value);
+      setAttributes(row.dd, { 'data-value': f.value });
     }
   }
 
@@ -306,7 +306,7 @@ class ParascopeContext extends ParascopeWidget {
       this.out.curve.replaceChildren(this.curve);
     }
     this.curve.mark(answer.sequence);
-    this.curve.setAttribute('aria-label', label);
+    setAttributes(this.curve, { 'aria-label': label });
   }
 
   /** Draws the stepper's position: the figure, the status, the lanes with the current step outlined. */
@@ -316,12 +316,14 @@ class ParascopeContext extends ParascopeWidget {
     const view = stepView(a, this.state, this.position);
     this.view = view;
     this.figure.show(view);
-    this.out.status.textContent = view.status;
-    this.out.status.dataset.position = String(view.position);
-    this.figureBox.setAttribute('aria-valuemax', String(view.positions));
-    this.figureBox.setAttribute('aria-valuenow', String(view.position + 1));
-    this.figureBox.setAttribute('aria-valuetext', view.label);
-    this.figureBox.setAttribute('aria-label', `Step of context parallelism over ${a.cp} GPUs`);
+    setText(this.out.status, view.status);
+    setAttributes(this.out.status, { 'data-position': view.position });
+    setAttributes(this.figureBox, {
+      'aria-valuemax': view.positions,
+      'aria-valuenow': view.position + 1,
+      'aria-valuetext': view.label,
+      'aria-label': `Step of context parallelism over ${a.cp} GPUs`,
+    });
     const lanes = laneRows(a, this.state.variant, this.state.split);
     this.out.lanes.replaceChildren(
       lanesSvg(
@@ -332,10 +334,10 @@ class ParascopeContext extends ParascopeWidget {
           `${seconds(lanes.rows[1].exposed)} exposed.`,
       ),
     );
-    this.out.lanesNote.textContent = lanesNote(a, this.state);
-    this.buttons.back.disabled = view.position === 0;
-    this.buttons.reset.disabled = view.position === 0;
-    this.buttons.forward.disabled = view.position === view.positions - 1;
+    setText(this.out.lanesNote, lanesNote(a, this.state));
+    this.buttons.back.toggleAttribute('disabled', view.position === 0);
+    this.buttons.reset.toggleAttribute('disabled', view.position === 0);
+    this.buttons.forward.toggleAttribute('disabled', view.position === view.positions - 1);
   }
 
   get positions() {

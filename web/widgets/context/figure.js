@@ -1,6 +1,6 @@
 // The context figure as SVG, drawn from model/layout.js: the sequence bar, the ring strip of GPUs with the keys and
 // values each holds (chips that travel to the next GPU), and the causal attention matrix filling in step by step.
-import { svg } from '../../lib/dom.js';
+import { setAttributes, svg } from '../../lib/dom.js';
 import { tween } from '../../lib/tween.js';
 import { FONT, VIEW_H, VIEW_W, chipAt, contextLayout } from './model/layout.js';
 
@@ -60,14 +60,19 @@ export function contextFigure(cp) {
       cells.set(q * L.chunks + k, g);
     }
   }
-  const drawn = new Map(); // block -> its look as last written
+  const drawn = new Map([...cells.keys()].map((at) => [at, '|null'])); // block -> its look as last written (as built)
   let shownOwners = '';
   let motion = null; // the chips' move in flight (lib/tween.js)
 
+  const chipsDrawn = []; // each chip's keys and values as last drawn
   function drawChips(view) {
     view.gpus.forEach((g, i) => {
       const c = L.chip(i);
-      chips[i].setAttribute('transform', `translate(${c.x},${c.y})`);
+      setAttributes(chips[i], { transform: `translate(${c.x},${c.y})` });
+      // A chip holding the same keys and values keeps its blocks (a sequence press leaves every chip as it was).
+      const kv = g.kv.join();
+      if (chipsDrawn[i] === kv) return;
+      chipsDrawn[i] = kv;
       const w = c.w / g.kv.length;
       chips[i].replaceChildren(
         ...g.kv.map((from, j) =>

@@ -2,7 +2,7 @@
 // drawn step, the GPU's capacity dashed (its label and the peak's kept apart: model/labels.js), the engine's memory error band shaded, the peak's moment marked, and under it
 // a strip of the activation sets in flight (one bar per microbatch and chunk, from its forward to its backward).
 // Drawn at the box's own width in px, so text keeps its size at 360 px.
-import { svg } from '../../lib/dom.js';
+import { setAttributes as set, setText as text, svg } from '../../lib/dom.js';
 import { bytes, seconds } from '../../lib/format.js';
 import { PARTS, drawnSteps, moment, setLanes } from './model/stack.js';
 import { placeLabels } from './model/labels.js';
@@ -91,19 +91,6 @@ export function memoryChart() {
       };
     },
   };
-}
-
-/** Sets each attribute of `node` whose text differs (a number as String writes it). */
-function set(node, attributes) {
-  for (const [name, value] of Object.entries(attributes)) {
-    const v = String(value);
-    if (node.getAttribute(name) !== v) node.setAttribute(name, v);
-  }
-}
-
-/** Sets `node`'s text when it differs. */
-function text(node, words) {
-  if (node.textContent !== words) node.textContent = words;
 }
 
 /**

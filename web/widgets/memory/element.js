@@ -3,7 +3,7 @@
 // the memory error band), so a move asks the engine once; each control's move is told as the difference of the
 // engine's answers before and after it. Model in model/*.js.
 import { selectControl, sliderControl } from '../../lib/controls.js';
-import { h } from '../../lib/dom.js';
+import { h, setAttributes, setText } from '../../lib/dom.js';
 import { bytes, grouped } from '../../lib/format.js';
 import { EngineError } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
@@ -153,7 +153,7 @@ class ParascopeMemory extends ParascopeWidget {
     const text = before && this.step ? buysText(words, before, this.step) : '';
     this.controls[key]?.hint(text);
     this.hinted = text ? key : null;
-    this.out.buys.textContent = text;
+    setText(this.out.buys, text);
     this.stateChanged();
   }
 
@@ -210,21 +210,21 @@ class ParascopeMemory extends ParascopeWidget {
 
   render() {
     const t = this.timeline;
-    this.out.config.textContent = this.configText();
-    this.out.problem.hidden = Boolean(t);
+    // Each line is written only when its text changed: a stage press changes the chart and little else.
+    setText(this.out.config, this.configText());
+    this.out.problem.toggleAttribute('hidden', Boolean(t)); // as `hidden =`, without writing an unchanged value
     this.root.toggleAttribute('data-refused', !t);
     if (!t) {
-      this.out.problem.textContent = memoryErrorText(this.refusal);
+      setText(this.out.problem, memoryErrorText(this.refusal));
       this.out.problem.dataset.code = this.refusal?.code ?? '';
       this.announce(this.out.problem.textContent);
     }
     const step = this.step;
-    this.out.headline.textContent = t ? headline(t, step, this.deviceWord()) : '';
-    this.out.headline.dataset.value = t ? String(t.peak.total) : '';
-    this.out.headline.dataset.fits = step ? String(step.fits) : '';
-    this.out.band.textContent = t ? zeroNote(step) + this.bandWords(t, step) : '';
-    this.stage.input.max = String(Math.max(0, (step?.parallel.pp ?? 1) - 1));
-    this.stage.input.disabled = !t || step.parallel.pp < 2;
+    setText(this.out.headline, t ? headline(t, step, this.deviceWord()) : '');
+    setAttributes(this.out.headline, { 'data-value': t ? t.peak.total : '', 'data-fits': step ? step.fits : '' });
+    setText(this.out.band, t ? zeroNote(step) + this.bandWords(t, step) : '');
+    setAttributes(this.stage.input, { max: Math.max(0, (step?.parallel.pp ?? 1) - 1) });
+    this.stage.input.toggleAttribute('disabled', !t || step.parallel.pp < 2);
     this.stage.set(t ? t.stage : 0);
     this.drawLegend();
     this.drawChart();
@@ -268,7 +268,7 @@ class ParascopeMemory extends ParascopeWidget {
     if (!t) {
       this.chart = null;
       this.plot.replaceChildren();
-      this.out.moment.textContent = '';
+      setText(this.out.moment, '');
       return;
     }
     const band = t.stage === t.most_loaded_stage ? (this.step.error_band?.memory_total?.range ?? null) : null;
@@ -289,8 +289,8 @@ class ParascopeMemory extends ParascopeWidget {
     this.cursor = Math.max(0, Math.min(steps.length - 1, i));
     const index = steps[this.cursor].index;
     this.chart.mark(index);
-    this.out.moment.textContent = momentText(moment(this.timeline, index), this.step.parallel.vpp);
-    this.out.moment.dataset.segment = String(index);
+    setText(this.out.moment, momentText(moment(this.timeline, index), this.step.parallel.vpp));
+    setAttributes(this.out.moment, { 'data-segment': index });
   }
 
   key(e) {
