@@ -294,14 +294,15 @@ async function embedFiles(site, urls) {
 
 /**
  * A figure's embed entry (its source, from dist/): its element and its engine's glue (wasm/<engine>.mjs), imported
- * statically, and showEmbed (lib/embed-figure.js) with that glue given: what the loader (embed.js) calls.
+ * statically, and showEmbed (lib/embed-figure.js) with that glue and the module's name given: what the loader calls.
  */
 const figureEntry = (figure, filesOf) =>
   `import './${toUrlPath(join('widgets', filesOf(figure).module))}';\n` +
   `import glue from './wasm/${figure.engine}.mjs';\n` +
   `import { showEmbed as show } from './${toUrlPath(EMBED_FIGURE)}';\n` +
   '// not `import * as`: a namespace object would need a helper that esbuild shares with the lazy chunks, a file more\n' +
-  'export const showEmbed = (name, wasm, compiling) => show(name, wasm, compiling, async () => ({ default: glue }));\n';
+  'export const showEmbed = (name, wasm, compiling) =>\n' +
+  `  show(name, wasm, compiling, [${JSON.stringify(figure.engine)}, async () => ({ default: glue })]);\n`;
 
 /**
  * The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),

@@ -5,19 +5,19 @@
 // no other figure's.
 // The page links no css/embed.css: the shared code holds its text and adopts it (lib/widget.js, ensurePageSheet)
 // before this module makes the widget, so a link would fetch it twice.
-import { FIGURES } from '../widgets/index.js';
 import { useModule } from './engine.js';
 import { readHash } from './model/link-hash.js';
-import { registerWidgets } from './register-widgets.js';
+import { register } from './register-widgets.js';
 
 const THEMES = ['light', 'dark'];
 
 /**
- * Makes the figure `name` (of widgets/index.js, its element already defined) in #figure, on its engine: `wasm` its URL,
- * `compiling` its download started by the loader (or null), `importGlue` its glue's import().
+ * Makes the figure `name` (of widgets/index.js, its element, <parascope-name>, already defined) in #figure, on its
+ * engine: `wasm` its URL, `compiling` its download started by the loader (or null), `engine` its module's name (index.js)
+ * and `importGlue` its glue's import(). Given, not read from widgets/index.js: the figure's file then need not hold it.
  */
-export function showEmbed(name, wasm, compiling, importGlue) {
-  const { tag, engine } = FIGURES.find((f) => f.name === name);
+export function showEmbed(name, wasm, compiling, [engine, importGlue]) {
+  const tag = `parascope-${name}`;
   useModule(engine, wasm, importGlue, compiling);
   const widget = document.createElement(tag);
   widget.linkKeyOverride = ''; // the hash's bare names are this widget's attributes
@@ -27,5 +27,5 @@ export function showEmbed(name, wasm, compiling, importGlue) {
   if (THEMES.includes(theme)) widget.setAttribute('theme', theme);
   document.getElementById('figure').append(widget);
   // defined already: this reports a constructor that threw, in the widget's place
-  return registerWidgets({ [tag]: () => Promise.resolve() }).then(() => widget.startNow?.());
+  return register(tag, () => Promise.resolve()).then(() => widget.startNow?.());
 }

@@ -12,10 +12,10 @@ import { WIDGET_MODULES } from './widget-modules.js';
  */
 export const EMBED_FILES = Object.fromEntries(
   FIGURES.map(({ name, tag }) => {
-    const [, wasm, importGlue] = WIDGET_ENGINES[tag];
+    const [engine, wasm, importGlue] = WIDGET_ENGINES[tag];
     const code = async () => {
       const [, { showEmbed }] = await Promise.all([WIDGET_MODULES[tag](), import('./embed-figure.js')]);
-      return { showEmbed: (...args) => showEmbed(...args, importGlue) };
+      return { showEmbed: (...args) => showEmbed(...args, [engine, importGlue]) };
     };
     return [name, [code, wasm]];
   }),

@@ -15,8 +15,11 @@ function markFailed(tag, why) {
   }
 }
 
-/** Loads one widget's module; resolves to [tag, true | false] (false: it failed, and its elements show why). */
-async function register(tag, load) {
+/**
+ * Loads one widget's module; resolves to [tag, true | false] (false: it failed, and its elements show why). Alone, for
+ * a page that makes one widget (lib/embed-figure.js): none of the waiting below.
+ */
+export async function register(tag, load) {
   try {
     await load();
   } catch (err) {
