@@ -34,8 +34,9 @@
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
 //   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
 //   The embed's loader is one file naming its figures' files by computed URLs: its page gets none.
-// - Every script a source in lib/ or widgets/ names by `new URL('….js', import.meta.url)` (a Web Worker's: the
-//   planner's; a module loaded on demand by import(): the export code, lib/widget-tools.js) is bundled as an entry of
+// - Every script a source in lib/ or widgets/ or a page's entry names by `new URL('….js', import.meta.url)` (a Web
+//   Worker's: the planner's; a module loaded on demand by import(): the export code, lib/widget-tools.js; the embed's
+//   note for a link naming no figure, lib/embed-unknown.js) is bundled as an entry of
 //   its own, one self-contained file (a bundler that copies it as it is loses nothing), and the URL is pointed at that
 //   bundle: fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module.
 // - An import() of a computed URL is marked for bundlers to leave (LEAVE_IMPORT), as its source is.
@@ -51,6 +52,8 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { fileURLToPath } from 'node:url';
 
 import * as esbuild from 'esbuild';
+
+import { embedCss } from '../web/lib/model/embed-css.js';
 
 /** A hashed name is <name>-<8 characters of base32 [A-Z2-7]>.<ext>, esbuild's own style; serve.mjs relies on it. */
 export const HASHED_NAME = /-[A-Z2-7]{8}\.[a-z0-9]+$/;
@@ -80,7 +83,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const site = { dist: resolve(dist), minify, outdir: join(resolve(dist), 'js'), hashed: new Map() };
   const { pages, entries, oneFile } = pageEntries(site.dist);
   const urls = assetUrls(site);
-  await buildWorkers(site, urls);
+  await buildWorkers(site, urls, entries);
   const outputs = await buildEntries(site, urls, entries, oneFile);
   const chunks = chunkGraph(outputs, urls.assetsOf);
   const bundles = entryBundles(entries, chunks);
@@ -157,11 +160,12 @@ function pageEntries(dist) {
 function assetUrls(site) {
   const assetsOf = new Map();
   const workers = new Map();
-  const sheetText = (file) => {
-    const css = readFileSync(file, 'utf8');
+  const sheetText = (file, rewrite) => {
+    const css = rewrite(file, readFileSync(file, 'utf8'));
     return site.minify ? esbuild.transformSync(css, { loader: 'css', minify: true }).code.trim() : css;
   };
-  const plugin = () => ({
+  // `rewrite(file, css)`: a stylesheet's text as this build writes it (a figure's embed: css/embed.css for it alone)
+  const plugin = ({ rewrite = (file, css) => css } = {}) => ({
     name: 'hashed-asset-urls',
     setup(build) {
       build.onLoad({ filter: /\.m?js$/ }, (args) => {
@@ -173,7 +177,7 @@ function assetUrls(site) {
         const contents = readFileSync(args.path, 'utf8')
           .replace(/\bsheet\(new URL\((['"])([^'"]+\.css)\1,\s*import\.meta\.url\)\)/g, (whole, quote, rel) => {
             const target = local(rel);
-            return target ? `sheet(${JSON.stringify(sheetText(target))})` : whole;
+            return target ? `sheet(${JSON.stringify(sheetText(target, rewrite))})` : whole;
           })
           .replace(
             /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)(,\s*(['"])[^'"]+\4)?/g,
@@ -214,8 +218,8 @@ function buildOptions(site, urls) {
 }
 
 /** Each script named by a URL (workers, modules loaded on demand), bundled alone (one file each); in urls.workers. */
-async function buildWorkers(site, urls) {
-  const scripts = scriptsByUrl(site.dist);
+async function buildWorkers(site, urls, entries) {
+  const scripts = scriptsByUrl(site.dist, entries);
   if (!scripts.length) return;
   const built = await esbuild.build({ ...buildOptions(site, urls), splitting: false, entryPoints: scripts });
   for (const [out, meta] of Object.entries(built.metafile.outputs)) {
@@ -257,11 +261,13 @@ async function embedFiles(site, urls) {
   if (!existsSync(index) || !existsSync(join(site.dist, EMBED_FIGURE))) return null;
   const { FIGURES, filesOf } = await import(`data:text/javascript,${encodeURIComponent(readFileSync(index, 'utf8'))}`);
   const files = {};
+  const pageSheet = join(site.dist, 'css', 'embed.css'); // its rules for every figure: each file holds its own only
   for (const figure of FIGURES) {
     const sourcefile = `embed-${figure.name}.js`;
     const built = await esbuild.build({
       ...buildOptions(site, urls),
       splitting: true, // what it loads by import() (the figures' engine, asked rarely) stays a file of its own
+      plugins: [urls.plugin({ rewrite: (file, css) => (file === pageSheet ? embedCss(css, [figure]) : css) })],
       entryNames: `embed-${figure.name}-[hash]`,
       stdin: { contents: figureEntry(figure, filesOf), resolveDir: site.dist, sourcefile },
     });
@@ -470,12 +476,12 @@ function writeStableNames(bundles) {
 }
 
 /**
- * The scripts the sources in lib/ and widgets/ name by `new URL('….js', import.meta.url)` (absolute paths): the Web
- * Workers' and the modules loaded on demand.
+ * The scripts the sources in lib/ and widgets/ and the pages' `entries` name by `new URL('….js', import.meta.url)`
+ * (absolute paths): the Web Workers' and the modules loaded on demand.
  */
-function scriptsByUrl(dist) {
+function scriptsByUrl(dist, entries = []) {
   const found = new Set();
-  for (const file of sourcesIn(dist)) {
+  for (const file of [...sourcesIn(dist), ...entries]) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/new URL\((['"])([^'"]+\.m?js)\1,\s*import\.meta\.url\)/g)) {
       const target = resolve(dirname(file), m[2]);

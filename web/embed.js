@@ -1,7 +1,8 @@
 // The iframe route's loader (embed.html): reads "#widget=bubble&stages=8&…", starts that figure's engine downloading
 // and imports the figure's code (in the production build one file per figure: lib/embed-files.js, scripts/bundle.mjs),
 // which shows it (lib/embed-figure.js); and posts the page's height to the parent. A figure whose code fails to load
-// shows why in its place. Small on purpose: every embed loads it before its figure's own file.
+// shows why in its place; a link naming no figure gets a note (lib/embed-unknown.js). Small on purpose: every embed
+// loads it before its figure's own file.
 import { EMBED_FILES } from './lib/embed-files.js';
 import { failedText } from './lib/failed-text.js';
 import { readHash } from './lib/model/link-hash.js';
@@ -30,13 +31,13 @@ function failed(err) {
   box.replaceChildren(widget);
 }
 
+/** The note for a link naming no figure: its own file (scripts/bundle.mjs), fetched only for such a link. */
+const unknownUrl = () => new URL('./lib/embed-unknown.js', import.meta.url);
+
 if (!files) {
-  const p = document.createElement('p');
-  p.className = 'embed-unknown';
-  p.textContent =
-    `This link names no parascope figure. Put one of ${Object.keys(EMBED_FILES).join(', ')} after "#widget=", ` +
-    'for example embed.html#widget=bubble&stages=8&microbatches=32&schedule=1f1b.';
-  box.append(p);
+  import(/* webpackIgnore: true */ /* @vite-ignore */ unknownUrl().href).then(({ showUnknown }) =>
+    showUnknown(box, Object.keys(EMBED_FILES)),
+  );
 } else {
   const [code, wasm] = files;
   const url = wasm();
