@@ -19,7 +19,7 @@ async function coldPaint(browser, site, name) {
     await page.goto(`${site.url}embed.html#widget=${name}`);
     const tag = `parascope-${name}`;
     await page.waitForFunction((t) => window.__bench.painted[t] > 0, tag, { timeout: 60000 });
-    return page.evaluate((t) => window.__bench.painted[t], tag);
+    return await page.evaluate((t) => window.__bench.painted[t], tag);
   } finally {
     await context.close();
   }
