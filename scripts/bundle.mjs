@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The production build of dist/: every page (web/*.html) gets its module scripts bundled by esbuild, with
 // content-hashed file names for everything it loads, so scripts/serve.mjs can let browsers keep those files for a year;
-// the iframe route (embed.html) downloads the code of the one widget it shows and no other.
+// the iframe route (embed.html) downloads a small loader and the one file of the figure it shows, and no other's.
 //
 // Run by scripts/build after it has copied web/ and the engine into dist/. What it does, in dist/:
 // - The entry list is the pages themselves: each `<script type="module" src="…">` of each top-level *.html page is an
@@ -11,11 +11,13 @@
 //     every widget its script registers at once; its entries become one file each, js/<name>-<hash>.js, with every
 //     widget inside (one script request, no chunk waiting for another: on the article, chunks made the first figure
 //     ~150–270 ms later in medians of 20 cold loads on a 2-core machine, for no byte saved; issue 12).
-//   - A page that names no widget in its HTML picks one at run time (embed.html reads its hash): its entries are
-//     built together with code splitting (esbuild `splitting`, ESM). Each entry becomes js/<name>-<hash>.js; each
-//     module loaded by a dynamic `import()` (a widget's element from lib/widget-modules.js, the engine's glue) becomes its own
-//     chunk js/<name>-<hash>.js holding that module and what only it uses; code used by several of those sits in
-//     shared chunks js/chunk-<hash>.js, imported by the chunks that need it.
+//   - A page that names no widget in its HTML picks one at run time (embed.html reads its hash): its entry is a loader
+//     (embed.js), built as one file, js/<name>-<hash>.js, with lib/embed-files.js replaced by the map of the figures'
+//     own files. Each figure gets one, js/embed-<figure>-<hash>.js, from an esbuild build of its own: its element and
+//     its engine's glue imported statically and lib/embed-figure.js (what shows it), every module it needs tree-shaken
+//     for that figure alone (splitting on only for what it loads by import(): the figures' engine, asked rarely). gzip
+//     packs each file alone: one file per figure was ~2-4.6 KB less than the ten chunks of a split build (issue 30).
+//     The loader starts the figure's file and its wasm together, so nothing waits for a script to be parsed.
 // - Every `new URL('…', import.meta.url)` in the bundled sources (the wasm, the worker, code loaded on demand) is pointed
 //   at the hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it
 //   lands); the dist path written after it (`asset(new URL(…), 'wasm/x.wasm')`, lib/assets.js: what setAssetBase
@@ -25,14 +27,16 @@
 // - The widgets' stylesheets (css/widget.css, css/embed.css, each widgets/<name>/<name>.css) are written into the code
 //   as text, minified: `sheet(new URL('x.css', import.meta.url))` becomes `sheet("<its rules>")` (lib/sheets.js adopts
 //   it as a constructable sheet), so no bundler's CSS rule, no request and no style-src exception stands between a
-//   figure and its rules. The embed's chunks each hold only their widget's own sheet.
+//   figure and its rules. Each figure's embed file holds only its own widget's sheet (and widget.css's).
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
 //   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
 //   stylesheet that code loads and the page does not link itself (the engine, the widgets' shadow-root sheet); no
 //   wasm on a page marked <html data-engine="widget"> (embed.html runs its widget's own engine: lib/widget-engines.js).
-// - Every script a source in lib/ or widgets/ names by `new URL('….js', import.meta.url)` (a Web Worker's: the
-//   planner's; a module loaded on demand by import(): the export code, lib/widget-tools.js) is bundled as an entry of
+//   The embed's loader is one file naming its figures' files by computed URLs: its page gets none.
+// - Every script a source in lib/ or widgets/ or a page's entry names by `new URL('….js', import.meta.url)` (a Web
+//   Worker's: the planner's; a module loaded on demand by import(): the export code, lib/widget-tools.js; the embed's
+//   note for a link naming no figure, lib/embed-unknown.js) is bundled as an entry of
 //   its own, one self-contained file (a bundler that copies it as it is loses nothing), and the URL is pointed at that
 //   bundle: fetched only when asked, even on a page bundled without splitting; the unbundled sources load the module.
 // - An import() of a computed URL is marked for bundlers to leave (LEAVE_IMPORT), as its source is.
@@ -48,6 +52,8 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { fileURLToPath } from 'node:url';
 
 import * as esbuild from 'esbuild';
+
+import { embedCss } from '../web/lib/model/embed-css.js';
 
 /** A hashed name is <name>-<8 characters of base32 [A-Z2-7]>.<ext>, esbuild's own style; serve.mjs relies on it. */
 export const HASHED_NAME = /-[A-Z2-7]{8}\.[a-z0-9]+$/;
@@ -77,7 +83,7 @@ export async function bundle(dist, { minify = !process.env.PARASCOPE_NO_MINIFY }
   const site = { dist: resolve(dist), minify, outdir: join(resolve(dist), 'js'), hashed: new Map() };
   const { pages, entries, oneFile } = pageEntries(site.dist);
   const urls = assetUrls(site);
-  await buildWorkers(site, urls);
+  await buildWorkers(site, urls, entries);
   const outputs = await buildEntries(site, urls, entries, oneFile);
   const chunks = chunkGraph(outputs, urls.assetsOf);
   const bundles = entryBundles(entries, chunks);
@@ -154,11 +160,12 @@ function pageEntries(dist) {
 function assetUrls(site) {
   const assetsOf = new Map();
   const workers = new Map();
-  const sheetText = (file) => {
-    const css = readFileSync(file, 'utf8');
+  const sheetText = (file, rewrite) => {
+    const css = rewrite(file, readFileSync(file, 'utf8'));
     return site.minify ? esbuild.transformSync(css, { loader: 'css', minify: true }).code.trim() : css;
   };
-  const plugin = () => ({
+  // `rewrite(file, css)`: a stylesheet's text as this build writes it (a figure's embed: css/embed.css for it alone)
+  const plugin = ({ rewrite = (file, css) => css } = {}) => ({
     name: 'hashed-asset-urls',
     setup(build) {
       build.onLoad({ filter: /\.m?js$/ }, (args) => {
@@ -170,7 +177,7 @@ function assetUrls(site) {
         const contents = readFileSync(args.path, 'utf8')
           .replace(/\bsheet\(new URL\((['"])([^'"]+\.css)\1,\s*import\.meta\.url\)\)/g, (whole, quote, rel) => {
             const target = local(rel);
-            return target ? `sheet(${JSON.stringify(sheetText(target))})` : whole;
+            return target ? `sheet(${JSON.stringify(sheetText(target, rewrite))})` : whole;
           })
           .replace(
             /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)(,\s*(['"])[^'"]+\4)?/g,
@@ -211,8 +218,8 @@ function buildOptions(site, urls) {
 }
 
 /** Each script named by a URL (workers, modules loaded on demand), bundled alone (one file each); in urls.workers. */
-async function buildWorkers(site, urls) {
-  const scripts = scriptsByUrl(site.dist);
+async function buildWorkers(site, urls, entries) {
+  const scripts = scriptsByUrl(site.dist, entries);
   if (!scripts.length) return;
   const built = await esbuild.build({ ...buildOptions(site, urls), splitting: false, entryPoints: scripts });
   for (const [out, meta] of Object.entries(built.metafile.outputs)) {
@@ -220,17 +227,88 @@ async function buildWorkers(site, urls) {
   }
 }
 
-/** The pages' entries: one file each for pages showing their widgets (sheets joined), split chunks for the others. */
+/**
+ * The pages' entries, one file each: for pages showing their widgets (sheets joined), and the loaders of the pages that
+ * pick their widget at run time, each with the figures' own bundles in place of lib/embed-files.js (embedFiles).
+ */
 async function buildEntries(site, urls, entries, oneFile) {
-  const builds = [
-    { splitting: false, entryPoints: [...entries].filter((e) => oneFile.has(e)) },
-    { splitting: true, entryPoints: [...entries].filter((e) => !oneFile.has(e)) },
-  ].filter((b) => b.entryPoints.length);
   const outputs = {};
-  for (const b of builds)
-    Object.assign(outputs, (await esbuild.build({ ...buildOptions(site, urls), ...b })).metafile.outputs);
+  const build = async (options) =>
+    Object.assign(outputs, (await esbuild.build({ ...buildOptions(site, urls), ...options })).metafile.outputs);
+  const pages = [...entries].filter((e) => oneFile.has(e));
+  const loaders = [...entries].filter((e) => !oneFile.has(e));
+  if (pages.length) await build({ splitting: false, entryPoints: pages });
+  if (loaders.length) {
+    const plugins = [await embedFiles(site, urls), urls.plugin()].filter(Boolean);
+    await build({ splitting: false, entryPoints: loaders, plugins });
+  }
   return outputs;
 }
+
+/** The embed's map in the sources (lib/embed-files.js) and what shows a figure (lib/embed-figure.js). */
+const EMBED_FILES = join('lib', 'embed-files.js');
+const EMBED_FIGURE = join('lib', 'embed-figure.js');
+
+/**
+ * Each figure's own embed bundle, js/embed-<name>-<hash>.js (figureEntry: its element, its engine's glue and
+ * showEmbed), one esbuild build per figure, so each holds every module it needs, tree-shaken for that figure alone, and
+ * no other figure's: gzip packs one file better than ten (issue 30). Returns the esbuild plugin giving the loader
+ * (embed.js) the built site's lib/embed-files.js: each figure's bundle and engine wasm under their hashed names; null
+ * when the site has no figure list (widgets/index.js) or nothing to show one (lib/embed-figure.js).
+ */
+async function embedFiles(site, urls) {
+  const index = join(site.dist, 'widgets', 'index.js');
+  if (!existsSync(index) || !existsSync(join(site.dist, EMBED_FIGURE))) return null;
+  const { FIGURES, filesOf } = await import(`data:text/javascript,${encodeURIComponent(readFileSync(index, 'utf8'))}`);
+  const files = {};
+  const pageSheet = join(site.dist, 'css', 'embed.css'); // its rules for every figure: each file holds its own only
+  for (const figure of FIGURES) {
+    const sourcefile = `embed-${figure.name}.js`;
+    const built = await esbuild.build({
+      ...buildOptions(site, urls),
+      splitting: true, // what it loads by import() (the figures' engine, asked rarely) stays a file of its own
+      plugins: [urls.plugin({ rewrite: (file, css) => (file === pageSheet ? embedCss(css, [figure]) : css) })],
+      entryNames: `embed-${figure.name}-[hash]`,
+      stdin: { contents: figureEntry(figure, filesOf), resolveDir: site.dist, sourcefile },
+    });
+    const [out, meta] = Object.entries(built.metafile.outputs).find(
+      ([, m]) => m.entryPoint && resolve(m.entryPoint) === join(site.dist, sourcefile),
+    );
+    const split = meta.imports.filter((i) => i.kind === 'import-statement').map((i) => basename(i.path));
+    // e.g. a module it imports statically that an import() of it also loads: esbuild makes that a chunk of its own
+    if (split.length) console.warn(`bundle: the ${figure.name} embed loads ${split.join(', ')} too (one file meant)`);
+    const wasm = hashedCopy(site, join(site.dist, 'wasm', `${figure.engine}.wasm`));
+    files[figure.name] = [resolve(out), wasm].map((file) => toUrlPath(relative(site.outdir, file)));
+  }
+  const contents =
+    "// Written by scripts/bundle.mjs: each figure's bundle and engine wasm (lib/embed-files.js's sources).\n" +
+    'const at = (file) => new URL(file, import.meta.url).href;\n' +
+    `const FILES = ${JSON.stringify(files)};\n` +
+    'export const EMBED_FILES = Object.fromEntries(\n' +
+    '  Object.entries(FILES).map(([name, [code, wasm]]) => [name, [() => import(at(code)), () => at(wasm)]]),\n' +
+    ');\n';
+  const source = join(site.dist, EMBED_FILES);
+  return {
+    name: 'embed-files',
+    setup(build) {
+      build.onLoad({ filter: /embed-files\.js$/ }, (args) =>
+        resolve(args.path) === source ? { contents, loader: 'js' } : undefined,
+      );
+    },
+  };
+}
+
+/**
+ * A figure's embed entry (its source, from dist/): its element and its engine's glue (wasm/<engine>.mjs), imported
+ * statically, and showEmbed (lib/embed-figure.js) with that glue and the module's name given: what the loader calls.
+ */
+const figureEntry = (figure, filesOf) =>
+  `import './${toUrlPath(join('widgets', filesOf(figure).module))}';\n` +
+  `import glue from './wasm/${figure.engine}.mjs';\n` +
+  `import { showEmbed as show } from './${toUrlPath(EMBED_FIGURE)}';\n` +
+  '// not `import * as`: a namespace object would need a helper that esbuild shares with the lazy chunks, a file more\n' +
+  'export const showEmbed = (name, wasm, compiling) =>\n' +
+  `  show(name, wasm, compiling, [${JSON.stringify(figure.engine)}, async () => ({ default: glue })]);\n`;
 
 /**
  * The chunk graph: output (absolute) -> { source: the module it was built for (an entry or an import() target),
@@ -398,12 +476,12 @@ function writeStableNames(bundles) {
 }
 
 /**
- * The scripts the sources in lib/ and widgets/ name by `new URL('….js', import.meta.url)` (absolute paths): the Web
- * Workers' and the modules loaded on demand.
+ * The scripts the sources in lib/ and widgets/ and the pages' `entries` name by `new URL('….js', import.meta.url)`
+ * (absolute paths): the Web Workers' and the modules loaded on demand.
  */
-function scriptsByUrl(dist) {
+function scriptsByUrl(dist, entries = []) {
   const found = new Set();
-  for (const file of sourcesIn(dist)) {
+  for (const file of [...sourcesIn(dist), ...entries]) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/new URL\((['"])([^'"]+\.m?js)\1,\s*import\.meta\.url\)/g)) {
       const target = resolve(dirname(file), m[2]);

@@ -1,42 +1,49 @@
-// The iframe route (embed.html): reads "#widget=bubble&stages=8&…", shows that one widget with the rest of the hash as
-// its state (parsed, checked and clamped by the widget's own attribute rules), and posts its height to the parent.
-// Only that widget's module is imported (its own chunk in the production build), through lib/register-widgets.js: a
-// widget whose script fails shows why in its place. The page links no css/embed.css: the shared code holds its text and
-// adopts it (lib/widget.js, ensurePageSheet) before this module makes the widget, so a link would fetch it twice.
+// The iframe route's loader (embed.html): reads "#widget=bubble&stages=8&…", starts that figure's engine downloading
+// and imports the figure's code (in the production build one file per figure: lib/embed-files.js, scripts/bundle.mjs),
+// which shows it (lib/embed-figure.js); and posts the page's height to the parent. A figure whose code fails to load
+// shows why in its place; a link naming no figure gets a note (lib/embed-unknown.js). Small on purpose: every embed
+// loads it before its figure's own file.
+import { EMBED_FILES } from './lib/embed-files.js';
+import { failedText } from './lib/failed-text.js';
 import { readHash } from './lib/model/link-hash.js';
-import { registerWidgets } from './lib/register-widgets.js';
-import { useWidgetEngine } from './lib/widget-engines.js';
-import { WIDGET_MODULES } from './lib/widget-modules.js';
-import { FIGURES } from './widgets/index.js';
 
 /** The message the parent page receives after every change of height (the guide's snippet reads it). */
 export const HEIGHT_MESSAGE = 'parascope:height';
 
-const WIDGETS = FIGURES.map((f) => f.name);
-const THEMES = ['light', 'dark'];
-
-const params = readHash(location.hash, '');
-const name = params.get('widget') ?? '';
+const name = readHash(location.hash, '').get('widget') ?? '';
 const box = document.getElementById('figure');
+const files = Object.hasOwn(EMBED_FILES, name) ? EMBED_FILES[name] : null;
 
-if (!WIDGETS.includes(name)) {
+/** The wasm at `url` downloading and compiling (as lib/engine.js does), or null where the browser cannot stream it. */
+const compile = (url) =>
+  typeof WebAssembly.compileStreaming === 'function' &&
+  WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }));
+
+/** In the figure's place, why its code could not load. */
+function failed(err) {
+  const widget = document.createElement(`parascope-${name}`);
   const p = document.createElement('p');
-  p.className = 'embed-unknown';
-  p.textContent =
-    `This link names no parascope figure. Put one of ${WIDGETS.join(', ')} after "#widget=", ` +
-    'for example embed.html#widget=bubble&stages=8&microbatches=32&schedule=1f1b.';
-  box.append(p);
+  p.className = 'load-failed';
+  p.dataset.out = 'load-failed';
+  p.textContent = failedText(err?.message ?? String(err));
+  widget.dataset.failed = '';
+  widget.append(p);
+  box.replaceChildren(widget);
+}
+
+/** The note for a link naming no figure: its own file (scripts/bundle.mjs), fetched only for such a link. */
+const unknownUrl = () => new URL('./lib/embed-unknown.js', import.meta.url);
+
+if (!files) {
+  import(/* webpackIgnore: true */ /* @vite-ignore */ unknownUrl().href).then(({ showUnknown }) =>
+    showUnknown(box, Object.keys(EMBED_FILES)),
+  );
 } else {
-  const tag = `parascope-${name}`;
-  useWidgetEngine(tag); // its own small engine (only the ops it asks), downloading while its script loads
-  const widget = document.createElement(tag);
-  widget.linkKeyOverride = ''; // the hash's bare names are this widget's attributes
-  widget.linkKeep = ['widget', 'theme'];
-  widget.setAttribute('permalink', '');
-  const theme = params.get('theme');
-  if (THEMES.includes(theme)) widget.setAttribute('theme', theme);
-  box.append(widget);
-  registerWidgets({ [tag]: WIDGET_MODULES[tag] }).then(() => widget.startNow?.()); // absent when its script failed: that widget then shows why
+  const [code, wasm] = files;
+  const url = wasm();
+  const compiling = compile(url) || null; // its own small engine, downloading while the figure's code loads
+  compiling?.catch(() => {}); // a failure is reported by the figure's engine loader, which tries again
+  code().then((figure) => figure.showEmbed(name, url, compiling), failed);
 }
 
 /** Tells the parent page how tall this page is, whenever that changes (any origin may frame it: the height is public). */

@@ -127,7 +127,7 @@ test('an embed link that names no widget says how to name one', async () => {
   await context.close();
 });
 
-test('an embed downloads its own widget\'s code and no other widget\'s (each widget is its own chunk)', async () => {
+test('an embed downloads its own widget\'s code and no other widget\'s (each figure is a file of its own)', async () => {
   const ALL = FIGURES.map((f) => f.name);
   for (const widget of ['bubble', 'planner']) {
     const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
@@ -142,7 +142,10 @@ test('an embed downloads its own widget\'s code and no other widget\'s (each wid
     const bodies = await Promise.all(scripts);
     const defining = (name) => bodies.filter((s) => s.body.includes(`customElements.define("parascope-${name}"`)).map((s) => s.url);
     assert.equal(defining(widget).length, 1, `${widget}'s own code came once`);
-    assert.match(defining(widget)[0], /\/js\/element-[A-Z2-7]{8}\.js$/, 'in its own hashed chunk (widgets/<name>/element.js)');
+    assert.match(defining(widget)[0], new RegExp(`/js/embed-${widget}-[A-Z2-7]{8}\\.js$`), 'in its own hashed file');
+    // the loader, the figure's file and (the planner) its worker: no chunk shared with another figure
+    const files = bodies.map((s) => new URL(s.url).pathname).filter((p) => p.startsWith('/js/'));
+    assert.deepEqual(files.filter((p) => !/^\/js\/(embed|worker)(-[a-z]+)?-[A-Z2-7]{8}\.js$/.test(p)), [], files.join(', '));
     for (const other of ALL.filter((w) => w !== widget)) {
       assert.deepEqual(defining(other), [], `the ${widget} embed downloaded no code of parascope-${other}`);
     }
@@ -182,16 +185,32 @@ test('an embedded widget runs its own small engine: it fetches that module\'s wa
   }
 });
 
-test('an embed whose widget\'s chunk fails to load says so in its place', async () => {
+test('an embed whose widget\'s file fails to load says so in its place', async () => {
   const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
-  await context.route(/\/js\/element-[A-Z2-7]{8}\.js$/, async (route) => {  // the ring's chunk (widgets/ring/element.js)
-    const body = await (await route.fetch()).text();
-    return body.includes('customElements.define("parascope-ring"') ? route.abort() : route.continue();
-  });
+  await context.route(/\/js\/embed-ring-[A-Z2-7]{8}\.js$/, (route) => route.abort()); // the ring's own file
   const page = await context.newPage();
   await page.goto(`${site().url}embed.html#widget=ring`);
   const note = page.locator('parascope-ring [data-out="load-failed"]');
   await note.waitFor({ state: 'attached', timeout: 30000 });
   assert.match(await note.textContent(), /^This figure could not start: its script failed/);
+  await context.close();
+});
+
+test('an embed starts its engine\'s download before its figure\'s file has come (the loader starts both)', async () => {
+  const context = await site().browser.newContext({ viewport: { width: 800, height: 900 } });
+  const seen = [];
+  let held = 0;
+  await context.route(/\/js\/embed-memory-[A-Z2-7]{8}\.js$/, async (route) => {
+    held = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the figure's file, slow to come
+    seen.push(['figure', Date.now()]);
+    return route.continue();
+  });
+  const page = await context.newPage();
+  page.on('request', (r) => r.url().endsWith('.wasm') && seen.push(['wasm', Date.now()]));
+  await page.goto(`${site().url}embed.html#widget=memory`);
+  await page.locator('parascope-memory[data-ready]').waitFor();
+  assert.ok(held > 0, 'the figure came through its own file');
+  assert.deepEqual(seen.map(([what]) => what), ['wasm', 'figure'], 'the wasm was asked for while the figure was held');
   await context.close();
 });

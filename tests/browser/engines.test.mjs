@@ -481,9 +481,9 @@ for (const engine of ENGINES) {
       }
 
       if (colorScheme === 'light') {
-        // The iframe route is the split build (scripts/bundle.mjs): its entry, shared chunks and the widget's own chunk
-        // are ES modules with <link rel="modulepreload">; each engine must load them and start the one widget.
-        test('the iframe route (embed.html: module chunks, modulepreload) starts each widget alone', async () => {
+        // The iframe route (scripts/bundle.mjs): a loader module that import()s the figure's own file by a computed
+        // URL and starts its wasm's compile itself; each engine must load them and start the one widget.
+        test('the iframe route (embed.html: a loader, the figure\'s own file) starts each widget alone', async () => {
           if (!browser) throw launchFailure;
           for (const { tag, until } of WIDGETS.filter((w) => !ONLY_WIDGETS || ONLY_WIDGETS.includes(w.tag.replace('parascope-', '')))) {
             const page = await browser.open(`${site.url}embed.html#widget=${tag.replace('parascope-', '')}`, SIZES[0]);

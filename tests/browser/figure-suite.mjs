@@ -52,6 +52,8 @@ export function browserPages(name, site, { start = null, what } = {}) {
 
 /** Scrolls to the figure `tag` and waits for it to start (`isReady`: when it counts as started). */
 export async function startFigure(page, tag, { isReady = ready, timeout = 60_000, what = `${tag} to start` } = {}) {
+  // embedded alone, the figure is made once its own file has come (embed.js, lib/embed-figure.js)
+  await page.waitFor((win, t) => Boolean(win.document.querySelector(t)), [tag], { timeout, what: `<${tag}> made` });
   await page.evaluate(scrollTo, tag);
   await page.waitFor(isReady, [tag], { timeout, what });
 }

@@ -1,7 +1,7 @@
 // The production build (scripts/bundle.mjs) on a small site: a page that shows its widgets gets one hashed bundle per
-// module script; a page that picks its widget at run time (the embed) gets a hashed chunk per widget loaded by
-// import() and shared chunks; every file a page or a bundled source loads gets a hashed name, pages preload what they
-// run at once, and new pages need no edit of the bundler.
+// module script; a page that picks its widget at run time (the embed) gets a small loader and one file per figure
+// (its element, its engine's glue and the shared code it needs); every file a page or a bundled source loads gets a
+// hashed name, pages preload what they run at once, and new pages need no edit of the bundler.
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,10 +30,11 @@ before(async () => {
   await writeFile(join(site, 'css', 'widget-b.css'), '.wb { color: olive; }\n');
   await writeFile(
     join(site, 'widgets', 'index.js'),
-    "export const FIGURES = [{ name: 'a' }, { name: 'b' }];\n" +
-      'export const filesOf = ({ name }) => ({ stylesheet: `../css/widget-${name}.css` });\n',
+    "export const FIGURES = [{ name: 'a', engine: 'engine' }, { name: 'b', engine: 'engine' }];\n" +
+      'export const filesOf = ({ name }) => ({ module: `./${name}/element.js`, stylesheet: `../css/widget-${name}.css` });\n',
   );
-  await writeFile(join(site, 'wasm', 'engine.mjs'), "export default 'the engine glue';\n");
+  await writeFile(join(site, 'wasm', 'engine.mjs'), "export default () => 'the engine glue';\n");
+  await writeFile(join(site, 'wasm', 'whole.mjs'), "export default () => 'the whole engine';\n");
   await writeFile(
     join(site, 'lib', 'sheet.js'),
     'export const sheetOf = (x) => x;\nconst sheet = sheetOf;\n' +
@@ -42,19 +43,21 @@ before(async () => {
   await writeFile(
     join(site, 'lib', 'engine.js'),
     "export const wasm = new URL('../wasm/engine.wasm', import.meta.url).href;\n" +
-      "export const glue = () => import('../wasm/engine.mjs');\n",
+      "export const glue = () => import('../wasm/whole.mjs');\n", // another engine, loaded when asked
   );
   await writeFile(
     join(site, 'lib', 'widgets.js'),
-    "export const WIDGETS = { 'parascope-a': () => import('../widgets/parascope-a.js'),\n" +
-      "  'parascope-b': () => import('../widgets/parascope-b.js') };\n",
+    "export const WIDGETS = { 'parascope-a': () => import('../widgets/a/element.js'),\n" +
+      "  'parascope-b': () => import('../widgets/b/element.js') };\n",
   );
+  await mkdir(join(site, 'widgets', 'a'));
+  await mkdir(join(site, 'widgets', 'b'));
   await writeFile(
-    join(site, 'widgets', 'parascope-a.js'),
-    "import { common, sheetOf as sheet } from '../lib/sheet.js';\nimport { wasm, glue } from '../lib/engine.js';\n" +
-      "export const a = [common, wasm, glue, 'a-only-code', new URL('../css/a.css', import.meta.url).href,\n" +
-      "  sheet(new URL('../css/widget-a.css', import.meta.url)),\n" +
-      "  () => import(new URL('../lib/on-demand.js', import.meta.url).href)];\n",
+    join(site, 'widgets', 'a', 'element.js'),
+    "import { common, sheetOf as sheet } from '../../lib/sheet.js';\nimport { wasm, glue } from '../../lib/engine.js';\n" +
+      "globalThis.a = [common, wasm, glue, 'a-only-code', new URL('../../css/a.css', import.meta.url).href,\n" +
+      "  sheet(new URL('../../css/widget-a.css', import.meta.url)),\n" +
+      "  () => import(new URL('../../lib/on-demand.js', import.meta.url).href)];\n",
   );
   // A module loaded only when asked (like the export code), with a module of its own.
   await writeFile(
@@ -63,9 +66,20 @@ before(async () => {
   );
   await writeFile(join(site, 'lib', 'on-demand-part.js'), "export const part = 'on-demand-part-code';\n");
   await writeFile(
-    join(site, 'widgets', 'parascope-b.js'),
-    "import { common, sheetOf as sheet } from '../lib/sheet.js';\nimport { wasm } from '../lib/engine.js';\n" +
-      "export const b = [common, wasm, 'b-only-code', sheet(new URL('../css/widget-b.css', import.meta.url))];\n",
+    join(site, 'widgets', 'b', 'element.js'),
+    "import { common, sheetOf as sheet } from '../../lib/sheet.js';\nimport { wasm } from '../../lib/engine.js';\n" +
+      "globalThis.b = [common, wasm, 'b-only-code', sheet(new URL('../../css/widget-b.css', import.meta.url))];\n",
+  );
+  // The embed: its loader (embed.js) reads the map (lib/embed-files.js, the built site's own written by the bundler)
+  // and calls the figure's showEmbed (lib/embed-figure.js), given the engine's glue.
+  await writeFile(
+    join(site, 'lib', 'embed-files.js'),
+    "import { WIDGETS } from './widgets.js';\nexport const EMBED_FILES = { sources: WIDGETS };\n",
+  );
+  await writeFile(
+    join(site, 'lib', 'embed-figure.js'),
+    "import { common } from './sheet.js';\n" +
+      'export const showEmbed = (name, wasm, compiling, glue) => [common, name, wasm, glue];\n',
   );
   await writeFile(
     join(site, 'main.js'),
@@ -74,8 +88,7 @@ before(async () => {
   );
   await writeFile(
     join(site, 'embed.js'),
-    "import { common } from './lib/sheet.js';\nimport { WIDGETS } from './lib/widgets.js';\n" +
-      'globalThis.embedded = [common, WIDGETS];\n',
+    "import { EMBED_FILES } from './lib/embed-files.js';\nglobalThis.embedded = ['loader-code', EMBED_FILES];\n",
   );
   await writeFile(
     join(site, 'index.html'),
@@ -106,7 +119,7 @@ const js = async () => (await readdir(join(site, 'js'))).sort();
 const text = async (name) => readFile(join(site, 'js', name), 'utf8');
 const chunkOf = async (prefix) => (await js()).find((n) => n.startsWith(`${prefix}-`) && HASHED_NAME.test(n));
 
-test('a page showing its widgets loads one bundle; the embed a chunk per widget, shared code once', async () => {
+test('a page showing its widgets loads one bundle; the embed a loader and one file per figure', async () => {
   const files = await js();
   for (const name of files) {
     assert.match(name, HASHED_NAME);
@@ -115,7 +128,7 @@ test('a page showing its widgets loads one bundle; the embed a chunk per widget,
   const index = await readFile(join(site, 'index.html'), 'utf8');
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
   const main = index.match(/src="js\/(main-[A-Z2-7]{8}\.js)"/)[1];
-  const entry = embed.match(/src="js\/(embed-[A-Z2-7]{8}\.js)"/)[1];
+  const loader = embed.match(/src="js\/(embed-[A-Z2-7]{8}\.js)"/)[1];
   assert.match(index, /href="css\/page-[A-Z2-7]{8}\.css"/);
   assert.match(index, /href="guide\.html"/, 'links between pages keep their names');
   // The article-like page: one module with both widgets inside, nothing left to import.
@@ -129,23 +142,36 @@ test('a page showing its widgets loads one bundle; the embed a chunk per widget,
   );
   assert.match(mainText, /\.w\{color:red\}/, "the widgets' sheet is text in the code");
   assert.match(mainText, /"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/);
-  // The embed: a chunk per widget; another widget's code is in no other chunk it may load.
-  const a = await chunkOf('parascope-a');
-  const b = await chunkOf('parascope-b');
-  assert.ok(a && b, `a chunk per widget: ${files.join(', ')}`);
-  const split = files.filter((n) => n !== main);
-  for (const name of split.filter((n) => n !== a))
-    assert.doesNotMatch(await text(name), /a-only-code/, `${name} holds no code of a`);
-  for (const name of split.filter((n) => n !== b))
-    assert.doesNotMatch(await text(name), /b-only-code/, `${name} holds no code of b`);
-  assert.match(await text(a), /a-only-code/);
-  assert.match(await text(b), /b-only-code/);
-  // new URL(…, import.meta.url) points at the hashed copies, relative to js/, whichever chunk the code landed in.
+  // The embed: a file per figure, each whole (nothing imported statically) and with no code of the other.
+  const a = await chunkOf('embed-a');
+  const b = await chunkOf('embed-b');
+  assert.ok(a && b, `a file per figure: ${files.join(', ')}`);
+  assert.deepEqual(
+    files.filter((n) => n.startsWith('chunk-')),
+    [],
+    'no shared chunk',
+  );
+  for (const [name, own, other] of [
+    [a, /a-only-code/, /b-only-code/],
+    [b, /b-only-code/, /a-only-code/],
+  ]) {
+    const code = await text(name);
+    assert.match(code, own);
+    assert.doesNotMatch(code, other, `${name} holds no code of the other figure`);
+    assert.match(code, /the engine glue/, 'its engine glue inside');
+    assert.doesNotMatch(code, /import\s*[{"]|from\s*"/, 'nothing imported statically');
+    assert.match(code, /export\s*\{[^}]*showEmbed/, 'what the loader calls');
+    assert.equal((code.match(/\.w\{color:red\}/g) ?? []).length, 1, 'the shared code once');
+  }
+  // new URL(…, import.meta.url) points at the hashed copies, relative to js/, in each figure's file.
   assert.match(await text(a), /"\.\.\/css\/a-[A-Z2-7]{8}\.css"/);
-  const all = (await Promise.all(split.map(text))).join('\n');
-  assert.equal((all.match(/\.w\{color:red\}/g) ?? []).length, 1, 'the shared code is in one chunk, not copied');
-  assert.equal((all.match(/"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/g) ?? []).length, 1);
-  assert.match(await text(entry), /from\s*"\.\/chunk-[A-Z2-7]{8}\.js"/);
+  // The loader: the map the bundler wrote (each figure's file and its engine's wasm, hashed), no figure's code.
+  const loaderText = await text(loader);
+  assert.match(loaderText, /loader-code/);
+  for (const figure of [a, b]) assert.ok(loaderText.includes(`"${figure}"`), `the loader names ${figure}`);
+  assert.match(loaderText, /"\.\.\/wasm\/engine-[A-Z2-7]{8}\.wasm"/);
+  assert.doesNotMatch(loaderText, /[ab]-only-code|the engine glue|color:red/, 'no code of a figure');
+  assert.doesNotMatch(loaderText, /import\s*[{"]|from\s*"/, 'one file');
 });
 
 test('a module loaded by import(new URL(…)) is one file of its own, fetched on demand even from the one-bundle page', async () => {
@@ -167,11 +193,11 @@ test('a module loaded by import(new URL(…)) is one file of its own, fetched on
     (await text(main)).includes(`import(${LEAVE_IMPORT}new URL("./${lazy[0]}",import.meta.url)`),
     'the article points at it, the import() marked for bundlers to leave as it is',
   );
-  assert.ok((await text(await chunkOf('parascope-a'))).includes(`"./${lazy[0]}"`), "the embed's chunk too");
+  assert.ok((await text(await chunkOf('embed-a'))).includes(`"./${lazy[0]}"`), "the embed's file of a too");
   for (const html of [index, embed]) assert.doesNotMatch(html, /on-demand/, 'not preloaded');
 });
 
-test("a page preloads the wasm, stylesheets and chunks it runs at once; the embed none of its widgets' own", async () => {
+test('a page preloads the wasm, stylesheets and chunks it runs at once; the embed nothing: its loader starts all', async () => {
   const index = await readFile(join(site, 'index.html'), 'utf8');
   assert.match(
     index,
@@ -181,29 +207,13 @@ test("a page preloads the wasm, stylesheets and chunks it runs at once; the embe
   assert.match(index, /<link rel="preload" href="css\/a-[A-Z2-7]{8}\.css" as="style">/);
   assert.ok(index.indexOf('rel="preload"') < index.indexOf('<script'), 'before the script');
   assert.doesNotMatch(index, /modulepreload/, 'one file: nothing else to preload');
-  const preloaded = (html) => [...html.matchAll(/<link rel="modulepreload" href="js\/([^"]+)">/g)].map((m) => m[1]);
-  const embed = await readFile(join(site, 'embed.html'), 'utf8');
-  assert.ok(preloaded(embed).length > 0);
-  for (const name of preloaded(embed)) assert.match(name, HASHED_NAME);
-  assert.ok(!preloaded(embed).includes(await chunkOf('parascope-a')), "no widget's own chunk: the hash picks one");
-  assert.ok(!preloaded(embed).includes(await chunkOf('parascope-b')));
-  assert.ok(preloaded(embed).includes(await chunkOf('engine')), 'the engine glue, with its wasm');
-  assert.match(embed, /<link rel="preload" href="wasm\/engine-[A-Z2-7]{8}\.wasm"/, 'every widget loads the engine');
-  assert.doesNotMatch(embed, /css\/a-/, 'a.css: only a loads it');
-  assert.ok(embed.indexOf('rel="modulepreload"') < embed.indexOf('<script'), 'before the script');
+  // The embed's loader picks the figure from the hash and starts that figure's file and wasm itself.
+  for (const page of ['embed.html', 'alone.html']) {
+    const html = await readFile(join(site, page), 'utf8');
+    assert.doesNotMatch(html, /rel="(module)?preload"/, `${page}: nothing preloaded`);
+    assert.match(html, /<script type="module" src="js\/embed-[A-Z2-7]{8}\.js"><\/script>/);
+  }
   assert.equal(await readFile(join(site, 'guide.html'), 'utf8'), '<!doctype html>\n<p>no script</p>\n');
-});
-
-test('a page running its widget\'s own engine (<html data-engine="widget">) preloads no engine, the rest as the embed', async () => {
-  const alone = await readFile(join(site, 'alone.html'), 'utf8');
-  const embed = await readFile(join(site, 'embed.html'), 'utf8');
-  assert.doesNotMatch(alone, /\.wasm/);
-  const links = (html) => [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map((m) => m[1]);
-  assert.deepEqual(
-    links(alone),
-    links(embed).filter((href) => !/^wasm\/|^js\/engine-/.test(href)),
-  );
-  assert.ok(links(alone).length > 0);
 });
 
 test('a hashed name changes with the content and the original names stay for what cannot know the hash', async () => {
@@ -236,16 +246,12 @@ test('the page with every widget holds each widget sheet as text, once, and fetc
   assert.match(main, /"\.\.\/css\/a-[A-Z2-7]{8}\.css"/, 'a stylesheet not written through sheet() stays a hashed URL');
 });
 
-test("the embed: the shared chunk holds widget.css's text, each widget's chunk its own sheet's only", async () => {
+test("the embed: each figure's file holds widget.css's text and its own sheet's only", async () => {
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
-  const files = await js();
-  const a = await text(await chunkOf('parascope-a'));
-  const b = await text(await chunkOf('parascope-b'));
-  const shared = (await Promise.all(files.filter((n) => n.startsWith('chunk-')).map(text))).join('\n');
-  assert.equal(count(shared, '.w{color:red}'), 1);
-  assert.equal(count(shared, '.wa{color:green}') + count(shared, '.wb{color:olive}'), 0);
-  assert.deepEqual([count(a, '.wa{color:green}'), count(a, '.wb{color:olive}')], [1, 0]);
-  assert.deepEqual([count(b, '.wb{color:olive}'), count(b, '.wa{color:green}')], [1, 0]);
+  const a = await text(await chunkOf('embed-a'));
+  const b = await text(await chunkOf('embed-b'));
+  assert.deepEqual([count(a, '.w{color:red}'), count(a, '.wa{color:green}'), count(a, '.wb{color:olive}')], [1, 1, 0]);
+  assert.deepEqual([count(b, '.w{color:red}'), count(b, '.wb{color:olive}'), count(b, '.wa{color:green}')], [1, 1, 0]);
   assert.doesNotMatch(embed, /css\/widget/, 'no widget sheet preloaded');
 });
 

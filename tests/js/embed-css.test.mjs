@@ -46,3 +46,17 @@ test('a figure added to FIGURES is written into the file (the lists are not copi
     FIGURES.pop();
   }
 });
+
+test("one figure's rules (its own embed's: scripts/bundle.mjs) name it alone, the rest of the file as it is", () => {
+  const memory = FIGURES.find((f) => f.name === 'memory');
+  const alone = embedCss(css, [memory]);
+  for (const { tag } of FIGURES) {
+    if (tag === memory.tag) assert.ok(count(alone, tag) >= 4, `${tag} in every list and its block`);
+    else assert.equal(count(alone, tag), 0, `${tag} is not in the memory figure's rules`);
+  }
+  const { narrow, wide } = memory.reserve;
+  assert.ok(alone.includes(`parascope-memory {\n  --reserve-narrow: ${narrow};\n  --reserve-wide: ${wide};\n}`));
+  const rest = (text) => text.replace(/parascope-[a-z]+/g, '').replace(/[\s,]+/g, ' ');
+  const blockless = (text) => text.replace(/\/\* <parascope-[a-z]+> \*\/\n[^}]*\}\n\n/g, '');
+  assert.equal(rest(blockless(alone)), rest(blockless(css)), 'only the lists and blocks change');
+});

@@ -262,13 +262,13 @@ export function loadEngine(moduleOptions = {}) {
 /**
  * Makes loadEngine load another module (a widget's own: lib/widget-engines.js) and starts its download and its glue's
  * import at once. Only before the page's first loadEngine (later, the page keeps the engine it has). `planner`: the
- * module is the planner's, which loadPlannerEngine then shares rather than loading it a second time.
+ * module is the planner's, which loadPlannerEngine then shares rather than loading it a second time. `compiling`: its
+ * download already started (WebAssembly.compileStreaming of `wasm`: the embed's loader, embed.js, starts it first).
  */
-export function useEngine(wasm, importGlue, { planner = false } = {}) {
+export function useEngine(wasm, importGlue, { planner = false, compiling = startCompiling(wasm) } = {}) {
   if (shared.figures) return;
   shared.own = true;
   let glue = importGlue();
-  const compiling = startCompiling(wasm);
   for (const started of [glue, compiling]) started?.catch(() => {}); // a failure is reported by loadEngine
   shared.figures = engineLoader(
     wasm,
@@ -280,6 +280,18 @@ export function useEngine(wasm, importGlue, { planner = false } = {}) {
     compiling,
   );
   if (planner) shared.planner ??= shared.figures; // the planner's module alone: loadPlannerEngine answers with it too
+}
+
+/** The modules that answer, alone on a page, what the article asks the planner's module for (run, nccl_fit). */
+const PLANNER_OPS_MODULES = new Set(['parascope-planner', 'parascope-run-engine', 'parascope-nccl-engine']);
+
+/**
+ * useEngine for the wasm module `name` (widgets/index.js's `engine`: lib/widget-engines.js, and a figure's own embed
+ * bundle, lib/embed-figure.js, which so carries no other module's table), from `wasm` (its URL) and `importGlue`;
+ * `compiling`: its download, when the page started it already (the embed's loader).
+ */
+export function useModule(name, wasm, importGlue, compiling) {
+  useEngine(wasm, importGlue, { planner: PLANNER_OPS_MODULES.has(name), ...(compiling && { compiling }) });
 }
 
 /**

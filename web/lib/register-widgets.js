@@ -2,15 +2,11 @@
 // or its constructor throws) leaves the others working, and shows a note in its own place on the page. The widgets
 // near the window register first; the others wait until the first of those has drawn (and that frame is painted),
 // so none of their set-up competes with the first figure a reader sees.
+import { failedText } from './failed-text.js';
 import { addressHasHash, nearWindow, showFailure } from './widget.js';
 
 /** Longest wait for the first figure before the others register anyway (its engine may be slow or failing). */
 const LATER_MAX_MS = 3000;
-
-/** The note a reader sees in place of a figure that could not start. */
-const failedText = (why) =>
-  `This figure could not start: its script failed (${why}). The other figures on this page ` +
-  'are not affected; reloading the page may help.';
 
 /** Every element with this tag that is not :defined (never upgraded, or its upgrade threw) gets the note. */
 function markFailed(tag, why) {
@@ -19,8 +15,11 @@ function markFailed(tag, why) {
   }
 }
 
-/** Loads one widget's module; resolves to [tag, true | false] (false: it failed, and its elements show why). */
-async function register(tag, load) {
+/**
+ * Loads one widget's module; resolves to [tag, true | false] (false: it failed, and its elements show why). Alone, for
+ * a page that makes one widget (lib/embed-figure.js): none of the waiting below.
+ */
+export async function register(tag, load) {
   try {
     await load();
   } catch (err) {

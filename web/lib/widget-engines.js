@@ -4,7 +4,7 @@
 // checks that each module here answers every op its widget's code asks.
 import { FIGURES } from '../widgets/index.js';
 import { asset } from './assets.js';
-import { plannerWasmUrl, useEngine } from './engine.js';
+import { plannerWasmUrl, useModule } from './engine.js';
 
 /** module name -> [its wasm's URL, its glue's import()] (literal URLs and imports, for the bundler). */
 const MODULES = {
@@ -56,14 +56,11 @@ const MODULES = {
 /** tag -> [its module's name, its wasm's URL, its glue's import()], for each figure of widgets/index.js. */
 export const WIDGET_ENGINES = Object.fromEntries(FIGURES.map(({ tag, engine }) => [tag, [engine, ...MODULES[engine]]]));
 
-/** The modules that answer, alone on a page, what the article asks the planner's module for (run, nccl_fit). */
-const PLANNER_OPS_MODULES = new Set(['parascope-planner', 'parascope-run-engine', 'parascope-nccl-engine']);
-
 /** Makes the page's engine (loadEngine) the one of widget `tag` and starts downloading it; false for an unknown tag. */
 export function useWidgetEngine(tag) {
   const engine = WIDGET_ENGINES[tag];
   if (!engine) return false;
   const [name, wasmUrl, importGlue] = engine;
-  useEngine(wasmUrl(), importGlue, { planner: PLANNER_OPS_MODULES.has(name) });
+  useModule(name, wasmUrl(), importGlue);
   return true;
 }

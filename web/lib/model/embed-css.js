@@ -13,13 +13,16 @@ const BLOCK =
 const blockOf = ({ tag, reserve }) =>
   `/* <${tag}> */\n${tag} {\n  --reserve-narrow: ${reserve.narrow};\n  --reserve-wide: ${reserve.wide};\n}\n\n`;
 
-/** `css` (css/embed.css's text) with its figure lists and reserved-height blocks written from FIGURES. */
-export function embedCss(css) {
-  const tags = (indent) => FIGURES.map(({ tag }) => `${indent}${tag}`).join(',\n');
+/**
+ * `css` (css/embed.css's text) with its figure lists and reserved-height blocks written from `figures` (FIGURES; one
+ * figure: the rules of its own embed, scripts/bundle.mjs).
+ */
+export function embedCss(css, figures = FIGURES) {
+  const tags = (indent) => figures.map(({ tag }) => `${indent}${tag}`).join(',\n');
   let blocks = 0;
   const out = css
     .replace(TAG_RUN, (_, indent) => tags(indent))
-    .replace(BLOCK, () => (blocks++ === 0 ? FIGURES.map(blockOf).join('') : ''));
+    .replace(BLOCK, () => (blocks++ === 0 ? figures.map(blockOf).join('') : ''));
   if (!blocks) throw new Error('css/embed.css has no reserved-height block to write the figures into');
   return out;
 }

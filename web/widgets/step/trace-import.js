@@ -9,10 +9,12 @@ const workerUrl = () => asset(new URL('./kineto-worker.js', import.meta.url), 'w
 /**
  * What the panel does once a reader gives a file (trace-compare.js, with its words, model/kineto-text.js), loaded then:
  * a figure that is never compared with a trace never downloads it (embedded alone, the words ~0.9 KB gzip and the rest
- * 0.4 of the figure's first bytes). The DOM is built here and that module is handed `h`: a lazy module importing
- * lib/dom.js would split that file out of the chunk every embedded figure shares.
+ * 0.4 of the figure's first bytes). Named by URL, it is one self-contained file in the build (scripts/bundle.mjs): an
+ * import() of it shared lib/format.js with the figure's own embed bundle, which esbuild then split into a third file
+ * the figure loaded first. The DOM is built here and that module is handed `h`.
  */
-const loadCompare = () => import('./trace-compare.js');
+const compareUrl = () => asset(new URL('./trace-compare.js', import.meta.url), 'widgets/step/trace-compare.js');
+const loadCompare = () => import(/* webpackIgnore: true */ /* @vite-ignore */ compareUrl().href);
 
 /** The panel; `engineGpu()` returns { g, head } for the GPU the engine's side is read from (or null). */
 export function traceImport(engineGpu) {
