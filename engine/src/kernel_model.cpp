@@ -31,8 +31,9 @@ constexpr double kSustainedShare = 0.875;
 /// Megatron-LM of 2021-22 (Narayanan et al. 2021, Korthikanti et al. 2022 on A100): 0.90.
 constexpr double kSustainedShare2021 = 0.90;
 /// Megatron-DeepSpeed (`deepspeed`; BLOOM's runs on A100, one publication: its held-out error uses every other
-/// stack's fit): 0.725.
-constexpr double kSustainedShareDeepSpeed = 0.725;
+/// stack's fit): 0.75 (0.725 before the chronicle's tables of 02-25 to 02-28 joined and its runs before 02-28 were
+/// costed with 16-bit gradients).
+constexpr double kSustainedShareDeepSpeed = 0.75;
 /// PyTorch-native stacks (torchtitan, llm-foundry, FSDP/DDP trainers: `pytorch`, `pytorch-compile`): 0.775 (0.675
 /// until Hopper's FlashAttention-2 was timed as PyTorch's SDPA backend runs it, engine/data/hardware.json; 0.75 until
 /// torchtitan's H100 runs were priced at their 500 W power limit, compute_clock).
@@ -92,6 +93,17 @@ double fp8_cast_bytes(const Efficiency& eff, CastSource source) {
 /// caching allocator: nvidia-smi counts it, torch.cuda.max_memory_reserved does not.
 constexpr double kCudaContextBytes = 400e6;
 
+/// The same context when every kernel image is loaded at start-up (CUDA < 11.7, before lazy loading): 1,573 MiB
+/// on an A100 with PyTorch 1.11 / CUDA 11.5, BLOOM's stack, read with nvidia-smi after `torch.ones(1).cuda()`
+/// (bigscience train/tr11-176B-ml/chronicles-prequel.md at 59a90ee: "40GB A100 takes 1573MiB for cuda kernels";
+/// the PyTorch version in train/tr11-176B-ml/README.md: "pt-1.11.0 / cuda 11.5").
+constexpr double kEagerCudaContextBytes = 1573.0 * 1024 * 1024;
+
+/// DeepSpeed's gradient reduction bucket, in elements: 500,000,000 both for the pipeline engine's fallback all-reduce
+/// (MEMORY_OPT_ALLREDUCE_SIZE, deepspeed/runtime/engine.py) and ZeRO 1/2's reduce bucket
+/// (ZERO_OPTIMIZATION_REDUCE_BUCKET_SIZE_DEFAULT, deepspeed/runtime/zero/constants.py; v0.6.0).
+constexpr double kDeepSpeedBucketElements = 500e6;
+
 /// NCCL's buffers per communicator: per channel, one receive connection per ring with the three protocols' buffers,
 /// LL 8·512·8·16 B = 512 KiB, LL128 120·640·8·8 B = 4.69 MiB and Simple 4 MiB (DEFAULT_LL_BUFFSIZE,
 /// DEFAULT_LL128_BUFFSIZE, DEFAULT_BUFFSIZE in src/init.cc; NCCL_STEPS, NCCL_LL_*, NCCL_LL128_* in
@@ -108,8 +120,9 @@ constexpr double kNcclSms = 20;
 /// CUDACachingAllocator rounds large blocks to 2 MiB and cannot hand a freed block of one size to a request of
 /// another without splitting, so reserved exceeds allocated. The memory model's one fitted constant: on the published
 /// peak-memory measurements (torchtitan's max_reserved, BLOOM's), validated leave-one-source-out like the GEMM share
-/// (tests/engine/loso_test.cpp; engine/API.md, "Memory").
-constexpr double kAllocatorReserve = 0.07;
+/// (tests/engine/loso_test.cpp; engine/API.md, "Memory"). 0.11 since BLOOM's chronicle joined in full (0.07 before:
+/// its runs before 02-28 were costed with fp32 gradients they did not have, which hid how low the engine reads them).
+constexpr double kAllocatorReserve = 0.11;
 
 /// Output tiles cuBLAS/CUTLASS pick between on Hopper and Ampere for large BF16/FP8 GEMMs (CUTLASS's default
 /// threadblock shapes; NVIDIA Matrix Multiplication Background guide, "Tile quantization", "Wave quantization").
@@ -335,12 +348,18 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.grad_accumulation_bytes = 10.0;
     e.host_adam_bytes = 30.0;  // ZeRO-Offload's CPUAdam (cost_types.hpp)
     megatron_cross_entropy(e);
+    // After the flush the pipeline engine reduces the gradients through a flat bucket (reduce_bucket_elements).
+    // BLOOM's stack predates CUDA's lazy loading (kEagerCudaContextBytes).
+    e.reduce_bucket_elements = kDeepSpeedBucketElements;
+    if (hw.kind == "gpu") e.runtime_context_bytes = kEagerCudaContextBytes;
   } else if (software == "megatron-2021") {
     // Megatron-LM of Narayanan et al. 2021 / Korthikanti et al. 2022: unfused attention (fused softmax only) and
-    // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2).
+    // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2). Its PyTorch (NGC 20.x–21.x,
+    // CUDA 11.0–11.3) loads every kernel at start-up (kEagerCudaContextBytes).
     e.flash_attention = false;
     e.dp_overlap = false;
     megatron_cross_entropy(e);
+    if (hw.kind == "gpu") e.runtime_context_bytes = kEagerCudaContextBytes;
   } else {
     throw RequestError(code::invalid_value,
                        "software must be one of \"megatron-core\", \"megatron-2021\", \"deepspeed\", \"pytorch\", "

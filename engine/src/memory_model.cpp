@@ -139,6 +139,18 @@ MemoryPerGpu states_on_gpu(const TrainingRun& run, const Efficiency& eff, const 
   return mem;
 }
 
+/// The flat bucket a stack's gradient reduction allocates after the pipeline flush
+/// (Efficiency::reduce_bucket_elements): DeepSpeed's pipeline engine flattens up to 500 M gradient elements into one
+/// tensor to all-reduce them (allreduce_bucket's `self.flatten(bucket)`, deepspeed/runtime/engine.py at v0.6.0) and its
+/// ZeRO 1 allocates a reduce bucket of that size for the pipeline's reduction (stage_1_and_2.py, reduce_gradients:
+/// "with PP we must create ipg buffer"), whatever the data-parallel size. It is allocated when the activations are
+/// freed, but in one block far larger than any of theirs, which the caching allocator cannot assemble from their freed
+/// blocks (it merges free neighbours only inside one cudaMalloc'd segment, and a large block gets a segment of its own
+/// size: c10/cuda/CUDACachingAllocator.cpp), so reserved memory grows by it and stays so.
+double reduce_bucket(const Efficiency& eff, const ParamsOnGpu& held) {
+  return std::min(eff.reduce_bucket_elements, held.dense + held.expert) * eff.grad_reduce_bytes;
+}
+
 /// Communicators one GPU belongs to: one per parallel group of more than one GPU (tensor, context, data (dp·cp, the
 /// dense gradients'), pipeline, and for MoE the expert and expert-data groups; Megatron-Core's parallel_state builds
 /// one NCCL communicator per group).
@@ -279,7 +291,7 @@ MemoryPerGpu stage_memory(const TrainingRun& run, const Efficiency& eff, const M
   // leave no free blocks to strand. The reserve fills at most the device's free bytes: before it reports out of
   // memory the allocator frees its cached blocks and retries (c10/cuda/CUDACachingAllocator.cpp, malloc's
   // release_cached_blocks), so a run whose allocated bytes fit starts with less cache.
-  mem.allocator_reserve = eff.allocator_reserve * (mem.activations + mem.transient);
+  mem.allocator_reserve = eff.allocator_reserve * (mem.activations + mem.transient) + reduce_bucket(eff, held);
   if (run.hardware.memory_bytes > 0) {
     const double free = std::max(0.0, run.hardware.memory_bytes - allocated - runtime);
     mem.allocator_reserve = std::min(mem.allocator_reserve, free);

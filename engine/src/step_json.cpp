@@ -73,6 +73,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.fp8_saves_gemm_inputs = r.boolean_or("fp8_saves_gemm_inputs", e.fp8_saves_gemm_inputs);
   e.grad_accumulation_bytes = r.number_or("grad_accumulation_bytes", e.grad_accumulation_bytes, 0, 64);
   e.allocator_reserve = r.number_or("allocator_reserve", e.allocator_reserve, 0, 1);
+  e.reduce_bucket_elements = r.number_or("reduce_bucket_elements", e.reduce_bucket_elements, 0, 1e12);
   e.runtime_context_bytes = r.number_or("runtime_context_bytes", e.runtime_context_bytes, 0, 1e11);
   e.nccl_buffer_bytes = r.number_or("nccl_buffer_bytes", e.nccl_buffer_bytes, 0, 1e11);
   e.nccl_sms = r.number_or("nccl_sms", e.nccl_sms, 0, 100'000);

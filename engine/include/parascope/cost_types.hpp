@@ -139,7 +139,12 @@ struct Efficiency {
   /// Share of the peak's dynamic bytes (activations and transients) a caching allocator holds on top of them
   /// (reserved − allocated at the peak).
   double allocator_reserve = 0;
-  /// Device bytes outside the framework's allocator: the CUDA context with lazily loaded kernels.
+  /// Elements of the flat bucket a framework's gradient reduction allocates after the pipeline flush (DeepSpeed:
+  /// 500 M), each grad_reduce_bytes wide, at most the stage's gradients: the caching allocator cannot carve it out of
+  /// the activations' freed blocks, so the device's reserved memory grows by it (memory_model.cpp). 0: none.
+  double reduce_bucket_elements = 0;
+  /// Device bytes outside the framework's allocator: the CUDA context (lazily loaded kernels; eagerly loaded for the
+  /// 2021–2022 stacks).
   double runtime_context_bytes = 0;
   /// NCCL's buffers per communicator the GPU is in (one per parallel axis of size > 1).
   double nccl_buffer_bytes = 0;
