@@ -153,7 +153,7 @@ function dropTrace(win, tag, base64, name) {
 function imported(win, tag) {
   const root = win.document.querySelector(tag).shadowRoot;
   const table = root.querySelector('[data-out="import-table"]');
-  if (table.hidden) return null;
+  if (!table || table.hidden) return null; // the panel fills on opening (trace-compare.js, loaded then)
   const cells = [...table.querySelectorAll('td[data-out^="import-trace-"]')];
   return {
     status: root.querySelector('[data-out="import-status"]').textContent,
