@@ -1,6 +1,6 @@
 // <parascope-step>'s reading and moving: hover, drag, wheel and keys, the event walk, the readout of an event, and the
 // trace download. Loaded on the reader's first move (element.js, `moves`), so a figure only looked at never downloads
-// it (embedded alone, ~2.5 KB gzip of its first bytes: issue 29). Each function takes the element and reads its state.
+// it (embedded alone, ~2 KB gzip of its first bytes: issue 29). Each function takes the element and reads its state.
 import { EngineError } from '../../lib/engine-error.js';
 import { kindOfPiece } from '../../lib/model/focus.js';
 import { eventAt, lowerBound } from './model/lanes.js';

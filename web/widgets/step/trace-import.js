@@ -9,10 +9,10 @@ const workerUrl = () => asset(new URL('./kineto-worker.js', import.meta.url), 'w
 
 /**
  * The panel's insides and work (trace-compare.js, with its words, model/kineto-text.js), loaded on first opening: a
- * figure that is never compared with a trace never downloads them (embedded alone, ~2 KB gzip of the figure's first
- * bytes). Named by URL, it is one self-contained file in the build (scripts/bundle.mjs): an import() of it shared
- * lib/format.js with the figure's own embed bundle, which esbuild then split into a third file the figure loaded
- * first. `h` is handed to it.
+ * figure that is never compared with a trace never downloads them (embedded alone, the words ~0.9 KB gzip, the rest
+ * ~0.8 of the figure's first bytes). Named by URL, it is one self-contained file in the build (scripts/bundle.mjs): an
+ * import() of it shared lib/format.js with the figure's own embed bundle, which esbuild then split into a third file
+ * the figure loaded first. `h` is handed to it.
  */
 const compareUrl = () => asset(new URL('./trace-compare.js', import.meta.url), 'widgets/step/trace-compare.js');
 const loadCompare = () => import(/* webpackIgnore: true */ /* @vite-ignore */ compareUrl().href);
