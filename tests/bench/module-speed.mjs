@@ -61,6 +61,14 @@ for (const [module, ops] of Object.entries(FIXTURE_OPS)) {
   });
 }
 
+// Issue 29's budget on the step figure's own module: Megatron's 1T (tp 8, pp 64, 512 microbatches per pipeline), every
+// stage, as columns (tests/bench/timeline_bench.cpp's request): <= 100 ms in the wasm.
+cases.timeline?.push([
+  'timeline 64 x 512, every stage, columns (budget <= 100 ms)',
+  { op: 'timeline', model: 'megatron-1t', hardware: 'a100-80gb', cluster: { gpus: 3072 },
+    parallel: { tp: 8, pp: 64, global_batch: 3072 }, format: 'columns' },
+]);
+
 async function load(dir) {
   const glue = pathToFileURL(resolve(dir, `${name}.mjs`)).href;
   const wasmBinary = await readFile(resolve(dir, `${name}.wasm`));

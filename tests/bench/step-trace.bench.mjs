@@ -107,6 +107,8 @@ export default async function stepTrace(site, report) {
     };
     requestAnimationFrame(tick);
   });
+  await page.locator('parascope-step [data-out="import"] summary').click(); // opened, the panel fills (trace-compare.js)
+  await page.locator('parascope-step input[name="trace-file"]').waitFor({ state: 'attached' });
   const rssBefore = rendererRss();
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rendererRss())), 100);

@@ -50,6 +50,12 @@ function pointAtStep(win, id, fx, fy) {
   return true;
 }
 
+/** The step figure `id`'s readout reads an event (its moves, loaded on the first one, have run): its text, or null. */
+function readsEvent(win, id) {
+  const text = win.document.querySelector(id).shadowRoot.querySelector('[data-out="event"]').textContent;
+  return text.startsWith('GPU') ? text : null;
+}
+
 /** Scrolls `id` into view and waits two frames: a screenshot then shows what was just drawn. */
 function showing(win, id) {
   win.document.querySelector(id).scrollIntoView({ block: 'start' });
@@ -109,6 +115,7 @@ for (const name of ENGINES) {
         await open(page);
         // the first GPU's compute row, a fifth into the step: its kernels (useful work, recomputation, kernels below peak)
         await page.evaluate(pointAtStep, '#same', 0.2, 0.012);
+        await page.waitFor(readsEvent, ['#same'], { what: 'the event read (interact.js loads on the first move)' });
         let m = await page.evaluate(marks);
         assert.ok(m.bar);
         assert.deepEqual(m.segments.filter((s) => !['useful', 'recompute', 'kernels'].includes(s)), []);
@@ -128,6 +135,7 @@ for (const name of ENGINES) {
         await shot(page, '#mfu', 'focus-mfu-tp.png');
         // the other step's events mark nothing: its step is not the bar's
         await page.evaluate(pointAtStep, '#other', 0.2, 0.012);
+        await page.waitFor(readsEvent, ['#other'], { what: "the other step's event read" });
         m = await page.evaluate(marks);
         assert.deepEqual(m.segments, ['tp'], 'unchanged by a figure of another step');
       });

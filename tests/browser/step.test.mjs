@@ -153,7 +153,7 @@ function dropTrace(win, tag, base64, name) {
 function imported(win, tag) {
   const root = win.document.querySelector(tag).shadowRoot;
   const table = root.querySelector('[data-out="import-table"]');
-  if (table.hidden) return null;
+  if (!table || table.hidden) return null; // the panel fills on opening (trace-compare.js, loaded then)
   const cells = [...table.querySelectorAll('td[data-out^="import-trace-"]')];
   return {
     status: root.querySelector('[data-out="import-status"]').textContent,
@@ -323,53 +323,74 @@ for (const name of ENGINES) {
       });
     });
 
+    /** Zooms, pans, wheels and drags the window back and forth, then points at events and walks them by keys. */
+    const walkMoves = async (page) => {
+      const whole = viewOf(await page.evaluate(shown, TAG));
+      assert.equal(whole[0], 0);
+      assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
+      let before = await keyOf(page);
+      await page.press('+');
+      await settled(page, before);
+      const zoomed = viewOf(await page.evaluate(shown, TAG));
+      assert.ok(
+        Math.abs(zoomed[1] - zoomed[0] - (whole[1] - whole[0]) / 1.5) < 1e-9 * whole[1],
+        `zoomed to ${zoomed}`,
+      );
+      before = await keyOf(page);
+      await page.press('ArrowRight');
+      await settled(page, before);
+      const panned = viewOf(await page.evaluate(shown, TAG));
+      assert.ok(panned[0] > zoomed[0]);
+      before = await keyOf(page);
+      await page.evaluate(onCanvas, TAG, 'wheel', 0.5, 0.5, { deltaY: -300, ctrlKey: true, cancelable: true });
+      await settled(page, before);
+      const wheeled = viewOf(await page.evaluate(shown, TAG));
+      assert.ok(wheeled[1] - wheeled[0] < panned[1] - panned[0], 'the wheel zooms in');
+      before = await keyOf(page);
+      await page.evaluate(onCanvas, TAG, 'pointerdown', 0.6, 0.1, {});
+      await page.evaluate(onCanvas, TAG, 'pointermove', 0.4, 0.1, { buttons: 1 });
+      await page.evaluate(onCanvas, TAG, 'pointerup', 0.4, 0.1, {});
+      await settled(page, before);
+      const dragged = viewOf(await page.evaluate(shown, TAG));
+      assert.ok(dragged[0] > wheeled[0], 'dragging left shows later time');
+      before = await keyOf(page);
+      await page.press('0');
+      await settled(page, before);
+      assert.deepEqual(viewOf(await page.evaluate(shown, TAG)), whole);
+      // the first GPU's compute row, a fifth into the step: its kernels
+      await page.evaluate(onCanvas, TAG, 'pointermove', 0.2, 0.012, {});
+      const readout = (await page.evaluate(shown, TAG)).readout;
+      assert.match(readout, /^GPU 0 · stage 0, compute stream: .+ ms/);
+      // the keys read the events too: ] the next on the row, . the same time a row below
+      assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
+      await page.press(']');
+      const next = (await page.evaluate(shown, TAG)).readout;
+      assert.match(next, /^GPU 0 · stage 0, compute stream: /);
+      assert.notEqual(next, readout);
+      await page.press('.');
+      assert.match((await page.evaluate(shown, TAG)).readout, /^GPU 0 · stage 0, TP collectives: /);
+    };
+
     test('keys, the wheel and a drag move the window; pointing at an event reads its numbers', async () => {
       await onPage('#step', async (page) => {
         await start(page);
-        const whole = viewOf(await page.evaluate(shown, TAG));
-        assert.equal(whole[0], 0);
-        assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
-        let before = await keyOf(page);
-        await page.press('+');
-        await settled(page, before);
-        const zoomed = viewOf(await page.evaluate(shown, TAG));
-        assert.ok(
-          Math.abs(zoomed[1] - zoomed[0] - (whole[1] - whole[0]) / 1.5) < 1e-9 * whole[1],
-          `zoomed to ${zoomed}`,
-        );
-        before = await keyOf(page);
-        await page.press('ArrowRight');
-        await settled(page, before);
-        const panned = viewOf(await page.evaluate(shown, TAG));
-        assert.ok(panned[0] > zoomed[0]);
-        before = await keyOf(page);
-        await page.evaluate(onCanvas, TAG, 'wheel', 0.5, 0.5, { deltaY: -300, ctrlKey: true, cancelable: true });
-        await settled(page, before);
-        const wheeled = viewOf(await page.evaluate(shown, TAG));
-        assert.ok(wheeled[1] - wheeled[0] < panned[1] - panned[0], 'the wheel zooms in');
-        before = await keyOf(page);
-        await page.evaluate(onCanvas, TAG, 'pointerdown', 0.6, 0.1, {});
-        await page.evaluate(onCanvas, TAG, 'pointermove', 0.4, 0.1, { buttons: 1 });
-        await page.evaluate(onCanvas, TAG, 'pointerup', 0.4, 0.1, {});
-        await settled(page, before);
-        const dragged = viewOf(await page.evaluate(shown, TAG));
-        assert.ok(dragged[0] > wheeled[0], 'dragging left shows later time');
-        before = await keyOf(page);
-        await page.press('0');
-        await settled(page, before);
-        assert.deepEqual(viewOf(await page.evaluate(shown, TAG)), whole);
-        // the first GPU's compute row, a fifth into the step: its kernels
-        await page.evaluate(onCanvas, TAG, 'pointermove', 0.2, 0.012, {});
-        const readout = (await page.evaluate(shown, TAG)).readout;
-        assert.match(readout, /^GPU 0 · stage 0, compute stream: .+ ms/);
-        // the keys read the events too: ] the next on the row, . the same time a row below
-        assert.ok(await page.evaluate(focusOn, TAG, '[data-out="chart"]'));
-        await page.press(']');
-        const next = (await page.evaluate(shown, TAG)).readout;
-        assert.match(next, /^GPU 0 · stage 0, compute stream: /);
-        assert.notEqual(next, readout);
-        await page.press('.');
-        assert.match((await page.evaluate(shown, TAG)).readout, /^GPU 0 · stage 0, TP collectives: /);
+        await walkMoves(page);
+      });
+    });
+
+    test('embedded alone, what the moves do loads on the first one, and every move works', async () => {
+      await onPage('embed.html#widget=step', async (page) => {
+        const fetched = () =>
+          page.evaluate((win) =>
+            win.performance
+              .getEntriesByType('resource')
+              .map((r) => r.name)
+              .filter((n) => /\/interact-[A-Z2-7]{8}\.js$/.test(n)),
+          );
+        await start(page);
+        assert.deepEqual(await fetched(), [], 'the first paint fetches no move code (interact.js)');
+        await walkMoves(page);
+        assert.equal((await fetched()).length, 1, 'fetched once, on the first move');
       });
     });
 

@@ -1,8 +1,10 @@
 // <parascope-step>: one training step as a profiler would show it. Each drawn stage's first GPU gets a lane per
 // stream the engine's `timeline` op names (compute, TP, DP/FSDP, PP send/recv, EP, CP, optimizer), drawn on a canvas
 // culled to the window in view; zoom and pan by wheel, drag and keys; hover for an event's numbers. Only the stages on
-// screen are asked for, in the compact columns form. Model in model/*.js; controls in step-controls.js.
+// screen are asked for, in the compact columns form. Model in model/*.js; controls in step-controls.js; what the
+// reader's moves do in interact.js, loaded on the first one.
 import { h } from '../../lib/dom.js';
+import { asset } from '../../lib/assets.js';
 import { EngineError, loadFiguresEngine } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
 import { watchSize } from '../../lib/size-watch.js';
@@ -11,18 +13,26 @@ import { canvasColours } from '../../lib/canvas-colours.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
-import { plotRows, rowAt } from './model/layout.js';
-import { eventAt, eventsInView, gpuLanes, lowerBound, stepStore, usedLanes } from './model/lanes.js';
+import { plotRows } from './model/layout.js';
+import { eventsInView, gpuLanes, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
-import { drawnSentence, eventText, exposedText, stepSentence, timelineErrorText } from './model/text.js';
-import { askWindow, clampView, keyMove, panView, wheelFactor, wholeView, zoomView } from './model/view.js';
+import { drawnSentence, exposedText, stepSentence, timelineErrorText } from './model/text.js';
+import { askWindow, clampView, keyMove, wholeView } from './model/view.js';
 import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
-import { traceButton, traceStages } from './trace-download.js';
+import { traceButton } from './trace-download.js';
 import { traceImport } from './trace-import.js';
 import { listenFocus, sendFocus } from '../../lib/focus.js';
-import { FOCUS_KINDS, focusKey, kindOfPiece } from '../../lib/model/focus.js';
+import { FOCUS_KINDS, focusKey } from '../../lib/model/focus.js';
+
+/**
+ * The reading and moving (interact.js: hover, drag, wheel, keys, the event walk, the trace download), fetched on the
+ * reader's first move, as the trace comparison is on the first file (trace-import.js): one self-contained file in the
+ * build (scripts/bundle.mjs), so a figure only looked at never downloads it.
+ */
+const movesUrl = () => asset(new URL('./interact.js', import.meta.url), 'widgets/step/interact.js');
+const importMoves = () => import(/* webpackIgnore: true */ /* @vite-ignore */ movesUrl().href);
 
 class ParascopeStep extends ParascopeWidget {
   /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
@@ -125,8 +135,11 @@ class ParascopeStep extends ParascopeWidget {
 
   listen() {
     const c = this.canvas;
-    c.addEventListener('pointermove', (e) => (this.drag ? this.dragTo(e) : this.hover(e)));
-    c.addEventListener('pointerleave', () => !this.drag && this.showEvent(null));
+    const soon = () => this.use(() => {}); // a move is coming: its code starts loading now
+    c.addEventListener('pointerenter', soon);
+    this.chart.addEventListener('focus', soon);
+    c.addEventListener('pointermove', (e) => this.use((m) => (this.drag ? m.dragTo(this, e) : m.hover(this, e))));
+    c.addEventListener('pointerleave', () => !this.drag && this.unread());
     c.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;
       this.drag = { x: e.clientX, view: this.view };
@@ -143,6 +156,26 @@ class ParascopeStep extends ParascopeWidget {
     this.chart.addEventListener('keydown', (e) => {
       if (this.key(e.key)) e.preventDefault();
     });
+  }
+
+  /** interact.js's functions, loaded once (a failed load is tried again on the next move). */
+  loadMoves() {
+    this.movesLoading ??= importMoves().then(
+      (m) => (this.moves = m),
+      (err) => {
+        this.movesLoading = null;
+        throw err;
+      },
+    );
+    return this.movesLoading;
+  }
+
+  /** Runs `act(moves)`: now once loaded, else when loaded, in the order asked (what the reader did meanwhile). */
+  use(act) {
+    if (this.moves) return act(this.moves);
+    this.loadMoves().then(act, () =>
+      this.setNote('moves', 'The chart’s zoom and readout did not load; reload the page to try again.', 'error'),
+    );
   }
 
   /** Says which cost the event read is (lib/focus.js) to the page's other figures of this step, when it changes. */
@@ -229,7 +262,7 @@ class ParascopeStep extends ParascopeWidget {
     this.legend.update(head, this.gpus);
     this.importer.refresh();
     this.colours = null;
-    this.showEvent(null);
+    this.unread();
     this.drawNow();
   }
 
@@ -302,7 +335,7 @@ class ParascopeStep extends ParascopeWidget {
     clearTimeout(this.drawnTimer);
     if (settled) this.sayDrawn();
     else this.drawnTimer = setTimeout(() => this.sayDrawn(), 150); // while the view moves, words once it rests
-    this.placeMarker();
+    if (this.hit) this.moves?.placeMarker(this);
   }
 
   /** The count in words, and the window in view on the chart (s; tests read it). */
@@ -326,115 +359,19 @@ class ParascopeStep extends ParascopeWidget {
     );
   }
 
-  /** Time at client x, and the plot's box. */
-  timeAt(clientX) {
-    const box = this.canvas.getBoundingClientRect();
-    const x = clientX - box.left;
-    return { t: this.view.t0 + (x / Math.max(1, box.width)) * (this.view.t1 - this.view.t0), box, x };
-  }
-
-  hover(e) {
-    if (!this.layout) return;
-    const { t, box } = this.timeAt(e.clientX);
-    const row = rowAt(this.layout, e.clientY - box.top);
-    if (!row?.lane) return this.showEvent(null);
-    const slack = (2 * (this.view.t1 - this.view.t0)) / Math.max(1, box.width); // 2 px either side
-    const k = eventAt(row.lane, t, slack);
-    this.showEvent(k >= 0 ? { row, k } : null);
-  }
-
-  dragTo(e) {
-    const { box } = this.timeAt(e.clientX);
-    const d = this.drag;
-    if (!d.view) return;
-    const fraction = -(e.clientX - d.x) / Math.max(1, box.width);
-    this.moveView(panView(d.view, fraction, this.store.head.step_time));
-  }
-
+  /** The wheel on the chart: taken (not the page's scroll) with Ctrl or once the chart has focus. */
   wheel(e) {
     if (!this.view) return;
     const focused = this.shadowRoot.activeElement === this.chart;
     if (!(e.ctrlKey || e.metaKey || focused)) return; // the page scrolls past the figure
     e.preventDefault();
-    const stepTime = this.store.head.step_time;
-    const across = e.shiftKey ? e.deltaY : e.deltaX;
-    if (Math.abs(across) > Math.abs(e.deltaY) || e.shiftKey) {
-      const { box } = this.timeAt(e.clientX);
-      this.moveView(panView(this.view, across / Math.max(1, box.width), stepTime));
-      return;
-    }
-    const { t } = this.timeAt(e.clientX);
-    this.moveView(zoomView(this.view, wheelFactor(e.deltaY * (e.deltaMode === 1 ? 33 : 1)), t, stepTime));
+    this.use((m) => m.wheel(this, e));
   }
 
-  /** A key on the chart (or a zoom button): true when it was the chart's. */
+  /** A key on the chart (or a zoom button): true when it is the chart's (model/view.js keyMove), then done. */
   key(name) {
-    if (!this.view) return false;
-    const move = keyMove(name, this.view, this.store.head.step_time, this.shown.length);
-    if (!move) return false;
-    if (move.view) this.moveView(move.view);
-    else if (move.stages) this.change('first', Math.max(0, this.state.first + move.stages));
-    else this.walk(move);
-    return true;
-  }
-
-  /** The keys' event walk: the next or previous event of the row read, or the same time on the row below or above. */
-  walk({ event = 0, row = 0 }) {
-    if (!this.layout) return;
-    const rows = this.layout.rows.filter((r) => r.lane);
-    const at = this.hit ? rows.indexOf(this.hit.row) : -1;
-    const r = rows[Math.max(0, Math.min(rows.length - 1, at + row))];
-    if (!r) return;
-    const t = this.hit ? this.hit.row.lane.start[this.hit.k] : this.view.t0;
-    let k;
-    if (at < 0 || row !== 0) k = Math.max(0, Math.min(r.lane.start.length - 1, lowerBound(r.lane.start, t)));
-    else k = Math.max(0, Math.min(r.lane.start.length - 1, this.hit.k + event));
-    const past = at >= 0 && row === 0 && k !== this.hit.k + event;
-    if (past && r.gpu.window !== null && this.relaid(() => this.ask(this.store.missing(this.shown), this.store))) {
-      return this.walk({ event, row }); // read past the window answered: the whole step asked for, then read on
-    }
-    const { start, end } = r.lane;
-    if (start[k] < this.view.t0 || end[k] > this.view.t1) {
-      // bring the event into view, the window's width kept where it can be
-      const span = Math.max(this.view.t1 - this.view.t0, end[k] - start[k]);
-      const mid = (start[k] + end[k]) / 2;
-      this.moveView(clampView({ t0: mid - span / 2, t1: mid + span / 2 }, this.store.head.step_time));
-    }
-    this.showEvent({ row: r, k });
-  }
-
-  moveView(view) {
-    this.view = view;
-    this.cover();
-    this.requestDraw();
-  }
-
-  /**
-   * Asks again when the view has left the window the drawn stages were answered for (a zoomed view's pan or zoom out):
-   * the new window, or the whole step once the view is wide. The event read stays read.
-   */
-  cover() {
-    const missing = this.store.missing(this.shown, { from: this.view.t0, to: this.view.t1 });
-    if (!missing.length) return;
-    const window = askWindow(this.view, this.store.head.step_time);
-    this.relaid(() => this.ask(missing, this.store, window));
-  }
-
-  /** Runs `asked` (which may replace the drawn stages' answers) and lays the GPUs out anew, the event read kept. */
-  relaid(asked) {
-    const hit = this.hit && {
-      gpu: this.hit.row.gpu.gpu,
-      lane: this.hit.row.laneId,
-      t: this.hit.row.lane.start[this.hit.k],
-    };
-    if (!asked()) return false;
-    this.gpus = this.store.gpusOf(this.shown);
-    this.layout = null;
-    this.drawNow(false);
-    if (hit) {
-      const row = this.layout?.rows.find((r) => r.lane && r.gpu.gpu === hit.gpu && r.laneId === hit.lane);
-      this.showEvent(row ? { row, k: lowerBound(row.lane.start, hit.t) } : null);
-    }
+    if (!this.view || !keyMove(name, this.view, this.store.head.step_time, this.shown.length)) return false;
+    this.use((m) => m.key(this, name));
     return true;
   }
 
@@ -453,38 +390,14 @@ class ParascopeStep extends ParascopeWidget {
     return this.whole.g;
   }
 
-  showEvent(hit) {
-    this.hit = hit;
-    this.pointAt(hit ? kindOfPiece(this.store.head.pieces[hit.row.lane.piece[hit.k]]?.id) : null);
-    if (!hit) {
-      this.out.readout.textContent =
-        'Point at an event to read its numbers: what it is, when, how much of it the compute stream waited for.';
-      this.out.readout.style.removeProperty('border-left-color');
-      this.marker.hidden = true;
-      return;
-    }
-    const { row, k } = hit;
-    this.out.readout.textContent = eventText(row.gpu, row.laneId, k, this.store.head);
-    this.colours ??= this.readColours();
-    this.out.readout.style.borderLeftColor = this.colours.css[row.lane.piece[k]];
-    this.placeMarker();
-  }
-
-  placeMarker() {
-    const hit = this.hit;
-    if (!hit || !this.layout || !this.plotSize) return;
-    const { row, k } = hit;
-    const { t0, t1 } = this.view;
-    const kx = this.plotSize.width / (t1 - t0);
-    const x0 = Math.max(-2, (row.lane.start[k] - t0) * kx);
-    const x1 = Math.min(this.plotSize.width + 2, (row.lane.end[k] - t0) * kx);
-    Object.assign(this.marker.style, {
-      left: `${x0 - 1}px`,
-      top: `${row.top - 1}px`,
-      width: `${Math.max(3, x1 - x0 + 2)}px`,
-      height: `${row.h + 2}px`,
-    });
-    this.marker.hidden = x1 < 0 || x0 > this.plotSize.width;
+  /** No event read: the readout invites a reader to point, the marker hides, the page's other figures are told. */
+  unread() {
+    this.hit = null;
+    this.pointAt(null);
+    this.out.readout.textContent =
+      'Point at an event to read its numbers: what it is, when, how much of it the compute stream waited for.';
+    this.out.readout.style.removeProperty('border-left-color');
+    this.marker.hidden = true;
   }
 
   /** The palette as the chart paints it (custom properties resolved on the widget, so a theme change follows). */
@@ -541,32 +454,19 @@ class ParascopeStep extends ParascopeWidget {
       'aria-live': 'polite',
       'data-out': 'trace-status',
     });
-    const button = traceButton(
-      () => this.traceFile(),
-      (text) => (status.textContent = text),
-    );
+    const say = (text) => (status.textContent = text);
+    const button = traceButton(() => this.use((m) => m.downloadTrace(this, say)));
     return h('span', { class: 'step-trace' }, button, status);
   }
 
-  /**
-   * The engine's Chrome trace of this step (or of the stages shown, when the whole would be too large a file). The
-   * figure's own module, embedded alone, writes columns only and refuses "chrome" naming the figures' engine
-   * (CMakeLists.txt): that engine is loaded then, on this first click, and asked instead.
-   */
-  async traceFile() {
-    const s = this.state;
-    const held = this.gpus?.length ? this.gpus : [];
-    const perStage = held.length ? held.reduce((n, g) => n + g.events.start.length, 0) / held.length : 1;
-    const { stages } = traceStages(s.pp, this.shown ?? [0], perStage);
-    const request = JSON.stringify(R.timelineRequest(s, stages, 'chrome'));
-    let text = this.engine.callText(request);
-    let err = text.startsWith('{"error"') ? JSON.parse(text).error : null;
-    if (err?.code === 'unknown_op' && err.field === 'format') {
-      text = (await loadFiguresEngine()).callText(request);
-      err = text.startsWith('{"error"') ? JSON.parse(text).error : null;
-    }
-    if (err) throw new EngineError(err);
-    return { text, stages, pp: s.pp, name: `parascope-step-${this.fileWords().join('-')}.trace.json` };
+  /** The engine's Chrome trace of this step, as the download makes it (interact.js traceFile). */
+  traceFile() {
+    return this.loadMoves().then((m) => m.traceFile(this));
+  }
+
+  /** The figures' engine (every format of `timeline`), loaded on the trace download's first click. */
+  figuresEngine() {
+    return loadFiguresEngine();
   }
 
   fileWords() {

@@ -1,6 +1,6 @@
-// The trace panel's work once a reader has given a file (trace-import.js loads this module then): the Web Worker's
-// progress, refusals and summary shown, and the step it classified set beside the engine's in a table and in lines.
-// The panel's elements and `h` (lib/dom.js) are handed in: importing lib/dom.js here would split that file out of the
+// The trace panel's insides and work once a reader opens it (trace-import.js loads this module then): the file picker
+// and drop, the Web Worker's progress, refusals and summary shown, and the step it classified set beside the engine's
+// in a table and in lines. `h` (lib/dom.js) is handed in: importing lib/dom.js here would split that file out of the
 // chunk every embedded figure shares.
 import {
   collectiveLine,
@@ -11,6 +11,66 @@ import {
   streamLines,
   summarySentence,
 } from './model/kineto-text.js';
+
+/**
+ * Fills the closed panel `element` (a <details> holding its summary) with the picker, progress bar, status, the
+ * trace's step choice, table and lines; `engineGpu()` as comparePanel's, `workerUrl()` the worker's URL (kineto-worker.js,
+ * named where the build rewrites it). Returns { open(file), refresh, stop }.
+ */
+export function tracePanel(h, element, engineGpu, workerUrl) {
+  let worker = null;
+  let id = 0;
+  const input = h('input', { type: 'file', name: 'trace-file', accept: '.json,.gz,application/json,application/gzip' });
+  const progress = h('progress', { max: '1', value: '0', hidden: true, 'aria-label': 'Trace read' });
+  const status = h('p', {
+    class: 'step-import-status',
+    role: 'status',
+    'aria-live': 'polite',
+    'data-out': 'import-status',
+  });
+  const pick = h('select', { name: 'trace-step' });
+  const pickLabel = h(
+    'label',
+    { class: 'control', hidden: true },
+    h('span', { class: 'label' }, 'Step of the trace'),
+    pick,
+  );
+  const table = h('table', { class: 'step-import-table', 'data-out': 'import-table', hidden: true });
+  const details = h('ul', { class: 'step-import-streams', 'data-out': 'import-streams' });
+  element.append(
+    h(
+      'p',
+      {},
+      'Drop a trace from torch.profiler (its Chrome trace JSON, gzipped or not) here, or pick the file. It is read ' +
+        'in this page, in the background, and sent nowhere. One training step is classified as Holistic Trace ' +
+        'Analysis does and set beside the engine’s step for the slowest GPU drawn.',
+    ),
+    h('label', { class: 'step-drop' }, h('span', {}, 'Trace file'), input),
+    progress,
+    status,
+    pickLabel,
+    table,
+    details,
+  );
+  const compare = comparePanel(h, { status, progress, pick, pickLabel, table, details }, engineGpu);
+  const open = (file) => {
+    if (!file) return;
+    try {
+      worker ??= new Worker(workerUrl(), { type: 'module' });
+    } catch {
+      compare.noWorker();
+      return;
+    }
+    id += 1;
+    const asked = id;
+    worker.onmessage = ({ data }) => data.id === asked && compare.message(data); // not an answer for a file since replaced
+    compare.start(file);
+    worker.postMessage({ type: 'open', id, file });
+  };
+  input.addEventListener('change', () => open(input.files?.[0]));
+  pick.addEventListener('change', () => worker?.postMessage({ type: 'pick', id, pick: Number(pick.value) }));
+  return { open, refresh: compare.show, stop: () => worker?.terminate() };
+}
 
 /**
  * The panel's behaviour over its elements `parts` ({ status, progress, pick, pickLabel, table, details }); `engineGpu()`

@@ -31,11 +31,8 @@ function save(text, name) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/**
- * The button. `make()` resolves to { text (the engine's answer), name, stages (null: all), pp } or rejects with an
- * EngineError (or a failed load of the engine that writes it); `say(text)` reports beside it.
- */
-export function traceButton(make, say) {
+/** The button; `act()` runs on its click (element.js: saveTrace, in the module loaded on first use). */
+export function traceButton(act) {
   return h(
     'button',
     {
@@ -43,22 +40,28 @@ export function traceButton(make, say) {
       name: 'trace', // not download-*: those are the four figure exports every figure offers (export.test.mjs)
       class: 'tool',
       'aria-label': 'Download this step as a Chrome trace (opens in Perfetto)',
-      onclick: async () => {
-        try {
-          const t = await make();
-          save(t.text, t.name);
-          say(
-            t.stages
-              ? `Saved ${t.name}: stages ${t.stages[0]}–${t.stages[t.stages.length - 1]} of ${grouped(t.pp)} (the whole step would be too large a file)`
-              : `Saved ${t.name}; open it at ui.perfetto.dev`,
-          );
-        } catch (err) {
-          say(
-            `Could not make the trace: ${err.code === 'too_large' ? 'too many events for one file' : err.code ? err.message : 'the engine that writes it did not load'}`,
-          );
-        }
-      },
+      onclick: act,
     },
     'Trace (Perfetto)',
   );
+}
+
+/**
+ * The button's click. `make()` resolves to { text (the engine's answer), name, stages (null: all), pp } or rejects
+ * with an EngineError (or a failed load of the engine that writes it); `say(text)` reports beside the button.
+ */
+export async function saveTrace(make, say) {
+  try {
+    const t = await make();
+    save(t.text, t.name);
+    say(
+      t.stages
+        ? `Saved ${t.name}: stages ${t.stages[0]}–${t.stages[t.stages.length - 1]} of ${grouped(t.pp)} (the whole step would be too large a file)`
+        : `Saved ${t.name}; open it at ui.perfetto.dev`,
+    );
+  } catch (err) {
+    say(
+      `Could not make the trace: ${err.code === 'too_large' ? 'too many events for one file' : err.code ? err.message : 'the engine that writes it did not load'}`,
+    );
+  }
 }
