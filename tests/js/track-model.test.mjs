@@ -39,10 +39,14 @@ test('speed: every run with a throughput is one point, its numbers the file’s,
     points.map((p) => p.index),
     points.map((_, i) => i),
   );
-  // The run reported out of memory has no throughput: listed beside the plot, with the engine's verdict.
-  assert.deepEqual(unplotted(record, 'speed'), [
-    { run: record.runs.find((r) => !r.speed).run, outcome: 'out of memory', calledFits: false },
-  ]);
+  // Runs with no throughput (out of memory, or memory read alone) are listed beside the plot, with the engine's
+  // verdict.
+  const without = record.runs.filter((r) => !r.speed);
+  assert.ok(without.some((r) => r.outcome === 'out of memory'));
+  assert.deepEqual(
+    unplotted(record, 'speed'),
+    without.map((r) => ({ run: r.run, outcome: r.outcome, calledFits: r.called_fits })),
+  );
 });
 
 test('memory: the runs with a published peak, in GiB; a stack filter keeps only its family', () => {
@@ -98,7 +102,7 @@ test('the held-out medians per publication are the ones engine/API.md publishes'
 
 test('memory per publication: the medians engine/API.md states', () => {
   const rows = sourceRows(trackPoints(record, 'memory'), 'memory');
-  const want = { 'torchtitan-h100-202412': 1.08, bloom: 0.897, 'torchtitan-trainy': 0.983 };
+  const want = { 'torchtitan-h100-202412': 1.021, bloom: 1.104, 'torchtitan-trainy': 0.773 };
   assert.deepEqual(rows.map((r) => r.publication).sort(), Object.keys(want).sort());
   for (const r of rows) assert.ok(Math.abs(r.median - want[r.publication]) < 0.0015, `${r.publication}: ${r.median}`);
 });
