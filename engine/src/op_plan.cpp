@@ -80,12 +80,17 @@ PlanQuery read_plan_query(RequestReader& request) {
   // What the stack can run is what is searched by default: nanotron has no FSDP (ZeRO 0 and 1: optimizer.zero_stage,
   // optim/zero.py) and two pipeline engines, all-forward-all-backward and 1F1B (parallelism.pp_engine,
   // parallel/pipeline_parallel/engine.py at 2411b02), without interleaving.
+  // Megatron-DeepSpeed (BLOOM's stack) pipelines with DeepSpeed's engine, whose one training schedule is 1F1B
+  // (TrainSchedule, deepspeed/runtime/pipe/schedule.py at v0.6.0) and which refuses ZeRO 2 and 3 ("ZeRO-2 and ZeRO-3
+  // are incompatible with pipeline parallelism", pipe/engine.py); its fork recomputes whole layers or nothing
+  // (--checkpoint-activations, megatron/arguments.py, bigscience-workshop/Megatron-DeepSpeed at 8387ae1).
   const bool nanotron = q.software == "nanotron";
+  const bool deepspeed = q.software == "deepspeed";
   std::vector<Schedule> all_schedules;
   for (const ScheduleInfo& s : schedules()) {
-    if (!nanotron || s.schedule == Schedule::gpipe || s.schedule == Schedule::one_f_one_b) {
-      all_schedules.push_back(s.schedule);
-    }
+    const bool runs = deepspeed ? s.schedule == Schedule::one_f_one_b
+                                : !nanotron || s.schedule == Schedule::gpipe || s.schedule == Schedule::one_f_one_b;
+    if (runs) all_schedules.push_back(s.schedule);
   }
   q.schedules = read_list<Schedule>(request, "schedules", all_schedules, [](const json& v, const std::string& path) {
     return *parse_schedule(named_item(v, path, schedule_ids()));
@@ -95,14 +100,14 @@ PlanQuery read_plan_query(RequestReader& request) {
   std::vector<Recompute> all_recompute;
   for (const std::string_view id : recompute_ids()) {
     const Recompute r = parse_recompute(id);
-    if (r != Recompute::op && !(nanotron && r == Recompute::selective)) all_recompute.push_back(r);
+    if (r != Recompute::op && !((nanotron || deepspeed) && r == Recompute::selective)) all_recompute.push_back(r);
   }
   q.recompute = read_list<Recompute>(request, "recompute", all_recompute, [&q](const json& v, const std::string& path) {
     const Recompute r = parse_recompute(named_item(v, path, recompute_ids()));
     check_op_recompute(q.model, r, path);
     return r;
   });
-  const std::vector<int> zero_default = nanotron ? std::vector<int>{0, 1} : zero_stages();
+  const std::vector<int> zero_default = nanotron || deepspeed ? std::vector<int>{0, 1} : zero_stages();
   q.zero = read_list<int>(request, "zero", zero_default, [](const json& v, const std::string& path) {
     const auto& stages = zero_stages();
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() != std::floor(v.get<double>()) ||

@@ -103,6 +103,30 @@ TEST(Plan, APickLeavesRoomForTheMemoryModelsErrorUnlessToldNot) {
   EXPECT_EQ(ask(bad)["error"]["field"], "memory_margin");
 }
 
+// A pick the stack cannot run would not start: the deepspeed search offers DeepSpeed's pipeline engine's 1F1B,
+// ZeRO 0 or 1 and whole-layer or no recomputation (op_plan.cpp), as nanotron's offers its own.
+TEST(Plan, DeepSpeedIsSearchedAsItsPipelineEngineRuns) {
+  const json answer =
+      ask(plan_request("gpt3-175b", "a100-80gb", 384, 1536, {{"software", "deepspeed"}, {"top_k", 50}}));
+  ASSERT_FALSE(answer.contains("error")) << answer.dump();
+  int listed = 0;
+  for (const char* list : {"results", "pareto", "scatter"}) {
+    for (const json& c : answer[list]) {
+      listed += 1;
+      const json& p = c["parallel"];
+      EXPECT_LE(p["zero"].get<int>(), 1) << c.dump();
+      EXPECT_NE(p["recompute"], "selective") << c.dump();
+      if (p["pp"].get<int>() > 1) EXPECT_EQ(p["schedule"], "1f1b") << c.dump();
+    }
+  }
+  EXPECT_GT(listed, 50);
+  // Asked for, the lists it leaves out are searched.
+  const json asked = ask(plan_request("gpt3-175b", "a100-80gb", 384, 1536,
+                                      {{"software", "deepspeed"}, {"zero", {3}}, {"recompute", {"selective"}}}));
+  ASSERT_FALSE(asked.contains("error")) << asked.dump();
+  for (const json& c : asked["results"]) EXPECT_EQ(c["parallel"]["zero"], 3) << c.dump();
+}
+
 TEST(Plan, DualPipeIsNeverOfferedOnOneStage) {
   // "Least memory" on a cluster small enough for pp = 1 used to rank DualPipe at pp = 1 (which step now refuses).
   const json requests[] = {
