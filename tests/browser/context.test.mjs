@@ -164,6 +164,10 @@ for (const name of ENGINES) {
         assert.equal(filled.svg, reference.svg, "the chart is cp 16's");
         assert.equal(filled.height, height, 'the chart kept its height');
         assert.equal(await page.evaluate((win) => win.__asked), 11, "cp 16's 9 other lengths; none of cp 2's");
+        // Away and back at once: the chart drawn is current again, not left pending.
+        const back = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(8), CP_VALUES.indexOf(16)]);
+        assert.deepEqual(back, { asked: 0, pending: false });
+        assert.equal((await page.evaluate(filledCurve, TAG)).svg, reference.svg);
       });
     });
 

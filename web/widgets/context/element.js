@@ -200,9 +200,10 @@ class ParascopeContext extends ParascopeWidget {
   }
 
   stop() {
+    // A break-even chart still filling (curveLater) is left to finish, ten requests at most: a figure moved in the page
+    // (removed, then added) does not start again and would keep it pending.
     this.pause();
     this.figure?.cancel();
-    this.cancelLadder();
   }
 
   /** The engine's answer at sequence length `seq` for the current settings: { answer, error }, asked once. */
@@ -308,9 +309,11 @@ class ParascopeContext extends ParascopeWidget {
       ),
     );
     if (this.curveKey === ladderKey(this.state) && this.curve) {
-      // Drawn once per setting but the length: the length slider only moves its mark.
+      // Drawn once per setting but the length: the length slider only moves its mark. (Back to the drawn setting
+      // before another's fill ended: it is current again.)
       this.curve.mark(answer.sequence);
       setAttributes(this.curve, { 'aria-label': curveLabel(answer) });
+      this.curveSettled();
     } else if (ladderNow) this.drawCurve(answer);
     else this.curveLater(answer);
   }
@@ -320,6 +323,11 @@ class ParascopeContext extends ParascopeWidget {
     this.curve = breakEvenSvg(curvePoints(this.sequences.map((seq) => this.askAt(seq))), answer, curveLabel(answer));
     this.curveKey = ladderKey(this.state);
     this.out.curve.replaceChildren(this.curve);
+    this.curveSettled();
+  }
+
+  /** The break-even chart shows the current setting: no longer pending (curveLater). */
+  curveSettled() {
     this.out.curve.removeAttribute('data-pending');
     this.out.curve.removeAttribute('aria-busy');
   }
