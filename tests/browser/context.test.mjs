@@ -164,9 +164,13 @@ for (const name of ENGINES) {
         assert.equal(filled.svg, reference.svg, "the chart is cp 16's");
         assert.equal(filled.height, height, 'the chart kept its height');
         assert.equal(await page.evaluate((win) => win.__asked), 11, "cp 16's 9 other lengths; none of cp 2's");
-        // Away and back at once: the chart drawn is current again, not left pending.
-        const back = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(8), CP_VALUES.indexOf(16)]);
+        // Away (to cp 2, whose ladder is still unasked: pending) and back at once: the chart drawn is current again.
+        const back = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(2), CP_VALUES.indexOf(16)]);
         assert.deepEqual(back, { asked: 0, pending: false });
+        // A cp whose ladder is all answered draws its chart in the press's frame, with no request.
+        const cached = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(8)]);
+        assert.deepEqual(cached, { asked: 0, pending: false });
+        await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(16)]);
         assert.equal((await page.evaluate(filledCurve, TAG)).svg, reference.svg);
       });
     });

@@ -236,7 +236,8 @@ class ParascopeContext extends ParascopeWidget {
 
   /**
    * Asks the engine for the settings and draws everything. The break-even chart's ladder (a request per sequence
-   * length, asked once per ladder key) is asked and drawn after this frame unless `ladderNow` (the first drawing).
+   * length, asked once per ladder key), when not all answered yet, is asked and drawn after this frame unless
+   * `ladderNow` (the first drawing).
    */
   refresh({ ladderNow = false } = {}) {
     this.pause();
@@ -314,7 +315,8 @@ class ParascopeContext extends ParascopeWidget {
       this.curve.mark(answer.sequence);
       setAttributes(this.curve, { 'aria-label': curveLabel(answer) });
       this.curveSettled();
-    } else if (ladderNow) this.drawCurve(answer);
+    } else if (ladderNow || this.sequences.every((seq) => this.ladders.get(ladderKey(this.state)).has(seq)))
+      this.drawCurve(answer); // every length answered before: no request, drawn in this frame
     else this.curveLater(answer);
   }
 
