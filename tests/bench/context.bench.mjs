@@ -1,7 +1,9 @@
-// <parascope-context>: real key presses on its context-parallel slider (each a new ladder: one context_ring request per
-// sequence length, 10, and every panel redrawn) and on its sequence slider (answers cached, everything redrawn),
-// traced as the bubble's are (press-cost.mjs: the key's time stamp to the end of the frame that draws it, less the
-// idle wait for vsync); and the figure embedded alone (embed.html#widget=context), every file fetched, gzip -9.
+// <parascope-context>: real key presses on its context-parallel slider, ← then → between two cp values (the warm-up's
+// first two presses ask their ladders; the timed ones find every answer kept, KEPT_LADDERS in element.js, show the
+// cp's drawing kept and redraw every panel; a cp not visited yet asks one request in its press and the chart's ladder
+// after the frame) and on its sequence slider (answers cached, everything redrawn), traced as the bubble's are
+// (press-cost.mjs: the key's time stamp to the end of the frame that draws it, less the idle wait for vsync); and the
+// figure embedded alone (embed.html#widget=context), every file fetched, gzip -9.
 import { pressCost } from './press-cost.mjs';
 import { embeds, quantile, recorder, timePresses } from './reader.mjs';
 
@@ -23,7 +25,7 @@ export async function presses(site, name, n = 60) {
 }
 
 export default async function context(site, report) {
-  for (const [name, what] of [['cp', 'cp slider (10 engine requests + redraw)'], ['sequence', 'sequence slider (cached + redraw)']]) {
+  for (const [name, what] of [['cp', 'cp slider (cached + redraw)'], ['sequence', 'sequence slider (cached + redraw)']]) {
     const costs = await presses(site, name);
     report(`context: key press on the ${what} -> its frame drawn (traced), p50 (${costs.length} presses)`, quantile(costs, 0.5), 'ms');
     report(`context: key press on the ${what} -> its frame drawn (traced), p95`, quantile(costs, 0.95), 'ms', '≤ 16 ms');

@@ -47,6 +47,44 @@ function shown(win, tag) {
   };
 }
 
+/** From now on counts the figure's context_ring requests into win.__asked (the test wraps its engine's call). */
+function countRequests(win, tag) {
+  const el = win.document.querySelector(tag);
+  const call = el.engine.call;
+  win.__asked = 0;
+  el.engine.call = (request) => {
+    if (request.op === 'context_ring') win.__asked += 1;
+    return call(request);
+  };
+}
+
+/**
+ * Moves the cp slider to each of `indices` at once (input events, as presses do); answers the requests asked by
+ * then and whether the break-even chart shows itself pending, and counts again at the next frame (win.__atFrame).
+ */
+function pressCp(win, tag, indices) {
+  const root = win.document.querySelector(tag).shadowRoot;
+  const input = root.querySelector('input[name="cp"]');
+  win.__asked = 0;
+  win.__atFrame = null;
+  for (const i of indices) {
+    input.value = String(i);
+    input.dispatchEvent(new win.Event('input', { bubbles: true }));
+  }
+  win.requestAnimationFrame(() => {
+    win.__atFrame = win.__asked;
+  });
+  const curve = root.querySelector('[data-out="curve"]');
+  return { asked: win.__asked, pending: curve.hasAttribute('data-pending') && curve.getAttribute('aria-busy') === 'true' };
+}
+
+/** The break-even chart once filled (null while pending): its drawing and its size. */
+function filledCurve(win, tag) {
+  const box = win.document.querySelector(tag).shadowRoot.querySelector('[data-out="curve"]');
+  if (box.hasAttribute('data-pending') || box.hasAttribute('aria-busy')) return null;
+  return { svg: box.querySelector('svg').outerHTML, height: Math.round(box.getBoundingClientRect().height) };
+}
+
 const moved = (win, tag, before) =>
   Number(win.document.querySelector(tag).shadowRoot.querySelector('.context-figure').getAttribute('aria-valuenow')) !==
   before;
@@ -100,6 +138,40 @@ for (const name of ENGINES) {
         const c = await page.evaluate(shown, TAG);
         assert.ok(c.lanes.includes(seconds(last.p2p.contiguous.forward.compute_time)), c.lanes);
         assert.deepEqual(c.computeBars, last.p2p.contiguous.forward.steps.map((x) => `compute: ${seconds(x.compute_time)}`));
+      });
+    });
+
+    // Issue 30: a cp not visited yet asked the engine once per length of the chart's ladder (10 requests) before its
+    // frame. The press's frame now asks one; the ladder is asked after it, a newer press cancelling an older one's.
+    test("a cp press paints with one request; the break-even chart then fills for the newest cp only", async () => {
+      let reference;
+      await onPage('#context.cp=16', async (page) => {
+        reference = await page.waitFor(filledCurve, [TAG], { what: 'the chart at cp 16' });
+      });
+      await onPage('', async (page) => {
+        await page.evaluate(countRequests, TAG);
+        const height = (await page.evaluate(filledCurve, TAG)).height;
+        const one = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(8)]);
+        assert.deepEqual(one, { asked: 1, pending: true }, 'one request before the frame, the chart marked pending');
+        const atFrame = await page.waitFor((win) => win.__atFrame !== null && { asked: win.__atFrame });
+        assert.ok(atFrame.asked <= 1, `${atFrame.asked} requests by the press's frame`);
+        await page.waitFor(filledCurve, [TAG], { what: 'the chart at cp 8 filled' });
+        assert.equal(await page.evaluate((win) => win.__asked), 10, "the ladder's other 9 lengths, after the frame");
+        // Two presses at once: cp 2's ladder is never asked, cp 16's is, and the chart is the one cp 16 opens with.
+        const two = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(2), CP_VALUES.indexOf(16)]);
+        assert.deepEqual(two, { asked: 2, pending: true });
+        const filled = await page.waitFor(filledCurve, [TAG], { what: 'the chart at cp 16 filled' });
+        assert.equal(filled.svg, reference.svg, "the chart is cp 16's");
+        assert.equal(filled.height, height, 'the chart kept its height');
+        assert.equal(await page.evaluate((win) => win.__asked), 11, "cp 16's 9 other lengths; none of cp 2's");
+        // Away (to cp 2, whose ladder is still unasked: pending) and back at once: the chart drawn is current again.
+        const back = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(2), CP_VALUES.indexOf(16)]);
+        assert.deepEqual(back, { asked: 0, pending: false });
+        // A cp whose ladder is all answered draws its chart in the press's frame, with no request.
+        const cached = await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(8)]);
+        assert.deepEqual(cached, { asked: 0, pending: false });
+        await page.evaluate(pressCp, TAG, [CP_VALUES.indexOf(16)]);
+        assert.equal((await page.evaluate(filledCurve, TAG)).svg, reference.svg);
       });
     });
 

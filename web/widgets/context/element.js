@@ -23,6 +23,10 @@ import { positionsOf, stepView } from './model/step-view.js';
 const STEP_MS = 800; // one ring step's travel at 1×
 const KEPT_LADDERS = 16; // settings whose answers (10 sequence lengths each) are kept for a control moved back
 
+/** The break-even chart's accessible name for `answer`. */
+const curveLabel = (answer) =>
+  `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`;
+
 /** `el` with class `name` added (context.css places these controls in the grid). */
 const withClass = (el, name) => {
   el.classList.add(name);
@@ -54,9 +58,10 @@ class ParascopeContext extends ParascopeWidget {
     this.figureCp = null;
     this.factRows = null;
     this.curve = null;
+    this.ladderToken = 0; // a newer change cancels the break-even chart's fill after the frame (curveLater)
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
     this.build(body, presets);
-    this.refresh();
+    this.refresh({ ladderNow: true });
   }
 
   build(body, presets) {
@@ -195,6 +200,8 @@ class ParascopeContext extends ParascopeWidget {
   }
 
   stop() {
+    // A break-even chart still filling (curveLater) is left to finish, ten requests at most: a figure moved in the page
+    // (removed, then added) does not start again and would keep it pending.
     this.pause();
     this.figure?.cancel();
   }
@@ -227,10 +234,15 @@ class ParascopeContext extends ParascopeWidget {
     this.stateChanged();
   }
 
-  /** Asks the engine for the settings (and the chart's ladder, once per ladder key) and draws everything. */
-  refresh() {
+  /**
+   * Asks the engine for the settings and draws everything. The break-even chart's ladder (a request per sequence
+   * length, asked once per ladder key), when not all answered yet, is asked and drawn after this frame unless
+   * `ladderNow` (the first drawing).
+   */
+  refresh({ ladderNow = false } = {}) {
     this.pause();
     this.figure?.cancel();
+    this.cancelLadder();
     const { answer, error } = this.askAt(this.state.sequence);
     this.answer = answer;
     this.root.toggleAttribute('data-refused', !answer);
@@ -249,7 +261,7 @@ class ParascopeContext extends ParascopeWidget {
     };
     setText(this.out.summary, summary(answer, this.state, names)); // each line written only when it changed
     this.drawFacts(answer);
-    this.drawCharts(answer);
+    this.drawCharts(answer, ladderNow);
     this.render();
     this.announce(this.out.summary.textContent);
   }
@@ -287,7 +299,7 @@ class ParascopeContext extends ParascopeWidget {
     }
   }
 
-  drawCharts(answer) {
+  drawCharts(answer, ladderNow) {
     const zig = this.state.split === 'zigzag';
     this.out.balance.replaceChildren(
       balanceSvg(
@@ -297,16 +309,61 @@ class ParascopeContext extends ParascopeWidget {
           `${Number((zig ? answer.balance.zigzag_max_over_mean : answer.balance.contiguous_max_over_mean).toFixed(2))}× the mean.`,
       ),
     );
-    const label = `A forward ring step's attention and K/V transfer time against sequence length. ${breakEvenText(answer)}`;
-    const key = ladderKey(this.state);
-    if (this.curveKey !== key || !this.curve) {
-      // Drawn once per setting but the length: the length slider only moves its mark.
-      this.curve = breakEvenSvg(curvePoints(this.sequences.map((seq) => this.askAt(seq))), answer, label);
-      this.curveKey = key;
-      this.out.curve.replaceChildren(this.curve);
-    }
-    this.curve.mark(answer.sequence);
-    setAttributes(this.curve, { 'aria-label': label });
+    if (this.curveKey === ladderKey(this.state) && this.curve) {
+      // Drawn once per setting but the length: the length slider only moves its mark. (Back to the drawn setting
+      // before another's fill ended: it is current again.)
+      this.curve.mark(answer.sequence);
+      setAttributes(this.curve, { 'aria-label': curveLabel(answer) });
+      this.curveSettled();
+    } else if (ladderNow || this.sequences.every((seq) => this.ladders.get(ladderKey(this.state)).has(seq)))
+      this.drawCurve(answer); // every length answered before: no request, drawn in this frame
+    else this.curveLater(answer);
+  }
+
+  /** The break-even chart for the current settings, from the ladder's answers (asked here if not yet). */
+  drawCurve(answer) {
+    this.curve = breakEvenSvg(curvePoints(this.sequences.map((seq) => this.askAt(seq))), answer, curveLabel(answer));
+    this.curveKey = ladderKey(this.state);
+    this.out.curve.replaceChildren(this.curve);
+    this.curveSettled();
+  }
+
+  /** The break-even chart shows the current setting: no longer pending (curveLater). */
+  curveSettled() {
+    this.out.curve.removeAttribute('data-pending');
+    this.out.curve.removeAttribute('aria-busy');
+  }
+
+  /**
+   * The break-even chart after this frame: the press's frame draws the rest with one engine request, the chart shown
+   * pending (context.css: faded, its marks hidden; its size kept); then, a task each after the frame, the ladder's
+   * lengths not asked yet, and the chart drawn. A newer change cancels it (cancelLadder), so it never draws an older
+   * setting's curve.
+   */
+  curveLater(answer) {
+    this.out.curve.toggleAttribute('data-pending', true);
+    setAttributes(this.out.curve, { 'aria-busy': 'true' });
+    const token = this.ladderToken;
+    const answers = this.ladders.get(ladderKey(this.state));
+    const step = () => {
+      if (token !== this.ladderToken) return;
+      const missing = this.sequences.find((seq) => !answers.has(seq));
+      if (missing === undefined) this.drawCurve(answer);
+      else {
+        this.askAt(missing);
+        this.ladderTimer = setTimeout(step, 0);
+      }
+    };
+    this.ladderFrame = requestAnimationFrame(() => {
+      this.ladderTimer = setTimeout(step, 0); // a task posted inside the frame runs after it
+    });
+  }
+
+  /** Cancels a break-even chart still to be filled (curveLater). */
+  cancelLadder() {
+    this.ladderToken += 1;
+    cancelAnimationFrame(this.ladderFrame);
+    clearTimeout(this.ladderTimer);
   }
 
   /** Draws the stepper's position: the figure, the status, the lanes with the current step outlined. */
@@ -425,6 +482,10 @@ class ParascopeContext extends ParascopeWidget {
 
   exportFigure() {
     if (!this.root || !this.answer) return null;
+    if (this.out.curve.hasAttribute('data-pending')) {
+      this.cancelLadder();
+      this.drawCurve(this.answer); // an export shows the chart of what it exports, even mid-fill
+    }
     const s = this.state;
     const a = this.answer;
     return {
