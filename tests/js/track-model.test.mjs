@@ -9,12 +9,69 @@ import { bandOf, bandRequest } from '../../web/widgets/track/model/bands.js';
 import { FAMILIES } from '../../web/widgets/track/model/families.js';
 import { trackPoints, unplotted } from '../../web/widgets/track/model/points.js';
 import { pointText, viewSummary } from '../../web/widgets/track/model/readout.js';
+import { recordRuns } from '../../web/widgets/track/model/runs.js';
 import { nearest, scatterScale } from '../../web/widgets/track/model/scale.js';
 import { citationsOf, sourceName, sourceRows } from '../../web/widgets/track/model/sources.js';
 import { median, quantile } from '../../web/widgets/track/model/stats.js';
 
-const record = JSON.parse(readFileSync(new URL('../../web/data/track-record.json', import.meta.url), 'utf8'));
+const file = JSON.parse(readFileSync(new URL('../../web/data/track-record.json', import.meta.url), 'utf8'));
+const record = recordRuns(file);
 const api = readFileSync(new URL('../../engine/API.md', import.meta.url), 'utf8');
+
+/** Runs (one object each) back into the file's columns: the inverse of recordRuns, written here to check it. */
+function columnsOf(runs) {
+  const columns = { count: runs.length };
+  const put = (group, key, i, value) => {
+    group[key] ??= Array(runs.length).fill(null);
+    group[key][i] = value;
+  };
+  runs.forEach((run, i) => {
+    for (const [key, value] of Object.entries(run)) {
+      if (value !== null && typeof value === 'object')
+        for (const [inner, v] of Object.entries(value)) put((columns[key] ??= {}), inner, i, v);
+      else put(columns, key, i, value);
+    }
+  });
+  return columns;
+}
+
+test('the file’s runs are columns of `count` values each, one per run', () => {
+  const { count, ...columns } = file.runs;
+  assert.ok(Number.isInteger(count) && count > 400, String(count));
+  const lengths = Object.entries(columns).flatMap(([key, c]) =>
+    Array.isArray(c) ? [[key, c.length]] : Object.entries(c).map(([k, inner]) => [`${key}.${k}`, inner.length]),
+  );
+  assert.ok(lengths.length >= 16, lengths.map(([k]) => k).join());
+  for (const [key, length] of lengths) assert.equal(length, count, key);
+  // Every field a run always has is never null; speed and memory only where the source measured them.
+  for (const key of ['run', 'source', 'table', 'family', 'software', 'hardware', 'gpus', 'called_fits'])
+    assert.ok(!columns[key].includes(null), key);
+  assert.ok(columns.speed.measured_mfu.includes(null) && columns.memory.measured_gib.includes(null));
+});
+
+test('recordRuns turns the columns into one object per run and back, nothing lost or made up', () => {
+  assert.equal(record.runs.length, file.runs.count);
+  assert.deepEqual(columnsOf(record.runs), file.runs);
+  assert.deepEqual(record.sources, file.sources);
+  for (const run of record.runs) {
+    assert.ok(!Object.values(run).includes(null), run.run);
+    if (run.speed) assert.ok(['measured_mfu', 'predicted_mfu', 'measured_over_predicted'].every((k) => k in run.speed));
+    if (run.memory) assert.deepEqual(Object.keys(run.memory).sort(), ['kind', 'measured_gib', 'predicted_gib']);
+  }
+  const shipped = record.runs.filter((r) => r.speed && 'shipped_measured_over_predicted' in r.speed);
+  assert.ok(
+    shipped.length > 0 &&
+      shipped.every((r) => r.speed.shipped_measured_over_predicted !== r.speed.measured_over_predicted),
+  );
+});
+
+test('every column of the record is a field engine/API.md describes', () => {
+  const start = api.indexOf('### Error bands and the held-out track record');
+  const section = api.slice(start, api.indexOf('\n### ', start + 1));
+  const { count, ...columns } = file.runs;
+  const keys = Object.entries(columns).flatMap(([key, c]) => (Array.isArray(c) ? [key] : [key, ...Object.keys(c)]));
+  for (const key of ['count', ...keys]) assert.ok(section.includes(`\`${key}\``), `engine/API.md does not name ${key}`);
+});
 
 test('speed: every run with a throughput is one point, its numbers the file’s, in percent', () => {
   const points = trackPoints(record, 'speed');

@@ -12,6 +12,7 @@ import { bandOf, bandRequest } from './model/bands.js';
 import { FAMILIES, familyLabel } from './model/families.js';
 import { VIEWS, trackPoints, unplotted } from './model/points.js';
 import { pointText, viewSummary } from './model/readout.js';
+import { recordRuns } from './model/runs.js';
 import { nearest } from './model/scale.js';
 import { citationsOf, sourceRows } from './model/sources.js';
 import { median } from './model/stats.js';
@@ -19,13 +20,15 @@ import { median } from './model/stats.js';
 /** The record's URL (bundled: its hashed copy; after setAssetBase: data/track-record.json under the base). */
 const RECORD_URL = () => asset(new URL('../../data/track-record.json', import.meta.url), 'data/track-record.json');
 
-/** The record, fetched once per page however many figures show it. */
+/** The record, fetched once per page however many figures show it, its runs one object each (model/runs.js). */
 let recordPromise = null;
 function loadRecord() {
-  recordPromise ??= fetch(RECORD_URL()).then((r) => {
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    return r.json();
-  });
+  recordPromise ??= fetch(RECORD_URL())
+    .then((r) => {
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      return r.json();
+    })
+    .then(recordRuns);
   recordPromise.catch(() => {
     recordPromise = null; // a later figure may try again
   });
