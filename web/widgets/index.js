@@ -71,7 +71,7 @@ export const FIGURES = [
     title: 'the track record',
     tag: 'parascope-track',
     engine: 'parascope-track-engine',
-    reserve: { narrow: 1741, wide: 1300 },
+    reserve: { narrow: 2252, wide: 1490 },
   },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine): the track
   // record's module serves it.
