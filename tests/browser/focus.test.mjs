@@ -125,8 +125,9 @@ for (const name of ENGINES) {
         assert.ok(await page.evaluate(focusOn, '#same', '[data-out="chart"]'));
         await page.press(']');
         await page.press('.');
-        // a loaded engine (WebKit under CI) may draw the keys' moves a frame or two later: read until they settle
-        for (let i = 0; i < 30; i += 1) {
+        // a loaded engine (WebKit under CI, beside two other browsers) may draw the keys' moves late: read until they
+        // settle, for up to 6 s (3 s was once not enough with the three engines at once on a loaded machine)
+        for (let i = 0; i < 60; i += 1) {
           m = await page.evaluate(marks);
           if (m.segments.length === 1 && m.segments[0] === 'tp') break;
           await new Promise((resolve) => setTimeout(resolve, 100));
