@@ -31,9 +31,16 @@ export async function launchEngine(name, { colorScheme = 'light' } = {}) {
     }
   };
   let browser = await start();
+  /** Set when a page could not be closed (its session died after the page's work was done): the next open restarts. */
+  let broken = false;
   /** Opens a page; if the driver fails to (a slow machine, a browser that stopped answering), starts the browser
    *  afresh and tries once more. The first failure goes to stderr, so a retry is seen, never silent. */
   const openPage = async (url, size) => {
+    if (broken) {
+      broken = false;
+      await browser.close().catch(() => {});
+      browser = await start();
+    }
     try {
       return await browser.open(url, size);
     } catch (first) {
@@ -74,7 +81,17 @@ export async function launchEngine(name, { colorScheme = 'light' } = {}) {
         click: (x, y) => page.click(x, y),
         screenshot: (path) => page.screenshot(path),
         problems: () => page.problems(),
-        close: () => page.close(),
+        /** A page whose browser died after its checks ran is reported on stderr, and the browser restarts on the next
+         *  open; the checks that ran keep their verdict. */
+        async close() {
+          try {
+            await page.close();
+          } catch (err) {
+            process.stderr.write(`# ${name} (${colorScheme}): closing the page failed, the next page restarts the `
+              + `browser: ${err.message}\n`);
+            broken = true;
+          }
+        },
       };
     },
     close: () => browser.close(),
