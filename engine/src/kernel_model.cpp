@@ -184,10 +184,13 @@ double attention_length_factor(double keys) {
 namespace {
 
 /// What every PyTorch-based stack's runtime holds outside its allocator and how much hidden communication costs the
-/// kernels (engine/API.md, "Memory" and "Overlap"); none on TPUs (XLA owns the whole HBM, ICI needs no core).
-void runtime_defaults(const Hardware& hw, Efficiency& e) {
+/// kernels (engine/API.md, "Memory" and "Overlap"); none on TPUs (XLA owns the whole HBM, ICI needs no core). The
+/// 2021–2022 stacks (BLOOM's, Megatron-LM's of Narayanan et al. on NGC 20.x–21.x, CUDA 11.0–11.5) predate CUDA's lazy
+/// loading and load every kernel at start-up (kEagerCudaContextBytes).
+void runtime_defaults(const Hardware& hw, const std::string& software, Efficiency& e) {
   if (hw.kind != "gpu") return;
-  e.runtime_context_bytes = kCudaContextBytes;
+  const bool eager_loading = software == "deepspeed" || software == "megatron-2021";
+  e.runtime_context_bytes = eager_loading ? kEagerCudaContextBytes : kCudaContextBytes;
   e.nccl_buffer_bytes = kNcclBufferBytes;
   e.nccl_sms = kNcclSms;
   e.allocator_reserve = kAllocatorReserve;
@@ -262,7 +265,7 @@ void nanotron_terms(Efficiency& e) {
 
 Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
   Efficiency e;
-  runtime_defaults(hw, e);
+  runtime_defaults(hw, software, e);
   const double share = sustained_share(software);
   if (hw.gemm_efficiency > 0) e.gemm_max = hw.gemm_efficiency * share;
   e.gemm_max_fp8 = hw.gemm_efficiency_fp8 > 0 ? hw.gemm_efficiency_fp8 * share : e.gemm_max;
@@ -349,17 +352,16 @@ Efficiency default_efficiency(const Hardware& hw, const std::string& software) {
     e.host_adam_bytes = 30.0;  // ZeRO-Offload's CPUAdam (cost_types.hpp)
     megatron_cross_entropy(e);
     // After the flush the pipeline engine reduces the gradients through a flat bucket (reduce_bucket_elements).
-    // BLOOM's stack predates CUDA's lazy loading (kEagerCudaContextBytes).
     e.reduce_bucket_elements = kDeepSpeedBucketElements;
-    if (hw.kind == "gpu") e.runtime_context_bytes = kEagerCudaContextBytes;
+    // Its pipeline's communicators: a pair per neighbour, and its grid's model and slice groups (memory_model.cpp).
+    e.pair_communicators = true;
+    e.model_group_communicators = true;
   } else if (software == "megatron-2021") {
     // Megatron-LM of Narayanan et al. 2021 / Korthikanti et al. 2022: unfused attention (fused softmax only) and
-    // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2). Its PyTorch (NGC 20.x–21.x,
-    // CUDA 11.0–11.3) loads every kernel at start-up (kEagerCudaContextBytes).
+    // the gradient all-reduce after the pipeline flush (Narayanan et al. 2021, Sec. 2.2).
     e.flash_attention = false;
     e.dp_overlap = false;
     megatron_cross_entropy(e);
-    if (hw.kind == "gpu") e.runtime_context_bytes = kEagerCudaContextBytes;
   } else {
     throw RequestError(code::invalid_value,
                        "software must be one of \"megatron-core\", \"megatron-2021\", \"deepspeed\", \"pytorch\", "

@@ -151,19 +151,38 @@ double reduce_bucket(const Efficiency& eff, const ParamsOnGpu& held) {
   return std::min(eff.reduce_bucket_elements, held.dense + held.expert) * eff.grad_reduce_bytes;
 }
 
+/// Communicators the pipeline gives the most connected GPU: the pipeline group, and with pair_communicators a two-rank
+/// communicator per neighbour, as PyTorch opens one for each peer of an unbatched send or recv
+/// (ProcessGroupNCCL::pointToPoint, getKeySendRecv, PyTorch 1.11); DeepSpeed's pipeline engine sends so since torch
+/// 1.8 (deepspeed/runtime/pipe/p2p.py, send/recv, at v0.6.0) and broadcasts the loss over the pipeline group
+/// (pipe/engine.py, _aggregate_total_loss). A stage inside the pipeline has two neighbours; one at an end has one,
+/// and with tied embeddings the group that all-reduces their gradients (pipe/module.py,
+/// allreduce_tied_weight_gradients).
+int pipeline_communicators(const TrainingRun& run, const Efficiency& eff) {
+  const ParallelConfig& p = run.parallel;
+  if (p.pp == 1) return 0;
+  if (!eff.pair_communicators) return 1;
+  const int at_an_end = 1 + int(run.model.tied_embeddings);
+  return 1 + std::max(p.pp > 2 ? 2 : 0, at_an_end);
+}
+
 /// Communicators one GPU belongs to: one per parallel group of more than one GPU (tensor, context, data (dp·cp, the
 /// dense gradients'), pipeline, and for MoE the expert and expert-data groups; Megatron-Core's parallel_state builds
-/// one NCCL communicator per group).
-int communicators(const TrainingRun& run) {
+/// one NCCL communicator per group). With model_group_communicators, DeepSpeed's PipelineParallelGrid adds its model
+/// group (ds_model_proc_group: the gradient norm's and overflow's all-reduces) and, with tp > 1, its slice group
+/// (slice_proc_group: the pipeline's partitioned activations, is_pipe_partitioned when tp > 1), beside Megatron's own
+/// tensor group (deepspeed/runtime/pipe/topology.py and pipe/engine.py at v0.6.0).
+int communicators(const TrainingRun& run, const Efficiency& eff) {
   const ParallelConfig& p = run.parallel;
-  int n = (p.tp > 1) + (p.cp > 1) + (p.dp * p.cp > 1) + (p.pp > 1);
+  int n = (p.tp > 1) + (p.cp > 1) + (p.dp * p.cp > 1) + pipeline_communicators(run, eff);
   if (run.model.is_moe()) n += (p.ep > 1) + (p.edp() > 1 && p.edp() != p.dp * p.cp);
+  if (eff.model_group_communicators && p.pp > 1) n += (p.tp * p.pp > 1) + (p.tp > 1);
   return n;
 }
 
 /// Device bytes outside the framework's allocator: the CUDA context and each communicator's NCCL buffers.
 double runtime_bytes(const TrainingRun& run, const Efficiency& eff) {
-  return eff.runtime_context_bytes + double(communicators(run)) * eff.nccl_buffer_bytes;
+  return eff.runtime_context_bytes + double(communicators(run, eff)) * eff.nccl_buffer_bytes;
 }
 
 }  // namespace

@@ -63,8 +63,17 @@ struct Prediction {
   bool fits = true;
 };
 
-/// The engine's own answer for a run (share < 0), or with the GEMM ceilings at `share` of the chip's MAMF.
-Prediction predict(const PublishedRun& run, double share) {
+/// The reserve's part that is not the fitted share: a stack's reduction bucket (Efficiency::reduce_bucket_elements),
+/// read from the request with the share set to 0. It does not depend on the GEMM ceilings.
+double reduction_bucket(const json& request) {
+  json unshared = request;
+  unshared["efficiency"]["allocator_reserve"] = 0;
+  return call(unshared)["memory_per_gpu"]["allocator_reserve"].get<double>();
+}
+
+/// The engine's own answer for a run (share < 0), or with the GEMM ceilings at `share` of the chip's MAMF; `bucket`
+/// is the run's reduction_bucket (computed when < 0).
+Prediction predict(const PublishedRun& run, double share, double bucket = -1) {
   json request = run.request;
   const auto [bf16, fp8] = gemm_ceilings(request);
   if (bf16 > 0 && share >= 0) {
@@ -80,11 +89,7 @@ Prediction predict(const PublishedRun& run, double share) {
   if (run.step_time > 0) p.ratio = r["step_time"].get<double>() / run.step_time;
   p.mfu = r["mfu"];
   const json& m = r["memory_per_gpu"];
-  // The reserve's part that is not the fitted share: a stack's reduction bucket (Efficiency::reduce_bucket_elements),
-  // read from the same request with the share set to 0.
-  json unshared = request;
-  unshared["efficiency"]["allocator_reserve"] = 0;
-  const double bucket = call(unshared)["memory_per_gpu"]["allocator_reserve"].get<double>();
+  if (bucket < 0) bucket = reduction_bucket(run.request);
   // Memory as the allocator would hold it with no fitted reserve, plus the runtime where the source reads the device
   // (nvidia-smi) rather than the allocator: the reserve's share is fitted on top.
   const double allocated =
@@ -158,7 +163,8 @@ const std::vector<Row>& predictions() {
     std::vector<Row> out;
     for (const PublishedRun& run : runs) {
       Row r{&run, {}};
-      for (double share : grid()) r.at.push_back(predict(run, share));
+      const double bucket = reduction_bucket(run.request);
+      for (double share : grid()) r.at.push_back(predict(run, share, bucket));
       out.push_back(std::move(r));
     }
     return out;
@@ -437,9 +443,8 @@ const std::set<std::string>& known_out_of_memory_misses() {
       // BLOOM's chronicle, 02-25: 83.8 of 85.9 GB predicted. The engine reads Megatron-DeepSpeed's nvidia-smi
       // peaks about 10 % low (held-out median 1.10), and this run is within that of the device.
       "h 14336, 72 layers, NHEADS 64, 384 A100 80GB, DP 32 TP 2 PP 6 MBS 1, GBS 2048, out of memory",
-      // 02-28, BF16_Optimizer: 85.4 GB allocated and runtime (the reserve then fills the device), and 81.7 GB at
-      // MBS 1: the same under-reading.
-      "h 12288, 100 layers, NHEADS 64, 384 A100 80GB, DP 16 TP 4 PP 6 MBS 2, GBS 2048, out of memory",
+      // 02-28, BF16_Optimizer, MBS 1: the same under-reading (its MBS 2 twin is called out of memory since the
+      // engine counts DeepSpeed's communicators: memory_model.cpp, communicators).
       "h 12288, 100 layers, NHEADS 64, 384 A100 80GB, DP 16 TP 4 PP 6 MBS 1, GBS 2048, out of memory",
       // 02-28: 62.7 GB predicted. The same table's h 13312 / 94 layers run, predicted at 62.9 GB, ran at 67 GB: no
       // model of the states and activations can tell the two apart.

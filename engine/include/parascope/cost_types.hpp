@@ -146,8 +146,14 @@ struct Efficiency {
   /// Device bytes outside the framework's allocator: the CUDA context (lazily loaded kernels; eagerly loaded for the
   /// 2021–2022 stacks).
   double runtime_context_bytes = 0;
-  /// NCCL's buffers per communicator the GPU is in (one per parallel axis of size > 1).
+  /// NCCL's buffers per communicator the GPU is in (one per parallel axis of size > 1, and those below).
   double nccl_buffer_bytes = 0;
+  /// Pipeline sends and receives as unbatched torch.distributed.send/recv, each neighbour pair then a two-rank
+  /// communicator of its own beside the pipeline group (memory_model.cpp, communicators; DeepSpeed's pipeline engine).
+  bool pair_communicators = false;
+  /// A model-parallel group of the stack's own over each replica's tp·pp GPUs and, with tp > 1 in a pipeline, a
+  /// tensor group beside the model's for the partitioned activations it passes between stages (DeepSpeed's grid).
+  bool model_group_communicators = false;
   /// SMs a collective running under compute takes from it (its channels, one CTA each): hidden communication
   /// slows the kernels it hides behind by the share nccl_sms / compute_units of its own time.
   double nccl_sms = 0;
