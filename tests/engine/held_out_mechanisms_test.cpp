@@ -143,6 +143,32 @@ TEST(AllocatorMemory, PytorchDataParallelKeepsDdpsBucketCopyOfEveryGradient) {
   EXPECT_LT(gradients(8, 2, "pytorch"), gradients(1, 2, "pytorch"));
 }
 
+TEST(AllocatorMemory, DeepSpeedsPipelineHoldsACommunicatorPerNeighbourAndItsGridsGroups) {
+  // BLOOM's production layout (tp 4, pp 12, dp 8) on GPT-3 175B (tied embeddings, as BLOOM's): Megatron's tensor group,
+  // the data group, the pipeline group, two neighbours' two-rank communicators (unbatched send/recv), DeepSpeed's model
+  // group and its slice group: 7 NCCL buffer sets beside the eager CUDA context. One per parallel group counts 3.
+  auto runtime = [](json parallel, json efficiency = json::object()) {
+    const json request = {{"op", "step"},
+                          {"model", "gpt3-175b"},
+                          {"hardware", "a100-80gb"},
+                          {"cluster", {{"gpus", 384}}},
+                          {"software", "deepspeed"},
+                          {"parallel", std::move(parallel)},
+                          {"efficiency", std::move(efficiency)}};
+    const json r = ask(request);
+    EXPECT_FALSE(r.contains("error")) << r.dump();
+    return r["memory_per_gpu"]["runtime"].get<double>();
+  };
+  const double context = 1573.0 * 1048576, buffers = 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576);
+  const json bloom = {{"tp", 4}, {"pp", 12}, {"dp", 8}, {"microbatch_size", 2}, {"global_batch", 2048}};
+  EXPECT_NEAR(runtime(bloom), context + 7 * buffers, 1.0);
+  EXPECT_NEAR(runtime(bloom, {{"pair_communicators", false}, {"model_group_communicators", false}}),
+              context + 3 * buffers, 1.0);
+  // Two stages: one neighbour, and the tied embeddings' group at either end; tp 1: no slice group.
+  const json two = {{"tp", 1}, {"pp", 2}, {"dp", 192}, {"microbatch_size", 1}, {"global_batch", 2304}};
+  EXPECT_NEAR(runtime(two), context + (1 + 3 + 1) * buffers, 1.0);
+}
+
 TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) {
   // nanotron's and torch's sharded optimizers all-gather the updated parameters before step() returns: the whole
   // gather is exposed, where Megatron-Core's --overlap-param-gather hides it behind the next forward.
