@@ -120,9 +120,10 @@ constexpr double kNcclSms = 20;
 /// CUDACachingAllocator rounds large blocks to 2 MiB and cannot hand a freed block of one size to a request of
 /// another without splitting, so reserved exceeds allocated. The memory model's one fitted constant: on the published
 /// peak-memory measurements (torchtitan's max_reserved, BLOOM's), validated leave-one-source-out like the GEMM share
-/// (tests/engine/loso_test.cpp; engine/API.md, "Memory"). 0.11 since BLOOM's chronicle joined in full (0.07 before:
-/// its runs before 02-28 were costed with fp32 gradients they did not have, which hid how low the engine reads them).
-constexpr double kAllocatorReserve = 0.11;
+/// (tests/engine/loso_test.cpp; engine/API.md, "Memory"). 0.09 since the 2022 stacks' NCCL trees and DeepSpeed's
+/// communicators are counted (0.11 with BLOOM's chronicle in full and neither; 0.07 before it, when its runs before
+/// 02-28 were costed with fp32 gradients they did not have).
+constexpr double kAllocatorReserve = 0.09;
 
 /// Output tiles cuBLAS/CUTLASS pick between on Hopper and Ampere for large BF16/FP8 GEMMs (CUTLASS's default
 /// threadblock shapes; NVIDIA Matrix Multiplication Background guide, "Tile quantization", "Wave quantization").
@@ -185,12 +186,14 @@ namespace {
 
 /// What every PyTorch-based stack's runtime holds outside its allocator and how much hidden communication costs the
 /// kernels (engine/API.md, "Memory" and "Overlap"); none on TPUs (XLA owns the whole HBM, ICI needs no core). The
-/// 2021–2022 stacks (BLOOM's, Megatron-LM's of Narayanan et al. on NGC 20.x–21.x, CUDA 11.0–11.5) predate CUDA's lazy
-/// loading and load every kernel at start-up (kEagerCudaContextBytes).
+/// 2021–2022 stacks (BLOOM's on PyTorch 1.11 / CUDA 11.5 with the NCCL 2.10.3 it ships, Megatron-LM's of Narayanan et
+/// al. on NGC 20.x–21.x) predate CUDA's lazy loading, so they load every kernel at start-up (kEagerCudaContextBytes),
+/// and NCCL's runtime connection, so each communicator connects its trees beside its rings (nccl_connects_trees).
 void runtime_defaults(const Hardware& hw, const std::string& software, Efficiency& e) {
   if (hw.kind != "gpu") return;
-  const bool eager_loading = software == "deepspeed" || software == "megatron-2021";
-  e.runtime_context_bytes = eager_loading ? kEagerCudaContextBytes : kCudaContextBytes;
+  const bool stack_of_2022 = software == "deepspeed" || software == "megatron-2021";
+  e.runtime_context_bytes = stack_of_2022 ? kEagerCudaContextBytes : kCudaContextBytes;
+  e.nccl_connects_trees = stack_of_2022;
   e.nccl_buffer_bytes = kNcclBufferBytes;
   e.nccl_sms = kNcclSms;
   e.allocator_reserve = kAllocatorReserve;

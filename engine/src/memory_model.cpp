@@ -151,38 +151,57 @@ double reduce_bucket(const Efficiency& eff, const ParamsOnGpu& held) {
   return std::min(eff.reduce_bucket_elements, held.dense + held.expert) * eff.grad_reduce_bytes;
 }
 
-/// Communicators the pipeline gives the most connected GPU: the pipeline group, and with pair_communicators a two-rank
+/// NCCL buffer sets (nccl_buffer_bytes each: one connection's LL, LL128 and Simple buffers on every channel) that a
+/// communicator of `gpus` GPUs holds on each of them. Since NCCL 2.22 a communicator connects at run time what its
+/// collectives use (NCCL_RUNTIME_CONNECT, default 1: src/init.cc at v2.22.3), for bandwidth-bound collectives the
+/// ring: one connection a GPU. Before, it connected every ring and tree at init (src/init.cc at v2.10.3, "Connected all
+/// rings", "Connected all trees"), and each channel's tree adds a connection from the GPU's child and one from its
+/// parent in the chain (tree.down, tree.up): 3 sets, 2 where two GPUs have one tree neighbour (nccl_connects_trees).
+/// NCCL issue #964 measured 688 MB a communicator of more than two A100s and 544 MB of two, PyTorch's all-reduce.
+double buffer_sets(std::int64_t gpus, const Efficiency& eff) {
+  if (gpus <= 1) return 0;
+  if (!eff.nccl_connects_trees) return 1;
+  return gpus > 2 ? 3 : 2;
+}
+
+/// Buffer sets the pipeline gives the most connected GPU: the pipeline group's, and with pair_communicators a two-rank
 /// communicator per neighbour, as PyTorch opens one for each peer of an unbatched send or recv
 /// (ProcessGroupNCCL::pointToPoint, getKeySendRecv, PyTorch 1.11); DeepSpeed's pipeline engine sends so since torch
 /// 1.8 (deepspeed/runtime/pipe/p2p.py, send/recv, at v0.6.0) and broadcasts the loss over the pipeline group
 /// (pipe/engine.py, _aggregate_total_loss). A stage inside the pipeline has two neighbours; one at an end has one,
-/// and with tied embeddings the group that all-reduces their gradients (pipe/module.py,
+/// and with tied embeddings the two end stages' group that all-reduces their gradients (pipe/module.py,
 /// allreduce_tied_weight_gradients).
-int pipeline_communicators(const TrainingRun& run, const Efficiency& eff) {
+double pipeline_buffer_sets(const TrainingRun& run, const Efficiency& eff) {
   const ParallelConfig& p = run.parallel;
   if (p.pp == 1) return 0;
-  if (!eff.pair_communicators) return 1;
-  const int at_an_end = 1 + int(run.model.tied_embeddings);
-  return 1 + std::max(p.pp > 2 ? 2 : 0, at_an_end);
+  const double group = buffer_sets(p.pp, eff);
+  if (!eff.pair_communicators) return group;
+  const double pair = buffer_sets(2, eff);
+  const double inside = p.pp > 2 ? 2 * pair : 0;
+  const double at_an_end = pair + (run.model.tied_embeddings ? pair : 0);
+  return group + std::max(inside, at_an_end);
 }
 
-/// Communicators one GPU belongs to: one per parallel group of more than one GPU (tensor, context, data (dp·cp, the
-/// dense gradients'), pipeline, and for MoE the expert and expert-data groups; Megatron-Core's parallel_state builds
-/// one NCCL communicator per group). With model_group_communicators, DeepSpeed's PipelineParallelGrid adds its model
-/// group (ds_model_proc_group: the gradient norm's and overflow's all-reduces) and, with tp > 1, its slice group
-/// (slice_proc_group: the pipeline's partitioned activations, is_pipe_partitioned when tp > 1), beside Megatron's own
-/// tensor group (deepspeed/runtime/pipe/topology.py and pipe/engine.py at v0.6.0).
-int communicators(const TrainingRun& run, const Efficiency& eff) {
+/// Buffer sets of the communicators one GPU belongs to: one per parallel group of more than one GPU (tensor, context,
+/// data (dp·cp, the dense gradients'), pipeline, and for MoE the expert and expert-data groups; Megatron-Core's
+/// parallel_state builds one NCCL communicator per group). With model_group_communicators, DeepSpeed's
+/// PipelineParallelGrid adds its model group (ds_model_proc_group: the gradient norm's and overflow's all-reduces)
+/// and, with tp > 1, its slice group (slice_proc_group: the pipeline's partitioned activations, is_pipe_partitioned
+/// when tp > 1), beside Megatron's own tensor group (deepspeed/runtime/pipe/topology.py, pipe/engine.py at v0.6.0).
+double communicator_buffer_sets(const TrainingRun& run, const Efficiency& eff) {
   const ParallelConfig& p = run.parallel;
-  int n = (p.tp > 1) + (p.cp > 1) + (p.dp * p.cp > 1) + pipeline_communicators(run, eff);
-  if (run.model.is_moe()) n += (p.ep > 1) + (p.edp() > 1 && p.edp() != p.dp * p.cp);
-  if (eff.model_group_communicators && p.pp > 1) n += (p.tp * p.pp > 1) + (p.tp > 1);
-  return n;
+  double sets =
+      buffer_sets(p.tp, eff) + buffer_sets(p.cp, eff) + buffer_sets(p.dp * p.cp, eff) + pipeline_buffer_sets(run, eff);
+  if (run.model.is_moe()) {
+    sets += buffer_sets(p.ep, eff) + (p.edp() != p.dp * p.cp ? buffer_sets(p.edp(), eff) : 0);
+  }
+  if (eff.model_group_communicators && p.pp > 1) sets += buffer_sets(p.tp * p.pp, eff) + buffer_sets(p.tp, eff);
+  return sets;
 }
 
 /// Device bytes outside the framework's allocator: the CUDA context and each communicator's NCCL buffers.
 double runtime_bytes(const TrainingRun& run, const Efficiency& eff) {
-  return eff.runtime_context_bytes + double(communicators(run, eff)) * eff.nccl_buffer_bytes;
+  return eff.runtime_context_bytes + communicator_buffer_sets(run, eff) * eff.nccl_buffer_bytes;
 }
 
 }  // namespace

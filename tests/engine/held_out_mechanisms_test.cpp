@@ -144,9 +144,10 @@ TEST(AllocatorMemory, PytorchDataParallelKeepsDdpsBucketCopyOfEveryGradient) {
 }
 
 TEST(AllocatorMemory, DeepSpeedsPipelineHoldsACommunicatorPerNeighbourAndItsGridsGroups) {
-  // BLOOM's production layout (tp 4, pp 12, dp 8) on GPT-3 175B (tied embeddings, as BLOOM's): Megatron's tensor group,
-  // the data group, the pipeline group, two neighbours' two-rank communicators (unbatched send/recv), DeepSpeed's model
-  // group and its slice group: 7 NCCL buffer sets beside the eager CUDA context. One per parallel group counts 3.
+  // BLOOM's production layout (tp 4, pp 12, dp 8) on GPT-3 175B (tied embeddings, as BLOOM's): Megatron's tensor
+  // group, the data group, the pipeline group, two neighbours' two-rank communicators (unbatched send/recv),
+  // DeepSpeed's model group and its slice group: 7 communicators beside the eager CUDA context, where one per
+  // parallel group counts 3.
   auto runtime = [](json parallel, json efficiency = json::object()) {
     const json request = {{"op", "step"},
                           {"model", "gpt3-175b"},
@@ -159,14 +160,22 @@ TEST(AllocatorMemory, DeepSpeedsPipelineHoldsACommunicatorPerNeighbourAndItsGrid
     EXPECT_FALSE(r.contains("error")) << r.dump();
     return r["memory_per_gpu"]["runtime"].get<double>();
   };
-  const double context = 1573.0 * 1048576, buffers = 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576);
+  const double context = 1573.0 * 1048576, set = 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576);
+  const json rings = {{"nccl_connects_trees", false}};
   const json bloom = {{"tp", 4}, {"pp", 12}, {"dp", 8}, {"microbatch_size", 2}, {"global_batch", 2048}};
-  EXPECT_NEAR(runtime(bloom), context + 7 * buffers, 1.0);
-  EXPECT_NEAR(runtime(bloom, {{"pair_communicators", false}, {"model_group_communicators", false}}),
-              context + 3 * buffers, 1.0);
-  // Two stages: one neighbour, and the tied embeddings' group at either end; tp 1: no slice group.
+  EXPECT_NEAR(runtime(bloom, rings), context + 7 * set, 1.0);
+  EXPECT_NEAR(
+      runtime(bloom,
+              {{"nccl_connects_trees", false}, {"pair_communicators", false}, {"model_group_communicators", false}}),
+      context + 3 * set, 1.0);
+  // NCCL 2.10.3 connects each communicator's trees beside its rings: 3 buffer sets a communicator of more than two
+  // GPUs (the ring's and the tree's two chain neighbours'), 2 of two: 5 · 3 + 2 · 2.
+  EXPECT_NEAR(runtime(bloom), context + 19 * set, 1.0);
+  // Two stages: one neighbour, and the tied embeddings' group at either end; tp 1: no slice group. Rings only:
+  // data, pipeline, neighbour, tied, model = 5; with trees 3 + 2 + 2 + 2 + 2.
   const json two = {{"tp", 1}, {"pp", 2}, {"dp", 192}, {"microbatch_size", 1}, {"global_batch", 2304}};
-  EXPECT_NEAR(runtime(two), context + (1 + 3 + 1) * buffers, 1.0);
+  EXPECT_NEAR(runtime(two, rings), context + 5 * set, 1.0);
+  EXPECT_NEAR(runtime(two), context + 11 * set, 1.0);
 }
 
 TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) {

@@ -146,8 +146,12 @@ struct Efficiency {
   /// Device bytes outside the framework's allocator: the CUDA context (lazily loaded kernels; eagerly loaded for the
   /// 2021–2022 stacks).
   double runtime_context_bytes = 0;
-  /// NCCL's buffers per communicator the GPU is in (one per parallel axis of size > 1, and those below).
+  /// NCCL's buffers of one connection on every channel: a communicator the GPU is in holds one such set (its ring),
+  /// or with nccl_connects_trees 3 (2 in a two-GPU communicator); one communicator per parallel axis of size > 1,
+  /// and those below (memory_model.cpp, communicator_buffer_sets).
   double nccl_buffer_bytes = 0;
+  /// NCCL before 2.22: every communicator connects its rings and its trees at init (the 2021–2022 stacks).
+  bool nccl_connects_trees = false;
   /// Pipeline sends and receives as unbatched torch.distributed.send/recv, each neighbour pair then a two-rank
   /// communicator of its own beside the pipeline group (memory_model.cpp, communicators; DeepSpeed's pipeline engine).
   bool pair_communicators = false;
