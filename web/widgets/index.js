@@ -71,7 +71,7 @@ export const FIGURES = [
     title: 'the track record',
     tag: 'parascope-track',
     engine: 'parascope-track-engine',
-    reserve: { narrow: 2252, wide: 1490 },
+    reserve: { narrow: 1686, wide: 1274 },
   },
   // The planner's page thread asks only step (its search runs in a worker on the planner's own engine): the track
   // record's module serves it.

@@ -83,7 +83,7 @@ class ParascopeTrack extends ParascopeWidget {
         role: 'region',
         'aria-label': 'Held-out error per publication',
       }),
-      missing: h('p', { class: 'formula', 'data-out': 'unplotted' }),
+      missing: h('details', { class: 'track-missing', 'data-out': 'unplotted', hidden: '' }),
     };
     this.out.plot.addEventListener('keydown', (e) => this.key(e));
     this.out.plot.addEventListener('pointermove', (e) => this.hover(e));
@@ -170,14 +170,23 @@ class ParascopeTrack extends ParascopeWidget {
         'the range every answer of the engine now carries.'
       : 'Each stack has its own band: choose one to draw it.';
     this.renderTable(view);
-    const missing = unplotted(record, view, stack);
-    this.out.missing.textContent = missing.length
-      ? `Not drawn (${view === 'speed' ? 'no throughput' : 'no published peak memory'}): ${missing.length} run${missing.length === 1 ? '' : 's'}` +
-        (view === 'speed'
-          ? `: ${missing.map((m) => `${m.run}: ${m.outcome}, and the engine called it ${m.calledFits ? 'fits' : 'does not fit'}`).join('; ')}.`
-          : '.')
-      : '';
+    this.renderMissing(unplotted(record, view, stack), view);
     this.read(this.state.at);
+  }
+
+  /** The runs the view cannot draw, folded under a one-line summary (the list is long; closed, the height is fixed). */
+  renderMissing(missing, view) {
+    const why = view === 'speed' ? 'no throughput' : 'no published peak memory';
+    const runs = `${missing.length} run${missing.length === 1 ? '' : 's'}`;
+    // A run's label may already end with its outcome ("…, out of memory"): said once.
+    const outcome = (m) => (m.run.endsWith(m.outcome) ? m.run : `${m.run}: ${m.outcome}`);
+    const verdict = (m) => `the engine predicted ${m.calledFits ? 'that it fits' : 'out of memory'}`;
+    const item = (m) => h('li', {}, view === 'speed' ? `${outcome(m)}; ${verdict(m)}.` : m.run);
+    this.out.missing.hidden = missing.length === 0;
+    this.out.missing.replaceChildren(
+      h('summary', {}, `Not drawn (${why}): ${runs}`),
+      h('ul', { class: 'formula' }, ...missing.map(item)),
+    );
   }
 
   renderTable(view) {
