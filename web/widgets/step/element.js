@@ -14,7 +14,7 @@ import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
 import { plotRows } from './model/layout.js';
-import { eventsInView, gpuLanes, stepStore, usedLanes } from './model/lanes.js';
+import { eventsInView, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
 import { drawnSentence, exposedText, stepSentence } from './model/text.js';
@@ -119,9 +119,7 @@ class ParascopeStep extends ParascopeWidget {
       this.out.readout,
       this.out.drawn,
     );
-    this.importer = traceImport(() =>
-      this.gpus?.length ? { g: this.wholeGpu(this.slowestShown()), head: this.store.head } : null,
-    );
+    this.importer = traceImport(() => (this.gpus?.length ? this : null));
     this.root.append(this.importer.element);
     body.append(this.root);
     this.paint = stepChart(this.canvas);
@@ -381,21 +379,6 @@ class ParascopeStep extends ParascopeWidget {
     if (!this.view || !keyMove(name, this.view, this.store.head.step_time, this.shown.length)) return false;
     this.use((m) => m.key(this, name));
     return true;
-  }
-
-  /** GPU `g`'s lanes over the whole step (a zoomed view holds only a window of them): what the comparison sums. */
-  wholeGpu(g) {
-    if (!g || g.window === null) return g;
-    const key = `${R.stepKey(this.state)} ${g.stage}`;
-    if (this.whole?.key !== key) {
-      try {
-        const a = this.engine.call(R.timelineRequest(this.state, [g.stage]));
-        this.whole = { key, g: gpuLanes(a.gpus[0], a.pieces) };
-      } catch {
-        return null;
-      }
-    }
-    return this.whole.g;
   }
 
   /** No event read: the readout invites a reader to point, the marker hides, the page's other figures are told. */
