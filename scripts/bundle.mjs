@@ -27,7 +27,8 @@
 // - The widgets' stylesheets (css/widget.css, css/embed.css, each widgets/<name>/<name>.css) are written into the code
 //   as text, minified: `sheet(new URL('x.css', import.meta.url))` becomes `sheet("<its rules>")` (lib/sheets.js adopts
 //   it as a constructable sheet), so no bundler's CSS rule, no request and no style-src exception stands between a
-//   figure and its rules. Each figure's embed file holds only its own widget's sheet (and widget.css's).
+//   figure and its rules. Each figure's embed file holds only its own widget's sheet (and widget.css's, without the
+//   rules naming a class its code never writes: scripts/used-rules.mjs).
 // - Preloads, so no download waits for a script to be parsed: each page gets a <link rel="modulepreload"> for every
 //   chunk its entries import statically (at any depth), for the chunks every widget they can load needs, and for the
 //   engine's glue chunk (wasm/<name>.mjs) when its wasm is preloaded; and a <link rel="preload"> for each wasm and
@@ -54,6 +55,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 import { embedCss } from '../web/lib/model/embed-css.js';
+import { usedRules, wordsOf } from './used-rules.mjs';
 
 /** A hashed name is <name>-<8 characters of base32 [A-Z2-7]>.<ext>, esbuild's own style; serve.mjs relies on it. */
 export const HASHED_NAME = /-[A-Z2-7]{8}\.[a-z0-9]+$/;
@@ -262,15 +264,27 @@ async function embedFiles(site, urls) {
   const { FIGURES, filesOf } = await import(`data:text/javascript,${encodeURIComponent(readFileSync(index, 'utf8'))}`);
   const files = {};
   const pageSheet = join(site.dist, 'css', 'embed.css'); // its rules for every figure: each file holds its own only
+  const sharedSheet = join(site.dist, 'css', 'widget.css'); // the rules its code can meet (scripts/used-rules.mjs)
+  const lazyWords = new Set([...urls.workers.values()].flatMap((out) => [...wordsOf(readFileSync(out, 'utf8'))]));
   for (const figure of FIGURES) {
     const sourcefile = `embed-${figure.name}.js`;
-    const built = await esbuild.build({
+    const options = (rewrite) => ({
       ...buildOptions(site, urls),
       splitting: true, // what it loads by import() (the figures' engine, asked rarely) stays a file of its own
-      plugins: [urls.plugin({ rewrite: (file, css) => (file === pageSheet ? embedCss(css, [figure]) : css) })],
+      plugins: [urls.plugin({ rewrite })],
       entryNames: `embed-${figure.name}-[hash]`,
       stdin: { contents: figureEntry(figure, filesOf), resolveDir: site.dist, sourcefile },
     });
+    // its code's words, from a build with every sheet empty (not written), and those of the code any figure loads on
+    // demand (urls.workers: export, a panel opened, the moves)
+    const draft = await esbuild.build({ ...options(() => ''), write: false });
+    const has = (name) => words.has(name) || lazyWords.has(name);
+    const words = new Set(draft.outputFiles.filter((f) => f.path.endsWith('.js')).flatMap((f) => [...wordsOf(f.text)]));
+    const built = await esbuild.build(
+      options((file, css) =>
+        file === pageSheet ? embedCss(css, [figure]) : file === sharedSheet ? usedRules(css, has) : css,
+      ),
+    );
     const [out, meta] = Object.entries(built.metafile.outputs).find(
       ([, m]) => m.entryPoint && resolve(m.entryPoint) === join(site.dist, sourcefile),
     );
