@@ -15,8 +15,9 @@
 //     (embed.js), built as one file, js/<name>-<hash>.js, with lib/embed-files.js replaced by the map of the figures'
 //     own files. Each figure gets one, js/embed-<figure>-<hash>.js, from an esbuild build of its own: its element and
 //     its engine's glue imported statically and lib/embed-figure.js (what shows it), every module it needs tree-shaken
-//     for that figure alone (splitting on only for what it loads by import(): the figures' engine, asked rarely). gzip
-//     packs each file alone: one file per figure was ~2-4.6 KB less than the ten chunks of a split build (issue 30).
+//     for that figure alone (splitting on only for what it loads by import(): the figures' engine, asked rarely), then
+//     minified again by terser (packFurther). gzip packs each file alone: one file per figure was ~2-4.6 KB less than
+//     the ten chunks of a split build (issue 30).
 //     The loader starts the figure's file and its wasm together, so nothing waits for a script to be parsed.
 // - Every `new URL('…', import.meta.url)` in the bundled sources (the wasm, the worker, code loaded on demand) is pointed
 //   at the hashed copy of that file, relative to js/ (every output lives there, so the URL holds in whichever chunk it
@@ -53,6 +54,7 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { fileURLToPath } from 'node:url';
 
 import * as esbuild from 'esbuild';
+import { minify as terse } from 'terser';
 
 import { embedCss } from '../web/lib/model/embed-css.js';
 import { usedRules, wordsOf } from './used-rules.mjs';
@@ -288,6 +290,7 @@ async function embedFiles(site, urls) {
     const [out, meta] = Object.entries(built.metafile.outputs).find(
       ([, m]) => m.entryPoint && resolve(m.entryPoint) === join(site.dist, sourcefile),
     );
+    if (site.minify) await packFurther(resolve(out));
     const split = meta.imports.filter((i) => i.kind === 'import-statement').map((i) => basename(i.path));
     // e.g. a module it imports statically that an import() of it also loads: esbuild makes that a chunk of its own
     if (split.length) console.warn(`bundle: the ${figure.name} embed loads ${split.join(', ')} too (one file meant)`);
@@ -310,6 +313,16 @@ async function embedFiles(site, urls) {
       );
     },
   };
+}
+
+/**
+ * A figure's embed file minified again, by terser, after esbuild: expressions folded and names packed further than
+ * esbuild does, 0.4-0.8 KB gzip -9 off each figure embedded alone (issue 29), the same code. Only these files, which
+ * carry the figures' byte budget; the pages' bundles and the code loaded on demand stay esbuild's.
+ */
+async function packFurther(file) {
+  const { code } = await terse(readFileSync(file, 'utf8'), { ecma: 2022, module: true });
+  writeFileSync(file, `${code}\n`);
 }
 
 /**
