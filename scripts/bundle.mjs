@@ -244,7 +244,12 @@ async function buildEntries(site, urls, entries, oneFile) {
   if (pages.length) await build({ splitting: false, entryPoints: pages });
   if (loaders.length) {
     const plugins = [await embedFiles(site, urls), urls.plugin()].filter(Boolean);
-    await build({ splitting: false, entryPoints: loaders, plugins });
+    const built = await esbuild.build({ ...buildOptions(site, urls), splitting: false, entryPoints: loaders, plugins });
+    Object.assign(outputs, built.metafile.outputs);
+    // every embed loads its loader before its figure's file: packed as that file is
+    if (site.minify) {
+      for (const out of Object.keys(built.metafile.outputs)) if (out.endsWith('.js')) await packFurther(resolve(out));
+    }
   }
   return outputs;
 }
@@ -316,9 +321,10 @@ async function embedFiles(site, urls) {
 }
 
 /**
- * A figure's embed file minified again, by terser, after esbuild: expressions folded and names packed further than
- * esbuild does, 0.4-0.8 KB gzip -9 off each figure embedded alone (issue 29), the same code. Only these files, which
- * carry the figures' byte budget; the pages' bundles and the code loaded on demand stay esbuild's.
+ * A figure's embed file (or the embed's loader) minified again, by terser, after esbuild: expressions folded and names
+ * packed further than esbuild does, 0.4-0.8 KB gzip -9 off each figure embedded alone (issue 29), the same code. Only
+ * the files the embed loads first, which carry the figures' byte budget; the pages' bundles and the code loaded on
+ * demand stay esbuild's. The name keeps esbuild's hash: terser (an exact version) makes one text of one input.
  */
 async function packFurther(file) {
   const { code } = await terse(readFileSync(file, 'utf8'), { ecma: 2022, module: true });
