@@ -108,7 +108,8 @@ test('an embed of every widget starts, and hostile values get the widget\'s own 
     if (widget === 'mfu') assert.ok(await el.locator('input[name="preset"][value="gpt3-175b"]').isChecked());
     // a negative price reaches the engine, whose refusal the reader reads in the figure's own words
     // a batch the replicas cannot split: the engine's refusal in the figure's own words
-    if (widget === 'step') assert.match(await el.locator('[data-out="problem"]').textContent(), /^The batch must split into whole microbatches/);
+    // (its words come with the code a refusal loads, web/widgets/step/interact.js: waited for as shown)
+    if (widget === 'step') assert.match(await el.locator('[data-out="problem"]:not([hidden])').textContent(), /^The batch must split into whole microbatches/);
     if (widget === 'run') assert.match(await el.locator('[data-out="problem"]').textContent(), /price per GPU-hour/);
     if (widget === 'nccl') await el.locator('[data-out="fit"][data-bandwidth]').waitFor();
     // 32,768 tokens do not cut into 12 chunks: the engine's refusal, in the figure's own words

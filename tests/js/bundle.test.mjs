@@ -21,7 +21,11 @@ before(async () => {
   await mkdir(join(site, 'css'));
   await mkdir(join(site, 'wasm'));
   await writeFile(join(site, 'css', 'page.css'), 'body{margin:0}');
-  await writeFile(join(site, 'css', 'widget.css'), '/* the widget */\n.w {\n  color: red;\n}\n');
+  // .w: a class both figures write; .none: one no figure's code names (the embed's files leave it out)
+  await writeFile(
+    join(site, 'css', 'widget.css'),
+    '/* the widget */\n.w {\n  color: red;\n}\n.none {\n  color: gray;\n}\n',
+  );
   await writeFile(join(site, 'wasm', 'engine.wasm'), Buffer.from([0, 97, 115, 109, 1, 0, 0, 0]));
   await mkdir(join(site, 'widgets'));
   await writeFile(join(site, 'css', 'a.css'), '.a{color:blue}');
@@ -55,7 +59,7 @@ before(async () => {
   await writeFile(
     join(site, 'widgets', 'a', 'element.js'),
     "import { common, sheetOf as sheet } from '../../lib/sheet.js';\nimport { wasm, glue } from '../../lib/engine.js';\n" +
-      "globalThis.a = [common, wasm, glue, 'a-only-code', new URL('../../css/a.css', import.meta.url).href,\n" +
+      "globalThis.a = [common, 'w', wasm, glue, 'a-only-code', new URL('../../css/a.css', import.meta.url).href,\n" +
       "  sheet(new URL('../../css/widget-a.css', import.meta.url)),\n" +
       "  () => import(new URL('../../lib/on-demand.js', import.meta.url).href)];\n",
   );
@@ -68,7 +72,7 @@ before(async () => {
   await writeFile(
     join(site, 'widgets', 'b', 'element.js'),
     "import { common, sheetOf as sheet } from '../../lib/sheet.js';\nimport { wasm } from '../../lib/engine.js';\n" +
-      "globalThis.b = [common, wasm, 'b-only-code', sheet(new URL('../../css/widget-b.css', import.meta.url))];\n",
+      "globalThis.b = [common, 'w', wasm, 'b-only-code', sheet(new URL('../../css/widget-b.css', import.meta.url))];\n",
   );
   // The embed: its loader (embed.js) reads the map (lib/embed-files.js, the built site's own written by the bundler)
   // and calls the figure's showEmbed (lib/embed-figure.js), given the engine's glue.
@@ -230,7 +234,10 @@ test('stylesheets ship minified under their hashed names; the original names kee
   const css = await readdir(join(site, 'css'));
   const hashed = css.find((n) => /^a-[A-Z2-7]{8}\.css$/.test(n));
   assert.equal(await readFile(join(site, 'css', hashed), 'utf8'), '.a{color:#00f}\n');
-  assert.equal(await readFile(join(site, 'css', 'widget.css'), 'utf8'), '/* the widget */\n.w {\n  color: red;\n}\n');
+  assert.equal(
+    await readFile(join(site, 'css', 'widget.css'), 'utf8'),
+    '/* the widget */\n.w {\n  color: red;\n}\n.none {\n  color: gray;\n}\n',
+  );
 });
 
 /** How often `rules` (a minified sheet's text) stands in `code`. */
@@ -239,19 +246,20 @@ const count = (code, rules) => code.split(rules).length - 1;
 test('the page with every widget holds each widget sheet as text, once, and fetches or preloads none', async () => {
   const index = await readFile(join(site, 'index.html'), 'utf8');
   const main = await text(index.match(/src="js\/(main-[A-Z2-7]{8}\.js)"/)[1]);
-  for (const rules of ['.w{color:red}', '.wa{color:green}', '.wb{color:olive}'])
+  for (const rules of ['.w{color:red}', '.none{color:gray}', '.wa{color:green}', '.wb{color:olive}'])
     assert.equal(count(main, rules), 1, rules);
   assert.doesNotMatch(main, /css\/widget/, 'no widget sheet named by URL');
   assert.doesNotMatch(index, /css\/widget/, 'none preloaded');
   assert.match(main, /"\.\.\/css\/a-[A-Z2-7]{8}\.css"/, 'a stylesheet not written through sheet() stays a hashed URL');
 });
 
-test("the embed: each figure's file holds widget.css's text and its own sheet's only", async () => {
+test("the embed: each figure's file holds widget.css's rules its code can meet and its own sheet's only", async () => {
   const embed = await readFile(join(site, 'embed.html'), 'utf8');
   const a = await text(await chunkOf('embed-a'));
   const b = await text(await chunkOf('embed-b'));
   assert.deepEqual([count(a, '.w{color:red}'), count(a, '.wa{color:green}'), count(a, '.wb{color:olive}')], [1, 1, 0]);
   assert.deepEqual([count(b, '.w{color:red}'), count(b, '.wb{color:olive}'), count(b, '.wa{color:green}')], [1, 1, 0]);
+  assert.deepEqual([count(a, '.none{'), count(b, '.none{')], [0, 0], 'a rule for a class no code writes left out');
   assert.doesNotMatch(embed, /css\/widget/, 'no widget sheet preloaded');
 });
 

@@ -24,7 +24,8 @@ export async function downloadFigure(widget, format) {
         ? new Blob([text], { type: 'image/svg+xml' })
         : await pngBlob(text, Number(drawing.getAttribute('width')), Number(drawing.getAttribute('height')), 2);
   } else if (format === 'csv') {
-    blob = new Blob([csvText(figure.table ?? [['field', 'value'], ...answerRows(figure.data.response)])], {
+    const table = typeof figure.table === 'function' ? await figure.table() : figure.table; // made on demand
+    blob = new Blob([csvText(table ?? [['field', 'value'], ...answerRows(figure.data.response)])], {
       type: 'text/csv',
     });
   } else {

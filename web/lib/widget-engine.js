@@ -1,7 +1,7 @@
 // How a widget asks the engine (one concern of the widget base, lib/widget.js): the page's one engine, loaded once
 // and guarded so that a broken call (a trap, a bug) shows a note in this figure; the presets answer asked once per
 // page; a refusal turned into a note under its key, with null for the widget to keep its last state.
-import { EngineError, loadEngine, loadPlannerEngine } from './engine.js';
+import { EngineError, loadEngine } from './engine.js';
 import { useEngineLists } from './model/engine-lists.js';
 
 /** The presets answer's text per engine: asked once a page, however many widgets read it (enginePresets). */
@@ -14,10 +14,11 @@ export const WithEngine = (Base) =>
 
     /**
      * Loads the page's engine (once per page: lib/engine.js) and keeps it, guarded, as this.engine. A figure whose ops
-     * only the planner's module answers (`static plannerEngine = true`: run, nccl_fit) loads that module instead.
+     * only the planner's module answers (run, nccl_fit) names that module's loader instead (`static engineLoader =
+     * loadPlannerEngine`), so the other figures' files do not carry it.
      */
     async connectEngine() {
-      this.#engine = await (this.constructor.plannerEngine ? loadPlannerEngine() : loadEngine());
+      this.#engine = await (this.constructor.engineLoader ?? loadEngine)();
       this.engine = this.#guarded(this.#engine);
     }
 

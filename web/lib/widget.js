@@ -160,7 +160,8 @@ export class ParascopeWidget extends WithLinks(WithEngine(WithAttributes(HTMLEle
    * Hook for export (lib/export-figure.js), or null: { title, words (for the file name), root (the element drawn),
    * vector(canvas, box, drawers) (an <svg> for a canvas, optional), drawers() (a promise of what vector is handed:
    * the module that draws it, loaded only when a figure is downloaded), data
-   * ({ request, response }: the JSON), table (rows for the CSV, optional: else the response field by field) }.
+   * ({ request, response }: the JSON), table (rows for the CSV, or a function resolving to them, made only when the CSV
+   * is asked for; optional: else the response field by field) }.
    */
   exportFigure() {
     return null;

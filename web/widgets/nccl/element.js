@@ -6,7 +6,7 @@
 import { asset } from '../../lib/assets.js';
 import { selectControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
-import { EngineError } from '../../lib/engine.js';
+import { EngineError, loadPlannerEngine } from '../../lib/engine.js';
 import { si } from '../../lib/format.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
@@ -33,7 +33,7 @@ const EXAMPLE_URLS = {
 const FIT_PAUSE_MS = 250; // typing pauses this long before the paste is fitted again
 
 class ParascopeNccl extends ParascopeWidget {
-  static plannerEngine = true;
+  static engineLoader = loadPlannerEngine; // its ops are the planner module's (lib/widget-engine.js)
 
   setup(body) {
     this.state = { example: this.choiceAttribute('example', A.example.choices, A.example.fallback), table: 0 };

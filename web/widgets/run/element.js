@@ -5,7 +5,7 @@
 import { numberControl, selectControl, sliderControl } from '../../lib/controls.js';
 import { h } from '../../lib/dom.js';
 import { grouped } from '../../lib/format.js';
-import { EngineError } from '../../lib/engine.js';
+import { EngineError, loadPlannerEngine } from '../../lib/engine.js';
 import { sheet } from '../../lib/sheets.js';
 import { ParascopeWidget } from '../../lib/widget.js';
 import { ATTRIBUTES as A } from './attributes.js';
@@ -20,7 +20,7 @@ import { readState, stateValues } from './model/state.js';
 const perThousandDays = (rate) => `${Number((rate * 24_000).toPrecision(2))} per 1,000 GPU-days`;
 
 class ParascopeRun extends ParascopeWidget {
-  static plannerEngine = true;
+  static engineLoader = loadPlannerEngine; // its ops are the planner module's (lib/widget-engine.js)
   /** <parascope-nccl>'s "use my cluster" loads its fitted links into this figure (lib/model/network.js). */
   static takesNetwork = true;
 

@@ -2,7 +2,7 @@
 // stream the engine's `timeline` op names (compute, TP, DP/FSDP, PP send/recv, EP, CP, optimizer), drawn on a canvas
 // culled to the window in view; zoom and pan by wheel, drag and keys; hover for an event's numbers. Only the stages on
 // screen are asked for, in the compact columns form. Model in model/*.js; controls in step-controls.js; what the
-// reader's moves do in interact.js, loaded on the first one.
+// reader's moves do (and the CSV's rows, a refusal's words) in interact.js, loaded on the first one.
 import { h } from '../../lib/dom.js';
 import { asset } from '../../lib/assets.js';
 import { EngineError, loadFiguresEngine } from '../../lib/engine.js';
@@ -14,10 +14,10 @@ import { ATTRIBUTES as A } from './attributes.js';
 import { AXIS_H, stepChart } from './chart.js';
 import { PIECE_VARIABLES, chartColours } from './model/colours.js';
 import { plotRows } from './model/layout.js';
-import { eventsInView, gpuLanes, stepStore, usedLanes } from './model/lanes.js';
+import { eventsInView, stepStore, usedLanes } from './model/lanes.js';
 import * as R from './model/request.js';
 import { readState, stateValues } from './model/state.js';
-import { drawnSentence, exposedText, stepSentence, timelineErrorText } from './model/text.js';
+import { drawnSentence, exposedText, stepSentence } from './model/text.js';
 import { askWindow, clampView, keyMove, wholeView } from './model/view.js';
 import { stepControls } from './step-controls.js';
 import { stepLegend } from './legend.js';
@@ -27,9 +27,10 @@ import { listenFocus, sendFocus } from '../../lib/focus.js';
 import { FOCUS_KINDS, focusKey } from '../../lib/model/focus.js';
 
 /**
- * The reading and moving (interact.js: hover, drag, wheel, keys, the event walk, the trace download), fetched on the
- * reader's first move, as the trace comparison is on the first file (trace-import.js): one self-contained file in the
- * build (scripts/bundle.mjs), so a figure only looked at never downloads it.
+ * The reading and moving (interact.js: hover, drag, wheel, keys, the event walk, the trace download, the CSV's rows, a
+ * refusal's words), fetched on the reader's first move, download or refused step, as the trace comparison is on the
+ * first file (trace-import.js): one self-contained file in the build (scripts/bundle.mjs), so a figure only looked at
+ * never downloads it.
  */
 const movesUrl = () => asset(new URL('./interact.js', import.meta.url), 'widgets/step/interact.js');
 const importMoves = () => import(/* webpackIgnore: true */ /* @vite-ignore */ movesUrl().href);
@@ -118,9 +119,7 @@ class ParascopeStep extends ParascopeWidget {
       this.out.readout,
       this.out.drawn,
     );
-    this.importer = traceImport(() =>
-      this.gpus?.length ? { g: this.wholeGpu(this.slowestShown()), head: this.store.head } : null,
-    );
+    this.importer = traceImport(() => (this.gpus?.length ? this : null));
     this.root.append(this.importer.element);
     body.append(this.root);
     this.paint = stepChart(this.canvas);
@@ -174,7 +173,11 @@ class ParascopeStep extends ParascopeWidget {
   use(act) {
     if (this.moves) return act(this.moves);
     this.loadMoves().then(act, () =>
-      this.setNote('moves', 'The chart’s zoom and readout did not load; reload the page to try again.', 'error'),
+      this.setNote(
+        'moves',
+        'The chart’s zoom, readout and messages did not load; reload the page to try again.',
+        'error',
+      ),
     );
   }
 
@@ -280,17 +283,20 @@ class ParascopeStep extends ParascopeWidget {
       return false;
     }
     store.add(answer, window);
+    this.refusal = null;
     this.out.problem.hidden = true;
     this.toggleAttribute('data-stale', false);
     return true;
   }
 
+  /**
+   * A refusal's words (interact.js `refused`), once that code has come on the first one: shown unless the step was
+   * answered or refused again meanwhile.
+   */
   refused(err) {
-    this.out.problem.textContent = timelineErrorText(err, this.state.schedule);
-    this.out.problem.dataset.code = err.code;
-    this.out.problem.hidden = false;
-    this.toggleAttribute('data-stale', true);
-    this.announce(this.out.problem.textContent);
+    this.refusal = err;
+    const schedule = this.state.schedule;
+    this.use((m) => this.refusal === err && m.refused(this, err, schedule));
   }
 
   /** The GPU the trace comparison reads: the slowest stage's when drawn, else the first drawn. */
@@ -373,21 +379,6 @@ class ParascopeStep extends ParascopeWidget {
     if (!this.view || !keyMove(name, this.view, this.store.head.step_time, this.shown.length)) return false;
     this.use((m) => m.key(this, name));
     return true;
-  }
-
-  /** GPU `g`'s lanes over the whole step (a zoomed view holds only a window of them): what the comparison sums. */
-  wholeGpu(g) {
-    if (!g || g.window === null) return g;
-    const key = `${R.stepKey(this.state)} ${g.stage}`;
-    if (this.whole?.key !== key) {
-      try {
-        const a = this.engine.call(R.timelineRequest(this.state, [g.stage]));
-        this.whole = { key, g: gpuLanes(a.gpus[0], a.pieces) };
-      } catch {
-        return null;
-      }
-    }
-    return this.whole.g;
   }
 
   /** No event read: the readout invites a reader to point, the marker hides, the page's other figures are told. */
@@ -487,52 +478,8 @@ class ParascopeStep extends ParascopeWidget {
         request: R.timelineRequest(this.state, this.shown),
         response: { ...head, gpus: this.gpus.map(({ lanes, ...g }) => g) },
       },
-      table: this.eventTable(),
+      table: () => this.loadMoves().then((m) => m.eventTable(this)), // the CSV's rows: interact.js
     };
-  }
-
-  /** Every event in view, one row each (CSV). */
-  eventTable() {
-    const head = this.store.head;
-    const rows = [
-      [
-        'gpu',
-        'stage',
-        'lane',
-        'piece',
-        'op',
-        'microbatch',
-        'chunk',
-        'start (s)',
-        'end (s)',
-        'exposed (s)',
-        'amount',
-        'unit',
-      ],
-    ];
-    const { t0, t1 } = this.view;
-    for (const g of this.gpus) {
-      const ev = g.events;
-      for (let i = 0; i < ev.start.length; i += 1) {
-        if (ev.end[i] < t0 || ev.start[i] > t1) continue;
-        const p = head.pieces[ev.piece[i]];
-        rows.push([
-          g.gpu,
-          g.stage,
-          p.lane,
-          p.id,
-          ev.op[i],
-          ev.microbatch[i],
-          ev.chunk[i],
-          ev.start[i],
-          ev.end[i],
-          ev.exposed[i],
-          ev.amount[i],
-          p.amount,
-        ]);
-      }
-    }
-    return rows;
   }
 
   /** Events in view on the GPUs drawn (the bench's count). */

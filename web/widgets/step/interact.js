@@ -1,12 +1,13 @@
-// <parascope-step>'s reading and moving: hover, drag, wheel and keys, the event walk, the readout of an event, and the
-// trace download. Loaded on the reader's first move (element.js, `moves`), so a figure only looked at never downloads
-// it (embedded alone, ~2 KB gzip of its first bytes: issue 29). Each function takes the element and reads its state.
+// <parascope-step>'s reading and moving: hover, drag, wheel and keys, the event walk, the readout of an event, the
+// trace download and the CSV's rows, and a refusal's words. Loaded on the reader's first move, download or refused
+// step (element.js, `moves`), so a figure only looked at never downloads it (embedded alone, ~2.5 KB gzip of its first
+// bytes: issue 29). Each function takes the element and reads its state.
 import { EngineError } from '../../lib/engine-error.js';
 import { kindOfPiece } from '../../lib/model/focus.js';
 import { eventAt, lowerBound } from './model/lanes.js';
 import { rowAt } from './model/layout.js';
 import * as R from './model/request.js';
-import { eventText } from './model/text.js';
+import { eventText, timelineErrorText } from './model/text.js';
 import { askWindow, clampView, keyMove, panView, wheelFactor, zoomView } from './model/view.js';
 import { saveTrace, traceStages } from './trace-download.js';
 
@@ -171,3 +172,60 @@ export async function traceFile(el) {
 
 /** The "Trace (Perfetto)" button's click: the file made and saved, `say(text)` reporting beside it. */
 export const downloadTrace = (el, say) => saveTrace(() => traceFile(el), say);
+
+/**
+ * A refused step (`err`, an EngineError; `schedule` the one asked for) in a reader's words, over the stale step's
+ * sentence, the chart greyed (step.css) and the words announced (element.js `refused`).
+ */
+export function refused(el, err, schedule) {
+  const p = el.out.problem;
+  p.textContent = timelineErrorText(err, schedule);
+  p.dataset.code = err.code;
+  p.hidden = false;
+  el.toggleAttribute('data-stale', true);
+  el.announce(p.textContent);
+}
+
+const TABLE_HEAD = [
+  'gpu',
+  'stage',
+  'lane',
+  'piece',
+  'op',
+  'microbatch',
+  'chunk',
+  'start (s)',
+  'end (s)',
+  'exposed (s)',
+  'amount',
+  'unit',
+];
+
+/** Every event in view on the GPUs drawn, one row each: the CSV download's rows (element.js exportFigure). */
+export function eventTable(el) {
+  const head = el.store.head;
+  const rows = [TABLE_HEAD];
+  const { t0, t1 } = el.view;
+  for (const g of el.gpus) {
+    const ev = g.events;
+    for (let i = 0; i < ev.start.length; i += 1) {
+      if (ev.end[i] < t0 || ev.start[i] > t1) continue;
+      const p = head.pieces[ev.piece[i]];
+      rows.push([
+        g.gpu,
+        g.stage,
+        p.lane,
+        p.id,
+        ev.op[i],
+        ev.microbatch[i],
+        ev.chunk[i],
+        ev.start[i],
+        ev.end[i],
+        ev.exposed[i],
+        ev.amount[i],
+        p.amount,
+      ]);
+    }
+  }
+  return rows;
+}

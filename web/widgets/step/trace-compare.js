@@ -11,13 +11,37 @@ import {
   streamLines,
   summarySentence,
 } from './model/kineto-text.js';
+import { gpuLanes } from './model/lanes.js';
+import { stepKey, timelineRequest } from './model/request.js';
+
+/**
+ * GPU `g`'s lanes over the whole step of the figure `el` (a zoomed view holds only a window of them): what the
+ * comparison sums; null when the engine refuses. The last one asked is kept on the figure (el.whole).
+ */
+export function wholeGpu(el, g) {
+  if (!g || g.window === null) return g;
+  const key = `${stepKey(el.state)} ${g.stage}`;
+  if (el.whole?.key !== key) {
+    try {
+      const a = el.engine.call(timelineRequest(el.state, [g.stage]));
+      el.whole = { key, g: gpuLanes(a.gpus[0], a.pieces) };
+    } catch {
+      return null;
+    }
+  }
+  return el.whole.g;
+}
+
+/** The engine's side for the figure `figure()` returns (or null): { g: the slowest GPU drawn, whole; head }. */
+const engineSide = (el) => (el ? { g: wholeGpu(el, el.slowestShown()), head: el.store.head } : null);
 
 /**
  * Fills the closed panel `element` (a <details> holding its summary) with the picker, progress bar, status, the
- * trace's step choice, table and lines; `engineGpu()` as comparePanel's, `workerUrl()` the worker's URL (kineto-worker.js,
- * named where the build rewrites it). Returns { open(file), refresh, stop }.
+ * trace's step choice, table and lines; `figure()` returns the step figure while it draws a step (else null),
+ * `workerUrl()` the worker's URL (kineto-worker.js, named where the build rewrites it). Returns { open(file), refresh,
+ * stop }.
  */
-export function tracePanel(h, element, engineGpu, workerUrl) {
+export function tracePanel(h, element, figure, workerUrl) {
   let worker = null;
   let id = 0;
   const input = h('input', { type: 'file', name: 'trace-file', accept: '.json,.gz,application/json,application/gzip' });
@@ -52,7 +76,7 @@ export function tracePanel(h, element, engineGpu, workerUrl) {
     table,
     details,
   );
-  const compare = comparePanel(h, { status, progress, pick, pickLabel, table, details }, engineGpu);
+  const compare = comparePanel(h, { status, progress, pick, pickLabel, table, details }, () => engineSide(figure()));
   const open = (file) => {
     if (!file) return;
     try {

@@ -17,8 +17,8 @@ const workerUrl = () => asset(new URL('./kineto-worker.js', import.meta.url), 'w
 const compareUrl = () => asset(new URL('./trace-compare.js', import.meta.url), 'widgets/step/trace-compare.js');
 const loadCompare = () => import(/* webpackIgnore: true */ /* @vite-ignore */ compareUrl().href);
 
-/** The panel; `engineGpu()` returns { g, head } for the GPU the engine's side is read from (or null). */
-export function traceImport(engineGpu) {
+/** The panel; `figure()` returns the step figure (element.js) while it draws a step, else null. */
+export function traceImport(figure) {
   const element = h(
     'details',
     { class: 'step-import screen-only', 'data-out': 'import' },
@@ -28,7 +28,7 @@ export function traceImport(engineGpu) {
   let loading = null;
   const load = () =>
     (loading ??= loadCompare().then(
-      (code) => (panel = code.tracePanel(h, element, engineGpu, workerUrl)),
+      (code) => (panel = code.tracePanel(h, element, figure, workerUrl)),
       () => {
         loading = null;
         element.append(h('p', { class: 'step-import-status' }, 'The trace reader did not load; reload the page.'));
