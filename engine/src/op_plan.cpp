@@ -83,9 +83,12 @@ PlanQuery read_plan_query(RequestReader& request) {
   // Megatron-DeepSpeed (BLOOM's stack) pipelines with DeepSpeed's engine, whose one training schedule is 1F1B
   // (TrainSchedule, deepspeed/runtime/pipe/schedule.py at v0.6.0) and which refuses ZeRO 2 and 3 ("ZeRO-2 and ZeRO-3
   // are incompatible with pipeline parallelism", pipe/engine.py); its fork recomputes whole layers or nothing
-  // (--checkpoint-activations, megatron/arguments.py, bigscience-workshop/Megatron-DeepSpeed at 8387ae1).
+  // (--checkpoint-activations, megatron/arguments.py, bigscience-workshop/Megatron-DeepSpeed at 8387ae1) and has no
+  // sequence parallelism (no --sequence-parallel in that arguments.py: it came with Megatron-LM 3.0). Neither it nor
+  // the Megatron-LM of 2021–2022 splits the sequence across GPUs (context parallelism came with Megatron-Core).
   const bool nanotron = q.software == "nanotron";
   const bool deepspeed = q.software == "deepspeed";
+  const bool before_context_parallelism = deepspeed || q.software == "megatron-2021";
   std::vector<Schedule> all_schedules;
   for (const ScheduleInfo& s : schedules()) {
     const bool runs = deepspeed ? s.schedule == Schedule::one_f_one_b
@@ -117,6 +120,14 @@ PlanQuery read_plan_query(RequestReader& request) {
     }
     return int(v.get<double>());
   });
+  q.sequence_parallel = read_list<bool>(request, "sequence_parallel",
+                                        deepspeed ? std::vector<bool>{false} : std::vector<bool>{false, true},
+                                        [](const json& v, const std::string& path) {
+                                          if (!v.is_boolean()) {
+                                            throw RequestError(code::wrong_type, path + " must be true or false", path);
+                                          }
+                                          return v.get<bool>();
+                                        });
   q.precision = read_list<Precision>(
       request, "precision", {Precision::bf16},
       [](const json& v, const std::string& path) { return parse_precision(named_item(v, path, precision_ids())); });
@@ -128,6 +139,7 @@ PlanQuery read_plan_query(RequestReader& request) {
                        "precision");
   }
   q.max_tp = request.integer_or("max_tp", 0, 1, 10'000'000);
+  q.max_cp = request.integer_or("max_cp", before_context_parallelism ? 1 : 0, 1, 10'000'000);
   q.top_k = int(request.integer_or("top_k", 10, 1, kMaxTopK));
   const std::string objective = request.choice_or("objective", "mfu", objective_ids());
   q.objective = objective == "step_time" ? PlanObjective::step_time

@@ -193,15 +193,16 @@ void PlanSearch::State::enumerate() {
   const ModelShape& m = q.model;
   int core = 0, core_no_tp = 0;
   for (const Recompute r : detail::searched_recompute(q)) {
-    for (const bool sp : {false, true}) {
+    for (const bool sp : q.sequence_parallel) {
       for (const Precision p : q.precision) {
-        for (const int z : q.zero) {
-          knobs.push_back({r, sp, p, z, core});
-          if (!sp) knobs_no_tp.push_back({r, sp, p, z, core_no_tp});
-        }
+        for (const int z : q.zero) knobs.push_back({r, sp, p, z, core});
         ++core;
-        if (!sp) ++core_no_tp;
       }
+    }
+    // At tp = 1 there is no sequence to split: one set of knobs, without it, whatever the list allows.
+    for (const Precision p : q.precision) {
+      for (const int z : q.zero) knobs_no_tp.push_back({r, false, p, z, core_no_tp});
+      ++core_no_tp;
     }
   }
   const std::int64_t gpus = q.cluster.gpus;
@@ -215,6 +216,7 @@ void PlanSearch::State::enumerate() {
     if (tp > max_tp) continue;
     for (const std::int64_t pp : divisors(gpus / tp)) {
       for (const std::int64_t cp : divisors(gpus / tp / pp)) {
+        if (q.max_cp > 0 && cp > q.max_cp) continue;
         const std::int64_t dp = gpus / tp / pp / cp;
         // Expert parallelism (MoE parallel folding with etp = tp, run_json.cpp): ep divides the experts and dp·cp.
         std::vector<std::int64_t> eps{1};

@@ -117,6 +117,7 @@ PlanSize plan_size(const PlanQuery& q, std::int64_t give_up) {
   for (const std::int64_t tp : tps) {
     for (const std::int64_t pp : divisors(q.cluster.gpus / tp)) {
       for (const std::int64_t cp : divisors(q.cluster.gpus / tp / pp)) {
+        if (q.max_cp > 0 && cp > q.max_cp) continue;  // as plan.cpp's enumerate
         const std::int64_t dp = q.cluster.gpus / tp / pp / cp;
         std::int64_t eps = 0;
         for (const std::int64_t ep : expert_sizes) eps += (dp * cp) % ep == 0 ? 1 : 0;
@@ -127,7 +128,8 @@ PlanSize plan_size(const PlanQuery& q, std::int64_t give_up) {
         }
         const std::int64_t g = groups(dp, pp) * eps;
         size.groups += g;
-        size.configurations += g * knobs * (tp > 1 ? 2 : 1);  // sequence parallelism on and off when tp > 1
+        size.configurations +=
+            g * knobs * (tp > 1 ? std::int64_t(q.sequence_parallel.size()) : 1);  // its choices when tp > 1
       }
     }
   }

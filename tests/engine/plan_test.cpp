@@ -116,6 +116,8 @@ TEST(Plan, DeepSpeedIsSearchedAsItsPipelineEngineRuns) {
       const json& p = c["parallel"];
       EXPECT_LE(p["zero"].get<int>(), 1) << c.dump();
       EXPECT_NE(p["recompute"], "selective") << c.dump();
+      EXPECT_FALSE(p["sequence_parallel"].get<bool>()) << c.dump();  // BLOOM's fork has none
+      EXPECT_EQ(p["cp"], 1) << c.dump();                             // nor context parallelism
       if (p["pp"].get<int>() > 1) EXPECT_EQ(p["schedule"], "1f1b") << c.dump();
     }
   }
@@ -125,6 +127,24 @@ TEST(Plan, DeepSpeedIsSearchedAsItsPipelineEngineRuns) {
                                       {{"software", "deepspeed"}, {"zero", {3}}, {"recompute", {"selective"}}}));
   ASSERT_FALSE(asked.contains("error")) << asked.dump();
   for (const json& c : asked["results"]) EXPECT_EQ(c["parallel"]["zero"], 3) << c.dump();
+  const json with_sp = ask(plan_request("gpt3-175b", "a100-80gb", 384, 1536,
+                                        {{"software", "deepspeed"}, {"sequence_parallel", {true}}, {"top_k", 20}}));
+  ASSERT_FALSE(with_sp.contains("error")) << with_sp.dump();
+  for (const json& c : with_sp["results"]) {
+    EXPECT_EQ(c["parallel"]["sequence_parallel"].get<bool>(), c["parallel"]["tp"].get<int>() > 1) << c.dump();
+  }
+  // Asked for, context parallelism is searched too.
+  const json with_cp =
+      ask(plan_request("gpt3-175b", "a100-80gb", 384, 1536,
+                       {{"software", "deepspeed"}, {"max_cp", 2}, {"objective", "memory"}, {"top_k", 50}}));
+  ASSERT_FALSE(with_cp.contains("error")) << with_cp.dump();
+  bool cp2 = false;
+  for (const char* list : {"results", "pareto", "scatter"}) {
+    for (const json& c : with_cp[list]) cp2 = cp2 || c["parallel"]["cp"] == 2;
+  }
+  EXPECT_TRUE(cp2);
+  const json bad = ask(plan_request("gpt3-175b", "a100-80gb", 384, 1536, {{"sequence_parallel", {"yes"}}}));
+  EXPECT_EQ(bad["error"]["field"], "sequence_parallel[0]") << bad.dump();
 }
 
 TEST(Plan, DualPipeIsNeverOfferedOnOneStage) {

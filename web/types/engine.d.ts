@@ -192,8 +192,11 @@ export interface PlanRequest {
   global_batch: number;
   /** allowed values of each knob (default: every schedule, every recompute mode, ZeRO 0-3, bf16 only) */
   schedules?: ScheduleId[]; recompute?: Recompute[]; zero?: ZeroStage[]; precision?: Precision[];
+  sequence_parallel?: boolean[];
   /** largest tensor-parallel size (default: cluster.gpus_per_node, tp within a node) */
   max_tp?: number;
+  /** largest context-parallel size (default: any; 1 for deepspeed and megatron-2021) */
+  max_cp?: number;
   /** results kept, 1-100 (default 10) */
   top_k?: number;
   objective?: PlanObjective; software?: Software;

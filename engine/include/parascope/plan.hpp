@@ -27,8 +27,11 @@ struct PlanQuery {
   std::vector<Recompute> recompute;  ///< allowed recomputation modes
   std::vector<int> zero;             ///< allowed ZeRO stages (0..3)
   std::vector<Precision> precision;  ///< allowed weight-GEMM formats
-  std::int64_t max_tp = 0;           ///< largest tensor-parallel size; 0 = the node's GPUs (tp within a node)
-  int top_k = 10;                    ///< results to keep
+  /// Allowed sequence parallelism where tp > 1 (at tp = 1 there is none to choose)
+  std::vector<bool> sequence_parallel{false, true};
+  std::int64_t max_tp = 0;  ///< largest tensor-parallel size; 0 = the node's GPUs (tp within a node)
+  std::int64_t max_cp = 0;  ///< largest context-parallel size; 0 = any that divides
+  int top_k = 10;           ///< results to keep
   PlanObjective objective = PlanObjective::mfu;
   Efficiency efficiency;                   ///< the software generation's defaults; precision is set per candidate
   std::string software = "megatron-core";  ///< the stack those defaults are of (its error band ranks the answer)
