@@ -111,6 +111,16 @@ constexpr double kDeepSpeedBucketElements = 500e6;
 /// and point-to-point peers add more (NVIDIA/nccl issue #864 saw 1.6 GB for one communicator with the context).
 constexpr double kNcclBufferBytes = 32.0 * (512.0 * 1024 + 120.0 * 640 * 8 * 8 + 4.0 * 1024 * 1024);
 
+/// NCCL's NVLink SHARP (NVLS) buffers per head, NCCL 2.21.5 (the NCCL PyTorch 2.5 and 2.6 wheels pin,
+/// nvidia-nccl-cu12==2.21.5): a communicator with more than two GPUs on an NVSwitch node whose chip does CUDA
+/// multicast (ncclNvlsInit: gpuCount > 2, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED, NCCL_NVLS_ENABLE 2 by default)
+/// allocates at init, on each of them, nvlsPerRankSize × nHeads with nHeads its GPUs on the node and nvlsPerRankSize =
+/// NCCL_NVLS_NCHANNELS 16 × 2 × (NCCL_NVLS_CHUNKSIZE 128 KiB × NCCL_STEPS 8 + NVLS_MEM_ALIGN_SIZE 2 MiB)
+/// (ncclNvlsSetup, src/transport/nvls.cc at v2.21.5-1): 96 MiB a head, 768 MiB for eight GPUs of a node. NCCL
+/// 2.18–2.20 used the 4 MiB Simple buffer there (192 MiB a head); 2.22 drops the 2 MiB and sets it up when an NVLS
+/// collective first runs (32 MiB a head).
+constexpr double kNvlsHeadBytes = 16.0 * 2 * (128.0 * 1024 * 8 + 2.0 * 1024 * 1024);
+
 /// SMs a collective takes from the kernels it hides behind: DeepSeek-V3 (Liu et al. 2024, Sec. 3.2.2) needed 20 of
 /// the H800's 132 SMs to keep InfiniBand and NVLink busy in its overlapped all-to-all; NCCL runs one CTA per
 /// channel on an SM of its own. Hidden communication of T seconds costs the kernels T·20/SMs.
@@ -195,6 +205,10 @@ void runtime_defaults(const Hardware& hw, const std::string& software, Efficienc
   e.runtime_context_bytes = stack_of_2022 ? kEagerCudaContextBytes : kCudaContextBytes;
   e.nccl_connects_trees = stack_of_2022;
   e.nccl_buffer_bytes = kNcclBufferBytes;
+  // NVLS where the stack leaves NCCL's default on: the PyTorch-native stacks. NeMo's performance recipes turn it off
+  // ("NCCL_NVLS_ENABLE": "0", "Disable NVLink SHARP to save memory": scripts/performance/executors.py at 8cfedd7 of
+  // NVIDIA/NeMo); the 2021–2022 stacks' NCCL predates it.
+  e.nvls_buffer_bytes = hw.nvlink_multicast && pytorch_native(software) ? kNvlsHeadBytes : 0.0;
   e.nccl_sms = kNcclSms;
   e.allocator_reserve = kAllocatorReserve;
 }

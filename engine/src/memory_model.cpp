@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "layer_work.hpp"
+#include "parascope/parallel.hpp"
 #include "parascope/stages.hpp"
 
 namespace parascope::detail {
@@ -199,9 +200,31 @@ double communicator_buffer_sets(const TrainingRun& run, const Efficiency& eff) {
   return sets;
 }
 
+/// NVLink SHARP buffers of a communicator of `size` GPUs `stride` ranks apart on each of them: nvls_buffer_bytes per
+/// GPU of it on the node, when more than two are (Efficiency::nvls_buffer_bytes, kernel_model.cpp).
+double nvls_bytes(const TrainingRun& run, const Efficiency& eff, std::int64_t size, std::int64_t stride) {
+  if (eff.nvls_buffer_bytes <= 0 || !run.hardware.nvlink_multicast || size <= 2) return 0;
+  const std::int64_t local = place_ranks(run.cluster, size, stride).members_per_node;
+  return local > 2 ? double(local) * eff.nvls_buffer_bytes : 0.0;
+}
+
+/// NVLS buffers of the communicators one GPU belongs to (communicator_buffer_sets's groups, as they lie on the nodes:
+/// parallel.cpp's rank order tp, cp, dp, pp; expert groups on their own strides).
+double communicator_nvls_bytes(const TrainingRun& run, const Efficiency& eff) {
+  const ParallelConfig& p = run.parallel;
+  double bytes = nvls_bytes(run, eff, p.tp, 1) + nvls_bytes(run, eff, p.cp, p.tp) +
+                 nvls_bytes(run, eff, p.dp * p.cp, p.tp) + nvls_bytes(run, eff, p.pp, p.tp * p.cp * p.dp);
+  if (run.model.is_moe()) {
+    bytes += nvls_bytes(run, eff, p.ep, p.expert_tp());
+    if (p.edp() != p.dp * p.cp) bytes += nvls_bytes(run, eff, p.edp(), p.expert_tp() * p.ep);
+  }
+  return bytes;
+}
+
 /// Device bytes outside the framework's allocator: the CUDA context and each communicator's NCCL buffers.
 double runtime_bytes(const TrainingRun& run, const Efficiency& eff) {
-  return eff.runtime_context_bytes + communicator_buffer_sets(run, eff) * eff.nccl_buffer_bytes;
+  return eff.runtime_context_bytes + communicator_buffer_sets(run, eff) * eff.nccl_buffer_bytes +
+         communicator_nvls_bytes(run, eff);
 }
 
 }  // namespace

@@ -76,6 +76,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.reduce_bucket_elements = r.number_or("reduce_bucket_elements", e.reduce_bucket_elements, 0, 1e12);
   e.runtime_context_bytes = r.number_or("runtime_context_bytes", e.runtime_context_bytes, 0, 1e11);
   e.nccl_buffer_bytes = r.number_or("nccl_buffer_bytes", e.nccl_buffer_bytes, 0, 1e11);
+  e.nvls_buffer_bytes = r.number_or("nvls_buffer_bytes", e.nvls_buffer_bytes, 0, 1e11);
   e.nccl_connects_trees = r.boolean_or("nccl_connects_trees", e.nccl_connects_trees);
   e.pair_communicators = r.boolean_or("pair_communicators", e.pair_communicators);
   e.model_group_communicators = r.boolean_or("model_group_communicators", e.model_group_communicators);

@@ -116,12 +116,42 @@ TEST(AllocatorMemory, TheTotalIsItsPartsAndFitsMeansItStarts) {
   EXPECT_NEAR(m["total"].get<double>(), parts, 1e-6 * parts);
   EXPECT_DOUBLE_EQ(m["framework_reserved"].get<double>(), m["total"].get<double>() - m["runtime"].get<double>());
   EXPECT_EQ(r["fits"].get<bool>(), m["total"].get<double>() <= r["memory_capacity"].get<double>());
-  // One data-parallel group: the CUDA context and one communicator's NCCL buffers.
-  EXPECT_NEAR(m["runtime"].get<double>(), 400e6 + 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576), 1.0);
+  // One data-parallel group: the CUDA context and one communicator's NCCL buffers, with its NVLink SHARP buffers: 8
+  // of its GPUs on each H100 node, 96 MiB a head (NCCL 2.21.5, kernel_model.cpp).
+  EXPECT_NEAR(m["runtime"].get<double>(),
+              400e6 + 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576) + 8 * 96.0 * 1048576, 1.0);
   // pp 1: the eager loss's backward, 12 bytes per logit (8,192 tokens × 128,256 logits: the saved fp32 log-softmax,
   // nll_loss's gradient and log_softmax's), outweighs its forward's 10 and one layer's workspace.
   EXPECT_EQ(m["peak_moment"], "loss");
   EXPECT_NEAR(m["transient"].get<double>(), 12.0 * 8192 * 128256, 1.0);
+}
+
+TEST(AllocatorMemory, NvlinkSharpBuffersGoWithMoreThanTwoGpusOfAGroupOnANode) {
+  // NCCL 2.21's NVLS: a communicator with more than two of its GPUs on an NVSwitch node of a multicast chip holds
+  // 16 channels × 2 × (1 MiB + 2 MiB) per such GPU on each of them (src/transport/nvls.cc at v2.21.5-1).
+  const double head = 16.0 * 2 * 3 * 1048576;
+  auto runtime = [](json parallel, const std::string& software, json extra = json::object()) {
+    json q = llama8b(std::move(parallel), {{"gpus", 64}}, software);
+    q.update(extra);
+    const json r = ask(q);
+    EXPECT_FALSE(r.contains("error")) << r.dump();
+    return r["memory_per_gpu"]["runtime"].get<double>();
+  };
+  const json dp = {{"tp", 1}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 3}};
+  const json tp4 = {{"tp", 4}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 3}};
+  const json tp8 = {{"tp", 8}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 3}};
+  const json tp2 = {{"tp", 2}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 3}};
+  const json off = {{"efficiency", {{"nvls_buffer_bytes", 0}}}};
+  // 64-way data parallel: 8 of the group on each node. tp 4: its group (4) and the data group's other 2 on the node
+  // (2: none). tp 8: its group; the data group has one GPU a node. tp 2: the data group's 4 on each node.
+  EXPECT_NEAR(runtime(dp, "pytorch") - runtime(dp, "pytorch", off), 8 * head, 1.0);
+  EXPECT_NEAR(runtime(tp4, "pytorch") - runtime(tp4, "pytorch", off), 4 * head, 1.0);
+  EXPECT_NEAR(runtime(tp8, "pytorch") - runtime(tp8, "pytorch", off), 8 * head, 1.0);
+  EXPECT_NEAR(runtime(tp2, "nanotron") - runtime(tp2, "nanotron", off), 4 * head, 1.0);
+  // NeMo's recipes set NCCL_NVLS_ENABLE=0; A100 has no multicast.
+  EXPECT_DOUBLE_EQ(runtime(dp, "megatron-core"), runtime(dp, "megatron-core", off));
+  const json a100_asked = {{"hardware", "a100-80gb"}, {"efficiency", {{"nvls_buffer_bytes", 1e8}}}};
+  EXPECT_DOUBLE_EQ(runtime(dp, "pytorch", a100_asked), runtime(dp, "pytorch", {{"hardware", "a100-80gb"}}));
 }
 
 TEST(AllocatorMemory, PytorchDataParallelKeepsDdpsBucketCopyOfEveryGradient) {

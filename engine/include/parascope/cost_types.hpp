@@ -150,6 +150,10 @@ struct Efficiency {
   /// or with nccl_connects_trees 3 (2 in a two-GPU communicator); one communicator per parallel axis of size > 1,
   /// and those below (memory_model.cpp, communicator_buffer_sets).
   double nccl_buffer_bytes = 0;
+  /// NCCL's NVLink SHARP buffers per GPU of a communicator on one node (nHeads): a communicator with more than two
+  /// of its GPUs on an NVSwitch node of a chip with CUDA multicast (nvlink_multicast) allocates this many bytes times
+  /// that count on each of them (memory_model.cpp, nvls_bytes). 0: NVLS off (NCCL_NVLS_ENABLE=0) or not available.
+  double nvls_buffer_bytes = 0;
   /// NCCL before 2.22: every communicator connects its rings and its trees at init (the 2021–2022 stacks).
   bool nccl_connects_trees = false;
   /// Pipeline sends and receives as unbatched torch.distributed.send/recv, each neighbour pair then a two-rank
