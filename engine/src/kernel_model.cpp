@@ -199,11 +199,13 @@ namespace {
 /// 2021–2022 stacks (BLOOM's on PyTorch 1.11 / CUDA 11.5 with the NCCL 2.10.3 it ships, Megatron-LM's of Narayanan et
 /// al. on NGC 20.x–21.x) predate CUDA's lazy loading, so they load every kernel at start-up (kEagerCudaContextBytes),
 /// and NCCL's runtime connection, so each communicator connects its trees beside its rings (nccl_connects_trees).
+/// So do the PyTorch-native stacks on the NCCL 2.21.5 PyTorch 2.5 and 2.6 pin (src/init.cc at v2.21.5-1: "Connected
+/// all trees"; NCCL_RUNTIME_CONNECT arrives in 2.22); NeMo's containers from 24.07 ship NCCL 2.22 or later.
 void runtime_defaults(const Hardware& hw, const std::string& software, Efficiency& e) {
   if (hw.kind != "gpu") return;
   const bool stack_of_2022 = software == "deepspeed" || software == "megatron-2021";
   e.runtime_context_bytes = stack_of_2022 ? kEagerCudaContextBytes : kCudaContextBytes;
-  e.nccl_connects_trees = stack_of_2022;
+  e.nccl_connects_trees = stack_of_2022 || pytorch_native(software);
   e.nccl_buffer_bytes = kNcclBufferBytes;
   // NVLS where the stack leaves NCCL's default on: the PyTorch-native stacks. NeMo's performance recipes turn it off
   // ("NCCL_NVLS_ENABLE": "0", "Disable NVLink SHARP to save memory": scripts/performance/executors.py at 8cfedd7 of

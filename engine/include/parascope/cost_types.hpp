@@ -154,7 +154,8 @@ struct Efficiency {
   /// of its GPUs on an NVSwitch node of a chip with CUDA multicast (nvlink_multicast) allocates this many bytes times
   /// that count on each of them (memory_model.cpp, nvls_bytes). 0: NVLS off (NCCL_NVLS_ENABLE=0) or not available.
   double nvls_buffer_bytes = 0;
-  /// NCCL before 2.22: every communicator connects its rings and its trees at init (the 2021–2022 stacks).
+  /// NCCL before 2.22: every communicator connects its rings and its trees at init (the 2021–2022 stacks, and the
+  /// PyTorch-native ones on PyTorch 2.5–2.6's NCCL 2.21.5).
   bool nccl_connects_trees = false;
   /// Pipeline sends and receives as unbatched torch.distributed.send/recv, each neighbour pair then a two-rank
   /// communicator of its own beside the pipeline group (memory_model.cpp, communicators; DeepSpeed's pipeline engine).
