@@ -211,6 +211,10 @@ void runtime_defaults(const Hardware& hw, const std::string& software, Efficienc
   // ("NCCL_NVLS_ENABLE": "0", "Disable NVLink SHARP to save memory": scripts/performance/executors.py at 8cfedd7 of
   // NVIDIA/NeMo); the 2021–2022 stacks' NCCL predates it.
   e.nvls_buffer_bytes = hw.nvlink_multicast && pytorch_native(software) ? kNvlsHeadBytes : 0.0;
+  // A barrier on torch's default group at start-up builds a communicator over every GPU: Megatron's
+  // _compile_dependencies (megatron/initialize.py, in Megatron-LM and its Megatron-DeepSpeed fork at 8387ae1) and
+  // nanotron's ParallelContext.create_new_group (parallel/context.py at 2411b02) call torch.distributed.barrier().
+  e.world_communicator = stack_of_2022 || software == "megatron-core" || software == "nanotron";
   e.nccl_sms = kNcclSms;
   e.allocator_reserve = kAllocatorReserve;
 }

@@ -189,6 +189,7 @@ double pipeline_buffer_sets(const TrainingRun& run, const Efficiency& eff) {
 /// PipelineParallelGrid adds its model group (ds_model_proc_group: the gradient norm's and overflow's all-reduces)
 /// and, with tp > 1, its slice group (slice_proc_group: the pipeline's partitioned activations, is_pipe_partitioned
 /// when tp > 1), beside Megatron's own tensor group (deepspeed/runtime/pipe/topology.py, pipe/engine.py at v0.6.0).
+/// With world_communicator, the default process group's over every GPU.
 double communicator_buffer_sets(const TrainingRun& run, const Efficiency& eff) {
   const ParallelConfig& p = run.parallel;
   double sets =
@@ -197,6 +198,7 @@ double communicator_buffer_sets(const TrainingRun& run, const Efficiency& eff) {
     sets += buffer_sets(p.ep, eff) + (p.edp() != p.dp * p.cp ? buffer_sets(p.edp(), eff) : 0);
   }
   if (eff.model_group_communicators && p.pp > 1) sets += buffer_sets(p.tp * p.pp, eff) + buffer_sets(p.tp, eff);
+  if (eff.world_communicator) sets += buffer_sets(run.cluster.gpus, eff);
   return sets;
 }
 
@@ -218,6 +220,7 @@ double communicator_nvls_bytes(const TrainingRun& run, const Efficiency& eff) {
     bytes += nvls_bytes(run, eff, p.ep, p.expert_tp());
     if (p.edp() != p.dp * p.cp) bytes += nvls_bytes(run, eff, p.edp(), p.expert_tp() * p.ep);
   }
+  if (eff.world_communicator) bytes += nvls_bytes(run, eff, run.cluster.gpus, 1);
   return bytes;
 }
 

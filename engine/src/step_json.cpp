@@ -78,6 +78,7 @@ Efficiency read_efficiency(RequestReader& r, Efficiency e, const Hardware& hw) {
   e.nccl_buffer_bytes = r.number_or("nccl_buffer_bytes", e.nccl_buffer_bytes, 0, 1e11);
   e.nvls_buffer_bytes = r.number_or("nvls_buffer_bytes", e.nvls_buffer_bytes, 0, 1e11);
   e.nccl_connects_trees = r.boolean_or("nccl_connects_trees", e.nccl_connects_trees);
+  e.world_communicator = r.boolean_or("world_communicator", e.world_communicator);
   e.pair_communicators = r.boolean_or("pair_communicators", e.pair_communicators);
   e.model_group_communicators = r.boolean_or("model_group_communicators", e.model_group_communicators);
   e.nccl_sms = r.number_or("nccl_sms", e.nccl_sms, 0, 100'000);

@@ -143,11 +143,12 @@ TEST(AllocatorMemory, NvlinkSharpBuffersGoWithMoreThanTwoGpusOfAGroupOnANode) {
   const json tp2 = {{"tp", 2}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 3}};
   const json off = {{"efficiency", {{"nvls_buffer_bytes", 0}}}};
   // 64-way data parallel: 8 of the group on each node. tp 4: its group (4) and the data group's other 2 on the node
-  // (2: none). tp 8: its group; the data group has one GPU a node. tp 2: the data group's 4 on each node.
+  // (2: none). tp 8: its group; the data group has one GPU a node. tp 2: the data group's 4 on each node, and under
+  // nanotron the default group's 8 (its start-up barriers build a communicator over every GPU).
   EXPECT_NEAR(runtime(dp, "pytorch") - runtime(dp, "pytorch", off), 8 * head, 1.0);
   EXPECT_NEAR(runtime(tp4, "pytorch") - runtime(tp4, "pytorch", off), 4 * head, 1.0);
   EXPECT_NEAR(runtime(tp8, "pytorch") - runtime(tp8, "pytorch", off), 8 * head, 1.0);
-  EXPECT_NEAR(runtime(tp2, "nanotron") - runtime(tp2, "nanotron", off), 4 * head, 1.0);
+  EXPECT_NEAR(runtime(tp2, "nanotron") - runtime(tp2, "nanotron", off), (4 + 8) * head, 1.0);
   // NeMo's recipes set NCCL_NVLS_ENABLE=0; A100 has no multicast.
   EXPECT_DOUBLE_EQ(runtime(dp, "megatron-core"), runtime(dp, "megatron-core", off));
   const json a100_asked = {{"hardware", "a100-80gb"}, {"efficiency", {{"nvls_buffer_bytes", 1e8}}}};
@@ -176,8 +177,8 @@ TEST(AllocatorMemory, PytorchDataParallelKeepsDdpsBucketCopyOfEveryGradient) {
 TEST(AllocatorMemory, DeepSpeedsPipelineHoldsACommunicatorPerNeighbourAndItsGridsGroups) {
   // BLOOM's production layout (tp 4, pp 12, dp 8) on GPT-3 175B (tied embeddings, as BLOOM's): Megatron's tensor
   // group, the data group, the pipeline group, two neighbours' two-rank communicators (unbatched send/recv),
-  // DeepSpeed's model group and its slice group: 7 communicators beside the eager CUDA context, where one per
-  // parallel group counts 3.
+  // DeepSpeed's model group, its slice group and the default group Megatron's start-up barrier builds over all 384:
+  // 8 communicators beside the eager CUDA context, where one per parallel group and the world's count 4.
   auto runtime = [](json parallel, json efficiency = json::object()) {
     const json request = {{"op", "step"},
                           {"model", "gpt3-175b"},
@@ -193,19 +194,20 @@ TEST(AllocatorMemory, DeepSpeedsPipelineHoldsACommunicatorPerNeighbourAndItsGrid
   const double context = 1573.0 * 1048576, set = 32.0 * (512.0 * 1024 + 120.0 * 640 * 64 + 4.0 * 1048576);
   const json rings = {{"nccl_connects_trees", false}};
   const json bloom = {{"tp", 4}, {"pp", 12}, {"dp", 8}, {"microbatch_size", 2}, {"global_batch", 2048}};
-  EXPECT_NEAR(runtime(bloom, rings), context + 7 * set, 1.0);
-  EXPECT_NEAR(
-      runtime(bloom,
-              {{"nccl_connects_trees", false}, {"pair_communicators", false}, {"model_group_communicators", false}}),
-      context + 3 * set, 1.0);
+  EXPECT_NEAR(runtime(bloom, rings), context + 8 * set, 1.0);
+  EXPECT_NEAR(runtime(bloom, {{"nccl_connects_trees", false},
+                              {"pair_communicators", false},
+                              {"model_group_communicators", false},
+                              {"world_communicator", false}}),
+              context + 3 * set, 1.0);
   // NCCL 2.10.3 connects each communicator's trees beside its rings: 3 buffer sets a communicator of more than two
-  // GPUs (the ring's and the tree's two chain neighbours'), 2 of two: 5 · 3 + 2 · 2.
-  EXPECT_NEAR(runtime(bloom), context + 19 * set, 1.0);
+  // GPUs (the ring's and the tree's two chain neighbours'), 2 of two: 6 · 3 + 2 · 2.
+  EXPECT_NEAR(runtime(bloom), context + 22 * set, 1.0);
   // Two stages: one neighbour, and the tied embeddings' group at either end; tp 1: no slice group. Rings only:
-  // data, pipeline, neighbour, tied, model = 5; with trees 3 + 2 + 2 + 2 + 2.
+  // data, pipeline, neighbour, tied, model, world = 6; with trees 3 + 2 + 2 + 2 + 2 + 3.
   const json two = {{"tp", 1}, {"pp", 2}, {"dp", 192}, {"microbatch_size", 1}, {"global_batch", 2304}};
-  EXPECT_NEAR(runtime(two, rings), context + 5 * set, 1.0);
-  EXPECT_NEAR(runtime(two), context + 11 * set, 1.0);
+  EXPECT_NEAR(runtime(two, rings), context + 6 * set, 1.0);
+  EXPECT_NEAR(runtime(two), context + 14 * set, 1.0);
 }
 
 TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) {
@@ -231,7 +233,8 @@ TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) 
 TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelLoss) {
   // nanotron's terms over the pytorch stack: TritonRMSNorm, and sharded_cross_entropy (Megatron's algorithm on the fp32
   // cast: 38 + 14 bytes per logit over HBM) with its backward in place over the saved softmax (6 bytes per logit
-  // alive) and no DTensor temporaries at tp > 1. Everything else is the same stack.
+  // alive), no DTensor temporaries at tp > 1, and the default group its ParallelContext's barriers build over every
+  // GPU. Everything else is the same stack.
   const json parallel = {{"tp", 2}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}};
   const json nanotron = ask(llama8b(parallel, {{"gpus", 64}}, "nanotron"));
   json as_pytorch = llama8b(parallel, {{"gpus", 64}}, "pytorch");
@@ -241,7 +244,8 @@ TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelL
                               {"loss_parallel_extra_bytes", 0},
                               {"loss_traffic_bytes_per_logit", 38},
                               {"loss_backward_traffic_bytes_per_logit", 14},
-                              {"tp_backward_allgather", true}};
+                              {"tp_backward_allgather", true},
+                              {"world_communicator", true}};
   const json pytorch = ask(as_pytorch);
   ASSERT_FALSE(nanotron.contains("error")) << nanotron.dump();
   EXPECT_EQ(nanotron["memory_per_gpu"], pytorch["memory_per_gpu"]);

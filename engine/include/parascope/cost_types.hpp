@@ -157,6 +157,9 @@ struct Efficiency {
   /// NCCL before 2.22: every communicator connects its rings and its trees at init (the 2021–2022 stacks, and the
   /// PyTorch-native ones on PyTorch 2.5–2.6's NCCL 2.21.5).
   bool nccl_connects_trees = false;
+  /// A communicator over every GPU of the job: the stack runs a collective on torch's default process group (a
+  /// barrier at start-up), so NCCL builds it beside the parallel groups' (memory_model.cpp, communicators).
+  bool world_communicator = false;
   /// Pipeline sends and receives as unbatched torch.distributed.send/recv, each neighbour pair then a two-rank
   /// communicator of its own beside the pipeline group (memory_model.cpp, communicators; DeepSpeed's pipeline engine).
   bool pair_communicators = false;
