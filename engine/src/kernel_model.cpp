@@ -282,6 +282,10 @@ void nanotron_terms(Efficiency& e) {
   e.tp_backward_allgather = true;
   e.loss_backward_bytes_per_logit = 6.0;
   e.loss_parallel_extra_bytes = 0.0;
+  // Its pipeline sends and receives activations one tensor at a time with dist.isend / dist.irecv
+  // (P2P.isend_tensors, irecv_tensors in parallel/pipeline_parallel/p2p.py at 2411b02), not batched: PyTorch opens a
+  // two-rank communicator for each peer (memory_model.cpp, pipeline_buffer_sets).
+  e.pair_communicators = true;
 }
 
 }  // namespace

@@ -233,8 +233,8 @@ TEST(DataParallel, APytorchZeroOneWaitsForItsParameterGatherInTheOptimizerStep) 
 TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelLoss) {
   // nanotron's terms over the pytorch stack: TritonRMSNorm, and sharded_cross_entropy (Megatron's algorithm on the fp32
   // cast: 38 + 14 bytes per logit over HBM) with its backward in place over the saved softmax (6 bytes per logit
-  // alive), no DTensor temporaries at tp > 1, and the default group its ParallelContext's barriers build over every
-  // GPU. Everything else is the same stack.
+  // alive), no DTensor temporaries at tp > 1, the default group its ParallelContext's barriers build over every GPU
+  // and a two-rank communicator per pipeline neighbour (unbatched isend / irecv). Everything else is the same stack.
   const json parallel = {{"tp", 2}, {"microbatch_size", 1}, {"global_batch", 64}, {"zero", 1}};
   const json nanotron = ask(llama8b(parallel, {{"gpus", 64}}, "nanotron"));
   json as_pytorch = llama8b(parallel, {{"gpus", 64}}, "pytorch");
@@ -245,7 +245,8 @@ TEST(SoftwareStacks, NanotronIsPytorchWithTritonRmsNormAndTheVocabularyParallelL
                               {"loss_traffic_bytes_per_logit", 38},
                               {"loss_backward_traffic_bytes_per_logit", 14},
                               {"tp_backward_allgather", true},
-                              {"world_communicator", true}};
+                              {"world_communicator", true},
+                              {"pair_communicators", true}};
   const json pytorch = ask(as_pytorch);
   ASSERT_FALSE(nanotron.contains("error")) << nanotron.dump();
   EXPECT_EQ(nanotron["memory_per_gpu"], pytorch["memory_per_gpu"]);
