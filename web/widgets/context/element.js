@@ -277,7 +277,7 @@ class ParascopeContext extends ParascopeWidget {
    * or laying out its 4cp² blocks again (tests/bench/context.bench.mjs).
    */
   showFigure(cp) {
-    this.figureFor(cp);
+    this.figureFor(cp).prepared = true; // shown: warmUp leaves it
     for (const [other, figure] of this.figures) figure.slot.toggleAttribute('data-off', other !== cp);
     this.figure = this.figures.get(cp);
     this.figureCp = cp;
@@ -297,9 +297,10 @@ class ParascopeContext extends ParascopeWidget {
 
   /**
    * While the page is idle, a piece at a time (idle-work.js): for every cp the slider reaches, nearest first, the
-   * engine's answer at this length, its drawing built hidden at its first step, then each cp's chart ladder. A cp's
-   * first press then finds all of it kept, as a press back to a cp seen before does (tests/bench/context.bench.mjs,
-   * first visits). Started again after each change, for the new settings; what is kept is never asked twice.
+   * engine's answer at this length, its drawing built hidden, then shown at its first step and laid out (two pieces:
+   * at cp 16 each is 5–15 ms), then each cp's chart ladder. A cp's first press then finds all of it kept, as a press
+   * back to a cp seen before does (tests/bench/context.bench.mjs, first visits). Started again after each change,
+   * for the new settings; what is kept is never asked twice.
    */
   warmUp() {
     if (this.warming) return; // its next piece reads the settings then
@@ -318,7 +319,8 @@ class ParascopeContext extends ParascopeWidget {
     const kept = (s, seq) => this.ladders.get(ladderKey(s))?.has(seq);
     for (const s of settings) {
       if (!kept(s, s.sequence)) return () => this.askAt(s.sequence, s);
-      if (!this.figures.has(s.cp)) return () => this.prepareFigure(s);
+      if (!this.figures.has(s.cp)) return () => this.figureFor(s.cp);
+      if (!this.figures.get(s.cp).prepared) return () => this.prepareFigure(s);
     }
     for (const s of settings) {
       const seq = this.sequences.find((x) => !kept(s, x));
@@ -327,9 +329,10 @@ class ParascopeContext extends ParascopeWidget {
     return null;
   }
 
-  /** Builds `s.cp`'s drawing hidden, showing the first step of its answer at `s` (warmUp). */
+  /** Shows the first step of `s`'s answer in `s.cp`'s drawing, hidden, and lays it out (warmUp). */
   prepareFigure(s) {
     const figure = this.figureFor(s.cp);
+    figure.prepared = true;
     const { answer } = this.askAt(s.sequence, s);
     if (answer) figure.show(stepView(answer, s, 0));
     // Styled and laid out now, and rendered unseen through the next frame (context.css, data-rendering): hidden

@@ -1,7 +1,7 @@
 // Work the context figure does while the page is idle, one small piece at a time (requestIdleCallback where the
 // browser has it, else a task after each frame): a press that lands meanwhile waits for one piece at most.
 
-const SLICE_MS = 6; // pieces started while at least this much of an idle period remains (one piece is ~1–5 ms)
+const SLICE_MS = 4; // one idle callback runs pieces for this long at most (a piece: 0.5–20 ms), then yields
 
 /**
  * Runs `next()` in idle time until it answers null; each answer is a piece of work (a function), run at once.
@@ -22,11 +22,12 @@ export function idleWork(next) {
   const run = (deadline) => {
     handle = null;
     if (cancelled) return;
+    const end = performance.now() + SLICE_MS;
     do {
       const piece = next();
       if (!piece) return;
       piece();
-    } while (!cancelled && deadline && deadline.timeRemaining() >= SLICE_MS);
+    } while (!cancelled && deadline && performance.now() < end && deadline.timeRemaining() >= SLICE_MS);
     if (!cancelled) schedule();
   };
   schedule();
