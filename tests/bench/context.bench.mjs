@@ -1,10 +1,10 @@
-// <parascope-context>: real key presses on its context-parallel slider, ← then → between two cp values (the warm-up's
-// first two presses ask their ladders; the timed ones find every answer kept, KEPT_LADDERS in element.js, show the
-// cp's drawing kept and redraw every panel) and on its sequence slider (answers cached, everything redrawn); and each
-// cp's first visit: a fresh page opened at one end of the cp slider, a reader's pause, then presses toward the other
-// end, each reaching a cp that page has not shown. All traced as the bubble's are (press-cost.mjs: the key's time
-// stamp to the end of the frame that draws it, less the idle wait for vsync); and the figure embedded alone
-// (embed.html#widget=context), every file fetched, gzip -9.
+// <parascope-context>: real key presses on its context-parallel slider, ← then → between two cp values (the timed
+// ones find every answer kept, KEPT_LADDERS in element.js, show the cp's drawing kept and redraw every panel) and on
+// its sequence slider (answers cached, everything redrawn); and each cp's first visit: a fresh page opened at one end
+// of the cp slider, a reader's pause, then presses toward the other end, each reaching a cp that page has not shown
+// (its answers and drawing made while the page was idle, element.js warmUp). All traced as the bubble's are
+// (press-cost.mjs: the key's time stamp to the end of the frame that draws it, less the idle wait for vsync); and the
+// figure embedded alone (embed.html#widget=context), every file fetched, gzip -9.
 import { CP_VALUES } from '../../web/widgets/context/model/request.js';
 import { pressCost } from './press-cost.mjs';
 import { embeds, quantile, recorder, timeKeys, timePresses } from './reader.mjs';
@@ -24,8 +24,8 @@ async function openFigure(site, path) {
 }
 
 /** Whether the figure shows its problem sentence (a setting the engine refused). */
-const refusedOn = (page) =>
-  page.evaluate(() => !document.querySelector('parascope-context').shadowRoot.querySelector('[data-out="problem"]').hidden);
+const refusedOn = (page) => page.evaluate(() =>
+  !document.querySelector('parascope-context').shadowRoot.querySelector('[data-out="problem"]').hidden);
 
 /** Traced presses (← then →) on the context figure's slider `name`; returns each press's cost in ms. */
 export async function presses(site, name, n = 60) {
@@ -67,7 +67,7 @@ export async function firstVisits(site, runs = 4) {
       await context.close();
       if (refused || shown !== path.at(-1)) throw new Error(`first visits from cp ${start}: ended at cp ${shown}`);
       const costs = cost.ms();
-      if (costs.length !== path.length) throw new Error(`first visits from cp ${start}: ${costs.length} presses traced`);
+      if (costs.length !== path.length) throw new Error(`from cp ${start}: ${costs.length} presses traced`);
       out.push(...costs.map((ms, i) => ({ cp: path[i], ms })));
     }
   }
@@ -86,7 +86,8 @@ export default async function context(site, report) {
   report(`context: a cp's first visit on a fresh page (traced), p95`, quantile(ms, 0.95), 'ms', '≤ 16 ms');
   for (const cp of CP_VALUES) {
     const at = first.filter((f) => f.cp === cp).map((f) => f.ms);
-    report(`  cp ${cp}'s first visit, worst of ${at.length} (median ${quantile(at, 0.5).toFixed(1)})`, Math.max(...at), 'ms');
+    const median = quantile(at, 0.5).toFixed(1);
+    report(`  cp ${cp}'s first visit, worst of ${at.length} (median ${median})`, Math.max(...at), 'ms');
   }
   const e = await embeds(site, ['parascope-context']);
   const alone = e['parascope-context'];

@@ -22,7 +22,7 @@ import { CP_VALUES, SEQUENCES, TP_VALUES, contextRequest, ladderKey, withValue }
 import { positionsOf, stepView } from './model/step-view.js';
 
 const STEP_MS = 800; // one ring step's travel at 1×
-const KEPT_LADDERS = 16; // settings whose answers (10 sequence lengths each) are kept for a control moved back
+const KEPT_LADDERS = 16; // settings' answers kept (10 lengths each); warmUp fills one per cp: the newest 4 settings
 
 /** The break-even chart's accessible name for `answer`. */
 const curveLabel = (answer) =>
