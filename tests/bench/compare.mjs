@@ -1,12 +1,13 @@
 // Before/after on a busy machine: one browser alternates between two built sites (ABBA order) for each reader
 // measurement of tests/bench/reader.mjs, so both builds see the same load. Prints medians side by side, and for the
 // traced presses (press-cost.mjs: the floor's bare slider, the memory figure's stage slider at its start and at 64 x 512,
-// the context figure's cp and sequence sliders) p50 and p95 of each build's presses and of each round's pair.
-// `node tests/bench/compare.mjs BEFORE_DIST AFTER_DIST [ROUNDS=3] [load,slider,ring,floor,memory,memory-heavy,context-cp,context-sequence]`
+// the context figure's cp and sequence sliders and each cp's first visit) p50 and p95 of each build's presses and of
+// each round's pair.
+// `node tests/bench/compare.mjs BEFORE_DIST AFTER_DIST [ROUNDS=3] [load,slider,ring,floor,memory,memory-heavy,context-cp,context-sequence,context-first]`
 import { chromium } from 'playwright-core';
 
 import { serve } from '../../scripts/serve.mjs';
-import { presses as contextPresses } from './context.bench.mjs';
+import { firstVisits, presses as contextPresses } from './context.bench.mjs';
 import { HEAVY, stageCosts } from './memory.bench.mjs';
 import { pressCost } from './press-cost.mjs';
 import { bareSliderPresses, loads, median, quantile, ringFrames, sliderPresses } from './reader.mjs';
@@ -22,6 +23,7 @@ const PRESSES = {
   'memory-heavy': (site) => stageCosts(site, HEAVY, 40),
   'context-cp': (site) => contextPresses(site, 'cp', 40),
   'context-sequence': (site) => contextPresses(site, 'sequence', 40),
+  'context-first': async (site) => (await firstVisits(site, 2)).map((f) => f.ms),
 };
 
 const [beforeRoot, afterRoot, rounds = '3', what = 'load,slider,ring'] = process.argv.slice(2);

@@ -13,8 +13,11 @@ const CATEGORIES = 'toplevel,devtools.timeline,disabled-by-default-devtools.time
 const TASKS = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 const ANCHOR = 'parascope-press-cost-anchor';
 
-/** Hooks { start(page), stop(page) } that trace the presses; ms() then gives each press's cost in ms (warm-up left out). */
-export function pressCost() {
+/**
+ * Hooks { start(page), stop(page) } that trace the presses; ms() then gives each press's cost in ms, the first `skip`
+ * presses (timePresses' warm-up) left out.
+ */
+export function pressCost({ skip = WARM_UP_PRESSES } = {}) {
   let cdp;
   let events = [];
   let anchorMs = 0;
@@ -27,7 +30,7 @@ export function pressCost() {
       anchorMs = await page.evaluate((name) => performance.mark(name).startTime, ANCHOR);
     },
     async stop(page) {
-      keys = (await page.evaluate(() => window.__keys.map((k) => k.t0))).slice(WARM_UP_PRESSES);
+      keys = (await page.evaluate(() => window.__keys.map((k) => k.t0))).slice(skip);
       const done = new Promise((resolve) => { cdp.once('Tracing.tracingComplete', resolve); });
       await cdp.send('Tracing.end');
       await done;

@@ -202,7 +202,7 @@ export async function embeds(site, names = EMBED_WIDGETS) {
  * is as late as the probe task runs: after a frame that began late, Chromium's scheduler can hold it past the next
  * frame, so for what a press costs the page, tests/bench/press-cost.mjs reads the trace instead.
  */
-function timeKeys() {
+export function timeKeys() {
   window.__keys = [];
   window.addEventListener('keydown', (e) => {
     const t0 = e.timeStamp;

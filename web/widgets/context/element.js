@@ -12,6 +12,7 @@ import { ParascopeWidget } from '../../lib/widget.js';
 import { ATTRIBUTES as A } from './attributes.js';
 import { balanceSvg, breakEvenSvg } from './charts.js';
 import { contextFigure } from './figure.js';
+import { idleWork } from './idle-work.js';
 import { lanesSvg } from './lanes-svg.js';
 import { curvePoints } from './model/curve.js';
 import { contextErrorText } from './model/errors.js';
@@ -21,7 +22,7 @@ import { CP_VALUES, SEQUENCES, TP_VALUES, contextRequest, ladderKey, withValue }
 import { positionsOf, stepView } from './model/step-view.js';
 
 const STEP_MS = 800; // one ring step's travel at 1×
-const KEPT_LADDERS = 16; // settings whose answers (10 sequence lengths each) are kept for a control moved back
+const KEPT_LADDERS = 16; // settings' answers kept (10 lengths each); warmUp fills one per cp: the newest 4 settings
 
 /** The break-even chart's accessible name for `answer`. */
 const curveLabel = (answer) =>
@@ -62,6 +63,7 @@ class ParascopeContext extends ParascopeWidget {
     this.reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
     this.build(body, presets);
     this.refresh({ ladderNow: true });
+    this.warmUp();
   }
 
   build(body, presets) {
@@ -204,11 +206,13 @@ class ParascopeContext extends ParascopeWidget {
     // (removed, then added) does not start again and would keep it pending.
     this.pause();
     this.figure?.cancel();
+    this.warming?.cancel();
+    this.warming = null;
   }
 
-  /** The engine's answer at sequence length `seq` for the current settings: { answer, error }, asked once. */
-  askAt(seq) {
-    const key = ladderKey(this.state);
+  /** The engine's answer at sequence length `seq` for `state` (the current settings): { answer, error }, asked once. */
+  askAt(seq, state = this.state) {
+    const key = ladderKey(state);
     if (!this.ladders.has(key)) {
       if (this.ladders.size >= KEPT_LADDERS) this.ladders.delete(this.ladders.keys().next().value); // the oldest
       this.ladders.set(key, new Map());
@@ -217,7 +221,7 @@ class ParascopeContext extends ParascopeWidget {
     if (answers.has(seq)) return answers.get(seq);
     const asked = { seq, answer: null, error: null };
     try {
-      asked.answer = this.engine.call(contextRequest(this.models, this.state, seq));
+      asked.answer = this.engine.call(contextRequest(this.models, state, seq));
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
       asked.error = err;
@@ -231,6 +235,7 @@ class ParascopeContext extends ParascopeWidget {
     Object.assign(this.state, patch);
     if (JSON.stringify([this.state.cp, this.state.variant]) !== before) this.position = 0;
     this.refresh();
+    this.warmUp();
     this.stateChanged();
   }
 
@@ -272,16 +277,69 @@ class ParascopeContext extends ParascopeWidget {
    * or laying out its 4cp² blocks again (tests/bench/context.bench.mjs).
    */
   showFigure(cp) {
-    if (!this.figures.has(cp)) {
-      const figure = contextFigure(cp);
-      figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
-      figure.slot = h('div', { class: 'context-slot' }, figure.element);
-      this.figures.set(cp, figure);
-      this.figureBox.append(figure.slot);
-    }
+    this.figureFor(cp).prepared = true; // shown: warmUp leaves it
     for (const [other, figure] of this.figures) figure.slot.toggleAttribute('data-off', other !== cp);
     this.figure = this.figures.get(cp);
     this.figureCp = cp;
+  }
+
+  /** The drawing for `cp`, built (hidden) if not yet. */
+  figureFor(cp) {
+    if (!this.figures.has(cp)) {
+      const figure = contextFigure(cp);
+      figure.element.setAttribute('aria-hidden', 'true'); // the slider around it speaks for it
+      figure.slot = h('div', { class: 'context-slot', 'data-off': '' }, figure.element);
+      this.figures.set(cp, figure);
+      this.figureBox.append(figure.slot);
+    }
+    return this.figures.get(cp);
+  }
+
+  /**
+   * While the page is idle, a piece at a time (idle-work.js): for every cp the slider reaches, nearest first, the
+   * engine's answer at this length, its drawing built hidden, then shown at its first step and laid out (two pieces:
+   * at cp 16 each is 5–15 ms), then each cp's chart ladder. A cp's first press then finds all of it kept, as a press
+   * back to a cp seen before does (tests/bench/context.bench.mjs, first visits). Started again after each change,
+   * for the new settings; what is kept is never asked twice.
+   */
+  warmUp() {
+    if (this.warming) return; // its next piece reads the settings then
+    this.warming = idleWork(() => {
+      const piece = this.warmPiece();
+      if (!piece) this.warming = null;
+      return piece;
+    });
+  }
+
+  /** The next piece of warmUp's work for the current settings, or null when all of it is kept. */
+  warmPiece() {
+    const here = this.cps.indexOf(this.state.cp);
+    const near = this.cps.map((cp, i) => [Math.abs(i - here), cp]).sort((a, b) => a[0] - b[0]);
+    const settings = near.map(([, cp]) => ({ ...this.state, cp }));
+    const kept = (s, seq) => this.ladders.get(ladderKey(s))?.has(seq);
+    for (const s of settings) {
+      if (!kept(s, s.sequence)) return () => this.askAt(s.sequence, s);
+      if (!this.figures.has(s.cp)) return () => this.figureFor(s.cp);
+      if (!this.figures.get(s.cp).prepared) return () => this.prepareFigure(s);
+    }
+    for (const s of settings) {
+      const seq = this.sequences.find((x) => !kept(s, x));
+      if (seq !== undefined) return () => this.askAt(seq, s);
+    }
+    return null;
+  }
+
+  /** Shows the first step of `s`'s answer in `s.cp`'s drawing, hidden, and lays it out (warmUp). */
+  prepareFigure(s) {
+    const figure = this.figureFor(s.cp);
+    figure.prepared = true;
+    const { answer } = this.askAt(s.sequence, s);
+    if (answer) figure.show(stepView(answer, s, 0));
+    // Styled and laid out now, and rendered unseen through the next frame (context.css, data-rendering): hidden
+    // after that, it keeps its rendering for the press that shows it, as a drawing shown before does.
+    figure.slot.toggleAttribute('data-rendering', true);
+    void figure.slot.offsetHeight;
+    requestAnimationFrame(() => setTimeout(() => figure.slot.removeAttribute('data-rendering'), 0));
   }
 
   /** The facts panel: its rows made once, their words and values rewritten on each change. */
