@@ -444,7 +444,7 @@ const std::set<std::string>& known_out_of_memory_misses() {
       // Megatron-DeepSpeed's nvidia-smi peaks (its MBS 2 twin, and 02-25's DP 32 TP 2 PP 6 MBS 1, are called out of
       // memory since DeepSpeed's communicators and the 2022 NCCL's trees are counted: memory_model.cpp).
       "h 12288, 100 layers, NHEADS 64, 384 A100 80GB, DP 16 TP 4 PP 6 MBS 1, GBS 2048, out of memory",
-      // 02-28: 62.7 GB predicted. The same table's h 13312 / 94 layers run, predicted at 62.9 GB, ran at 67 GB: no
+      // 02-28: 63.6 GiB predicted. The same table's h 13312 / 94 layers run, predicted at 63.8 GiB, ran at 67 GB: no
       // model of the states and activations can tell the two apart.
       "h 14336, 82 layers, NHEADS 128, 384 A100 80GB, DP 8 TP 4 PP 12 MBS 2, GBS 2048, out of memory",
   };
