@@ -429,7 +429,12 @@ void print_held_out(const std::vector<HeldOut>& held) {
   for (const HeldOut& h : held) {
     std::vector<double> abs_points;
     for (double p : h.points) abs_points.push_back(std::fabs(p));
-    std::printf("  %-15s %-26s %6.3f %5zu %9.3f %9.1f %9.1f\n", h.family.c_str(), h.source.c_str(), h.share,
+    // A source whose chips give no MAMF (TPU) is predicted at the chip's own ceiling: no share was applied.
+    const bool shared = h.family == "memory" || std::any_of(h.rows.begin(), h.rows.end(), [](const Row* r) {
+                          return gemm_ceilings(r->run->request).first > 0;
+                        });
+    const std::string fitted = shared ? std::to_string(h.share).substr(0, 5) : "n/a";
+    std::printf("  %-15s %-26s %6s %5zu %9.3f %9.1f %9.1f\n", h.family.c_str(), h.source.c_str(), fitted.c_str(),
                 h.ratios.size(), median(h.ratios), median(abs_points),
                 abs_points.empty() ? 0.0 : *std::max_element(abs_points.begin(), abs_points.end()));
   }
@@ -484,7 +489,11 @@ TEST(LeaveOneSourceOut, HeldOutErrorsPerSourceAndTheBandsTheEngineShips) {
   }
   for (const auto& [family, sources] : family_sources) {
     const std::size_t g = fit(rows, sources);
-    std::printf("  all-source fit: %-15s share %.3f\n", family.c_str(), grid()[g]);
+    const bool shared = std::any_of(rows.begin(), rows.end(), [&](const Row& r) {
+      return r.run->family == family && gemm_ceilings(r.run->request).first > 0;
+    });
+    if (shared) std::printf("  all-source fit: %-15s share %.3f\n", family.c_str(), grid()[g]);
+    if (!shared) std::printf("  all-source fit: %-15s none (its chips give no MAMF to share)\n", family.c_str());
     // The engine's default for the family is that fit: its own answer equals the one at the fitted share.
     for (const Row& r : rows) {
       if (r.run->family != family || (r.run->tokens_per_second <= 0 && r.run->step_time <= 0)) continue;
