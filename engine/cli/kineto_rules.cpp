@@ -22,7 +22,7 @@ std::regex pattern(const nlohmann::json& rule) {
 }  // namespace
 
 KinetoRules::KinetoRules() {
-  const auto rules = nlohmann::json::parse(parascope::detail::embedded_data("kineto-rules"));
+  const auto rules = nlohmann::json::parse(parascope::detail::embedded_data_kineto_rules());
   kinds_ = rules.at("kinds").get<std::vector<std::string>>();
   step_ = pattern(rules.at("step_marker"));
   launch_category_ = rules.at("launch_category").get<std::string>();

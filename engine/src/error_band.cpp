@@ -40,7 +40,7 @@ struct BandTable {
 const BandTable& table() {
   static const BandTable t = [] {
     BandTable out;
-    const json doc = parse_json(embedded_data("error_bands"));
+    const json doc = parse_json(embedded_data_error_bands());
     for (const json& entry : member(doc, "speed"))
       out.speed[member(entry, "software").get<std::string>()] = read_band(entry);
     out.memory = read_band(member(doc, "memory"));

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <tuple>
-#include <unordered_map>
 
+#include "cache_map.hpp"
 #include "layer_work.hpp"
 #include "parascope/parallel.hpp"
 #include "parascope/stages.hpp"
@@ -36,7 +36,7 @@ const std::vector<StageLayerCounts>& stage_kinds(const TrainingRun& run) {
   // The last one asked first (most calls), then the table.
   thread_local Key last_key{-1, -1, -1, -1, -1, -1, -1, -1, -1};
   thread_local const std::vector<StageLayerCounts>* last = nullptr;
-  thread_local std::unordered_map<Key, std::vector<StageLayerCounts>, Hash> cache;
+  thread_local CacheMap<Key, std::vector<StageLayerCounts>, Hash> cache;
   // moe_layers_in reads layers, first_dense_layers, moe_layer_freq and is_moe; stage_chunks pp, vpp, the
   // first/last stage layer counts, whether the embedding and the loss count as pipeline layers, and the output
   // layer's weight in a cost-balanced split (its bits: any two weights are two keys).

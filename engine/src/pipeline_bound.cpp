@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdint>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
+#include "cache_map.hpp"
 #include "pipeline_detail.hpp"
 #include "schedule_registry.hpp"
 
@@ -89,7 +89,7 @@ const std::vector<int>& counted(const PipelineSpec& spec) {
       return std::size_t(h ^ (h >> 32));
     }
   };
-  thread_local std::unordered_map<Key, std::vector<int>, Hash> cache;
+  thread_local CacheMap<Key, std::vector<int>, Hash> cache;
   const Key key{int(spec.schedule), spec.stages, spec.microbatches, spec.chunks, spec.forward_only};
   const auto found = cache.find(key);
   if (found != cache.end()) return found->second;

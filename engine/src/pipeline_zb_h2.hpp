@@ -2,9 +2,9 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
+#include "cache_map.hpp"
 #include "pipeline_detail.hpp"
 #include "pipeline_sum_time.hpp"
 
@@ -108,7 +108,7 @@ class ZbH2Repeats {
   /// The most numbers the states kept may hold together, bookkeeping included (4 MiB): p = 32 keeps about 2,000.
   static constexpr std::size_t kKeptNumbers = std::size_t(1) << 20;
   ZbH2Snapshot now_;
-  std::unordered_multimap<std::size_t, ZbH2Snapshot> seen_;  ///< every state so far, by a hash of its numbers
+  CacheMultimap<std::size_t, ZbH2Snapshot> seen_;  ///< every state so far, by a hash of its numbers
   std::size_t kept_numbers_ = 0;
 };
 

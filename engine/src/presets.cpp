@@ -9,10 +9,11 @@ namespace parascope {
 
 namespace {
 
-/// The list under `list_key` in engine/data/<file>.json; a malformed file is a build bug, caught by the tests.
+/// The list under `list_key` in engine/data/<file>.json, whose text is `data`; a malformed file is a build bug, caught
+/// by the tests.
 template <typename T, typename Read>
-std::vector<T> load(const char* file, const char* list_key, Read read) {
-  const auto doc = detail::parse_json(detail::embedded_data(file));
+std::vector<T> load(std::string_view data, const char* file, const char* list_key, Read read) {
+  const auto doc = detail::parse_json(data);
   std::vector<T> out;
   std::size_t i = 0;
   for (const auto& item : doc.at(list_key)) {
@@ -26,13 +27,15 @@ std::vector<T> load(const char* file, const char* list_key, Read read) {
 
 const std::vector<Hardware>& hardware_presets() {
   static const std::vector<Hardware> presets =
-      load<Hardware>("hardware", "hardware", [](detail::RequestReader& r) { return detail::read_hardware(r); });
+      load<Hardware>(detail::embedded_data_hardware(), "hardware", "hardware",
+                     [](detail::RequestReader& r) { return detail::read_hardware(r); });
   return presets;
 }
 
 const std::vector<ModelShape>& model_presets() {
   static const std::vector<ModelShape> presets =
-      load<ModelShape>("models", "models", [](detail::RequestReader& r) { return detail::read_model_shape(r); });
+      load<ModelShape>(detail::embedded_data_models(), "models", "models",
+                       [](detail::RequestReader& r) { return detail::read_model_shape(r); });
   return presets;
 }
 

@@ -22,8 +22,7 @@ std::string type_name(const json& v) {
   return "null";
 }
 
-template <typename Names>
-std::string join(const Names& names) {
+std::string join(const std::vector<std::string_view>& names) {
   std::string out;
   for (const auto& n : names) {
     if (!out.empty()) out += ", ";
@@ -125,12 +124,10 @@ bool RequestReader::boolean_or(const char* key, bool fallback) {
   return v->get<bool>();
 }
 
+// A list written at the call reads as the engine's lists do: one reader and one message writer for both, not two
+// (0.2 KB gzip of each wasm module).
 std::string RequestReader::choice(const char* key, std::initializer_list<const char*> allowed) {
-  return choose(key, allowed);
-}
-
-std::string RequestReader::choice(const char* key, const std::vector<std::string_view>& allowed) {
-  return choose(key, allowed);
+  return choice(key, std::vector<std::string_view>(allowed.begin(), allowed.end()));
 }
 
 std::string RequestReader::choice_or(const char* key, const char* fallback,
@@ -139,8 +136,7 @@ std::string RequestReader::choice_or(const char* key, const char* fallback,
   return has(key) ? choice(key, allowed) : std::string(fallback);
 }
 
-template <typename Names>
-std::string RequestReader::choose(const char* key, const Names& allowed) {
+std::string RequestReader::choice(const char* key, const std::vector<std::string_view>& allowed) {
   const json& v = value(key);
   if (!v.is_string()) {
     refuse(code::wrong_type, {path_of(key), " must be one of ", join(allowed), "; got ", type_name(v)}, path_of(key));
@@ -154,8 +150,7 @@ std::string RequestReader::choose(const char* key, const Names& allowed) {
 
 std::string RequestReader::choice_or(const char* key, const char* fallback,
                                      std::initializer_list<const char*> allowed) {
-  known_.insert(key);
-  return has(key) ? choice(key, allowed) : std::string(fallback);
+  return choice_or(key, fallback, std::vector<std::string_view>(allowed.begin(), allowed.end()));
 }
 
 std::string RequestReader::text_or(const char* key, const std::string& fallback) {

@@ -66,8 +66,6 @@ class RequestReader {
  private:
   const json* find(const char* key);
   double finite_number(const char* key, const json& v) const;
-  template <typename Names>
-  std::string choose(const char* key, const Names& allowed);
 
   const json& object_;
   std::string path_;

@@ -5,7 +5,11 @@
 
 namespace parascope::detail {
 
-/// The text of engine/data/<name>.json, or an empty view when there is no such file.
-std::string_view embedded_data(std::string_view name);
+/// The text of engine/data/<name>.json, one function a file: a wasm module links only the files its code reads (a
+/// lookup by name would link them all). A file added to engine/data/ gets its function here.
+std::string_view embedded_data_error_bands();
+std::string_view embedded_data_hardware();
+std::string_view embedded_data_models();
+std::string_view embedded_data_kineto_rules();  ///< the native CLI's alone: the wasm builds leave the file out
 
 }  // namespace parascope::detail
