@@ -94,7 +94,7 @@ class ParascopeMemory extends ParascopeWidget {
       this.out.band,
       h(
         'details',
-        { class: 'mem-sources' },
+        { class: 'mem-sources fold' },
         h('summary', {}, 'Where these bytes come from'),
         h(
           'p',

@@ -128,7 +128,7 @@ class ParascopeRun extends ParascopeWidget {
       this.out.curve,
       h(
         'details',
-        { class: 'run-sources' },
+        { class: 'run-sources fold' },
         h('summary', {}, 'What the engine assumed, and from where'),
         this.out.defaults,
         h(

@@ -83,7 +83,7 @@ class ParascopeTrack extends ParascopeWidget {
         role: 'region',
         'aria-label': 'Held-out error per publication',
       }),
-      missing: h('details', { class: 'track-missing', 'data-out': 'unplotted', hidden: '' }),
+      missing: h('details', { class: 'track-missing fold', 'data-out': 'unplotted', hidden: '' }),
     };
     this.out.plot.addEventListener('keydown', (e) => this.key(e));
     this.out.plot.addEventListener('pointermove', (e) => this.hover(e));
